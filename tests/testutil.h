@@ -1,0 +1,66 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/* Helpers shared by the unit tests: finding test data, reading files. */
+
+#ifndef CORRCHESS_TESTUTIL_H
+#define CORRCHESS_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#ifndef TEST_SRCDIR
+#define TEST_SRCDIR "tests"
+#endif
+
+/* Path of a file under tests/data, in a caller buffer. */
+static inline const char *
+test_data_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/data/%s", TEST_SRCDIR, name);
+	return buf;
+}
+
+/* Read a whole file under tests/data into a NUL-terminated malloc'd buffer;
+ * fails the test when it cannot. */
+static inline char *
+test_read_data(const char *name, size_t *lenp)
+{
+	char path[1024];
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	f = fopen(test_data_path(path, sizeof path, name), "rb");
+	if (f == NULL)
+		fail_msg("cannot open %s", path);
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 131072;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+#endif /* CORRCHESS_TESTUTIL_H */
