@@ -157,6 +157,16 @@ int chess_position_king(const struct chess_position *, int color);
  * debug builds. Returns NULL when consistent, else what is wrong. */
 const char *chess_position_invalid(const struct chess_position *);
 
+/* --- attacks.c ------------------------------------------------------ */
+
+/* Squares attacked by a piece of `type` and `color` on `sq`, with sliding
+ * pieces stopped by `occupied`. */
+chess_bb chess_attacks(int type, int color, int sq, chess_bb occupied);
+
+/* Pieces of `color` that attack `sq`, given `occupied`. */
+chess_bb chess_attackers(const struct chess_position *, int color, int sq,
+    chess_bb occupied);
+
 /* --- movegen.c ------------------------------------------------------ */
 
 /* Write every legal move to `moves` and return their count. */
