@@ -1,0 +1,201 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The game state machine: one correspondence game's moves, draw offers,
+ * claims, resignations, clocks and result, on top of the rules core. Pure
+ * code: no I/O, no SQL, no signatures; time is passed in by the caller
+ * (seconds since the epoch, from one clock function tests can move).
+ *
+ * A game is rebuilt by replaying its accepted actions in order with
+ * game_apply(); the same call checks and applies a new action. A refused
+ * action leaves the game unchanged.
+ */
+
+#ifndef CORRCHESS_GAME_H
+#define CORRCHESS_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chess/chess.h"
+
+/* Seconds per day. */
+#define GAME_DAY		86400
+
+/*
+ * Correspondence time controls. Text forms (game_tc_parse/game_tc_format):
+ *   "none"           no clock
+ *   "3d/move"        D days per move; each move's clock starts afresh
+ *   "10/50d"         N moves in D days (ICCF): every N moves add D days,
+ *                    unused time carries over
+ *   "30d+1d"         B days, plus I days after each move (Fischer)
+ * Days may carry an "h" unit instead ("12h/move") for short test games.
+ */
+enum game_tc_kind {
+	GAME_TC_NONE = 0,
+	GAME_TC_PER_MOVE,
+	GAME_TC_MOVES_IN,
+	GAME_TC_FISCHER,
+};
+
+struct game_tc {
+	enum game_tc_kind	kind;
+	int64_t			base;	/* seconds: per move, per period, or base */
+	int64_t			inc;	/* seconds: Fischer increment */
+	int			moves;	/* moves per period (GAME_TC_MOVES_IN) */
+};
+
+/* Longest time-control text we write, with its NUL. */
+#define GAME_TC_MAX		32
+
+/* Parse a time control; 0, or -1 with a reason in `why`. */
+int game_tc_parse(struct game_tc *, const char *text, char *why,
+    size_t whysize);
+
+/* Write the canonical text of a time control. */
+size_t game_tc_format(const struct game_tc *, char *buf, size_t size);
+
+/* Draw adjudication policy. */
+enum game_policy {
+	GAME_POLICY_AUTO = 0,	/* threefold and fifty moves end the game */
+	GAME_POLICY_CLAIM,	/* FIDE: they must be claimed */
+};
+
+/* How a game ended. game_termination_name() gives the API text. */
+enum game_termination {
+	GAME_TERM_NONE = 0,		/* "" (ongoing) */
+	GAME_TERM_CHECKMATE,		/* "checkmate" */
+	GAME_TERM_RESIGNATION,		/* "resignation" */
+	GAME_TERM_AGREEMENT,		/* "agreement" */
+	GAME_TERM_STALEMATE,		/* "stalemate" */
+	GAME_TERM_INSUFFICIENT,		/* "insufficient-material" */
+	GAME_TERM_THREEFOLD,		/* "threefold-repetition" */
+	GAME_TERM_FIFTY,		/* "fifty-moves" */
+	GAME_TERM_FIVEFOLD,		/* "fivefold-repetition" */
+	GAME_TERM_SEVENTYFIVE,		/* "seventy-five-moves" */
+	GAME_TERM_TIMEOUT,		/* "timeout": loss on time */
+	GAME_TERM_TIMEOUT_DRAW,		/* "timeout-insufficient": flag fell,
+					   opponent cannot mate (FIDE 6.9) */
+};
+
+enum game_result {
+	GAME_RESULT_NONE = 0,	/* "*" */
+	GAME_RESULT_WHITE,	/* "1-0" */
+	GAME_RESULT_BLACK,	/* "0-1" */
+	GAME_RESULT_DRAW,	/* "1/2-1/2" */
+};
+
+/* Player actions, as signed statements name them. */
+enum game_action_kind {
+	GAME_ACT_MOVE = 1,	/* move MOVE [offer-draw] */
+	GAME_ACT_ACCEPT_DRAW,	/* accept-draw */
+	GAME_ACT_DECLINE_DRAW,	/* decline-draw */
+	GAME_ACT_RESIGN,	/* resign */
+	GAME_ACT_CLAIM_DRAW,	/* claim-draw [MOVE] */
+};
+
+struct game_action {
+	enum game_action_kind	 kind;
+	int			 color;		/* who acts */
+	const char		*move;		/* move text, or NULL */
+	bool			 offer_draw;	/* with GAME_ACT_MOVE */
+	enum chess_lang		 lang;		/* language of the move text */
+	int64_t			 at;		/* when (seconds since epoch) */
+};
+
+/* Why an action is refused. Each has its own API error code. */
+enum game_refusal {
+	GAME_OK = 0,
+	GAME_EOVER,		/* "game-over": the game has ended */
+	GAME_ETURN,		/* "not-your-turn" */
+	GAME_EILLEGAL,		/* "illegal-move" (why: the rules core's reason) */
+	GAME_EAMBIGUOUS,	/* "ambiguous-move" */
+	GAME_ESYNTAX,		/* "bad-move" (not a move in any notation) */
+	GAME_ELATE,		/* "late-move": the flag fell; the game was ended */
+	GAME_ENO_OFFER,		/* "no-draw-offer": nothing to accept/decline */
+	GAME_EBAD_CLAIM,	/* "bad-claim": the claim does not hold */
+	GAME_ENOMEM,		/* "internal" */
+};
+
+struct game_params {
+	struct chess_position	start;
+	struct game_tc		tc;
+	enum game_policy	policy;
+	int64_t			created;	/* the clock starts here */
+};
+
+/*
+ * The state of one game. Rebuilt from its parameters and accepted actions;
+ * owns its chess_game (free with game_free()).
+ */
+struct game {
+	struct game_params	params;
+	struct chess_game	chess;
+	enum game_result	result;
+	enum game_termination	termination;
+	int			draw_offer;	/* colour that offers, or -1 */
+	int64_t			turn_start;	/* when the side to move got the move */
+	int64_t			remaining[2];	/* seconds left at turn_start */
+	int64_t			ended;		/* when it ended, or 0 */
+};
+
+/* Start a game. 0, or -1 when out of memory. */
+int game_init(struct game *, const struct game_params *);
+
+/* Release a game. Accepts a zeroed struct. */
+void game_free(struct game *);
+
+/* True while the game has no result. */
+bool game_ongoing(const struct game *);
+
+/* Side to move. */
+int game_turn(const struct game *);
+
+/* Half-moves played. */
+size_t game_ply(const struct game *);
+
+/*
+ * Check and apply action `a`. First the clock: when the acting side's time
+ * ran out before a->at, the game ends on time (loss, or draw by FIDE 6.9)
+ * and GAME_ELATE is returned — the game HAS changed then and must be
+ * stored. Otherwise a refused action returns its reason (with a sentence in
+ * `why`) and leaves the game unchanged; an accepted one returns GAME_OK.
+ * After a move, automatic ends are applied: checkmate, stalemate, dead
+ * position, fivefold, seventy-five moves, and under GAME_POLICY_AUTO
+ * threefold and fifty moves.
+ */
+enum game_refusal game_apply(struct game *, const struct game_action *a,
+    char *why, size_t whysize);
+
+/*
+ * End the game on time when the side to move's time ran out by `now`.
+ * Returns true when the game changed (and must be stored).
+ */
+bool game_check_time(struct game *, int64_t now);
+
+/* Seconds left for `color` at `now` (never negative), or -1 without clock. */
+int64_t game_time_left(const struct game *, int color, int64_t now);
+
+/* When the side to move runs out of time, or 0 without clock/when over. */
+int64_t game_deadline(const struct game *);
+
+/* API texts. */
+const char *game_result_name(enum game_result);		/* "1-0" ... "*" */
+const char *game_termination_name(enum game_termination);
+const char *game_refusal_code(enum game_refusal);	/* "illegal-move" */
+const char *game_policy_name(enum game_policy);		/* "auto" "claim" */
+int game_policy_parse(const char *, enum game_policy *);
+
+/* PGN Termination tag value: "normal", "time forfeit", or "unterminated". */
+const char *game_termination_pgn(enum game_termination);
+
+#endif /* CORRCHESS_GAME_H */
