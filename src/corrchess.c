@@ -7,3 +7,173 @@
  * Software Foundation, either version 3 of the License, or (at your option)
  * any later version. See the file COPYING.
  */
+
+/*
+ * corrchess: the player's and the club admin's command. One table row per
+ * subcommand, like tmux's cmd_entry: the dispatcher finds the row, and the
+ * row's usage and help are what `corrchess help CMD` prints.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "chess/chess.h"
+#include "cli.h"
+
+static int	cmd_help_exec(const struct cli_cmd *, int, char **);
+
+static const struct cli_cmd cmd_table[] = {
+	{ "perft", cli_rules_perft,
+	  "[--chess960] [--divide] DEPTH [FEN]",
+	  "Count the leaf nodes of the legal move tree DEPTH plies deep from FEN\n"
+	  "(default: the standard starting position). The last line of the\n"
+	  "output is the total, digits alone.\n"
+	  "\n"
+	  "  --divide    first print one line per legal root move, \"UCI: count\"\n"
+	  "  --chess960  treat the position as Chess960 (castling written as\n"
+	  "              king takes rook, FEN with Shredder castling letters);\n"
+	  "              implied by castling letters that need it\n",
+	  0 },
+	{ "play", cli_rules_play,
+	  "[--chess960] [--fen FEN] [--lang en|fr] [--] MOVE...",
+	  "Play MOVEs from FEN (default: the starting position) and print three\n"
+	  "lines: the FEN reached, the SAN of every move, and the game status\n"
+	  "(checkmate, stalemate, insufficient-material, fivefold-repetition,\n"
+	  "seventy-five-moves, threefold-repetition, fifty-moves or ongoing).\n"
+	  "\n"
+	  "A move may be written in SAN (Nf3, exd5, O-O, 0-0, e8=Q, with or\n"
+	  "without x, + and #), long algebraic (Ng1-f3, e2-e4), UCI (g1f3,\n"
+	  "e7e8q; Chess960 castling as king takes rook) or ICCF numeric (7163).\n"
+	  "A rejected move stops everything: nothing is printed on standard\n"
+	  "output, the reason goes to standard error and the exit status is 1.\n"
+	  "\n"
+	  "  --fen FEN   start from this position (X-FEN or Shredder-FEN)\n"
+	  "  --lang L    piece letters of SAN input: en (K Q R B N, default) or\n"
+	  "              fr (R D T F C)\n"
+	  "  --chess960  Chess960 rules for castling (implied by a FEN whose\n"
+	  "              castling letters need it)\n"
+	  "  --          end of options: a move may then start with a dash\n",
+	  0 },
+	{ "pgn", cli_rules_pgn,
+	  "FILE...",
+	  "Replay every game of each PGN FILE (\"-\" reads standard input) and\n"
+	  "print one line per game, numbered from 1 across the files:\n"
+	  "\n"
+	  "  game N: result=RESULT plies=N status=STATUS fen=FEN\n"
+	  "\n"
+	  "A game with a malformed header or an illegal move is reported as\n"
+	  "\"game N: error: ...\" naming the ply and the move; the other games\n"
+	  "are still replayed, and the exit status is then 1.\n",
+	  0 },
+	{ "bench-replay", cli_bench_replay,
+	  "[--seconds S] FILE...",
+	  "Measure (i) full PGN replay in plies per second and (ii) SAN parse\n"
+	  "and make in moves per second, over the games of the PGN FILEs (the\n"
+	  "SAN of each move is extracted once, before the timed runs). Each\n"
+	  "figure is timed over repeated passes for at least S seconds\n"
+	  "(default 1). Used by bench/replay.\n",
+	  1 },
+	{ "help", cmd_help_exec,
+	  "[COMMAND]",
+	  "List the commands, or describe COMMAND.\n",
+	  0 },
+};
+
+#define CMD_TABLE_SIZE	(sizeof cmd_table / sizeof cmd_table[0])
+
+/* Find a subcommand by name. */
+static const struct cli_cmd *
+cmd_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < CMD_TABLE_SIZE; i++) {
+		if (strcmp(cmd_table[i].name, name) == 0)
+			return (&cmd_table[i]);
+	}
+	return (NULL);
+}
+
+/* Print the overview: usage and the visible subcommands. */
+static void
+cmd_overview(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: corrchess [--help | --version] COMMAND [ARG...]\n\n"
+	    "corrchess is the command-line tool of the corrchess "
+	    "correspondence-chess\nserver. Commands:\n\n");
+	for (i = 0; i < CMD_TABLE_SIZE; i++) {
+		if (!cmd_table[i].hidden)
+			fprintf(f, "  corrchess %s %s\n", cmd_table[i].name,
+			    cmd_table[i].usage);
+	}
+	fprintf(f, "\nRun 'corrchess help COMMAND' for the details of one.\n");
+}
+
+/* List the commands, or print the help of one. */
+static int
+cmd_help_exec(const struct cli_cmd *self, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd;
+	struct cli_getopt	 go;
+	int			 c;
+
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
+		if (c == CLI_OPT_HELP)
+			return (cli_help(self));
+		return (CLI_EXIT_USAGE);
+	}
+	if (argc - go.ind > 1)
+		return (cli_usage(self, "too many operands"));
+	if (argc - go.ind == 0) {
+		cmd_overview(stdout);
+		return (CLI_EXIT_OK);
+	}
+	if ((cmd = cmd_find(argv[go.ind])) == NULL)
+		return (cli_usage(self, "unknown command '%s'", argv[go.ind]));
+	return (cli_help(cmd));
+}
+
+/* Dispatch to the subcommand named by argv[1]. */
+int
+main(int argc, char **argv)
+{
+	const struct cli_cmd	*cmd;
+	int			 rc;
+
+	chess_init();
+
+	if (argc < 2) {
+		cmd_overview(stderr);
+		return (CLI_EXIT_USAGE);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		cmd_overview(stdout);
+		return (CLI_EXIT_OK);
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("corrchess %s\n", PACKAGE_VERSION);
+		return (CLI_EXIT_OK);
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "corrchess: unknown option %s\n", argv[1]);
+		cmd_overview(stderr);
+		return (CLI_EXIT_USAGE);
+	}
+	if ((cmd = cmd_find(argv[1])) == NULL) {
+		fprintf(stderr, "corrchess: unknown command '%s'\n", argv[1]);
+		cmd_overview(stderr);
+		return (CLI_EXIT_USAGE);
+	}
+
+	rc = cmd->exec(cmd, argc - 1, argv + 1);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "corrchess: error writing standard output\n");
+		return (CLI_EXIT_FAIL);
+	}
+	return (rc);
+}
