@@ -72,8 +72,15 @@ typedef uint16_t chess_move;
 #define CHESS_MOVE_PROM(m)	((((m) >> 12) & 3) + CHESS_KNIGHT)
 #define CHESS_MOVE_KIND(m)	((m) >> 14)
 
-/* The most legal moves any position has is 218; leave room. */
-#define CHESS_MAX_MOVES		256
+/*
+ * Room for every legal move of any position a FEN can describe. Reachable
+ * positions have at most 218, but FEN accepts any material (the perft
+ * suites have one with 270). A bound: a move's target square is reached
+ * from at most 16 squares (8 rays, 8 knight jumps) plus 9 for promotions,
+ * and a piece has at most 27 moves, so with n pieces of the side to move
+ * there are at most min(25 * (64 - n), 27 * n + 2) < 840 moves.
+ */
+#define CHESS_MAX_MOVES		1024
 
 /*
  * A position: a plain value, copied freely (copy-make).

@@ -7,3 +7,366 @@
  * Software Foundation, either version 3 of the License, or (at your option)
  * any later version. See the file COPYING.
  */
+
+/*
+ * Legal move generation. Every generated move is legal: the king steps only
+ * to squares the opponent does not attack (computed with the king lifted
+ * off the board), in check the other pieces may only capture the checker or
+ * block, pinned pieces move only along their pin line, and the rare en
+ * passant capture and castling are checked by playing them on a copy of the
+ * occupancy. One generator serves listing and counting: in counting mode it
+ * adds up target sets with popcount instead of writing moves.
+ */
+
+#include "chess/bitboard.h"
+
+/* Squares attacked by `by`, with `occupied` stopping the sliders. */
+BB_INLINE chess_bb
+attacked_squares(const struct chess_position *pos, int by, chess_bb occupied)
+{
+	chess_bb	them = pos->colors[by], b, att;
+	chess_bb	pawns = pos->pieces[CHESS_PAWN] & them;
+	chess_bb	rq, bq;
+
+	if (by == CHESS_WHITE)
+		att = ((pawns & ~BB_FILE_A) << 7) | ((pawns & ~BB_FILE_H) << 9);
+	else
+		att = ((pawns & ~BB_FILE_A) >> 9) | ((pawns & ~BB_FILE_H) >> 7);
+	att |= bb_king[bb_lsb(pos->pieces[CHESS_KING] & them)];
+	for (b = pos->pieces[CHESS_KNIGHT] & them; b != 0;)
+		att |= bb_knight[bb_pop(&b)];
+	bq = (pos->pieces[CHESS_BISHOP] | pos->pieces[CHESS_QUEEN]) & them;
+	rq = (pos->pieces[CHESS_ROOK] | pos->pieces[CHESS_QUEEN]) & them;
+	for (b = bq; b != 0;)
+		att |= bb_bishop_attacks(bb_pop(&b), occupied);
+	for (b = rq; b != 0;)
+		att |= bb_rook_attacks(bb_pop(&b), occupied);
+	return att;
+}
+
+/* Append a normal move for each target square. */
+BB_INLINE chess_move *
+add_moves(chess_move *list, int from, chess_bb targets)
+{
+	while (targets != 0)
+		*list++ = CHESS_MOVE_MAKE(from, bb_pop(&targets),
+		    CHESS_MOVE_NORMAL, CHESS_KNIGHT);
+	return list;
+}
+
+/* Append the four promotions of one pawn move. */
+BB_INLINE chess_move *
+add_promotions(chess_move *list, int from, int to)
+{
+	*list++ = CHESS_MOVE_MAKE(from, to, CHESS_MOVE_PROMOTION, CHESS_QUEEN);
+	*list++ = CHESS_MOVE_MAKE(from, to, CHESS_MOVE_PROMOTION, CHESS_ROOK);
+	*list++ = CHESS_MOVE_MAKE(from, to, CHESS_MOVE_PROMOTION,
+	    CHESS_BISHOP);
+	*list++ = CHESS_MOVE_MAKE(from, to, CHESS_MOVE_PROMOTION,
+	    CHESS_KNIGHT);
+	return list;
+}
+
+/* Append pawn moves to the set `to`, each from `to - delta`. */
+BB_INLINE chess_move *
+add_pawn_moves(chess_move *list, chess_bb to, int delta)
+{
+	int	sq;
+
+	while (to != 0) {
+		sq = bb_pop(&to);
+		*list++ = CHESS_MOVE_MAKE(sq - delta, sq, CHESS_MOVE_NORMAL,
+		    CHESS_KNIGHT);
+	}
+	return list;
+}
+
+/* Append pawn promotions to the set `to`, each from `to - delta`. */
+BB_INLINE chess_move *
+add_pawn_promotions(chess_move *list, chess_bb to, int delta)
+{
+	int	sq;
+
+	while (to != 0) {
+		sq = bb_pop(&to);
+		list = add_promotions(list, sq - delta, sq);
+	}
+	return list;
+}
+
+/* True if the side to move may castle with the rook on `rsq`. */
+BB_INLINE bool
+castling_ok(const struct chess_position *pos, int ksq, int rsq,
+    chess_bb occupied, int *kto)
+{
+	int		us = pos->side, them = us ^ 1, rto, sq;
+	chess_bb	path, span, occ;
+
+	*kto = (ksq & 56) | (rsq > ksq ? 6 : 2);
+	rto = (ksq & 56) | (rsq > ksq ? 5 : 3);
+
+	/* Every square either piece crosses is empty but for the two. */
+	path = bb_between[ksq][*kto] | BB(*kto);
+	span = (path | bb_between[rsq][rto] | BB(rto)) & ~(BB(ksq) | BB(rsq));
+	if (span & occupied)
+		return false;
+
+	/* No square of the king's path attacked once both have left their
+	 * squares (a slider hidden behind the castling rook counts). */
+	occ = occupied ^ BB(ksq) ^ BB(rsq);
+	for (path |= BB(ksq); path != 0;) {
+		sq = bb_pop(&path);
+		if (bb_attackers(pos, them, sq, occ) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Generate the legal moves into `list`, or count them when `list` is NULL.
+ * Inlined into each caller, so the NULL test folds away.
+ */
+BB_INLINE int
+generate(const struct chess_position *pos, chess_move *list)
+{
+	const int	us = pos->side, them = us ^ 1;
+	const chess_bb	ours = pos->colors[us], theirs = pos->colors[them];
+	const chess_bb	occ = ours | theirs;
+	const chess_bb	pawns = pos->pieces[CHESS_PAWN] & ours;
+	const chess_bb	rank7 = us == CHESS_WHITE ? 0x00ff000000000000ULL :
+	    0x000000000000ff00ULL;
+	const chess_bb	rank3 = us == CHESS_WHITE ? 0x0000000000ff0000ULL :
+	    0x0000ff0000000000ULL;
+	const int	up = us == CHESS_WHITE ? 8 : -8;
+	chess_move	*start = list;
+	chess_bb	checkers, danger, target, pinned, snipers, b, t, between;
+	chess_bb	bq, rq, p, push1, push2, capl, capr;
+	int		ksq, sq, n = 0, kto, from;
+
+	ksq = bb_lsb(pos->pieces[CHESS_KING] & ours);
+	checkers = bb_attackers(pos, them, ksq, occ);
+
+	/* King moves: to squares not attacked with the king lifted off. */
+	danger = attacked_squares(pos, them, occ ^ BB(ksq));
+	t = bb_king[ksq] & ~ours & ~danger;
+	if (list == NULL)
+		n += bb_count(t);
+	else
+		list = add_moves(list, ksq, t);
+	if (bb_several(checkers))
+		return list == NULL ? n : (int)(list - start);
+
+	/* Other pieces must capture the checker or block. */
+	if (checkers != 0)
+		target = bb_between[ksq][bb_lsb(checkers)] | checkers;
+	else
+		target = ~ours;
+
+	/* Our pieces that alone stand between our king and a slider. */
+	pinned = 0;
+	bq = (pos->pieces[CHESS_BISHOP] | pos->pieces[CHESS_QUEEN]) & theirs;
+	rq = (pos->pieces[CHESS_ROOK] | pos->pieces[CHESS_QUEEN]) & theirs;
+	snipers = (bb_bishop_empty[ksq] & bq) | (bb_rook_empty[ksq] & rq);
+	while (snipers != 0) {
+		between = bb_between[ksq][bb_pop(&snipers)] & occ;
+		if (between != 0 && !bb_several(between))
+			pinned |= between & ours;
+	}
+
+	/* Knights: a pinned knight never moves. */
+	for (b = pos->pieces[CHESS_KNIGHT] & ours & ~pinned; b != 0;) {
+		sq = bb_pop(&b);
+		t = bb_knight[sq] & target;
+		if (list == NULL)
+			n += bb_count(t);
+		else
+			list = add_moves(list, sq, t);
+	}
+
+	/* Sliders: a pinned one moves along its pin line. */
+	bq = (pos->pieces[CHESS_BISHOP] | pos->pieces[CHESS_QUEEN]) & ours;
+	rq = (pos->pieces[CHESS_ROOK] | pos->pieces[CHESS_QUEEN]) & ours;
+	for (b = bq; b != 0;) {
+		sq = bb_pop(&b);
+		t = bb_bishop_attacks(sq, occ) & target;
+		if (pinned & BB(sq))
+			t &= bb_line[ksq][sq];
+		if (list == NULL)
+			n += bb_count(t);
+		else
+			list = add_moves(list, sq, t);
+	}
+	for (b = rq; b != 0;) {
+		sq = bb_pop(&b);
+		t = bb_rook_attacks(sq, occ) & target;
+		if (pinned & BB(sq))
+			t &= bb_line[ksq][sq];
+		if (list == NULL)
+			n += bb_count(t);
+		else
+			list = add_moves(list, sq, t);
+	}
+
+	/* Pawns not pinned, set-wise: pushes, double steps, captures. */
+	p = pawns & ~pinned;
+	if (us == CHESS_WHITE) {
+		push1 = (p << 8) & ~occ;
+		push2 = ((push1 & rank3) << 8) & ~occ & target;
+		capl = ((p & ~BB_FILE_A) << 7) & theirs & target;
+		capr = ((p & ~BB_FILE_H) << 9) & theirs & target;
+	} else {
+		push1 = (p >> 8) & ~occ;
+		push2 = ((push1 & rank3) >> 8) & ~occ & target;
+		capl = ((p & ~BB_FILE_A) >> 9) & theirs & target;
+		capr = ((p & ~BB_FILE_H) >> 7) & theirs & target;
+	}
+	push1 &= target;
+	if (list == NULL) {
+		n += bb_count(push1 & ~(BB_RANK_1 | BB_RANK_8)) +
+		    bb_count(push2) +
+		    bb_count(capl & ~(BB_RANK_1 | BB_RANK_8)) +
+		    bb_count(capr & ~(BB_RANK_1 | BB_RANK_8));
+		if (p & rank7)
+			n += 4 * (bb_count(push1 & (BB_RANK_1 | BB_RANK_8)) +
+			    bb_count(capl & (BB_RANK_1 | BB_RANK_8)) +
+			    bb_count(capr & (BB_RANK_1 | BB_RANK_8)));
+	} else {
+		list = add_pawn_moves(list, push1 & ~(BB_RANK_1 | BB_RANK_8),
+		    up);
+		list = add_pawn_moves(list, push2, 2 * up);
+		list = add_pawn_moves(list, capl & ~(BB_RANK_1 | BB_RANK_8),
+		    us == CHESS_WHITE ? 7 : -9);
+		list = add_pawn_moves(list, capr & ~(BB_RANK_1 | BB_RANK_8),
+		    us == CHESS_WHITE ? 9 : -7);
+		if (p & rank7) {
+			list = add_pawn_promotions(list, push1 &
+			    (BB_RANK_1 | BB_RANK_8), up);
+			list = add_pawn_promotions(list, capl &
+			    (BB_RANK_1 | BB_RANK_8), us == CHESS_WHITE ? 7 : -9);
+			list = add_pawn_promotions(list, capr &
+			    (BB_RANK_1 | BB_RANK_8), us == CHESS_WHITE ? 9 : -7);
+		}
+	}
+
+	/* Pinned pawns, one by one, along their pin line. */
+	for (b = pawns & pinned; b != 0;) {
+		from = bb_pop(&b);
+		t = BB(from + up) & ~occ;
+		if (t != 0 && (BB(from) & (us == CHESS_WHITE ?
+		    0x000000000000ff00ULL : 0x00ff000000000000ULL)))
+			t |= BB(from + 2 * up) & ~occ;
+		t |= bb_pawn[us][from] & theirs;
+		t &= target & bb_line[ksq][from];
+		if (BB(from) & rank7) {
+			if (list == NULL)
+				n += 4 * bb_count(t);
+			else
+				while (t != 0)
+					list = add_promotions(list, from,
+					    bb_pop(&t));
+		} else {
+			if (list == NULL)
+				n += bb_count(t);
+			else
+				list = add_moves(list, from, t);
+		}
+	}
+
+	/* En passant: rare; tried on a copy of the occupancy. */
+	if (pos->ep != CHESS_SQ_NONE) {
+		for (b = bb_pawn[them][pos->ep] & pawns; b != 0;) {
+			from = bb_pop(&b);
+			t = occ ^ BB(from) ^ BB(pos->ep ^ 8) ^ BB(pos->ep);
+			if ((theirs & ~BB(pos->ep ^ 8) &
+			    ((bb_pawn[us][ksq] & pos->pieces[CHESS_PAWN]) |
+			    (bb_knight[ksq] & pos->pieces[CHESS_KNIGHT]) |
+			    (bb_rook_attacks(ksq, t) &
+			    (pos->pieces[CHESS_ROOK] |
+			    pos->pieces[CHESS_QUEEN])) |
+			    (bb_bishop_attacks(ksq, t) &
+			    (pos->pieces[CHESS_BISHOP] |
+			    pos->pieces[CHESS_QUEEN])))) != 0)
+				continue;
+			if (list == NULL)
+				n++;
+			else
+				*list++ = CHESS_MOVE_MAKE(from, pos->ep,
+				    CHESS_MOVE_EP, CHESS_KNIGHT);
+		}
+	}
+
+	/* Castling: king takes own rook. */
+	if (checkers == 0 && (pos->castling & ours) != 0) {
+		for (b = pos->castling & ours; b != 0;) {
+			sq = bb_pop(&b);
+			if (!castling_ok(pos, ksq, sq, occ, &kto))
+				continue;
+			if (list == NULL)
+				n++;
+			else
+				*list++ = CHESS_MOVE_MAKE(ksq, sq,
+				    CHESS_MOVE_CASTLE, CHESS_KNIGHT);
+		}
+	}
+	return list == NULL ? n : (int)(list - start);
+}
+
+/* Write every legal move to `moves` and return their count. */
+int
+chess_legal_moves(const struct chess_position *pos,
+    chess_move moves[CHESS_MAX_MOVES])
+{
+	return generate(pos, moves);
+}
+
+/* Count the legal moves without writing them. */
+int
+chess_legal_count(const struct chess_position *pos)
+{
+	return generate(pos, NULL);
+}
+
+/* True if `m` is a legal move in this position. */
+bool
+chess_move_is_legal(const struct chess_position *pos, chess_move m)
+{
+	chess_move	moves[CHESS_MAX_MOVES];
+	int		i, n;
+
+	if (m == CHESS_MOVE_NONE)
+		return false;
+	n = generate(pos, moves);
+	for (i = 0; i < n; i++)
+		if (moves[i] == m)
+			return true;
+	return false;
+}
+
+/* Count leaves below pos; depth >= 1. */
+static uint64_t
+perft(const struct chess_position *pos, int depth)
+{
+	struct chess_position	next;
+	chess_move		moves[CHESS_MAX_MOVES];
+	uint64_t		nodes = 0;
+	int			i, n;
+
+	if (depth == 1)
+		return (uint64_t)generate(pos, NULL);
+	n = generate(pos, moves);
+	for (i = 0; i < n; i++) {
+		next = *pos;
+		chess_position_make(&next, moves[i]);
+		nodes += perft(&next, depth - 1);
+	}
+	return nodes;
+}
+
+/* Leaf nodes of the legal move tree `depth` plies deep. */
+uint64_t
+chess_perft(const struct chess_position *pos, int depth)
+{
+	if (depth <= 0)
+		return 1;
+	return perft(pos, depth);
+}
