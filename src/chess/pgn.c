@@ -7,3 +7,926 @@
  * Software Foundation, either version 3 of the License, or (at your option)
  * any later version. See the file COPYING.
  */
+
+/*
+ * PGN import and export. The reader tokenizes the text in one pass over a
+ * borrowed buffer: tags, comments, NAGs, variations and move numbers are
+ * skipped by plain loops, and each move token is matched against the legal
+ * moves of the current position without allocating (the game's arrays are
+ * reused from one game to the next).
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chess/bitboard.h"
+#include "chess/chess.h"
+#include "chess/pgn.h"
+
+#define PGN_TAG_NAME_MAX	255
+#define PGN_TAG_VALUE_MAX	4095
+#define PGN_TAGS_MAX		256
+#define PGN_TOKEN_MAX		31
+#define PGN_COLUMNS		80
+
+/* The state of reading one game. */
+struct pgn_parse {
+	struct chess_pgn_reader	*r;
+	struct chess_pgn_game	*g;
+	char			*err;
+	size_t			 errsize;
+	int			 failed;	/* skipping to the game's end */
+	int			 any;		/* a tag or movetext was seen */
+	int			 movetext;	/* movetext has begun */
+	int			 ready;		/* start position set up */
+};
+
+static const char *const pgn_roster[] = {
+	"Event", "Site", "Date", "Round", "White", "Black", "Result"
+};
+static const char *const pgn_roster_default[] = {
+	"?", "?", "????.??.??", "?", "?", "?", "*"
+};
+
+/* True if `c` may appear in a move or result token. */
+static inline int
+pgn_move_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '=' || c == '+' || c == '#' ||
+	    c == '-' || c == '!' || c == '?' || c == '/' || c == '@';
+}
+
+/* True if `c` may appear in a tag name. */
+static inline int
+pgn_name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '+' || c == '#' ||
+	    c == '=' || c == ':' || c == '-';
+}
+
+/* True if the `n` bytes at `s` are all digits. */
+static int
+pgn_all_digits(const char *s, size_t n)
+{
+	while (n > 0 && *s >= '0' && *s <= '9') {
+		s++;
+		n--;
+	}
+	return n == 0;
+}
+
+/* Start reading `len` bytes at `buf`; a UTF-8 byte order mark is skipped. */
+void
+chess_pgn_reader_init(struct chess_pgn_reader *r, const char *buf, size_t len)
+{
+	r->buf = buf;
+	r->len = buf == NULL ? 0 : len;
+	r->off = 0;
+	r->line = 1;
+	if (r->len >= 3 && (unsigned char)buf[0] == 0xef &&
+	    (unsigned char)buf[1] == 0xbb && (unsigned char)buf[2] == 0xbf)
+		r->off = 3;
+}
+
+/* Record the first error of a game and switch to skipping its rest. */
+static void
+pgn_fail(struct pgn_parse *p, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	if (p->failed)
+		return;
+	p->failed = 1;
+	if (p->err == NULL || p->errsize == 0)
+		return;
+	n = snprintf(p->err, p->errsize, "line %lu (game from line %lu): ",
+	    p->r->line, p->g->line);
+	if (n < 0 || (size_t)n >= p->errsize)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errsize - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Free a game's tags, keeping the array. */
+static void
+pgn_clear_tags(struct chess_pgn_game *g)
+{
+	size_t	i;
+
+	for (i = 0; i < g->ntags; i++)
+		free(g->tags[i].name);	/* the value shares its block */
+	g->ntags = 0;
+}
+
+/* Release a game's memory. */
+void
+chess_pgn_game_free(struct chess_pgn_game *g)
+{
+	if (g == NULL)
+		return;
+	pgn_clear_tags(g);
+	free(g->tags);
+	chess_game_free(&g->game);
+	memset(g, 0, sizeof *g);
+}
+
+/* Return the value of tag `name`, or NULL. */
+const char *
+chess_pgn_tag(const struct chess_pgn_game *g, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < g->ntags; i++) {
+		if (strcmp(g->tags[i].name, name) == 0)
+			return g->tags[i].value;
+	}
+	return NULL;
+}
+
+/* Set (add or replace) tag `name`; name and value share one allocation. */
+int
+chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
+    const char *value)
+{
+	struct chess_pgn_tag	*tags, *t = NULL;
+	size_t			 nl = strlen(name), vl = strlen(value), i;
+	char			*block;
+
+	for (i = 0; i < g->ntags; i++) {
+		if (strcmp(g->tags[i].name, name) == 0) {
+			t = &g->tags[i];
+			break;
+		}
+	}
+	if (t == NULL && g->ntags == g->tagcap) {
+		size_t cap = g->tagcap ? g->tagcap * 2 : 16;
+
+		tags = realloc(g->tags, cap * sizeof *tags);
+		if (tags == NULL)
+			return -1;
+		g->tags = tags;
+		g->tagcap = cap;
+	}
+	block = malloc(nl + vl + 2);
+	if (block == NULL)
+		return -1;
+	memcpy(block, name, nl + 1);
+	memcpy(block + nl + 1, value, vl + 1);
+	if (t == NULL)
+		t = &g->tags[g->ntags++];
+	else
+		free(t->name);
+	t->name = block;
+	t->value = block + nl + 1;
+	return 0;
+}
+
+/* Make `g` an empty game at the standard start, reusing its memory. */
+static int
+pgn_reset(struct chess_pgn_game *g)
+{
+	struct chess_position	start;
+
+	pgn_clear_tags(g);
+	memcpy(g->result, "*", 2);
+	chess_position_start(&start);
+	if (g->game.keys == NULL || g->game.cap == 0)
+		return chess_game_init(&g->game, &start);
+	g->game.start = start;
+	g->game.pos = start;
+	g->game.nply = 0;
+	g->game.keys[0] = start.key;
+	return 0;
+}
+
+/* Compare a Variant value with `name`, ignoring case, blanks and dashes. */
+static int
+pgn_variant_is(const char *value, const char *name)
+{
+	unsigned char	c;
+
+	for (;;) {
+		while ((c = *value) == ' ' || c == '-' || c == '_')
+			value++;
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c != (unsigned char)*name)
+			return 0;
+		if (c == '\0')
+			return 1;
+		value++;
+		name++;
+	}
+}
+
+/*
+ * Set the start position from the Variant, SetUp and FEN tags: the FEN tag
+ * is used unless SetUp is "0"; Chess960 without a FEN starts from the
+ * standard array (position 518).
+ */
+static void
+pgn_setup(struct pgn_parse *p)
+{
+	static const char *const std[] = {
+		"standard", "chess", "normal", "fromposition", ""
+	};
+	static const char *const c960[] = {
+		"chess960", "fischerandom", "fischerrandom", "960"
+	};
+	struct chess_game	*game = &p->g->game;
+	struct chess_position	 pos;
+	const char		*variant, *fen, *setup;
+	enum chess_error	 e;
+	int			 is960 = 0, known = 0;
+	size_t			 i;
+
+	p->ready = 1;
+	if (p->failed)
+		return;
+	variant = chess_pgn_tag(p->g, "Variant");
+	fen = chess_pgn_tag(p->g, "FEN");
+	setup = chess_pgn_tag(p->g, "SetUp");
+	if (variant != NULL) {
+		for (i = 0; i < sizeof std / sizeof std[0]; i++)
+			known |= pgn_variant_is(variant, std[i]);
+		for (i = 0; i < sizeof c960 / sizeof c960[0]; i++)
+			is960 |= pgn_variant_is(variant, c960[i]);
+		if (!known && !is960) {
+			pgn_fail(p, "unsupported variant \"%.64s\"", variant);
+			return;
+		}
+	}
+	if (fen != NULL && (setup == NULL || strcmp(setup, "0") != 0)) {
+		e = chess_fen_parse(&pos, fen, is960 ? CHESS_FEN_960 : 0);
+		if (e != CHESS_OK) {
+			pgn_fail(p, "FEN tag \"%.100s\": %s", fen,
+			    chess_strerror(e));
+			return;
+		}
+	} else if (is960) {
+		e = chess_position_960(&pos, 518);
+		if (e != CHESS_OK) {
+			pgn_fail(p, "Chess960 start: %s", chess_strerror(e));
+			return;
+		}
+	} else
+		return;		/* pgn_reset() set the standard start */
+	game->start = pos;
+	game->pos = pos;
+	game->nply = 0;
+	game->keys[0] = pos.key;
+}
+
+/* Keep only the moves of `cand` that are legal as `kind`/`prom` to `to`;
+ * return how many, with the move in *out when exactly one. */
+static int
+pgn_pick(const struct chess_position *pos, chess_bb cand, int to, int kind,
+    int prom, chess_move *out)
+{
+	chess_move	m;
+	int		n = 0;
+
+	while (cand) {
+		m = CHESS_MOVE_MAKE(bb_pop(&cand), to, kind, prom);
+		if (chess_move_is_legal(pos, m)) {
+			*out = m;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Match a move token (SAN, long algebraic or UCI; check marks allowed)
+ * against the legal moves: 1 when exactly one legal move fits, else 0 and
+ * the caller asks chess_move_parse() (other notations, error reasons).
+ */
+static int
+pgn_fast_move(const struct chess_position *pos, const char *t, size_t n,
+    chess_move *out)
+{
+	int		 side = pos->side, piece = CHESS_PAWN, prom = 0;
+	int		 to, ff = -1, fr = -1, capture = 0, i = 0, king, kind;
+	chess_bb	 occ = pos->colors[0] | pos->colors[1];
+	chess_bb	 us = pos->colors[side], them = pos->colors[!side];
+	chess_bb	 cand, mask = ~(chess_bb)0, rooks;
+	unsigned char	 c;
+
+	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
+		n--;
+	if (n < 2)
+		return 0;
+
+	/* Castling: O-O, O-O-O (or with zeros). */
+	if (t[0] == 'O' || t[0] == '0') {
+		if (!((n == 3 || n == 5) && t[1] == '-' && t[2] == t[0] &&
+		    (n == 3 || (t[3] == '-' && t[4] == t[0]))))
+			return 0;
+		king = chess_position_king(pos, side);
+		rooks = pos->castling & us & (BB_RANK_1 << (king & 56));
+		if (n == 3)
+			rooks &= ~(BB(king) - 1) & ~BB(king);
+		else
+			rooks &= BB(king) - 1;
+		if (rooks == 0 || bb_several(rooks))
+			return 0;
+		*out = CHESS_MOVE_MAKE(king, bb_lsb(rooks), CHESS_MOVE_CASTLE,
+		    CHESS_KNIGHT);
+		return chess_move_is_legal(pos, *out);
+	}
+
+	switch (t[0]) {
+	case 'N': piece = CHESS_KNIGHT; i = 1; break;
+	case 'B': piece = CHESS_BISHOP; i = 1; break;
+	case 'R': piece = CHESS_ROOK; i = 1; break;
+	case 'Q': piece = CHESS_QUEEN; i = 1; break;
+	case 'K': piece = CHESS_KING; i = 1; break;
+	}
+
+	/* Promotion: =Q, Q, or UCI's q. */
+	c = t[n - 1];
+	if (n - i >= 3 && (c == 'Q' || c == 'R' || c == 'B' || c == 'N' ||
+	    c == 'q' || c == 'r' || c == 'b' || c == 'n') &&
+	    (t[n - 2] == '=' || (t[n - 2] >= '1' && t[n - 2] <= '8'))) {
+		switch (c | 0x20) {
+		case 'q': prom = CHESS_QUEEN; break;
+		case 'r': prom = CHESS_ROOK; break;
+		case 'b': prom = CHESS_BISHOP; break;
+		default: prom = CHESS_KNIGHT; break;
+		}
+		n -= t[n - 2] == '=' ? 2 : 1;
+	}
+
+	/* Destination square. */
+	if (n - i < 2 || t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
+	    t[n - 1] > '8')
+		return 0;
+	to = CHESS_SQ(t[n - 2] - 'a', t[n - 1] - '1');
+	n -= 2;
+
+	/* Origin hints and the capture mark. */
+	if (n > (size_t)i && (t[n - 1] == 'x' || t[n - 1] == '-' ||
+	    t[n - 1] == ':')) {
+		capture = t[n - 1] != '-';
+		n--;
+	}
+	if (n > (size_t)i && t[i] >= 'a' && t[i] <= 'h') {
+		ff = t[i] - 'a';
+		mask &= BB_FILE_A << ff;
+		i++;
+	}
+	if (n > (size_t)i && t[i] >= '1' && t[i] <= '8') {
+		fr = t[i] - '1';
+		mask &= BB_RANK_1 << (8 * fr);
+		i++;
+	}
+	if ((size_t)i != n)
+		return 0;
+	if (BB(to) & us)
+		return 0;
+
+	/* A fully given origin without a piece letter (UCI, e2-e4). */
+	if (t[0] >= 'a' && t[0] <= 'h' && ff >= 0 && fr >= 0) {
+		int from = CHESS_SQ(ff, fr);
+
+		if (!(BB(from) & us))
+			return 0;
+		piece = CHESS_PIECE_TYPE(pos->board[from]);
+		if (piece != CHESS_PAWN) {
+			if (prom)
+				return 0;
+			*out = CHESS_MOVE_MAKE(from, to, CHESS_MOVE_NORMAL,
+			    CHESS_KNIGHT);
+			return chess_move_is_legal(pos, *out);
+		}
+	}
+
+	if (piece != CHESS_PAWN) {
+		if (prom)
+			return 0;
+		cand = chess_attacks(piece, side, to, occ) & us &
+		    pos->pieces[piece] & mask;
+		return pgn_pick(pos, cand, to, CHESS_MOVE_NORMAL,
+		    CHESS_KNIGHT, out) == 1;
+	}
+
+	/* Pawns: a push keeps the file, a capture changes it. */
+	if ((CHESS_RANK(to) == 7 || CHESS_RANK(to) == 0) != (prom != 0))
+		return 0;
+	kind = prom ? CHESS_MOVE_PROMOTION : CHESS_MOVE_NORMAL;
+	if (!prom)
+		prom = CHESS_KNIGHT;
+	cand = us & pos->pieces[CHESS_PAWN] & mask;
+	if (ff < 0 || ff == CHESS_FILE(to)) {
+		int from;
+
+		if (capture || (BB(to) & occ))
+			return 0;
+		from = side == CHESS_WHITE ? to - 8 : to + 8;
+		if (from < 0 || from > 63)
+			return 0;
+		if (!(BB(from) & cand)) {
+			if (BB(from) & occ)
+				return 0;
+			from = side == CHESS_WHITE ? from - 8 : from + 8;
+			if (from < 0 || from > 63 || CHESS_RANK(from) !=
+			    (side == CHESS_WHITE ? 1 : 6))
+				return 0;
+		}
+		return pgn_pick(pos, cand & BB(from), to, kind, prom, out) == 1;
+	}
+	cand &= chess_attacks(CHESS_PAWN, !side, to, occ);
+	if (to == pos->ep && !(BB(to) & occ))
+		return pgn_pick(pos, cand, to, CHESS_MOVE_EP, CHESS_KNIGHT,
+		    out) == 1;
+	if (!(BB(to) & them))
+		return 0;
+	return pgn_pick(pos, cand, to, kind, prom, out) == 1;
+}
+
+/* Describe the ply about to be played, "12. Nf3" or "12... Nf3". */
+static void
+pgn_ply_text(const struct chess_game *game, const char *tok, char *buf,
+    size_t size)
+{
+	unsigned long	fullmove;
+
+	fullmove = game->start.fullmove + (game->nply + game->start.side) / 2;
+	snprintf(buf, size, "ply %zu (%lu%s %s)", game->nply + 1, fullmove,
+	    game->pos.side == CHESS_WHITE ? "." : "...", tok);
+}
+
+/* Play a move token of `n` bytes. */
+static void
+pgn_move(struct pgn_parse *p, const char *tok, size_t n)
+{
+	struct chess_game	*game = &p->g->game;
+	char			 text[PGN_TOKEN_MAX + 1], ply[64];
+	char			 why[160];
+	chess_move		 m;
+	enum chess_error	 e;
+
+	if (!p->ready)
+		pgn_setup(p);
+	if (p->failed)
+		return;
+	while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?'))
+		n--;
+	if (n > PGN_TOKEN_MAX) {
+		memcpy(text, tok, PGN_TOKEN_MAX);
+		memcpy(text + PGN_TOKEN_MAX - 3, "...", 4);
+		pgn_ply_text(game, text, ply, sizeof ply);
+		pgn_fail(p, "%s: move text too long", ply);
+		return;
+	}
+	if (!pgn_fast_move(&game->pos, tok, n, &m)) {
+		memcpy(text, tok, n);
+		text[n] = '\0';
+		if (strcmp(text, "Z0") == 0 || strcmp(text, "--") == 0 ||
+		    strcmp(text, "0000") == 0 || strcmp(text, "@@@@") == 0) {
+			pgn_ply_text(game, text, ply, sizeof ply);
+			pgn_fail(p, "%s: null moves are not supported", ply);
+			return;
+		}
+		why[0] = '\0';
+		e = chess_move_parse(&game->pos, text, CHESS_LANG_EN, &m, why,
+		    sizeof why);
+		if (e != CHESS_OK) {
+			pgn_ply_text(game, text, ply, sizeof ply);
+			pgn_fail(p, "%s: %s%s%s", ply, chess_strerror(e),
+			    why[0] ? ": " : "", why);
+			return;
+		}
+	}
+	if (chess_game_push(game, m) == -1)
+		pgn_fail(p, "out of memory");
+}
+
+/* True if only blanks stand between the start of the line and `off`. */
+static int
+pgn_line_start(const struct chess_pgn_reader *r, size_t off)
+{
+	while (off > 0) {
+		switch (r->buf[--off]) {
+		case ' ': case '\t': case '\r': case '\f': case '\v':
+			continue;
+		case '\n':
+			return 1;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Skip to the end of the line (the newline is left to the caller). */
+static void
+pgn_skip_line(struct chess_pgn_reader *r)
+{
+	const char	*nl;
+
+	nl = memchr(r->buf + r->off, '\n', r->len - r->off);
+	r->off = nl == NULL ? r->len : (size_t)(nl - r->buf);
+}
+
+/* Skip a {comment}; r->off is at the brace. */
+static int
+pgn_skip_comment(struct chess_pgn_reader *r)
+{
+	const char	*s = r->buf, *end;
+	size_t		 i;
+
+	end = memchr(s + r->off + 1, '}', r->len - r->off - 1);
+	if (end == NULL) {
+		for (i = r->off; i < r->len; i++)
+			r->line += s[i] == '\n';
+		r->off = r->len;
+		return -1;
+	}
+	for (i = r->off; s + i < end; i++)
+		r->line += s[i] == '\n';
+	r->off = end - s + 1;
+	return 0;
+}
+
+/* Skip a (variation), nested ones and their comments; r->off is at '('. */
+static int
+pgn_skip_variation(struct chess_pgn_reader *r)
+{
+	unsigned long	depth = 0;
+
+	while (r->off < r->len) {
+		switch (r->buf[r->off]) {
+		case '(':
+			depth++;
+			break;
+		case ')':
+			if (--depth == 0) {
+				r->off++;
+				return 0;
+			}
+			break;
+		case '{':
+			if (pgn_skip_comment(r) == -1)
+				return -1;
+			continue;
+		case ';':
+			pgn_skip_line(r);
+			continue;
+		case '\n':
+			r->line++;
+			break;
+		}
+		r->off++;
+	}
+	return -1;
+}
+
+/* Read a [Name "value"] tag; r->off is at the bracket. */
+static void
+pgn_tag(struct pgn_parse *p)
+{
+	struct chess_pgn_reader	*r = p->r;
+	const char		*s = r->buf;
+	char			 name[PGN_TAG_NAME_MAX + 1];
+	char			 value[PGN_TAG_VALUE_MAX + 1];
+	size_t			 off = r->off + 1, nl = 0, vl = 0;
+	unsigned char		 c;
+
+	while (off < r->len && (s[off] == ' ' || s[off] == '\t'))
+		off++;
+	while (off < r->len && pgn_name_char(s[off])) {
+		if (nl == PGN_TAG_NAME_MAX) {
+			pgn_fail(p, "tag name longer than %d bytes",
+			    PGN_TAG_NAME_MAX);
+			goto bad;
+		}
+		name[nl++] = s[off++];
+	}
+	name[nl] = '\0';
+	if (nl == 0) {
+		pgn_fail(p, "malformed tag: no name");
+		goto bad;
+	}
+	while (off < r->len && (s[off] == ' ' || s[off] == '\t'))
+		off++;
+	if (off >= r->len || s[off] != '"') {
+		pgn_fail(p, "malformed tag %s: no quoted value", name);
+		goto bad;
+	}
+	off++;
+	for (;;) {
+		if (off >= r->len || (c = s[off]) == '\n' || c == '\r') {
+			pgn_fail(p, "malformed tag %s: value not closed", name);
+			goto bad;
+		}
+		if (c == '"')
+			break;
+		if (c == '\\' && off + 1 < r->len &&
+		    (s[off + 1] == '"' || s[off + 1] == '\\'))
+			c = s[++off];
+		if (vl == PGN_TAG_VALUE_MAX) {
+			pgn_fail(p, "tag %s: value longer than %d bytes", name,
+			    PGN_TAG_VALUE_MAX);
+			goto bad;
+		}
+		value[vl++] = c;
+		off++;
+	}
+	value[vl] = '\0';
+	off++;
+	while (off < r->len && (s[off] == ' ' || s[off] == '\t'))
+		off++;
+	if (off >= r->len || s[off] != ']') {
+		pgn_fail(p, "malformed tag %s: no closing bracket", name);
+		goto bad;
+	}
+	r->off = off + 1;
+	if (p->g->ntags >= PGN_TAGS_MAX && chess_pgn_tag(p->g, name) == NULL) {
+		pgn_fail(p, "more than %d tags", PGN_TAGS_MAX);
+		return;
+	}
+	if (chess_pgn_set_tag(p->g, name, value) == -1)
+		pgn_fail(p, "out of memory");
+	return;
+bad:
+	r->off++;
+	pgn_skip_line(r);
+}
+
+/* Read and replay the next game. */
+int
+chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
+    char *err, size_t errsize)
+{
+	struct pgn_parse	 p;
+	const char		*s = r->buf;
+	size_t			 start, n;
+	unsigned char		 c;
+
+	memset(&p, 0, sizeof p);
+	p.r = r;
+	p.g = g;
+	p.err = err;
+	p.errsize = errsize;
+	if (err != NULL && errsize > 0)
+		err[0] = '\0';
+	g->line = r->line;
+	if (pgn_reset(g) == -1) {
+		pgn_fail(&p, "out of memory");
+		return -1;
+	}
+
+	while (r->off < r->len) {
+		c = s[r->off];
+		if (!p.any && c > ' ')
+			g->line = r->line;
+		switch (c) {
+		case '\n':
+			r->line++;
+			/* FALLTHROUGH */
+		case ' ': case '\t': case '\r': case '\f': case '\v':
+			r->off++;
+			continue;
+		case '%':
+			if (pgn_line_start(r, r->off)) {
+				pgn_skip_line(r);
+				continue;
+			}
+			break;
+		case '[':
+			if (p.movetext && (!p.failed ||
+			    pgn_line_start(r, r->off)))
+				goto done;
+			p.any = 1;
+			pgn_tag(&p);
+			continue;
+		case '{':
+			if (pgn_skip_comment(r) == -1)
+				pgn_fail(&p, "comment not closed");
+			continue;
+		case ';':
+			pgn_skip_line(r);
+			continue;
+		case '(':
+			p.any = p.movetext = 1;
+			if (pgn_skip_variation(r) == -1)
+				pgn_fail(&p, "variation not closed");
+			continue;
+		case '$':
+			p.any = p.movetext = 1;
+			for (r->off++; r->off < r->len && s[r->off] >= '0' &&
+			    s[r->off] <= '9'; r->off++)
+				;
+			continue;
+		case '!': case '?':
+			p.any = p.movetext = 1;
+			while (r->off < r->len && (s[r->off] == '!' ||
+			    s[r->off] == '?'))
+				r->off++;
+			continue;
+		case '*':
+			p.any = p.movetext = 1;
+			memcpy(g->result, "*", 2);
+			r->off++;
+			goto done;
+		}
+		if (!pgn_move_char(c)) {
+			p.any = p.movetext = 1;
+			pgn_fail(&p, "unexpected character '%s%c'",
+			    c >= 0x20 && c < 0x7f ? "" : "\\",
+			    c >= 0x20 && c < 0x7f ? c : '?');
+			r->off++;
+			continue;
+		}
+
+		/* Move numbers, results and moves. */
+		p.any = p.movetext = 1;
+		start = r->off;
+		if (c >= '0' && c <= '9') {
+			while (r->off < r->len && s[r->off] >= '0' &&
+			    s[r->off] <= '9')
+				r->off++;
+			if (r->off < r->len && s[r->off] == '.') {
+				while (r->off < r->len && s[r->off] == '.')
+					r->off++;
+				continue;
+			}
+		}
+		while (r->off < r->len && pgn_move_char(s[r->off]))
+			r->off++;
+		n = r->off - start;
+		if ((n == 3 && memcmp(s + start, "1-0", 3) == 0) ||
+		    (n == 3 && memcmp(s + start, "0-1", 3) == 0) ||
+		    (n == 7 && memcmp(s + start, "1/2-1/2", 7) == 0)) {
+			memcpy(g->result, s + start, n);
+			g->result[n] = '\0';
+			goto done;
+		}
+		if (c >= '1' && c <= '9' && pgn_all_digits(s + start, n))
+			continue;	/* a move number without its dot */
+		if (n == 1 && c == 'e' && r->len - r->off >= 3 &&
+		    memcmp(s + r->off, ".p.", 3) == 0) {
+			r->off += 3;	/* "exd6 e.p." */
+			continue;
+		}
+		if (!p.failed)
+			pgn_move(&p, s + start, n);
+	}
+done:
+	if (!p.any)
+		return 0;
+	if (!p.ready)
+		pgn_setup(&p);
+	return p.failed ? -1 : 1;
+}
+
+/* A growing output buffer; `oom` records a failed allocation. */
+struct pgn_out {
+	char	*p;
+	size_t	 len;
+	size_t	 cap;
+	int	 oom;
+	size_t	 col;
+};
+
+/* Append `n` bytes. */
+static void
+pgn_out_add(struct pgn_out *o, const char *s, size_t n)
+{
+	char	*p;
+	size_t	 cap;
+
+	if (o->oom)
+		return;
+	if (o->cap - o->len < n + 1) {
+		cap = o->cap ? o->cap : 1024;
+		while (cap - o->len < n + 1)
+			cap *= 2;
+		p = realloc(o->p, cap);
+		if (p == NULL) {
+			o->oom = 1;
+			return;
+		}
+		o->p = p;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+}
+
+/* Append a tag line, escaping quotes and backslashes in the value. */
+static void
+pgn_out_tag(struct pgn_out *o, const char *name, const char *value)
+{
+	const char	*v;
+
+	pgn_out_add(o, "[", 1);
+	pgn_out_add(o, name, strlen(name));
+	pgn_out_add(o, " \"", 2);
+	for (v = value; *v != '\0'; v++) {
+		if (*v == '"' || *v == '\\')
+			pgn_out_add(o, "\\", 1);
+		pgn_out_add(o, v, 1);
+	}
+	pgn_out_add(o, "\"]\n", 3);
+}
+
+/* Append a movetext token, breaking the line before 80 columns. */
+static void
+pgn_out_word(struct pgn_out *o, const char *s, size_t n)
+{
+	if (o->col > 0 && o->col + 1 + n > PGN_COLUMNS) {
+		pgn_out_add(o, "\n", 1);
+		o->col = 0;
+	} else if (o->col > 0) {
+		pgn_out_add(o, " ", 1);
+		o->col++;
+	}
+	pgn_out_add(o, s, n);
+	o->col += n;
+}
+
+/* True if `name` is written by chess_pgn_write() itself. */
+static int
+pgn_own_tag(const struct chess_pgn_game *g, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof pgn_roster / sizeof pgn_roster[0]; i++) {
+		if (strcmp(name, pgn_roster[i]) == 0)
+			return 1;
+	}
+	if (strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0)
+		return 1;
+	return strcmp(name, "Variant") == 0 && g->game.start.chess960;
+}
+
+/* Write `g` as PGN. */
+char *
+chess_pgn_write(const struct chess_pgn_game *g, size_t *lenp)
+{
+	struct pgn_out		 o;
+	struct chess_position	 pos, std;
+	char			 fen[CHESS_FEN_MAX], stdfen[CHESS_FEN_MAX];
+	char			 word[32];
+	const char		*v, *result;
+	size_t			 i, n;
+	unsigned long		 fullmove;
+
+	memset(&o, 0, sizeof o);
+	result = g->result[0] != '\0' ? g->result : chess_pgn_tag(g, "Result");
+	if (result == NULL)
+		result = "*";
+	for (i = 0; i < sizeof pgn_roster / sizeof pgn_roster[0]; i++) {
+		v = i == 6 ? result : chess_pgn_tag(g, pgn_roster[i]);
+		pgn_out_tag(&o, pgn_roster[i], v != NULL ? v :
+		    pgn_roster_default[i]);
+	}
+	for (i = 0; i < g->ntags; i++) {
+		if (!pgn_own_tag(g, g->tags[i].name))
+			pgn_out_tag(&o, g->tags[i].name, g->tags[i].value);
+	}
+	pos = g->game.start;
+	chess_fen_write(&pos, fen, sizeof fen);
+	chess_position_start(&std);
+	chess_fen_write(&std, stdfen, sizeof stdfen);
+	if (pos.chess960)
+		pgn_out_tag(&o, "Variant", "Chess960");
+	if (pos.chess960 || strcmp(fen, stdfen) != 0) {
+		pgn_out_tag(&o, "SetUp", "1");
+		pgn_out_tag(&o, "FEN", fen);
+	}
+	pgn_out_add(&o, "\n", 1);
+
+	fullmove = pos.fullmove;
+	for (i = 0; i < g->game.nply; i++) {
+		if (pos.side == CHESS_WHITE || i == 0) {
+			n = snprintf(word, sizeof word, "%lu%s", fullmove,
+			    pos.side == CHESS_WHITE ? "." : "...");
+			pgn_out_word(&o, word, n);
+		}
+		n = chess_move_san(&pos, g->game.moves[i], CHESS_LANG_EN, word,
+		    sizeof word);
+		pgn_out_word(&o, word, n);
+		if (pos.side == CHESS_BLACK)
+			fullmove++;
+		chess_position_make(&pos, g->game.moves[i]);
+	}
+	pgn_out_word(&o, result, strlen(result));
+	pgn_out_add(&o, "\n", 1);
+	if (o.oom) {
+		free(o.p);
+		return NULL;
+	}
+	if (lenp != NULL)
+		*lenp = o.len;
+	return o.p;
+}
