@@ -1,3 +1,19 @@
-# libFuzzer targets, built with `make fuzz` (needs clang). Each links the
-# rules core built again with -fsanitize=fuzzer-no-link,address,undefined.
+# libFuzzer targets: `make fuzz` builds every fuzz/fuzz_*.c with clang
+# (-fsanitize=fuzzer,address,undefined) from the sources, into fuzz/ of the
+# build tree; `make fuzz-run FUZZ_SECONDS=60` runs each from its seeds.
 EXTRA_DIST += fuzz
+FUZZ_SECONDS = 60
+
+fuzz:
+	$(top_srcdir)/fuzz/build $(abs_top_builddir)/fuzz $(abs_top_builddir)
+
+fuzz-run: fuzz
+	top_builddir='$(abs_top_builddir)' $(top_srcdir)/fuzz/run \
+	    $(FUZZ_SECONDS) $(abs_top_builddir)/fuzz
+
+clean-fuzz:
+	rm -rf $(abs_top_builddir)/fuzz/obj
+	for f in $(top_srcdir)/fuzz/fuzz_*.c; do \
+	    rm -f $(abs_top_builddir)/fuzz/`basename $$f .c`; done
+
+.PHONY: fuzz fuzz-run clean-fuzz
