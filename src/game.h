@@ -38,7 +38,10 @@
  *   "10/50d"         N moves in D days (ICCF): every N moves add D days,
  *                    unused time carries over
  *   "30d+1d"         B days, plus I days after each move (Fischer)
- * Days may carry an "h" unit instead ("12h/move") for short test games.
+ * Days may carry an "h" unit instead ("12h/move") for short test games,
+ * or "s" (seconds). Every time must be above zero (a Fischer increment may
+ * be zero) and at most 3650 days; N is 1..1000. game_tc_format() writes
+ * each time in its largest exact unit ("48h/move" -> "2d/move").
  */
 enum game_tc_kind {
 	GAME_TC_NONE = 0,
@@ -148,7 +151,11 @@ struct game {
 	int64_t			ended;		/* when it ended, or 0 */
 };
 
-/* Start a game. 0, or -1 when out of memory. */
+/*
+ * Start a game. A start position that is already over by the rules
+ * (checkmate, stalemate, dead position; and under GAME_POLICY_AUTO fifty
+ * moves) ends the game at once, at `created`. 0, or -1 when out of memory.
+ */
 int game_init(struct game *, const struct game_params *);
 
 /* Release a game. Accepts a zeroed struct. */
@@ -164,14 +171,22 @@ int game_turn(const struct game *);
 size_t game_ply(const struct game *);
 
 /*
- * Check and apply action `a`. First the clock: when the acting side's time
- * ran out before a->at, the game ends on time (loss, or draw by FIDE 6.9)
- * and GAME_ELATE is returned — the game HAS changed then and must be
+ * Check and apply action `a`. First the clock: when the side to move's time
+ * ran out at or before a->at (only that clock runs, whoever acts: a
+ * resignation after the opponent's flag fell comes too late), the game ends
+ * on time (loss, or draw by FIDE 6.9) and GAME_ELATE is returned — the game HAS changed then and must be
  * stored. Otherwise a refused action returns its reason (with a sentence in
  * `why`) and leaves the game unchanged; an accepted one returns GAME_OK.
  * After a move, automatic ends are applied: checkmate, stalemate, dead
  * position, fivefold, seventy-five moves, and under GAME_POLICY_AUTO
  * threefold and fifty moves.
+ *
+ * A claim (GAME_ACT_CLAIM_DRAW) is the side to move's: without a move it is
+ * judged on the current position; with a move, on the position after it,
+ * and when it holds the move is recorded and the game drawn. When that move
+ * ends the game by itself (checkmate, stalemate, ...), that end stands. A
+ * wrong claim is GAME_EBAD_CLAIM and changes nothing. A game ended on time
+ * ends at its deadline (`ended`), whenever the flag is seen.
  */
 enum game_refusal game_apply(struct game *, const struct game_action *a,
     char *why, size_t whysize);
