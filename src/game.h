@@ -175,8 +175,9 @@ size_t game_ply(const struct game *);
  * ran out at or before a->at (only that clock runs, whoever acts: a
  * resignation after the opponent's flag fell comes too late), the game ends
  * on time (loss, or draw by FIDE 6.9) and GAME_ELATE is returned — the
- * game HAS changed then and must be stored. Otherwise a refused action returns its reason (with a sentence in
- * `why`) and leaves the game unchanged; an accepted one returns GAME_OK.
+ * game HAS changed then and must be stored. Otherwise a refused action
+ * returns its reason (with a sentence in `why`) and leaves the game
+ * unchanged; an accepted one returns GAME_OK.
  * After a move, automatic ends are applied: checkmate, stalemate, dead
  * position, fivefold, seventy-five moves, and under GAME_POLICY_AUTO
  * threefold and fifty moves.
