@@ -278,9 +278,15 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 		err = chess_move_parse(&game.pos, text, lang, &m, why,
 		    sizeof why);
 		if (err != CHESS_OK) {
-			cli_error(cmd, "move %d \"%s\" rejected: %s%s%s", i + 1,
-			    text, chess_strerror(err), why[0] != '\0' ? ": " :
-			    "", why);
+			/* The reason, after the error's name unless it says
+			 * the same. */
+			if (why[0] == '\0' ||
+			    strcmp(why, chess_strerror(err)) == 0)
+				cli_error(cmd, "move %d \"%s\" rejected: %s",
+				    i + 1, text, chess_strerror(err));
+			else
+				cli_error(cmd, "move %d \"%s\" rejected: %s: %s",
+				    i + 1, text, chess_strerror(err), why);
 			goto out;
 		}
 		if (i > 0)
