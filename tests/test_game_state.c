@@ -202,7 +202,7 @@ test_stalemate(void **state)
 	struct game	g;
 
 	(void)state;
-	start(&g, "k7/8/2Q5/8/8/8/8/7K w - - 0 1", "none",
+	start(&g, "k7/8/8/8/3Q4/8/8/7K w - - 0 1", "none",
 	    GAME_POLICY_CLAIM);
 	move_ok(&g, "Qb6", T0 + HOUR);
 	ended(&g, GAME_RESULT_DRAW, GAME_TERM_STALEMATE);
