@@ -276,6 +276,33 @@ test_seventy_five(void **state)
 	game_free(&g);
 }
 
+static void
+test_start_position_over(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* A start position that is mate is over at creation. */
+	start(&g, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "3d/move",
+	    GAME_POLICY_AUTO);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_CHECKMATE);
+	assert_int_equal(g.ended, T0);
+	assert_int_equal(game_deadline(&g), 0);
+	refused(&g, GAME_ACT_MOVE, B, "Kxg7", false, T0 + HOUR, GAME_EOVER,
+	    "1-0, checkmate");
+	game_free(&g);
+
+	/* Fifty moves at the start: drawn under auto, claimable otherwise. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 100 60", "none",
+	    GAME_POLICY_AUTO);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIFTY);
+	game_free(&g);
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 100 60", "none",
+	    GAME_POLICY_CLAIM);
+	assert_true(game_ongoing(&g));
+	game_free(&g);
+}
+
 /* --- threefold and fifty ------------------------------------------- */
 
 static void
@@ -415,6 +442,15 @@ test_fifty_claim(void **state)
 	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIFTY);
 	assert_int_equal(game_ply(&g), 1);
 	assert_int_equal(game_turn(&g), B);
+	game_free(&g);
+
+	/* A claim whose intended move mates: the mate stands. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 60 60", "none",
+	    GAME_POLICY_CLAIM);
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, W, "Ra8", false,
+	    T0 + HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_CHECKMATE);
+	assert_int_equal(game_ply(&g), 1);
 	game_free(&g);
 
 	/* An intended capture resets the count: a wrong claim. */
@@ -687,6 +723,43 @@ test_tc_moves_in(void **state)
 	ended(&g, GAME_RESULT_WHITE, GAME_TERM_TIMEOUT);
 	assert_int_equal(g.ended, T0 + 29 * DAY);
 	assert_false(game_check_time(&g, T0 + 40 * DAY));
+	game_free(&g);
+}
+
+static void
+test_tc_moves_in_black_first(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* From a position with Black to move, Black's periods count
+	 * Black's own moves. */
+	start(&g, "4k3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1", "2/10d",
+	    GAME_POLICY_AUTO);
+	move_ok(&g, "a6", T0 + DAY);
+	assert_int_equal(g.remaining[B], 9 * DAY);
+	move_ok(&g, "a3", T0 + 2 * DAY);
+	assert_int_equal(g.remaining[W], 9 * DAY);
+	move_ok(&g, "b6", T0 + 3 * DAY);
+	assert_int_equal(g.remaining[B], 18 * DAY);
+	move_ok(&g, "b3", T0 + 4 * DAY);
+	assert_int_equal(g.remaining[W], 18 * DAY);
+	game_free(&g);
+}
+
+static void
+test_tc_clock_backwards(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* A time before the turn began counts as its start: no time is
+	 * charged, none is gained. */
+	start(&g, NULL, "5d+1d", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0 - DAY);
+	assert_int_equal(g.remaining[W], 6 * DAY);
+	assert_int_equal(g.turn_start, T0);
+	assert_int_equal(game_deadline(&g), T0 + 5 * DAY);
 	game_free(&g);
 }
 
@@ -986,6 +1059,7 @@ main(void)
 		cmocka_unit_test(test_dead_position),
 		cmocka_unit_test(test_fivefold),
 		cmocka_unit_test(test_seventy_five),
+		cmocka_unit_test(test_start_position_over),
 		cmocka_unit_test(test_threefold_auto),
 		cmocka_unit_test(test_threefold_claim),
 		cmocka_unit_test(test_threefold_claim_with_move),
@@ -999,6 +1073,8 @@ main(void)
 		cmocka_unit_test(test_turn_and_moves),
 		cmocka_unit_test(test_tc_per_move),
 		cmocka_unit_test(test_tc_moves_in),
+		cmocka_unit_test(test_tc_moves_in_black_first),
+		cmocka_unit_test(test_tc_clock_backwards),
 		cmocka_unit_test(test_tc_fischer),
 		cmocka_unit_test(test_tc_late_draw),
 		cmocka_unit_test(test_tc_flag_before_action),
