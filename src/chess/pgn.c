@@ -59,13 +59,14 @@ pgn_move_char(unsigned char c)
 	    c == '-' || c == '!' || c == '?' || c == '/' || c == '@';
 }
 
-/* True if `c` may appear in a tag name. */
+/* True if `c` may appear in a tag name: the standard's letters, digits
+ * and underscore, and, leniently, any other visible ASCII character but
+ * quotes, brackets and backslash ("GreatestGameEverPlayed?" is seen). */
 static inline int
 pgn_name_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '+' || c == '#' ||
-	    c == '=' || c == ':' || c == '-';
+	return c > ' ' && c < 0x7f && c != '"' && c != '[' && c != ']' &&
+	    c != '\\';
 }
 
 /* True if the `n` bytes at `s` are all digits. */
@@ -525,6 +526,26 @@ pgn_line_start(const struct chess_pgn_reader *r, size_t off)
 	return 1;
 }
 
+/* True if the line at r->off holds only blanks (an empty line after the
+ * movetext ends the game, as in chessops). */
+static int
+pgn_blank_line(const struct chess_pgn_reader *r)
+{
+	size_t	off;
+
+	for (off = r->off; off < r->len; off++) {
+		switch (r->buf[off]) {
+		case ' ': case '\t': case '\r': case '\f': case '\v':
+			continue;
+		case '\n':
+			return 1;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Skip to the end of the line (the newline is left to the caller). */
 static void
 pgn_skip_line(struct chess_pgn_reader *r)
@@ -690,9 +711,17 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 		switch (c) {
 		case '\n':
 			r->line++;
-			/* FALLTHROUGH */
+			r->off++;
+			if (p.movetext && pgn_blank_line(r))
+				goto done;
+			continue;
 		case ' ': case '\t': case '\r': case '\f': case '\v':
 			r->off++;
+			continue;
+		case '.':
+			p.any = p.movetext = 1;	/* "1. ... Ba5" */
+			while (r->off < r->len && s[r->off] == '.')
+				r->off++;
 			continue;
 		case '%':
 			if (pgn_line_start(r, r->off)) {
