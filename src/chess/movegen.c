@@ -342,9 +342,16 @@ chess_move_is_legal(const struct chess_position *pos, chess_move m)
 	return false;
 }
 
-/* Count leaves below pos; depth >= 1. */
-static uint64_t
-perft(const struct chess_position *pos, int depth)
+/* Signature of the perft recursion, one per instruction set. */
+typedef uint64_t perft_fn(const struct chess_position *, int);
+
+/*
+ * Count leaves below pos (depth >= 1), recursing through `self`. Inlined
+ * into each variant below so that every call is direct and the generator
+ * is compiled for that variant's instruction set.
+ */
+BB_INLINE uint64_t
+perft_node(const struct chess_position *pos, int depth, perft_fn *self)
 {
 	struct chess_position	next;
 	chess_move		moves[CHESS_MAX_MOVES];
@@ -357,10 +364,31 @@ perft(const struct chess_position *pos, int depth)
 	for (i = 0; i < n; i++) {
 		next = *pos;
 		chess_position_make(&next, moves[i]);
-		nodes += perft(&next, depth - 1);
+		nodes += self(&next, depth - 1);
 	}
 	return nodes;
 }
+
+/* Perft for any CPU. */
+static uint64_t
+perft_default(const struct chess_position *pos, int depth)
+{
+	return perft_node(pos, depth, perft_default);
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_PERFT_POPCNT 1
+/*
+ * Perft for CPUs with POPCNT: the counting at the last ply is mostly
+ * popcounts, which the portable build leaves to a library routine. Chosen
+ * at run time (the build targets the baseline instruction set).
+ */
+__attribute__((target("popcnt"))) static uint64_t
+perft_popcnt(const struct chess_position *pos, int depth)
+{
+	return perft_node(pos, depth, perft_popcnt);
+}
+#endif
 
 /* Leaf nodes of the legal move tree `depth` plies deep. */
 uint64_t
@@ -368,5 +396,9 @@ chess_perft(const struct chess_position *pos, int depth)
 {
 	if (depth <= 0)
 		return 1;
-	return perft(pos, depth);
+#ifdef HAVE_PERFT_POPCNT
+	if (__builtin_cpu_supports("popcnt"))
+		return perft_popcnt(pos, depth);
+#endif
+	return perft_default(pos, depth);
 }
