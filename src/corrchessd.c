@@ -1,0 +1,406 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * corrchessd: the server. Runs in the foreground and logs to standard
+ * error (journald under systemd). Reads the configuration, makes the state
+ * directory and the admin token, serves HTTP on libmicrohttpd's threads,
+ * and waits for signals on the main thread: SIGTERM or SIGINT stop
+ * accepting connections, let requests in progress finish and exit 0;
+ * SIGHUP reads the configuration file again and applies what can change
+ * without a restart (for now the log level).
+ */
+
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "conf.h"
+#include "http.h"
+#include "log.h"
+#include "routes.h"
+
+#ifndef CORRCHESSD_CONF_DEFAULT
+#define CORRCHESSD_CONF_DEFAULT "/etc/corrchessd.conf"
+#endif
+
+/* Bytes of randomness in a new admin token (written as hex). */
+#define ADMIN_TOKEN_BYTES	32
+/* Shortest admin token accepted from a file. */
+#define ADMIN_TOKEN_MIN		16
+
+enum {
+	OPT_CHECK_CONFIG = 256,
+	OPT_DUMP_EXAMPLE,
+	OPT_STATE_DIR,
+};
+
+static const struct option long_options[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "dump-config-example", no_argument, NULL, OPT_DUMP_EXAMPLE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Print the usage message to fp. */
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: corrchessd [-d] [--config FILE] [--state-dir DIR] "
+	    "[--check-config]\n"
+	    "       corrchessd --version\n"
+	    "\n"
+	    "  -c, --config FILE    configuration file (default: %s,\n"
+	    "                       if it exists; otherwise built-in "
+	    "defaults)\n"
+	    "      --state-dir DIR  use DIR as [server] state_directory\n"
+	    "      --check-config   check the configuration, print "
+	    "\"ok\" and exit\n"
+	    "  -d, --debug          log debugging messages\n"
+	    "  -V, --version        print the version and exit\n",
+	    CORRCHESSD_CONF_DEFAULT);
+}
+
+/* Create a directory and its missing parents (mode 0750). */
+static int
+make_directories(const char *path, char *err, size_t errsize)
+{
+	char		 buf[PATH_MAX];
+	char		*p;
+	struct stat	 sb;
+
+	if (strlen(path) >= sizeof buf) {
+		snprintf(err, errsize, "%.64s...: name too long", path);
+		return (-1);
+	}
+	strcpy(buf, path);
+	for (p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		if (p[-1] != '/') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0750) == -1 && errno != EEXIST) {
+				snprintf(err, errsize, "mkdir %s: %s", buf,
+				    strerror(errno));
+				return (-1);
+			}
+			*p = c;
+		}
+		if (*p == '\0')
+			break;
+	}
+	if (stat(path, &sb) == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, errsize, "%s: not a directory", path);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Write a new random admin token to path, mode 0600, failing if it exists. */
+static int
+admin_token_create(const char *path, char *token, size_t size, char *err,
+    size_t errsize)
+{
+	unsigned char	 raw[ADMIN_TOKEN_BYTES];
+	char		 line[ADMIN_TOKEN_BYTES * 2 + 2];
+	size_t		 len;
+	int		 fd = -1, rc = -1;
+
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2hex(line, sizeof line, raw, sizeof raw);
+	sodium_memzero(raw, sizeof raw);
+	if (strlen(line) >= size) {
+		snprintf(err, errsize, "admin token buffer too small");
+		goto out;
+	}
+	strcpy(token, line);
+	len = strlen(line);
+	line[len++] = '\n';
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd == -1) {
+		snprintf(err, errsize, "create %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (write(fd, line, len) != (ssize_t)len || fsync(fd) == -1) {
+		snprintf(err, errsize, "write %s: %s", path, strerror(errno));
+		unlink(path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sodium_memzero(line, sizeof line);
+	if (fd != -1)
+		close(fd);
+	return (rc);
+}
+
+/*
+ * Read the admin token from path into token, creating the file with a new
+ * token when it does not exist. *created tells which happened.
+ */
+static int
+admin_token_load(const char *path, char *token, size_t size, int *created,
+    char *err, size_t errsize)
+{
+	struct stat	 sb;
+	ssize_t		 r;
+	size_t		 len, i;
+	int		 fd = -1, rc = -1;
+
+	*created = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd == -1 && errno == ENOENT) {
+		*created = 1;
+		return (admin_token_create(path, token, size, err, errsize));
+	}
+	if (fd == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) != 0)
+		log_warnx("%s: readable by others than its owner; "
+		    "chmod 600 it", path);
+	r = read(fd, token, size - 1);
+	if (r == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	len = (size_t)r;
+	while (len > 0 && (token[len - 1] == '\n' || token[len - 1] == '\r' ||
+	    token[len - 1] == ' ' || token[len - 1] == '\t'))
+		len--;
+	token[len] = '\0';
+	for (i = 0; i < len; i++) {
+		if (token[i] <= ' ' || token[i] == 0x7f)
+			break;
+	}
+	if (i < len || len < ADMIN_TOKEN_MIN || len == size - 1) {
+		snprintf(err, errsize, "%s: the admin token must be one line "
+		    "of %d to %zu printable characters without spaces", path,
+		    ADMIN_TOKEN_MIN, size - 2);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	return (rc);
+}
+
+/* Read the configuration: defaults, the file, then command-line values. */
+static int
+load_config(struct conf *conf, const char *path, int path_given,
+    const char *state_dir, char *err, size_t errsize)
+{
+	if (conf_init(conf, err, errsize) != 0)
+		return (-1);
+	if (path_given || access(path, F_OK) == 0) {
+		if (conf_load_file(conf, path, err, errsize) != 0)
+			return (-1);
+	}
+	if (state_dir != NULL && conf_set(conf, "server", "state_directory",
+	    state_dir, err, errsize) != 0)
+		return (-1);
+	return (0);
+}
+
+/* Read the configuration file again after SIGHUP. */
+static void
+reload(const char *path, int path_given, const char *state_dir, int debug)
+{
+	struct conf	conf;
+	char		err[CONF_ERR_SIZE];
+
+	log_info("SIGHUP: reading %s again", path);
+	if (load_config(&conf, path, path_given, state_dir, err,
+	    sizeof err) != 0) {
+		log_warnx("%s; keeping the running configuration", err);
+		conf_free(&conf);
+		return;
+	}
+	if (!debug)
+		log_setverbose((int)conf.log.level);
+	log_info("log level is %s; other changes take effect at the next "
+	    "start", log_level_name(log_getverbose()));
+	conf_free(&conf);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct conf		 conf;
+	struct http_options	 hopts;
+	struct http_server	*srv = NULL;
+	const char		*conf_path = CORRCHESSD_CONF_DEFAULT;
+	const char		*state_dir = NULL;
+	char			 err[CONF_ERR_SIZE];
+	char			 token[256];
+	char			 absdir[PATH_MAX];
+	char			*token_path = NULL;
+	sigset_t		 set;
+	int			 ch, debug = 0, check = 0, path_given = 0;
+	int			 created, sig, status = 1;
+
+	memset(&conf, 0, sizeof conf);
+	log_init(LOG_LEVEL_INFO, "corrchessd");
+
+	while ((ch = getopt_long(argc, argv, "c:dhV", long_options,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			conf_path = optarg;
+			path_given = 1;
+			break;
+		case 'd':
+			debug = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return (0);
+		case 'V':
+			printf("corrchessd %s\n", PACKAGE_VERSION);
+			return (0);
+		case OPT_CHECK_CONFIG:
+			check = 1;
+			break;
+		case OPT_DUMP_EXAMPLE:
+			return (conf_write_example(stdout) == 0 ? 0 : 1);
+		case OPT_STATE_DIR:
+			state_dir = optarg;
+			break;
+		default:
+			usage(stderr);
+			return (2);
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return (2);
+	}
+
+	if (load_config(&conf, conf_path, path_given, state_dir, err,
+	    sizeof err) != 0) {
+		log_errorx("%s", err);
+		goto out;
+	}
+	if (check) {
+		printf("%s: ok\n", path_given || access(conf_path, F_OK) == 0 ?
+		    conf_path : "built-in defaults");
+		status = 0;
+		goto out;
+	}
+	log_setverbose(debug ? LOG_LEVEL_DEBUG : (int)conf.log.level);
+	if (sodium_init() == -1) {
+		log_errorx("libsodium failed to start");
+		goto out;
+	}
+
+	/* The state directory and the admin token. */
+	if (make_directories(conf.server.state_directory, err,
+	    sizeof err) != 0) {
+		log_errorx("state directory: %s", err);
+		goto out;
+	}
+	if (realpath(conf.server.state_directory, absdir) == NULL) {
+		log_error("state directory %s", conf.server.state_directory);
+		goto out;
+	}
+	log_info("state directory %s", absdir);
+	if (*conf.server.admin_token_file != '\0')
+		token_path = strdup(conf.server.admin_token_file);
+	else if (asprintf(&token_path, "%s/admin.token", absdir) == -1)
+		token_path = NULL;
+	if (token_path == NULL) {
+		log_errorx("out of memory");
+		goto out;
+	}
+	if (admin_token_load(token_path, token, sizeof token, &created, err,
+	    sizeof err) != 0) {
+		log_errorx("admin token: %s", err);
+		goto out;
+	}
+	log_info("admin token %s %s", created ? "created in" : "read from",
+	    token_path);
+
+	/*
+	 * Signals go to the main thread only: block them before
+	 * libmicrohttpd starts its threads, which inherit the mask.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+
+	memset(&hopts, 0, sizeof hopts);
+	hopts.address = conf.server.listen;
+	hopts.port = (unsigned)conf.server.port;
+	hopts.max_body_size = (size_t)conf.server.max_body_size;
+	hopts.max_header_size = (size_t)conf.server.max_header_size;
+	hopts.max_connections = (unsigned)conf.server.max_connections;
+	hopts.connection_timeout = (unsigned)conf.server.connection_timeout;
+	hopts.threads = (unsigned)conf.server.threads;
+	hopts.admin_token = token;
+	hopts.log_requests = conf.log.requests;
+	srv = http_server_start(&hopts, routes_api, routes_api_count, NULL,
+	    err, sizeof err);
+	sodium_memzero(token, sizeof token);
+	if (srv == NULL) {
+		log_errorx("http: %s", err);
+		goto out;
+	}
+	log_info("corrchessd %s listening on %s port %u", PACKAGE_VERSION,
+	    conf.server.listen, http_server_port(srv));
+
+	for (;;) {
+		if (sigwait(&set, &sig) != 0)
+			continue;
+		if (sig == SIGHUP) {
+			reload(conf_path, path_given, state_dir, debug);
+			continue;
+		}
+		log_info("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		break;
+	}
+	http_server_stop(srv, (unsigned)conf.server.connection_timeout);
+	log_info("stopped");
+	status = 0;
+out:
+	free(token_path);
+	conf_free(&conf);
+	return (status);
+}

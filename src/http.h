@@ -1,0 +1,166 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The HTTP front door: libmicrohttpd (internal epoll, a pool of threads)
+ * and jansson. Routes are table rows { method, pattern, auth, handler },
+ * like tmux's cmd_entry table. The dispatcher, in one place:
+ *
+ *  - matches the path against the patterns; "{name}" matches one path
+ *    segment (percent-decoded, not empty), "{name:int}" one made of 1 to
+ *    18 digits without a leading zero (a decimal id >= 1, or 0 alone);
+ *  - answers 404 when no pattern matches and 405, with an Allow header,
+ *    when patterns match but not with this method (HEAD is served by GET
+ *    routes);
+ *  - checks "Authorization: Bearer TOKEN" for HTTP_AUTH_ADMIN routes in
+ *    constant time, answering 401 with WWW-Authenticate;
+ *  - collects the body up to max_body_size, answering 413 past it;
+ *  - counts every answer by route pattern and status for /metrics;
+ *  - answers 500 when a handler returned without a response.
+ *
+ * Handlers run on libmicrohttpd's threads, several at once: they must be
+ * thread-safe and must never exit or block for long. GET /healthz and
+ * GET /metrics are built in.
+ *
+ * Errors are JSON {"error":{"code":"...","message":"..."}}, or
+ * "error: MESSAGE\n" in text/plain when the client's Accept header prefers
+ * text/plain to application/json.
+ */
+
+#ifndef CORRCHESS_HTTP_H
+#define CORRCHESS_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct http_server;
+struct http_request;
+struct http_response;
+
+enum http_auth {
+	HTTP_AUTH_NONE,
+	HTTP_AUTH_ADMIN,	/* Authorization: Bearer ADMIN_TOKEN */
+};
+
+/*
+ * A handler answers through resp (one http_respond_* call; a later call
+ * replaces an earlier one). user is the pointer given to
+ * http_server_start(). req and resp are valid only during the call.
+ */
+typedef void (*http_handler)(struct http_request *req,
+    struct http_response *resp, void *user);
+
+struct http_route {
+	const char	*method;	/* "GET", "POST", ... */
+	const char	*pattern;	/* "/api/v1/games/{id:int}/actions" */
+	enum http_auth	 auth;
+	http_handler	 handler;
+};
+
+/* Most path parameters in one pattern. */
+#define HTTP_MAX_PARAMS	8
+
+struct http_options {
+	const char	*address;		/* IPv4 or IPv6 literal */
+	unsigned	 port;			/* 0: any free port */
+	size_t		 max_body_size;
+	size_t		 max_header_size;
+	unsigned	 max_connections;
+	unsigned	 connection_timeout;	/* seconds */
+	unsigned	 threads;
+	const char	*admin_token;		/* copied; NULL or "": admin
+						 * routes always answer 401 */
+	bool		 log_requests;		/* one info line per request */
+};
+
+/*
+ * Start serving. routes is an array of nroutes rows, borrowed until
+ * http_server_stop() (keep it static). Returns NULL with a reason in err
+ * when the server cannot start (bad address, port in use, bad pattern).
+ */
+struct http_server *http_server_start(const struct http_options *opts,
+	    const struct http_route *routes, size_t nroutes, void *user,
+	    char *err, size_t errsize);
+
+/* The port the server listens on (useful with port 0). */
+unsigned	http_server_port(const struct http_server *srv);
+
+/*
+ * Stop accepting connections, let requests in progress finish (waiting at
+ * most drain_seconds), then close every connection and free srv. Accepts
+ * NULL.
+ */
+void	http_server_stop(struct http_server *srv, unsigned drain_seconds);
+
+/*
+ * Request accessors. Returned strings are borrowed from req and valid
+ * during the handler call only.
+ */
+const char	*http_request_method(const struct http_request *req);
+const char	*http_request_path(const struct http_request *req);
+const struct http_route *http_request_route(const struct http_request *req);
+/* A path parameter's text, percent-decoded; NULL if the pattern has none. */
+const char	*http_request_param(const struct http_request *req,
+		    const char *name);
+/* A {name:int} parameter's value; -1 if the pattern has none. */
+int64_t		 http_request_param_int(const struct http_request *req,
+		    const char *name);
+/* A query argument (percent-decoded), or NULL; "" for "?flag". */
+const char	*http_request_query(const struct http_request *req,
+		    const char *name);
+/* A request header (name case-insensitive), or NULL. */
+const char	*http_request_header(const struct http_request *req,
+		    const char *name);
+/* The body (NUL-terminated, may contain NULs) and its length. */
+const char	*http_request_body(const struct http_request *req,
+		    size_t *len);
+/* Tell whether the client prefers text/plain to application/json. */
+bool		 http_request_wants_text(const struct http_request *req);
+/*
+ * Parse the body as a JSON object. On failure answer 400 (or 415 when
+ * Content-Type is neither JSON nor absent) through resp and return NULL.
+ * The caller owns the result (json_decref).
+ */
+json_t		*http_request_json(const struct http_request *req,
+		    struct http_response *resp);
+
+/* Answer with a JSON value; steals the reference to body. */
+void	http_respond_json(struct http_response *resp, unsigned status,
+	    json_t *body);
+/* Answer with bytes (copied) of a content type, e.g. "text/plain". */
+void	http_respond_data(struct http_response *resp, unsigned status,
+	    const char *content_type, const void *data, size_t len);
+/* Answer with text/plain; charset=utf-8 (copied). */
+void	http_respond_text(struct http_response *resp, unsigned status,
+	    const char *text);
+/*
+ * Answer with an error: code is a short machine word ("not_found",
+ * "illegal_move"), the message a sentence for people. JSON or text/plain
+ * as the request prefers.
+ */
+void	http_respond_error(struct http_response *resp, unsigned status,
+	    const char *code, const char *fmt, ...)
+	    __attribute__((__format__(__printf__, 4, 5)));
+/* Add a header to the answer (copied); call after http_respond_*. */
+void	http_response_header(struct http_response *resp, const char *name,
+	    const char *value);
+
+/*
+ * Machine word for a status: 400 "bad_request", 401 "unauthorized", 403
+ * "forbidden", 404 "not_found", 405 "method_not_allowed", 409 "conflict",
+ * 413 "payload_too_large", 415 "unsupported_media_type", 422
+ * "unprocessable", 500 "internal", otherwise "error".
+ */
+const char *http_status_code_word(unsigned status);
+
+#endif /* CORRCHESS_HTTP_H */
