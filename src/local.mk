@@ -23,6 +23,26 @@ bench-sig: bench/verify$(EXEEXT)
 bench: bench-sig
 .PHONY: bench-sig
 
+# store: every SQL statement of the daemon, on SQLite (WAL).
+src_libcorrchess_a_SOURCES += src/store.h src/store.c
+src_libcorrchess_a_CFLAGS += $(SQLITE_CFLAGS)
+check_PROGRAMS += tests/test_store
+TESTS += tests/test_store
+tests_test_store_SOURCES = tests/test_store.c tests/testutil.h
+tests_test_store_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_store_LDADD = src/libcorrchess.a $(SQLITE_LIBS) $(CMOCKA_LIBS)
+
+# Commits/s (synchronous FULL vs NORMAL) and lookups/s (`make bench-store`).
+EXTRA_PROGRAMS += bench/store
+bench_store_SOURCES = bench/store.c
+bench_store_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+bench_store_LDADD = src/libcorrchess.a $(SQLITE_LIBS)
+CLEANFILES += bench/store$(EXEEXT)
+bench-store: bench/store$(EXEEXT)
+	bench/store$(EXEEXT)
+bench: bench-store
+.PHONY: bench-store
+
 # The game state machine's unit tests.
 check_PROGRAMS += tests/test_game_state
 TESTS += tests/test_game_state

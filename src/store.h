@@ -1,0 +1,358 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The store: every SQL statement of the daemon, behind one narrow interface,
+ * on SQLite in WAL mode. Nothing outside store.c knows SQL, so another engine
+ * (PostgreSQL through libpq) can take its place behind the same functions.
+ *
+ * Threads. A `struct store` is one database connection. Open one handle per
+ * thread (or hand a handle from thread to thread, never using it from two at
+ * once); several handles on one file, in one or several processes, work
+ * together: readers never block, writers are serialised by store_begin().
+ *
+ * Transactions. Outside store_begin()/store_commit() every call is its own
+ * transaction. Inside, a caller doing "load game, check ply, apply, append
+ * action, update game row" is serialised against every other writer:
+ * store_begin() takes the write lock at once (BEGIN IMMEDIATE), so a second
+ * writer waits there (up to the busy timeout, then STORE_BUSY) and then sees
+ * the first one's committed data. The (game_id, seq) key of the record makes
+ * a stale second append fail with STORE_EXISTS, whatever the engine.
+ *
+ * Errors. Functions return an enum store_status; on anything but STORE_OK
+ * (and STORE_NOTFOUND from the lookups) store_errmsg() gives a sentence,
+ * held in the handle until its next call.
+ *
+ * Values. Records are plain structs with fixed-size text fields (sizes count
+ * the NUL). Text longer than its field is refused on write (STORE_ERROR),
+ * never truncated. Variable-length texts of an action (statement, signature)
+ * are pointers: see struct store_action for who owns them.
+ */
+
+#ifndef CORRCHESS_STORE_H
+#define CORRCHESS_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Field sizes, each with its NUL. */
+#define STORE_NAME_SIZE		33	/* [a-z0-9_.-]{1,32} */
+#define STORE_EMAIL_SIZE	255
+#define STORE_LANG_SIZE		3	/* "en", "fr" */
+#define STORE_COMMENT_SIZE	128
+#define STORE_VARIANT_SIZE	16	/* "standard", "chess960" */
+#define STORE_FEN_SIZE		128
+#define STORE_TC_SIZE		32	/* game_tc_format() text */
+#define STORE_POLICY_SIZE	8	/* "auto", "claim" */
+#define STORE_TAG_SIZE		128	/* event, site, round */
+#define STORE_STATUS_SIZE	12	/* "ongoing", "finished" */
+#define STORE_RESULT_SIZE	8	/* "1-0", "0-1", "1/2-1/2", "*" */
+#define STORE_TERM_SIZE		32	/* game_termination_name() text */
+#define STORE_KIND_SIZE		24	/* "move", "accept-draw", ... */
+#define STORE_MOVE_SIZE		32	/* move text as the player gave it */
+#define STORE_SAN_SIZE		16
+#define STORE_SOURCE_SIZE	8	/* "http", "mail", "admin" */
+
+/* Raw sizes of binary fields. */
+#define STORE_PUBKEY_LEN	32	/* Ed25519 public key */
+#define STORE_HASH_LEN		32	/* record chain hash */
+
+/* Schema version this build creates and migrates to. */
+#define STORE_SCHEMA_VERSION	2
+
+enum store_status {
+	STORE_OK = 0,
+	STORE_NOTFOUND,		/* no such row (or a referenced row is missing) */
+	STORE_EXISTS,		/* unique or primary key violation */
+	STORE_BUSY,		/* the lock was not granted within the timeout */
+	STORE_ERROR,		/* anything else; see store_errmsg() */
+};
+
+/*
+ * Durability of a commit.
+ *   FULL    every commit is on disk when store_commit() returns (one fsync
+ *           of the WAL per commit). The default: a reply that says "your
+ *           move was accepted" is never undone by a power loss.
+ *   NORMAL  commits are atomic and survive a crash of the process, but the
+ *           last ones may be lost on power loss or OS crash (the WAL is
+ *           synced only at checkpoints). About eight times more commits per
+ *           second on these machines; for tests and benchmarks, or a host
+ *           whose storage is protected otherwise.
+ */
+enum store_sync {
+	STORE_SYNC_FULL = 0,
+	STORE_SYNC_NORMAL,
+};
+
+struct store_options {
+	enum store_sync	sync;
+	int		busy_timeout_ms;	/* 0: default (5000) */
+	int		schema_version;		/* migrate up to this version
+						   only; 0: latest (tests) */
+};
+
+struct store;
+
+struct store_player {
+	int64_t		id;
+	char		name[STORE_NAME_SIZE];
+	char		email[STORE_EMAIL_SIZE];	/* "" when none */
+	char		lang[STORE_LANG_SIZE];
+	int64_t		created;			/* seconds since epoch */
+};
+
+struct store_key {
+	int64_t		id;
+	int64_t		player_id;
+	uint8_t		pubkey[STORE_PUBKEY_LEN];
+	char		comment[STORE_COMMENT_SIZE];
+	int64_t		added;
+	int64_t		revoked;	/* when, or 0 while the key is valid */
+};
+
+/*
+ * A game: its parameters (fixed at creation) and its current state (kept in
+ * the same row, so listing needs no replay).
+ */
+struct store_game {
+	int64_t		id;
+	int64_t		white;		/* player ids */
+	int64_t		black;
+	char		white_name[STORE_NAME_SIZE];	/* filled by reads */
+	char		black_name[STORE_NAME_SIZE];
+	char		variant[STORE_VARIANT_SIZE];
+	int		chess960;	/* 0..959, or -1 for "standard" */
+	char		start_fen[STORE_FEN_SIZE];
+	char		time_control[STORE_TC_SIZE];
+	char		policy[STORE_POLICY_SIZE];
+	char		event[STORE_TAG_SIZE];
+	char		site[STORE_TAG_SIZE];
+	char		round[STORE_TAG_SIZE];
+	int64_t		created;
+
+	/* State, changed by store_game_update(). */
+	char		status[STORE_STATUS_SIZE];
+	char		result[STORE_RESULT_SIZE];
+	char		termination[STORE_TERM_SIZE];	/* "" while ongoing */
+	int		ply;
+	char		fen[STORE_FEN_SIZE];
+	int		turn;		/* side to move: 0 white, 1 black */
+	int		draw_offer;	/* colour offering a draw, or -1 */
+	int64_t		deadline;	/* seconds since epoch, or 0: none */
+	uint8_t		head[STORE_HASH_LEN];	/* hash of the last record */
+	int64_t		updated;
+};
+
+/*
+ * One record of a game: an accepted action, chained by hash.
+ *
+ * statement and signature are the texts exactly as received (NULL when the
+ * action has none, e.g. an admin or clock action). Ownership:
+ *   - store_action_append(): the caller's; read during the call only.
+ *   - store_action_list() callback: borrowed from the store, valid until the
+ *     callback returns; copy what you keep. Do not free.
+ *   - store_action_get(): malloc'd for the caller; release them with
+ *     store_action_clear().
+ */
+struct store_action {
+	int64_t		game_id;
+	int64_t		seq;		/* 1, 2, ... in the game */
+	int		ply;		/* half-moves played before it */
+	int64_t		player_id;	/* 0: none */
+	int64_t		key_id;		/* 0: none */
+	char		kind[STORE_KIND_SIZE];
+	char		move[STORE_MOVE_SIZE];	/* "" when none */
+	char		san[STORE_SAN_SIZE];	/* "" when not a move */
+	char		*statement;
+	char		*signature;
+	int64_t		at;
+	uint8_t		prev_hash[STORE_HASH_LEN];
+	uint8_t		hash[STORE_HASH_LEN];
+	char		source[STORE_SOURCE_SIZE];
+};
+
+/* Filter for store_game_list(); NULL/0 fields do not filter. */
+struct store_game_filter {
+	const char	*player;	/* games where this name plays */
+	const char	*status;	/* "ongoing" or "finished" */
+	int64_t		 limit;		/* 0: no limit */
+	int64_t		 offset;
+};
+
+/*
+ * Listing callbacks: return 0 to go on, anything else to stop (the list
+ * function then returns STORE_OK). The record is valid until the callback
+ * returns. A callback must not call the store with the same handle.
+ */
+typedef int (*store_player_cb)(void *arg, const struct store_player *);
+typedef int (*store_key_cb)(void *arg, const struct store_key *);
+typedef int (*store_game_cb)(void *arg, const struct store_game *);
+typedef int (*store_action_cb)(void *arg, const struct store_action *);
+
+/* Handle. */
+
+/*
+ * Open (creating and migrating as needed) the database at `path`, or a
+ * private in-memory one for ":memory:", with the default options (FULL).
+ * NULL on failure with a reason in `err`.
+ */
+struct store *store_open(const char *path, char *err, size_t errsize);
+
+/* Open with options (NULL: defaults). */
+struct store *store_open_with(const char *path, const struct store_options *,
+    char *err, size_t errsize);
+
+/* Close a handle; NULL is fine. An open transaction is rolled back. */
+void store_close(struct store *);
+
+/* Parse a sync setting, "full" or "normal". 0, or -1 when unknown. */
+int store_sync_parse(const char *, enum store_sync *);
+
+/* Message of the last failed call on this handle ("" if none). */
+const char *store_errmsg(const struct store *);
+
+/* Name of a status, "ok", "not-found", "exists", "busy", "error". */
+const char *store_status_name(enum store_status);
+
+/* Schema version of the open database. */
+int store_schema_version(struct store *);
+
+/* Check a player name against [a-z0-9_.-]{1,32}. */
+bool store_name_valid(const char *);
+
+/* Transactions. */
+
+/* Begin a write transaction, waiting for other writers (STORE_BUSY). */
+enum store_status store_begin(struct store *);
+
+/* Commit the transaction: durable on return under STORE_SYNC_FULL. */
+enum store_status store_commit(struct store *);
+
+/* Roll the transaction back. */
+enum store_status store_rollback(struct store *);
+
+/* Players. */
+
+/* Add a player; sets p->id. STORE_EXISTS when the name is taken. */
+enum store_status store_player_create(struct store *, struct store_player *p);
+
+/* Load a player by id. */
+enum store_status store_player_get(struct store *, int64_t id,
+    struct store_player *out);
+
+/* Load a player by name. */
+enum store_status store_player_get_by_name(struct store *, const char *name,
+    struct store_player *out);
+
+/* List players by name; limit 0 means all. */
+enum store_status store_player_list(struct store *, int64_t limit,
+    int64_t offset, store_player_cb, void *arg);
+
+/* Store p->email and p->lang for player p->id. */
+enum store_status store_player_update(struct store *,
+    const struct store_player *p);
+
+/* Keys. */
+
+/*
+ * Register a key for k->player_id; sets k->id. STORE_EXISTS when the player
+ * has it already, STORE_NOTFOUND when there is no such player.
+ */
+enum store_status store_key_add(struct store *, struct store_key *k);
+
+/* List a player's keys, revoked ones included, oldest first. */
+enum store_status store_key_list(struct store *, int64_t player_id,
+    store_key_cb, void *arg);
+
+/*
+ * Revoke a key at `at`. Revoking a revoked key keeps its first time and
+ * returns STORE_OK.
+ */
+enum store_status store_key_revoke(struct store *, int64_t key_id,
+    int64_t at);
+
+/*
+ * Find the key with this public key and its player (either output may be
+ * NULL). A valid key is preferred to a revoked one; check key->revoked.
+ */
+enum store_status store_key_find(struct store *,
+    const uint8_t pubkey[STORE_PUBKEY_LEN], struct store_key *key,
+    struct store_player *player);
+
+/* Games. */
+
+/*
+ * Add a game with its parameters and initial state; sets g->id (names are
+ * ignored). STORE_NOTFOUND when a player does not exist.
+ */
+enum store_status store_game_create(struct store *, struct store_game *g);
+
+/* Load a game. */
+enum store_status store_game_get(struct store *, int64_t id,
+    struct store_game *out);
+
+/* Store the state fields of game g->id. */
+enum store_status store_game_update(struct store *,
+    const struct store_game *g);
+
+/*
+ * List games, newest first. With f->player, STORE_NOTFOUND when there is no
+ * such player.
+ */
+enum store_status store_game_list(struct store *,
+    const struct store_game_filter *f, store_game_cb, void *arg);
+
+/* List ongoing games whose deadline is at or before `now`, earliest first. */
+enum store_status store_game_list_due(struct store *, int64_t now,
+    int64_t limit, store_game_cb, void *arg);
+
+/* Actions (the record). */
+
+/*
+ * Append a record. STORE_EXISTS when (game_id, seq) is taken (a stale
+ * writer), STORE_NOTFOUND when the game, player or key does not exist.
+ */
+enum store_status store_action_append(struct store *,
+    const struct store_action *a);
+
+/* Call cb for each record of a game in seq order. */
+enum store_status store_action_list(struct store *, int64_t game_id,
+    store_action_cb, void *arg);
+
+/* Load one record; release its texts with store_action_clear(). */
+enum store_status store_action_get(struct store *, int64_t game_id,
+    int64_t seq, struct store_action *out);
+
+/* Free the texts store_action_get() allocated; NULL is fine. */
+void store_action_clear(struct store_action *);
+
+/* Maintenance. */
+
+/*
+ * Write a consistent copy of the database to `path` with SQLite's online
+ * backup (writers go on meanwhile); the file appears complete or not at all.
+ */
+enum store_status store_backup(struct store *, const char *path);
+
+/* Run SQLite's integrity and foreign key checks; the first fault is in
+ * store_errmsg(). */
+enum store_status store_integrity_check(struct store *);
+
+/*
+ * Report the query plan of every statement the store uses, one call per
+ * plan line; `indexed` is false for statements allowed to scan (listings).
+ * For tests and `EXPLAIN`-style diagnostics.
+ */
+enum store_status store_explain(struct store *,
+    void (*cb)(void *arg, const char *name, bool indexed, const char *plan),
+    void *arg);
+
+#endif /* CORRCHESS_STORE_H */

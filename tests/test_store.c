@@ -1,0 +1,1335 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The store, on real SQLite: in-memory databases and files in a temporary
+ * directory, two handles on one file from two threads.
+ */
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "testutil.h"
+#include "store.h"
+
+#define START_FEN \
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* A temporary directory per test that needs files. */
+struct tmpdir {
+	char	dir[256];
+	char	db[300];
+};
+
+/* Make a temporary directory and a database path in it. */
+static void
+tmp_make(struct tmpdir *t)
+{
+	const char	*base = getenv("TMPDIR");
+
+	snprintf(t->dir, sizeof t->dir, "%s/test_store.XXXXXX",
+	    base != NULL && *base != '\0' ? base : "/tmp");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->db, sizeof t->db, "%s/corrchess.db", t->dir);
+}
+
+/* Remove the temporary directory and every file in it. */
+static void
+tmp_remove(struct tmpdir *t)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		 path[600];
+
+	if ((d = opendir(t->dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", t->dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(t->dir);
+}
+
+/* Open a store or fail the test. */
+static struct store *
+open_or_fail(const char *path, const struct store_options *opts)
+{
+	struct store	*s;
+	char		 err[256];
+
+	s = store_open_with(path, opts, err, sizeof err);
+	if (s == NULL)
+		fail_msg("store_open %s: %s", path, err);
+	return s;
+}
+
+/* Add a player or fail the test; return its id. */
+static int64_t
+add_player(struct store *s, const char *name)
+{
+	struct store_player	p;
+
+	memset(&p, 0, sizeof p);
+	snprintf(p.name, sizeof p.name, "%s", name);
+	snprintf(p.email, sizeof p.email, "%s@example.org", name);
+	snprintf(p.lang, sizeof p.lang, "en");
+	p.created = 1700000000;
+	if (store_player_create(s, &p) != STORE_OK)
+		fail_msg("add player %s: %s", name, store_errmsg(s));
+	assert_true(p.id > 0);
+	return p.id;
+}
+
+/* Fill a new standard game between two players. */
+static void
+fill_game(struct store_game *g, int64_t white, int64_t black)
+{
+	memset(g, 0, sizeof *g);
+	g->white = white;
+	g->black = black;
+	snprintf(g->variant, sizeof g->variant, "standard");
+	g->chess960 = -1;
+	snprintf(g->start_fen, sizeof g->start_fen, "%s", START_FEN);
+	snprintf(g->time_control, sizeof g->time_control, "3d/move");
+	snprintf(g->policy, sizeof g->policy, "claim");
+	snprintf(g->event, sizeof g->event, "Club championship");
+	snprintf(g->site, sizeof g->site, "corrchess");
+	snprintf(g->round, sizeof g->round, "1");
+	g->created = 1700000100;
+	snprintf(g->status, sizeof g->status, "ongoing");
+	snprintf(g->result, sizeof g->result, "*");
+	g->ply = 0;
+	snprintf(g->fen, sizeof g->fen, "%s", START_FEN);
+	g->turn = 0;
+	g->draw_offer = -1;
+	g->deadline = 1700000100 + 3 * 86400;
+	memset(g->head, 0xab, sizeof g->head);
+	g->updated = g->created;
+}
+
+/* Add a game or fail the test; return its id. */
+static int64_t
+add_game(struct store *s, int64_t white, int64_t black)
+{
+	struct store_game	g;
+
+	fill_game(&g, white, black);
+	if (store_game_create(s, &g) != STORE_OK)
+		fail_msg("add game: %s", store_errmsg(s));
+	assert_true(g.id > 0);
+	return g.id;
+}
+
+/* Fill an action; the hashes are derived from seq so each is distinct. */
+static void
+fill_action(struct store_action *a, int64_t game, int64_t seq,
+    int64_t player, const char *move, char *statement, char *signature)
+{
+	memset(a, 0, sizeof *a);
+	a->game_id = game;
+	a->seq = seq;
+	a->ply = (int)seq - 1;
+	a->player_id = player;
+	snprintf(a->kind, sizeof a->kind, "move");
+	snprintf(a->move, sizeof a->move, "%s", move);
+	snprintf(a->san, sizeof a->san, "%s", move);
+	a->statement = statement;
+	a->signature = signature;
+	a->at = 1700000200 + seq;
+	memset(a->prev_hash, (int)(seq - 1), sizeof a->prev_hash);
+	memset(a->hash, (int)seq, sizeof a->hash);
+	a->prev_hash[0] = 0xfe;
+	a->hash[31] = 0x01;
+	snprintf(a->source, sizeof a->source, "http");
+}
+
+/* Collectors for the listing callbacks. */
+struct players_seen {
+	int	n;
+	char	names[8][STORE_NAME_SIZE];
+};
+
+static int
+collect_player(void *arg, const struct store_player *p)
+{
+	struct players_seen	*c = arg;
+
+	if (c->n < 8)
+		snprintf(c->names[c->n], STORE_NAME_SIZE, "%s", p->name);
+	c->n++;
+	return 0;
+}
+
+struct keys_seen {
+	int			n;
+	struct store_key	keys[8];
+};
+
+static int
+collect_key(void *arg, const struct store_key *k)
+{
+	struct keys_seen	*c = arg;
+
+	if (c->n < 8)
+		c->keys[c->n] = *k;
+	c->n++;
+	return 0;
+}
+
+struct games_seen {
+	int	n;
+	int64_t	ids[16];
+	int	stop_after;	/* 0: never */
+};
+
+static int
+collect_game(void *arg, const struct store_game *g)
+{
+	struct games_seen	*c = arg;
+
+	if (c->n < 16)
+		c->ids[c->n] = g->id;
+	c->n++;
+	return c->stop_after > 0 && c->n >= c->stop_after;
+}
+
+struct actions_seen {
+	int			n;
+	struct store_action	a[8];
+	char			statements[8][128];
+	bool			null_statement[8];
+};
+
+static int
+collect_action(void *arg, const struct store_action *a)
+{
+	struct actions_seen	*c = arg;
+
+	if (c->n < 8) {
+		c->a[c->n] = *a;
+		c->null_statement[c->n] = a->statement == NULL;
+		snprintf(c->statements[c->n], sizeof c->statements[c->n],
+		    "%s", a->statement != NULL ? a->statement : "");
+		c->a[c->n].statement = NULL;
+		c->a[c->n].signature = NULL;
+	}
+	c->n++;
+	return 0;
+}
+
+/* A new in-memory store opens at the latest schema; closing NULL is fine. */
+static void
+test_open_memory(void **state)
+{
+	struct store	*s;
+	char		 err[256];
+
+	(void)state;
+	s = store_open(":memory:", err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_integrity_check(s), STORE_OK);
+	store_close(s);
+	store_close(NULL);
+}
+
+/* Opening a path that cannot be created fails with a reason. */
+static void
+test_open_failure(void **state)
+{
+	char	err[256] = "";
+
+	(void)state;
+	assert_null(store_open("/nonexistent-dir/x/corrchess.db", err,
+	    sizeof err));
+	assert_non_null(strstr(err, "/nonexistent-dir/x/corrchess.db"));
+}
+
+/* "full" and "normal" parse; anything else does not. */
+static void
+test_sync_parse(void **state)
+{
+	enum store_sync	sync = STORE_SYNC_NORMAL;
+
+	(void)state;
+	assert_int_equal(store_sync_parse("full", &sync), 0);
+	assert_int_equal(sync, STORE_SYNC_FULL);
+	assert_int_equal(store_sync_parse("normal", &sync), 0);
+	assert_int_equal(sync, STORE_SYNC_NORMAL);
+	assert_int_equal(store_sync_parse("off", &sync), -1);
+	assert_string_equal(store_status_name(STORE_EXISTS), "exists");
+}
+
+/* Player names follow [a-z0-9_.-]{1,32}. */
+static void
+test_name_valid(void **state)
+{
+	(void)state;
+	assert_true(store_name_valid("alice"));
+	assert_true(store_name_valid("j.doe-2_x"));
+	assert_true(store_name_valid("abcdefghijabcdefghijabcdefghij12"));
+	assert_false(store_name_valid("abcdefghijabcdefghijabcdefghij123"));
+	assert_false(store_name_valid(""));
+	assert_false(store_name_valid("Alice"));
+	assert_false(store_name_valid("a b"));
+	assert_false(store_name_valid("al'ice"));
+}
+
+/* Players: create, get by id and name, update, list in name order. */
+static void
+test_player_records(void **state)
+{
+	struct store		*s;
+	struct store_player	 p, q;
+	struct players_seen	 seen;
+	int64_t			 bob;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	bob = add_player(s, "bob");
+	add_player(s, "alice");
+	add_player(s, "carol");
+
+	assert_int_equal(store_player_get(s, bob, &p), STORE_OK);
+	assert_int_equal(p.id, bob);
+	assert_string_equal(p.name, "bob");
+	assert_string_equal(p.email, "bob@example.org");
+	assert_string_equal(p.lang, "en");
+	assert_int_equal(p.created, 1700000000);
+
+	assert_int_equal(store_player_get_by_name(s, "bob", &q), STORE_OK);
+	assert_int_equal(q.id, bob);
+
+	snprintf(p.lang, sizeof p.lang, "fr");
+	snprintf(p.email, sizeof p.email, "robert@example.fr");
+	assert_int_equal(store_player_update(s, &p), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "bob", &q), STORE_OK);
+	assert_string_equal(q.lang, "fr");
+	assert_string_equal(q.email, "robert@example.fr");
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_player_list(s, 0, 0, collect_player, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 3);
+	assert_string_equal(seen.names[0], "alice");
+	assert_string_equal(seen.names[1], "bob");
+	assert_string_equal(seen.names[2], "carol");
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_player_list(s, 1, 1, collect_player, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	assert_string_equal(seen.names[0], "bob");
+	store_close(s);
+}
+
+/* Duplicate names, bad fields and missing players. */
+static void
+test_player_errors(void **state)
+{
+	struct store		*s;
+	struct store_player	 p;
+	struct players_seen	 seen;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	add_player(s, "alice");
+
+	memset(&p, 0, sizeof p);
+	snprintf(p.name, sizeof p.name, "alice");
+	snprintf(p.lang, sizeof p.lang, "fr");
+	assert_int_equal(store_player_create(s, &p), STORE_EXISTS);
+	assert_non_null(strstr(store_errmsg(s), "alice"));
+
+	snprintf(p.name, sizeof p.name, "Alice");
+	assert_int_equal(store_player_create(s, &p), STORE_ERROR);
+	snprintf(p.name, sizeof p.name, "dave");
+	snprintf(p.lang, sizeof p.lang, "de");
+	assert_int_equal(store_player_create(s, &p), STORE_ERROR);
+
+	assert_int_equal(store_player_get_by_name(s, "dave", &p),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_player_get(s, 999, &p), STORE_NOTFOUND);
+	memset(&p, 0, sizeof p);
+	p.id = 999;
+	snprintf(p.lang, sizeof p.lang, "en");
+	assert_int_equal(store_player_update(s, &p), STORE_NOTFOUND);
+
+	/* Nothing but alice was stored. */
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_player_list(s, 0, 0, collect_player, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	store_close(s);
+}
+
+/* Keys: add, list, duplicates, revoke, find by public key. */
+static void
+test_keys(void **state)
+{
+	struct store		*s;
+	struct store_key	 k1, k2, k3, k;
+	struct store_player	 p;
+	struct keys_seen	 seen;
+	int64_t			 alice, bob;
+	uint8_t			 unknown[STORE_PUBKEY_LEN];
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+
+	memset(&k1, 0, sizeof k1);
+	k1.player_id = alice;
+	memset(k1.pubkey, 0x11, sizeof k1.pubkey);
+	snprintf(k1.comment, sizeof k1.comment, "alice@laptop");
+	k1.added = 1700000010;
+	assert_int_equal(store_key_add(s, &k1), STORE_OK);
+	k2 = k1;
+	memset(k2.pubkey, 0x22, sizeof k2.pubkey);
+	k2.pubkey[0] = 0x00;	/* a NUL byte must survive */
+	snprintf(k2.comment, sizeof k2.comment, "alice@phone");
+	assert_int_equal(store_key_add(s, &k2), STORE_OK);
+	assert_true(k2.id != k1.id);
+
+	/* The same key twice for a player; once for another is allowed. */
+	k = k1;
+	assert_int_equal(store_key_add(s, &k), STORE_EXISTS);
+	k3 = k1;
+	k3.player_id = bob;
+	assert_int_equal(store_key_add(s, &k3), STORE_OK);
+	k.player_id = 999;
+	memset(k.pubkey, 0x33, sizeof k.pubkey);
+	assert_int_equal(store_key_add(s, &k), STORE_NOTFOUND);
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_key_list(s, alice, collect_key, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.keys[0].id, k1.id);
+	assert_memory_equal(seen.keys[0].pubkey, k1.pubkey, STORE_PUBKEY_LEN);
+	assert_string_equal(seen.keys[0].comment, "alice@laptop");
+	assert_int_equal(seen.keys[0].added, 1700000010);
+	assert_int_equal(seen.keys[0].revoked, 0);
+	assert_memory_equal(seen.keys[1].pubkey, k2.pubkey, STORE_PUBKEY_LEN);
+
+	/* Revoke, twice: the first time stays. */
+	assert_int_equal(store_key_revoke(s, k2.id, 1700000500), STORE_OK);
+	assert_int_equal(store_key_revoke(s, k2.id, 1700000600), STORE_OK);
+	assert_int_equal(store_key_revoke(s, 999, 1700000600),
+	    STORE_NOTFOUND);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_key_list(s, alice, collect_key, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.keys[0].revoked, 0);
+	assert_int_equal(seen.keys[1].revoked, 1700000500);
+
+	/* Find: the revoked key still names its player. */
+	assert_int_equal(store_key_find(s, k2.pubkey, &k, &p), STORE_OK);
+	assert_int_equal(k.id, k2.id);
+	assert_int_equal(k.revoked, 1700000500);
+	assert_string_equal(p.name, "alice");
+	assert_int_equal(store_key_find(s, k2.pubkey, NULL, NULL), STORE_OK);
+
+	/* A key shared by alice and bob: the valid one (alice's, older). */
+	assert_int_equal(store_key_revoke(s, k1.id, 1700000700), STORE_OK);
+	assert_int_equal(store_key_find(s, k1.pubkey, &k, &p), STORE_OK);
+	assert_int_equal(k.id, k3.id);
+	assert_int_equal(p.id, bob);
+
+	memset(unknown, 0x44, sizeof unknown);
+	assert_int_equal(store_key_find(s, unknown, &k, &p), STORE_NOTFOUND);
+	store_close(s);
+}
+
+/* Games: create, get with names, update state, get again. */
+static void
+test_game_records(void **state)
+{
+	struct store		*s;
+	struct store_game	 g, h;
+	int64_t			 alice, bob;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+
+	fill_game(&g, alice, bob);
+	assert_int_equal(store_game_create(s, &g), STORE_OK);
+	assert_int_equal(store_game_get(s, g.id, &h), STORE_OK);
+	assert_int_equal(h.id, g.id);
+	assert_int_equal(h.white, alice);
+	assert_int_equal(h.black, bob);
+	assert_string_equal(h.white_name, "alice");
+	assert_string_equal(h.black_name, "bob");
+	assert_string_equal(h.variant, "standard");
+	assert_int_equal(h.chess960, -1);
+	assert_string_equal(h.start_fen, START_FEN);
+	assert_string_equal(h.time_control, "3d/move");
+	assert_string_equal(h.policy, "claim");
+	assert_string_equal(h.event, "Club championship");
+	assert_string_equal(h.site, "corrchess");
+	assert_string_equal(h.round, "1");
+	assert_int_equal(h.created, 1700000100);
+	assert_string_equal(h.status, "ongoing");
+	assert_string_equal(h.result, "*");
+	assert_string_equal(h.termination, "");
+	assert_int_equal(h.ply, 0);
+	assert_int_equal(h.turn, 0);
+	assert_int_equal(h.draw_offer, -1);
+	assert_int_equal(h.deadline, g.deadline);
+	assert_memory_equal(h.head, g.head, STORE_HASH_LEN);
+
+	/* A move with a draw offer, then the game ends. */
+	h.ply = 1;
+	snprintf(h.fen, sizeof h.fen,
+	    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+	h.turn = 1;
+	h.draw_offer = 0;
+	memset(h.head, 0x5a, sizeof h.head);
+	h.updated = 1700000300;
+	assert_int_equal(store_game_update(s, &h), STORE_OK);
+	assert_int_equal(store_game_get(s, g.id, &g), STORE_OK);
+	assert_int_equal(g.ply, 1);
+	assert_int_equal(g.turn, 1);
+	assert_int_equal(g.draw_offer, 0);
+	assert_string_equal(g.fen, h.fen);
+	assert_memory_equal(g.head, h.head, STORE_HASH_LEN);
+	assert_int_equal(g.updated, 1700000300);
+
+	snprintf(g.status, sizeof g.status, "finished");
+	snprintf(g.result, sizeof g.result, "1/2-1/2");
+	snprintf(g.termination, sizeof g.termination, "agreement");
+	g.draw_offer = -1;
+	g.deadline = 0;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	assert_int_equal(store_game_get(s, g.id, &h), STORE_OK);
+	assert_string_equal(h.status, "finished");
+	assert_string_equal(h.result, "1/2-1/2");
+	assert_string_equal(h.termination, "agreement");
+	assert_int_equal(h.draw_offer, -1);
+	assert_int_equal(h.deadline, 0);
+
+	/* Chess960 keeps its number. */
+	fill_game(&g, bob, alice);
+	snprintf(g.variant, sizeof g.variant, "chess960");
+	g.chess960 = 518;
+	assert_int_equal(store_game_create(s, &g), STORE_OK);
+	assert_int_equal(store_game_get(s, g.id, &h), STORE_OK);
+	assert_string_equal(h.variant, "chess960");
+	assert_int_equal(h.chess960, 518);
+	assert_string_equal(h.white_name, "bob");
+	store_close(s);
+}
+
+/* Bad games are refused and leave nothing behind. */
+static void
+test_game_errors(void **state)
+{
+	struct store		*s;
+	struct store_game	 g;
+	struct games_seen	 seen;
+	struct store_game_filter f;
+	int64_t			 alice, bob;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+
+	fill_game(&g, alice, 999);
+	assert_int_equal(store_game_create(s, &g), STORE_NOTFOUND);
+	fill_game(&g, alice, bob);
+	g.chess960 = 12;	/* but variant standard */
+	assert_int_equal(store_game_create(s, &g), STORE_ERROR);
+	fill_game(&g, alice, bob);
+	snprintf(g.variant, sizeof g.variant, "atomic");
+	assert_int_equal(store_game_create(s, &g), STORE_ERROR);
+	fill_game(&g, alice, bob);
+	snprintf(g.status, sizeof g.status, "paused");	/* CHECK constraint */
+	assert_int_equal(store_game_create(s, &g), STORE_ERROR);
+	fill_game(&g, alice, bob);
+	memset(g.event, 'x', sizeof g.event);		/* no NUL: too long */
+	assert_int_equal(store_game_create(s, &g), STORE_ERROR);
+	assert_non_null(strstr(store_errmsg(s), "event"));
+
+	memset(&seen, 0, sizeof seen);
+	memset(&f, 0, sizeof f);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 0);
+
+	assert_int_equal(store_game_get(s, 1, &g), STORE_NOTFOUND);
+	fill_game(&g, alice, bob);
+	g.id = 42;
+	assert_int_equal(store_game_update(s, &g), STORE_NOTFOUND);
+	store_close(s);
+}
+
+/* Game listings by player and status, newest first, with limit/offset. */
+static void
+test_game_list(void **state)
+{
+	struct store		*s;
+	struct store_game	 g;
+	struct store_game_filter f;
+	struct games_seen	 seen;
+	int64_t			 alice, bob, carol, id[4];
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	carol = add_player(s, "carol");
+	id[0] = add_game(s, alice, bob);
+	id[1] = add_game(s, bob, carol);
+	id[2] = add_game(s, carol, alice);
+	id[3] = add_game(s, alice, carol);
+	assert_int_equal(store_game_get(s, id[2], &g), STORE_OK);
+	snprintf(g.status, sizeof g.status, "finished");
+	snprintf(g.result, sizeof g.result, "0-1");
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+
+	memset(&f, 0, sizeof f);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 4);
+	assert_int_equal(seen.ids[0], id[3]);
+	assert_int_equal(seen.ids[3], id[0]);
+
+	f.player = "alice";
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.ids[0], id[3]);
+	assert_int_equal(seen.ids[1], id[2]);
+	assert_int_equal(seen.ids[2], id[0]);
+
+	f.status = "ongoing";
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.ids[0], id[3]);
+	assert_int_equal(seen.ids[1], id[0]);
+
+	f.player = NULL;
+	f.status = "finished";
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.ids[0], id[2]);
+
+	f.status = NULL;
+	f.limit = 2;
+	f.offset = 1;
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.ids[0], id[2]);
+	assert_int_equal(seen.ids[1], id[1]);
+
+	/* The callback stops the listing. */
+	memset(&f, 0, sizeof f);
+	memset(&seen, 0, sizeof seen);
+	seen.stop_after = 1;
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+
+	f.player = "nobody";
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_NOTFOUND);
+	assert_int_equal(seen.n, 0);
+	store_close(s);
+}
+
+/* Due games: ongoing, deadline passed, earliest first. */
+static void
+test_game_due(void **state)
+{
+	struct store		*s;
+	struct store_game	 g;
+	struct games_seen	 seen;
+	int64_t			 alice, bob, id[4];
+	int			 i;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	for (i = 0; i < 4; i++)
+		id[i] = add_game(s, alice, bob);
+	/* Deadlines 300, 100, none, 200 (finished). */
+	assert_int_equal(store_game_get(s, id[0], &g), STORE_OK);
+	g.deadline = 300;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	assert_int_equal(store_game_get(s, id[1], &g), STORE_OK);
+	g.deadline = 100;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	assert_int_equal(store_game_get(s, id[2], &g), STORE_OK);
+	g.deadline = 0;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	assert_int_equal(store_game_get(s, id[3], &g), STORE_OK);
+	g.deadline = 200;
+	snprintf(g.status, sizeof g.status, "finished");
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list_due(s, 1000, 0, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.ids[0], id[1]);
+	assert_int_equal(seen.ids[1], id[0]);
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list_due(s, 299, 0, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.ids[0], id[1]);
+	store_close(s);
+}
+
+/* The record: seq order, hashes and texts round trip, duplicates refused. */
+static void
+test_actions(void **state)
+{
+	struct store		*s;
+	struct store_action	 a, b;
+	struct actions_seen	 seen;
+	int64_t			 alice, bob, game;
+	char			 st1[] = "corrchess-v1\ngame: 1\nply: 0\n"
+				     "player: alice\naction: move e4\n";
+	char			 sig1[] = "signature: AAAA+/==";
+	char			 st2[] = "corrchess-v1\ngame: 1\nply: 1\n"
+				     "player: bob\naction: move e5\n";
+	char			 sig2[] = "-----BEGIN SSH SIGNATURE-----\n"
+				     "U1NIU0lH\n-----END SSH SIGNATURE-----\n";
+	uint8_t			 h1[STORE_HASH_LEN];
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+
+	/* Appended out of order, listed in seq order. */
+	fill_action(&a, game, 2, bob, "e5", st2, sig2);
+	snprintf(a.source, sizeof a.source, "mail");
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	fill_action(&a, game, 1, alice, "e2-e4", st1, sig1);
+	snprintf(a.san, sizeof a.san, "e4");
+	memcpy(h1, a.hash, sizeof h1);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	fill_action(&a, game, 3, 0, "", NULL, NULL);
+	snprintf(a.kind, sizeof a.kind, "timeout");
+	snprintf(a.source, sizeof a.source, "admin");
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_action_list(s, game, collect_action, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.a[0].seq, 1);
+	assert_int_equal(seen.a[1].seq, 2);
+	assert_int_equal(seen.a[2].seq, 3);
+	assert_string_equal(seen.statements[0], st1);
+	assert_string_equal(seen.statements[1], st2);
+	assert_true(seen.null_statement[2]);
+	assert_string_equal(seen.a[0].move, "e2-e4");
+	assert_string_equal(seen.a[0].san, "e4");
+	assert_string_equal(seen.a[0].kind, "move");
+	assert_string_equal(seen.a[0].source, "http");
+	assert_string_equal(seen.a[1].source, "mail");
+	assert_int_equal(seen.a[0].player_id, alice);
+	assert_int_equal(seen.a[1].player_id, bob);
+	assert_int_equal(seen.a[2].player_id, 0);
+	assert_int_equal(seen.a[2].key_id, 0);
+	assert_string_equal(seen.a[2].kind, "timeout");
+	assert_string_equal(seen.a[2].move, "");
+	assert_int_equal(seen.a[1].ply, 1);
+	assert_int_equal(seen.a[1].at, 1700000202);
+	assert_memory_equal(seen.a[0].hash, h1, STORE_HASH_LEN);
+	fill_action(&b, game, 2, bob, "e5", NULL, NULL);
+	assert_memory_equal(seen.a[1].prev_hash, b.prev_hash, STORE_HASH_LEN);
+	assert_memory_equal(seen.a[1].hash, b.hash, STORE_HASH_LEN);
+
+	/* One record with its own copies of the texts. */
+	assert_int_equal(store_action_get(s, game, 2, &b), STORE_OK);
+	assert_string_equal(b.statement, st2);
+	assert_string_equal(b.signature, sig2);
+	assert_int_equal(b.seq, 2);
+	store_action_clear(&b);
+	assert_null(b.statement);
+	store_action_clear(NULL);
+	assert_int_equal(store_action_get(s, game, 9, &b), STORE_NOTFOUND);
+
+	/* A second append at a taken seq: a stale writer. */
+	fill_action(&a, game, 2, alice, "d4", st1, sig1);
+	assert_int_equal(store_action_append(s, &a), STORE_EXISTS);
+	fill_action(&a, 999, 1, alice, "d4", st1, sig1);
+	assert_int_equal(store_action_append(s, &a), STORE_NOTFOUND);
+	fill_action(&a, game, 4, alice, "d4", st1, sig1);
+	snprintf(a.source, sizeof a.source, "fax");
+	assert_int_equal(store_action_append(s, &a), STORE_ERROR);
+
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_action_list(s, game, collect_action, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 3);
+	assert_string_equal(seen.a[1].move, "e5");
+	store_close(s);
+}
+
+/* Rollback drops what it should and keeps what was committed. */
+static void
+test_rollback(void **state)
+{
+	struct store		*s;
+	struct store_player	 p;
+	struct store_game	 g;
+	struct store_action	 a;
+	int64_t			 alice, bob, game;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	assert_int_equal(store_begin(s), STORE_OK);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	assert_int_equal(store_commit(s), STORE_OK);
+
+	assert_int_equal(store_begin(s), STORE_OK);
+	add_player(s, "carol");
+	fill_action(&a, game, 1, alice, "e4", NULL, NULL);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	g.ply = 1;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	/* A failed statement inside leaves the transaction usable. */
+	assert_int_equal(store_action_append(s, &a), STORE_EXISTS);
+	assert_int_equal(store_rollback(s), STORE_OK);
+
+	assert_int_equal(store_player_get_by_name(s, "alice", &p), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "carol", &p),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	assert_int_equal(g.ply, 0);
+	assert_int_equal(store_action_get(s, game, 1, &a), STORE_NOTFOUND);
+
+	/* Commit without begin is an error, not a crash. */
+	assert_int_equal(store_commit(s), STORE_ERROR);
+	store_close(s);
+}
+
+/* Put a little of everything in a store. */
+static void
+fill_store(struct store *s, int64_t *gamep)
+{
+	struct store_key	k;
+	struct store_action	a;
+	struct store_game	g;
+	int64_t			alice, bob;
+	char			st[] = "corrchess-v1\ngame: 1\nply: 0\n"
+				    "player: alice\naction: move e4\n";
+	char			sig[] = "signature: QUJD";
+
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	memset(&k, 0, sizeof k);
+	k.player_id = alice;
+	memset(k.pubkey, 0x77, sizeof k.pubkey);
+	k.added = 1700000001;
+	assert_int_equal(store_key_add(s, &k), STORE_OK);
+	*gamep = add_game(s, alice, bob);
+	assert_int_equal(store_begin(s), STORE_OK);
+	fill_action(&a, *gamep, 1, alice, "e4", st, sig);
+	a.key_id = k.id;
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_game_get(s, *gamep, &g), STORE_OK);
+	g.ply = 1;
+	g.turn = 1;
+	memcpy(g.head, a.hash, sizeof g.head);
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	assert_int_equal(store_commit(s), STORE_OK);
+}
+
+/* Check what fill_store() stored. */
+static void
+check_store(struct store *s, int64_t game)
+{
+	struct store_player	p;
+	struct store_key	k;
+	struct store_game	g;
+	struct store_action	a;
+	uint8_t			pub[STORE_PUBKEY_LEN];
+
+	assert_int_equal(store_player_get_by_name(s, "bob", &p), STORE_OK);
+	memset(pub, 0x77, sizeof pub);
+	assert_int_equal(store_key_find(s, pub, &k, &p), STORE_OK);
+	assert_string_equal(p.name, "alice");
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	assert_int_equal(g.ply, 1);
+	assert_int_equal(store_action_get(s, game, 1, &a), STORE_OK);
+	assert_int_equal(a.key_id, k.id);
+	assert_memory_equal(g.head, a.hash, STORE_HASH_LEN);
+	assert_string_equal(a.signature, "signature: QUJD");
+	store_action_clear(&a);
+}
+
+/* A file keeps everything across close and reopen. */
+static void
+test_reopen(void **state)
+{
+	struct tmpdir	 t;
+	struct store	*s;
+	int64_t		 game;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	fill_store(s, &game);
+	store_close(s);
+
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	check_store(s, game);
+	assert_int_equal(store_integrity_check(s), STORE_OK);
+	store_close(s);
+	tmp_remove(&t);
+}
+
+/* The second writer of the serialisation test. */
+struct writer {
+	const char		*path;
+	int64_t			 game;
+	volatile int		 started;	/* about to begin */
+	volatile int		 began;		/* got the write lock */
+	enum store_status	 begin_status;
+	int			 ply_seen;
+	enum store_status	 append_status;
+	enum store_status	 commit_status;
+};
+
+static void *
+second_writer(void *arg)
+{
+	struct writer		*w = arg;
+	struct store		*s;
+	struct store_game	 g;
+	struct store_action	 a;
+
+	s = open_or_fail(w->path, NULL);
+	__atomic_store_n(&w->started, 1, __ATOMIC_SEQ_CST);
+	w->begin_status = store_begin(s);
+	__atomic_store_n(&w->began, 1, __ATOMIC_SEQ_CST);
+	if (w->begin_status != STORE_OK)
+		goto out;
+	if (store_game_get(s, w->game, &g) != STORE_OK)
+		goto out;
+	w->ply_seen = g.ply;
+	/* Append at the ply it saw: after the first writer, seq 2. */
+	fill_action(&a, w->game, g.ply + 1, g.black, "e5", NULL, NULL);
+	w->append_status = store_action_append(s, &a);
+	g.ply++;
+	store_game_update(s, &g);
+	w->commit_status = store_commit(s);
+out:
+	store_close(s);
+	return NULL;
+}
+
+/*
+ * Two handles on one file: the second writer waits in store_begin() while
+ * the first holds its transaction, then sees the first one's move.
+ */
+static void
+test_two_writers(void **state)
+{
+	struct tmpdir		 t;
+	struct store		*s;
+	struct store_game	 g;
+	struct store_action	 a;
+	struct writer		 w;
+	pthread_t		 th;
+	int64_t			 alice, bob;
+	int			 i;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	memset(&w, 0, sizeof w);
+	w.path = t.db;
+	w.game = add_game(s, alice, bob);
+	w.ply_seen = -1;
+
+	/* First writer: load, check ply, append, update; not committed. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	assert_int_equal(store_game_get(s, w.game, &g), STORE_OK);
+	assert_int_equal(g.ply, 0);
+	fill_action(&a, w.game, 1, alice, "e4", NULL, NULL);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	g.ply = 1;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+
+	assert_int_equal(pthread_create(&th, NULL, second_writer, &w), 0);
+	while (!__atomic_load_n(&w.started, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	/* Give it every chance to get past store_begin() if it could. */
+	for (i = 0; i < 20; i++) {
+		usleep(5000);
+		assert_int_equal(__atomic_load_n(&w.began, __ATOMIC_SEQ_CST),
+		    0);
+	}
+	assert_int_equal(store_commit(s), STORE_OK);
+	assert_int_equal(pthread_join(th, NULL), 0);
+
+	assert_int_equal(w.begin_status, STORE_OK);
+	assert_int_equal(w.ply_seen, 1);
+	assert_int_equal(w.append_status, STORE_OK);
+	assert_int_equal(w.commit_status, STORE_OK);
+	assert_int_equal(store_game_get(s, w.game, &g), STORE_OK);
+	assert_int_equal(g.ply, 2);
+	assert_int_equal(store_action_get(s, w.game, 2, &a), STORE_OK);
+	assert_string_equal(a.move, "e5");
+	store_action_clear(&a);
+	store_close(s);
+	tmp_remove(&t);
+}
+
+/* With a short busy timeout a blocked writer gets STORE_BUSY. */
+static void
+test_busy(void **state)
+{
+	struct tmpdir		 t;
+	struct store		*s1, *s2;
+	struct store_options	 quick = { STORE_SYNC_FULL, 20, 0 };
+	struct store_player	 p;
+
+	(void)state;
+	tmp_make(&t);
+	s1 = open_or_fail(t.db, NULL);
+	s2 = open_or_fail(t.db, &quick);
+	add_player(s1, "alice");
+	assert_int_equal(store_begin(s1), STORE_OK);
+	add_player(s1, "bob");
+	assert_int_equal(store_begin(s2), STORE_BUSY);
+	/* Readers are not blocked, and see only committed data. */
+	assert_int_equal(store_player_get_by_name(s2, "alice", &p), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s2, "bob", &p),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_commit(s1), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s2, "bob", &p), STORE_OK);
+	assert_int_equal(store_begin(s2), STORE_OK);
+	assert_int_equal(store_rollback(s2), STORE_OK);
+	store_close(s2);
+	store_close(s1);
+	tmp_remove(&t);
+}
+
+/* Does the database hold an index of this name? -1 on error. */
+static int
+has_index(const char *path, const char *name)
+{
+	sqlite3		*db = NULL;
+	sqlite3_stmt	*st = NULL;
+	int		 found = -1;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'index' AND name = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		found = sqlite3_column_int(st, 0) > 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return found;
+}
+
+/* A version 1 file is upgraded to the latest on open, keeping its data. */
+static void
+test_migrate_from_v1(void **state)
+{
+	struct tmpdir		 t;
+	struct store		*s;
+	struct store_options	 v1 = { STORE_SYNC_FULL, 0, 1 };
+	struct store_game	 g;
+	struct games_seen	 seen;
+	int64_t			 game;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, &v1);
+	assert_int_equal(store_schema_version(s), 1);
+	fill_store(s, &game);
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	g.deadline = 50;
+	assert_int_equal(store_game_update(s, &g), STORE_OK);
+	/* Listing due games works without the v2 index, only slower. */
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list_due(s, 100, 0, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	store_close(s);
+	assert_int_equal(has_index(t.db, "games_deadline"), 0);
+
+	/* Opening an older file with an older target changes nothing. */
+	s = open_or_fail(t.db, &v1);
+	assert_int_equal(store_schema_version(s), 1);
+	store_close(s);
+
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	check_store(s, game);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list_due(s, 100, 0, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.ids[0], game);
+	assert_int_equal(store_integrity_check(s), STORE_OK);
+	store_close(s);
+	assert_int_equal(has_index(t.db, "games_deadline"), 1);
+
+	/* Once migrated, opening again is a no-op. */
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	check_store(s, game);
+	store_close(s);
+	tmp_remove(&t);
+}
+
+/* Run one SQL text on a file behind the store's back. */
+static void
+raw_exec(const char *path, const char *sql)
+{
+	sqlite3	*db = NULL;
+	char	*msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	sqlite3_close(db);
+}
+
+/* A file from a newer program is refused, not downgraded. */
+static void
+test_newer_schema(void **state)
+{
+	struct tmpdir	 t;
+	struct store	*s;
+	char		 err[256] = "";
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	store_close(s);
+	raw_exec(t.db, "UPDATE schema_version SET version = 99");
+	assert_null(store_open(t.db, err, sizeof err));
+	assert_non_null(strstr(err, "newer"));
+	tmp_remove(&t);
+}
+
+/* The online backup is a complete database that passes integrity_check. */
+static void
+test_backup(void **state)
+{
+	struct tmpdir	 t;
+	struct store	*s, *b;
+	char		 path[400], tmp[420];
+	int64_t		 game;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	fill_store(s, &game);
+	snprintf(path, sizeof path, "%s/backup.db", t.dir);
+	assert_int_equal(store_backup(s, path), STORE_OK);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	assert_int_equal(access(tmp, F_OK), -1);
+
+	/* Inside a transaction the backup is refused. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	assert_int_equal(store_backup(s, path), STORE_ERROR);
+	assert_int_equal(store_rollback(s), STORE_OK);
+	store_close(s);
+
+	b = open_or_fail(path, NULL);
+	assert_int_equal(store_integrity_check(b), STORE_OK);
+	assert_int_equal(store_schema_version(b), STORE_SCHEMA_VERSION);
+	check_store(b, game);
+	store_close(b);
+
+	/* From memory too. */
+	s = open_or_fail(":memory:", NULL);
+	fill_store(s, &game);
+	snprintf(path, sizeof path, "%s/memory.db", t.dir);
+	assert_int_equal(store_backup(s, path), STORE_OK);
+	store_close(s);
+	b = open_or_fail(path, NULL);
+	assert_int_equal(store_integrity_check(b), STORE_OK);
+	check_store(b, game);
+	store_close(b);
+	tmp_remove(&t);
+}
+
+/* The integrity check reports a dangling reference written behind its back. */
+static void
+test_integrity_fault(void **state)
+{
+	struct tmpdir	 t;
+	struct store	*s;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	add_player(s, "alice");
+	store_close(s);
+	raw_exec(t.db, "INSERT INTO player_keys (player_id, pubkey, added) "
+	    "VALUES (77, zeroblob(32), 0)");
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_integrity_check(s), STORE_ERROR);
+	assert_non_null(strstr(store_errmsg(s), "player_keys"));
+	store_close(s);
+	tmp_remove(&t);
+}
+
+/*
+ * Statements whose plan must use a given index: without statistics SQLite
+ * may prefer a low-selectivity index (games by status) that saves a sort
+ * but visits every ongoing game.
+ */
+static const struct {
+	const char	*stmt;
+	const char	*index;
+} required_index[] = {
+	{ "player-by-name", "sqlite_autoindex_players_1" },
+	{ "key-find", "player_keys_pubkey" },
+	{ "game-list-status", "games_status" },
+	{ "game-list-player", "games_white" },
+	{ "game-list-player", "games_black" },
+	{ "game-list-player-status", "games_white" },
+	{ "game-list-player-status", "games_black" },
+	{ "game-due", "games_deadline" },
+	{ "action-list", "sqlite_autoindex_actions_1" },
+	{ "action-get", "sqlite_autoindex_actions_1" },
+};
+#define NREQUIRED (sizeof required_index / sizeof required_index[0])
+
+struct plans {
+	int	lines;
+	int	bad;
+	char	first_bad[256];
+	bool	found[NREQUIRED];
+};
+
+static void
+check_plan(void *arg, const char *name, bool indexed, const char *plan)
+{
+	struct plans	*p = arg;
+	char		 used[80];
+	size_t		 i;
+
+	p->lines++;
+	for (i = 0; i < NREQUIRED; i++) {
+		snprintf(used, sizeof used, "INDEX %s ", required_index[i].index);
+		if (strcmp(name, required_index[i].stmt) == 0 &&
+		    strstr(plan, used) != NULL)
+			p->found[i] = true;
+	}
+	if (!indexed)
+		return;
+	/* "SCAN t" walks a table or a whole index: cost grows with it. */
+	if (strncmp(plan, "SCAN ", 5) == 0) {
+		if (p->bad++ == 0)
+			snprintf(p->first_bad, sizeof p->first_bad, "%s: %s",
+			    name, plan);
+	}
+}
+
+/* Every lookup goes by a key or a selective index, whatever the sizes. */
+static void
+test_query_plans(void **state)
+{
+	struct store	*s;
+	struct plans	 p;
+	int64_t		 alice, bob;
+	size_t		 i;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	assert_int_equal(store_begin(s), STORE_OK);
+	for (i = 0; i < 200; i++)
+		add_game(s, i % 2 ? alice : bob, i % 2 ? bob : alice);
+	assert_int_equal(store_commit(s), STORE_OK);
+
+	memset(&p, 0, sizeof p);
+	assert_int_equal(store_explain(s, check_plan, &p), STORE_OK);
+	assert_true(p.lines > 20);
+	if (p.bad != 0)
+		fail_msg("%d scanning plan lines, first: %s", p.bad,
+		    p.first_bad);
+	for (i = 0; i < NREQUIRED; i++) {
+		if (!p.found[i])
+			fail_msg("%s does not use index %s",
+			    required_index[i].stmt, required_index[i].index);
+	}
+	store_close(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_memory),
+		cmocka_unit_test(test_open_failure),
+		cmocka_unit_test(test_sync_parse),
+		cmocka_unit_test(test_name_valid),
+		cmocka_unit_test(test_player_records),
+		cmocka_unit_test(test_player_errors),
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_game_records),
+		cmocka_unit_test(test_game_errors),
+		cmocka_unit_test(test_game_list),
+		cmocka_unit_test(test_game_due),
+		cmocka_unit_test(test_actions),
+		cmocka_unit_test(test_rollback),
+		cmocka_unit_test(test_reopen),
+		cmocka_unit_test(test_two_writers),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_migrate_from_v1),
+		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_backup),
+		cmocka_unit_test(test_integrity_fault),
+		cmocka_unit_test(test_query_plans),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
