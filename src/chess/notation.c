@@ -45,7 +45,10 @@
  * - ICCF numeric: four digits 1-8 (file then rank, from then to), a fifth
  *   1-4 for the promotion piece (1 Q, 2 R, 3 B, 4 N). Castling is the king's
  *   move to the g or c file (5171, 5131; in Chess960 too), or king takes own
- *   rook; a king destination that is also a plain king step is ambiguous.
+ *   rook. In Chess960 the king's destination can also be a plain king step
+ *   (king f1, rook h1: 6171): the text then means the step, the only way to
+ *   write it, and castling is written king takes rook (6181), which is what
+ *   chess_move_iccf() writes in that case.
  * - Surrounding white space is ignored; text longer than NOTATION_TEXT_MAX
  *   after trimming is refused, and at most NOTATION_SCAN_MAX bytes are read.
  */
@@ -235,16 +238,15 @@ parse_iccf(const char *s, size_t n, struct pattern *p)
 		if (s[i] < '1' || s[i] > '8')
 			return 0;
 	}
+	if (n == 5 && (s[4] < '1' || s[4] > '4'))
+		return 0;
 	p->form = FORM_ICCF;
 	p->piece = -1;
 	p->from_file = s[0] - '1';
 	p->from_rank = s[1] - '1';
 	p->to = CHESS_SQ(s[2] - '1', s[3] - '1');
-	if (n == 5) {
-		if (s[4] < '1' || s[4] > '4')
-			return 0;
+	if (n == 5)
 		p->promo = CHESS_QUEEN - (s[4] - '1');
-	}
 	return 1;
 }
 
@@ -760,9 +762,8 @@ explain_check(const struct chess_position *pos, int from, int to,
 	if (after & ~before)
 		why_add(w, "the %s on %s is pinned", piece_names[type], fname);
 	else if (after != 0)
-		why_add(w, "%s is in check, and the %s on %s to %s leaves the "
-		    "king in check", color_names[us], piece_names[type], fname,
-		    tname);
+		why_add(w, "the move leaves the %s king in check",
+		    color_names[us]);
 	else
 		why_add(w, "the %s on %s cannot move to %s", piece_names[type],
 		    fname, tname);
@@ -876,9 +877,21 @@ explain_ambiguous(const struct chess_position *pos, const char *text,
     size_t len, const chess_move *fits, int nfits, const chess_move *moves,
     int nmoves, enum chess_lang lang, struct why *w)
 {
-	char	san[CHESS_SAN_MAX];
-	int	i, promos = 1;
+	chess_move	sorted[CHESS_MAX_MOVES], m;
+	char		san[CHESS_SAN_MAX];
+	int		i, j, promos = 1;
 
+	/* By origin square, then queen, rook, bishop, knight. */
+	for (i = 0; i < nfits; i++) {
+		m = fits[i];
+		for (j = i; j > 0 && (CHESS_MOVE_FROM(sorted[j - 1]) >
+		    CHESS_MOVE_FROM(m) || (CHESS_MOVE_FROM(sorted[j - 1]) ==
+		    CHESS_MOVE_FROM(m) && (sorted[j - 1] >> 12) < (m >> 12)));
+		    j--)
+			sorted[j] = sorted[j - 1];
+		sorted[j] = m;
+	}
+	fits = sorted;
 	for (i = 0; i < nfits; i++) {
 		if (CHESS_MOVE_KIND(fits[i]) != CHESS_MOVE_PROMOTION ||
 		    CHESS_MOVE_FROM(fits[i]) != CHESS_MOVE_FROM(fits[0]) ||
@@ -929,6 +942,17 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 	for (i = 0; i < n; i++) {
 		if (pattern_fits(pos, &p, moves[i]))
 			fits[nfits++] = moves[i];
+	}
+	/* An ICCF king destination that is also a king step is the step. */
+	if (nfits == 2 && p.form == FORM_ICCF) {
+		for (i = 0; i < 2; i++) {
+			if (CHESS_MOVE_KIND(fits[i]) == CHESS_MOVE_CASTLE &&
+			    CHESS_MOVE_TO(fits[i]) != p.to) {
+				fits[i] = fits[1 - i];
+				nfits = 1;
+				break;
+			}
+		}
 	}
 	if (nfits == 1) {
 		if (out != NULL)
