@@ -14,7 +14,12 @@
  * primary key or an index (store_explain() shows the plans, a test checks
  * them). The SQL keeps to what PostgreSQL also accepts where that costs
  * nothing: no INSERT OR REPLACE, no RETURNING (SQLite 3.31 lacks it),
- * explicit column lists, LIMIT/OFFSET with a plain number.
+ * explicit column lists, LIMIT/OFFSET with a plain number, ORDER BY an
+ * ordinal in compound selects, partial indexes. What a PostgreSQL port would
+ * change: the DDL types (INTEGER PRIMARY KEY -> bigint identity, INTEGER ->
+ * bigint, BLOB -> bytea), BEGIN IMMEDIATE (-> BEGIN, relying on the
+ * (game_id, seq) key against a concurrent append), the PRAGMAs, and
+ * sqlite3_last_insert_rowid() (-> RETURNING id).
  */
 
 #include <errno.h>
@@ -666,6 +671,10 @@ store_open_with(const char *path, const struct store_options *opts,
 	    STORE_NMIGRATIONS;
 	if (target > STORE_NMIGRATIONS) {
 		snprintf(err, errsize, "unknown schema version %d", target);
+		return NULL;
+	}
+	if (sqlite3_threadsafe() == 0) {
+		snprintf(err, errsize, "SQLite was built without threads");
 		return NULL;
 	}
 	if ((s = calloc(1, sizeof *s)) == NULL) {

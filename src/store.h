@@ -230,10 +230,17 @@ bool store_name_valid(const char *);
 
 /* Transactions. */
 
-/* Begin a write transaction, waiting for other writers (STORE_BUSY). */
+/*
+ * Begin a write transaction, waiting for other writers up to the busy
+ * timeout (then STORE_BUSY). Transactions do not nest. A failed statement
+ * inside undoes only itself; the caller decides to go on or roll back.
+ */
 enum store_status store_begin(struct store *);
 
-/* Commit the transaction: durable on return under STORE_SYNC_FULL. */
+/*
+ * Commit the transaction: durable on return under STORE_SYNC_FULL. On
+ * failure the transaction is still open: roll it back.
+ */
 enum store_status store_commit(struct store *);
 
 /* Roll the transaction back. */

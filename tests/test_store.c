@@ -590,7 +590,7 @@ test_game_list(void **state)
 	struct store_game	 g;
 	struct store_game_filter f;
 	struct games_seen	 seen;
-	int64_t			 alice, bob, carol, id[4];
+	int64_t			 alice, bob, carol, id[4], self;
 
 	(void)state;
 	s = open_or_fail(":memory:", NULL);
@@ -631,6 +631,23 @@ test_game_list(void **state)
 	assert_int_equal(seen.ids[0], id[3]);
 	assert_int_equal(seen.ids[1], id[0]);
 
+	/* A game a player has with himself is listed once. */
+	self = add_game(s, bob, bob);
+	f.player = "bob";
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.ids[0], self);
+	assert_int_equal(seen.ids[1], id[1]);
+	assert_int_equal(seen.ids[2], id[0]);
+	f.status = NULL;
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.ids[0], self);
+
 	f.player = NULL;
 	f.status = "finished";
 	memset(&seen, 0, sizeof seen);
@@ -646,8 +663,8 @@ test_game_list(void **state)
 	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
 	    STORE_OK);
 	assert_int_equal(seen.n, 2);
-	assert_int_equal(seen.ids[0], id[2]);
-	assert_int_equal(seen.ids[1], id[1]);
+	assert_int_equal(seen.ids[0], id[3]);
+	assert_int_equal(seen.ids[1], id[2]);
 
 	/* The callback stops the listing. */
 	memset(&f, 0, sizeof f);
@@ -1020,6 +1037,125 @@ test_two_writers(void **state)
 	tmp_remove(&t);
 }
 
+/* One of several writers each playing moves on the same game. */
+struct mover {
+	const char		*path;
+	int64_t			 game;
+	int			 moves;
+	int			 done;
+	enum store_status	 failed;	/* first failure, or STORE_OK */
+	char			 why[256];
+};
+
+static void *
+mover(void *arg)
+{
+	struct mover		*m = arg;
+	struct store_options	 opts = { STORE_SYNC_NORMAL, 30000, 0 };
+	struct store		*s;
+	struct store_game	 g;
+	struct store_action	 a;
+	enum store_status	 st;
+	char			 err[256];
+
+	if ((s = store_open_with(m->path, &opts, err, sizeof err)) == NULL) {
+		m->failed = STORE_ERROR;
+		snprintf(m->why, sizeof m->why, "%s", err);
+		return NULL;
+	}
+	for (m->done = 0; m->done < m->moves; m->done++) {
+		if ((st = store_begin(s)) != STORE_OK ||
+		    (st = store_game_get(s, m->game, &g)) != STORE_OK)
+			goto fail;
+		fill_action(&a, m->game, g.ply + 1, g.white, "Nf3", NULL,
+		    NULL);
+		memcpy(a.prev_hash, g.head, sizeof a.prev_hash);
+		if ((st = store_action_append(s, &a)) != STORE_OK)
+			goto fail;
+		g.ply++;
+		memcpy(g.head, a.hash, sizeof g.head);
+		if ((st = store_game_update(s, &g)) != STORE_OK ||
+		    (st = store_commit(s)) != STORE_OK)
+			goto fail;
+	}
+	store_close(s);
+	return NULL;
+fail:
+	m->failed = st;
+	snprintf(m->why, sizeof m->why, "%s", store_errmsg(s));
+	store_close(s);
+	return NULL;
+}
+
+/* Records that chain: each prev_hash is the hash before it. */
+struct chain {
+	int	n;
+	int	broken;
+	uint8_t	last[STORE_HASH_LEN];
+};
+
+static int
+check_chain(void *arg, const struct store_action *a)
+{
+	struct chain	*c = arg;
+
+	if (a->seq != c->n + 1 || a->ply != c->n ||
+	    (c->n > 0 && memcmp(a->prev_hash, c->last, STORE_HASH_LEN) != 0))
+		c->broken++;
+	memcpy(c->last, a->hash, STORE_HASH_LEN);
+	c->n++;
+	return 0;
+}
+
+/*
+ * Four threads, each with its own handle, play moves on one game with the
+ * load-check-append-update transaction: none is lost or applied twice.
+ */
+static void
+test_concurrent_moves(void **state)
+{
+	struct tmpdir		 t;
+	struct store		*s;
+	struct store_game	 g;
+	struct mover		 m[4];
+	struct chain		 c;
+	pthread_t		 th[4];
+	int64_t			 alice, bob, game;
+	int			 i;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	for (i = 0; i < 4; i++) {
+		memset(&m[i], 0, sizeof m[i]);
+		m[i].path = t.db;
+		m[i].game = game;
+		m[i].moves = 40;
+		assert_int_equal(pthread_create(&th[i], NULL, mover, &m[i]),
+		    0);
+	}
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+		if (m[i].failed != STORE_OK)
+			fail_msg("writer %d after %d moves: %s: %s", i,
+			    m[i].done, store_status_name(m[i].failed),
+			    m[i].why);
+	}
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	assert_int_equal(g.ply, 160);
+	memset(&c, 0, sizeof c);
+	assert_int_equal(store_action_list(s, game, check_chain, &c),
+	    STORE_OK);
+	assert_int_equal(c.n, 160);
+	assert_int_equal(c.broken, 0);
+	assert_memory_equal(g.head, c.last, STORE_HASH_LEN);
+	store_close(s);
+	tmp_remove(&t);
+}
+
 /* With a short busy timeout a blocked writer gets STORE_BUSY. */
 static void
 test_busy(void **state)
@@ -1323,6 +1459,7 @@ main(void)
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_two_writers),
+		cmocka_unit_test(test_concurrent_moves),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_newer_schema),
