@@ -12,17 +12,22 @@
  * The store's costs: commits per second of a move's transaction (load the
  * game, append the action, update the game row) with synchronous FULL and
  * NORMAL, and point lookups per second, on a database of many games.
+ * Peers measured in the same run: the raw fdatasync rate of the disk, and
+ * plain SQLite committing one small row per transaction (no store code).
  *
  * usage: bench/store [DIR]   (DIR: where the temporary database goes; it
  * must be on the disk the daemon would use, not a tmpfs, default ".")
  */
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "store.h"
 
@@ -154,6 +159,68 @@ bench_moves(const char *path, enum store_sync sync, long *countp)
 	return n / t;
 }
 
+/* Peer: 4 KiB write + fdatasync per second in `dir`. */
+static double
+bench_fdatasync(const char *dir)
+{
+	char	path[600], page[4096];
+	double	t0, t;
+	long	n = 0;
+	int	fd;
+
+	snprintf(path, sizeof path, "%s/sync", dir);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1) {
+		perror(path);
+		exit(1);
+	}
+	memset(page, 'x', sizeof page);
+	t0 = now();
+	do {
+		if (pwrite(fd, page, sizeof page, (n % 64) * 4096) == -1 ||
+		    fdatasync(fd) == -1) {
+			perror(path);
+			exit(1);
+		}
+		n++;
+	} while ((t = now() - t0) < SECONDS);
+	close(fd);
+	unlink(path);
+	return n / t;
+}
+
+/* Peer: plain SQLite, one small row inserted per commit. */
+static double
+bench_sqlite_row(const char *dir, const char *sync)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	char		 path[600], pragma[64];
+	double		 t0, t;
+	long		 n = 0;
+
+	snprintf(path, sizeof path, "%s/plain.db", dir);
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		die("sqlite3_open", NULL);
+	snprintf(pragma, sizeof pragma, "PRAGMA synchronous = %s", sync);
+	sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+	sqlite3_exec(db, pragma, NULL, NULL, NULL);
+	sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY "
+	    "KEY, v TEXT)", NULL, NULL, NULL);
+	if (sqlite3_prepare_v2(db, "INSERT INTO t (v) VALUES ('move e4')",
+	    -1, &st, NULL) != SQLITE_OK)
+		die("prepare", NULL);
+	t0 = now();
+	do {
+		if (sqlite3_step(st) != SQLITE_DONE)
+			die("insert", NULL);
+		sqlite3_reset(st);
+		n++;
+	} while ((t = now() - t0) < SECONDS);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n / t;
+}
+
 /* Game loads (with both players' names) per second, random ids. */
 static double
 bench_game_get(struct store *s)
@@ -219,7 +286,7 @@ main(int argc, char **argv)
 {
 	struct store	*s;
 	char		 dir[512], path[600], err[256];
-	double		 full, normal, games, players;
+	double		 full, normal, games, players, sync, rowfull, rownormal;
 	long		 nfull, nnormal;
 
 	snprintf(dir, sizeof dir, "%s/bench-store.XXXXXX",
@@ -240,6 +307,9 @@ main(int argc, char **argv)
 	games = bench_game_get(s);
 	players = bench_player_get(s);
 	store_close(s);
+	sync = bench_fdatasync(dir);
+	rowfull = bench_sqlite_row(dir, "FULL");
+	rownormal = bench_sqlite_row(dir, "NORMAL");
 	cleanup(dir);
 
 	printf("store: %d players, %d games, SQLite WAL\n", NPLAYERS,
@@ -250,6 +320,12 @@ main(int argc, char **argv)
 	    nfull);
 	printf("    synchronous=NORMAL  %9.0f commits/s  (%ld)  "
 	    "NORMAL/FULL = %.1fx\n", normal, nnormal, normal / full);
+	printf("  peers, same run:\n");
+	printf("    fdatasync (4 KiB)   %9.0f /s         FULL/fdatasync = "
+	    "%.2f\n", sync, full / sync);
+	printf("    plain SQLite, 1 row per commit: FULL %.0f/s (store "
+	    "move = %.2fx), NORMAL %.0f/s (%.2fx)\n", rowfull,
+	    full / rowfull, rownormal, normal / rownormal);
 	printf("  point lookups:\n");
 	printf("    game by id (+2 names) %7.0f /s\n", games);
 	printf("    player by name        %7.0f /s\n", players);
