@@ -681,6 +681,25 @@ bad:
 	pgn_skip_line(r);
 }
 
+/* Without a termination marker, take the result from a valid Result
+ * tag. */
+static void
+pgn_result_from_tag(struct chess_pgn_game *g)
+{
+	static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
+	const char	*tag = chess_pgn_tag(g, "Result");
+	size_t		 i;
+
+	if (tag == NULL)
+		return;
+	for (i = 0; i < sizeof results / sizeof results[0]; i++) {
+		if (strcmp(tag, results[i]) == 0) {
+			snprintf(g->result, sizeof g->result, "%s", tag);
+			return;
+		}
+	}
+}
+
 /* Read and replay the next game. */
 int
 chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
@@ -690,6 +709,7 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 	const char		*s = r->buf;
 	size_t			 start, n;
 	unsigned char		 c;
+	int			 result = 0;
 
 	memset(&p, 0, sizeof p);
 	p.r = r;
@@ -763,6 +783,7 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 		case '*':
 			p.any = p.movetext = 1;
 			memcpy(g->result, "*", 2);
+			result = 1;
 			r->off++;
 			goto done;
 		}
@@ -796,6 +817,7 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 		    (n == 7 && memcmp(s + start, "1/2-1/2", 7) == 0)) {
 			memcpy(g->result, s + start, n);
 			g->result[n] = '\0';
+			result = 1;
 			goto done;
 		}
 		if (c >= '1' && c <= '9' && pgn_all_digits(s + start, n))
@@ -813,6 +835,8 @@ done:
 		return 0;
 	if (!p.ready)
 		pgn_setup(&p);
+	if (!result)
+		pgn_result_from_tag(g);
 	return p.failed ? -1 : 1;
 }
 
