@@ -22,6 +22,8 @@
 
 #include "chess/chess.h"
 
+/* Owned by the game: name and value share one allocation (free neither;
+ * use chess_pgn_set_tag() and chess_pgn_game_free()). */
 struct chess_pgn_tag {
 	char	*name;
 	char	*value;		/* unescaped */
@@ -59,6 +61,30 @@ void chess_pgn_reader_init(struct chess_pgn_reader *, const char *buf,
  * at the end of the input, and -1 when the game is malformed or a move is
  * illegal: then `err` (when not NULL) names the line, the ply and the move
  * text, and the reader has skipped to the next game, so reading can go on.
+ * After -1, `g` holds the tags and the moves read before the error.
+ *
+ * What is read:
+ * - Tags in any order, \" and \\ escapes, empty lines between them, tags
+ *   and moves on one line. Limits: names of 255 bytes, values of 4095,
+ *   256 tags per game; beyond them the game is refused.
+ * - FEN (used unless SetUp is "0") and Variant: "Standard", "Chess",
+ *   "Normal", "From Position" are chess; "Chess960", "chess 960",
+ *   "Fischerandom", "Fischer Random" are Chess960 (X-FEN or Shredder-FEN;
+ *   without a FEN, the standard array as Chess960). Other variants
+ *   (Crazyhouse, Antichess, ...) are refused.
+ * - Movetext: SAN, and also long algebraic (Ng1-f3) and UCI (g1f3, e7e8q),
+ *   which python-chess accepts too (its uci-moves.pgn); export writes SAN.
+ *   Move numbers (12. 12... "1. ..."), suffixes (! ? !? ?! !! ??), NAGs
+ *   ($n), {comments}, ;comments, % lines and (variations), nested to any
+ *   depth, are skipped.
+ * - Null moves (--, Z0, 0000, @@@@: ChessBase and engine notations) are
+ *   refused with "null moves are not supported": a game holds only legal
+ *   moves, and a pass has no place in a correspondence game.
+ * - A game ends at its result (1-0 0-1 1/2-1/2 *), at an empty line after
+ *   its movetext (as chessops reads it), at a tag after its movetext, or
+ *   at the end of the input. Without a result in the movetext, a valid
+ *   Result tag gives g->result. An unclosed comment or variation runs to
+ *   the end of the input.
  */
 int chess_pgn_next(struct chess_pgn_reader *, struct chess_pgn_game *g,
     char *err, size_t errsize);
@@ -76,7 +102,12 @@ int chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
 /*
  * Write `g` as PGN: seven-tag roster (with "?" for missing ones), then the
  * other tags, SetUp/FEN when the game does not start from the standard
- * position, movetext wrapped at 80 columns, the result. Returns a malloc'd
+ * position, movetext wrapped at 80 columns, the result. The Result tag
+ * and the final marker are g->result (the Result tag when that is empty).
+ * SetUp and FEN are made from g->game.start, never copied from the tags;
+ * Chess960 games get Variant "Chess960" and a Shredder-FEN. Comments, NAGs
+ * and variations are not kept on import, so none are written. Line ends
+ * are LF; no empty line follows the result. Returns a malloc'd
  * NUL-terminated string (caller frees) and its length in *lenp, or NULL when
  * out of memory.
  */
