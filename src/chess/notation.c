@@ -921,7 +921,7 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 	chess_move	 moves[CHESS_MAX_MOVES], fits[CHESS_MAX_MOVES];
 	enum chess_error err;
 	size_t		 start, len;
-	int		 n, i, nfits = 0;
+	int		 n, i, k, nfits = 0;
 
 	if (out != NULL)
 		*out = CHESS_MOVE_NONE;
@@ -939,9 +939,27 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 	}
 
 	n = chess_legal_moves(pos, moves);
-	for (i = 0; i < n; i++) {
-		if (pattern_fits(pos, &p, moves[i]))
-			fits[nfits++] = moves[i];
+	if (p.form == FORM_SAN) {
+		/*
+		 * The hot path of PGN replay. Castling never fits SAN, so the
+		 * target square alone rules out all but a few moves: keep
+		 * those without a branch per move, then look closer.
+		 */
+		for (i = 0; i < n; i++) {
+			fits[nfits] = moves[i];
+			nfits += CHESS_MOVE_TO(moves[i]) == p.to;
+		}
+		k = nfits;
+		nfits = 0;
+		for (i = 0; i < k; i++) {
+			if (pattern_fits(pos, &p, fits[i]))
+				fits[nfits++] = fits[i];
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			if (pattern_fits(pos, &p, moves[i]))
+				fits[nfits++] = moves[i];
+		}
 	}
 	/* An ICCF king destination that is also a king step is the step. */
 	if (nfits == 2 && p.form == FORM_ICCF) {
