@@ -122,7 +122,7 @@ sig_strerror(enum sig_error e)
 	case SIG_EDATE:
 		return "bad leave dates: write two real dates YYYY-MM-DD, the first day away then the last, first not after last";
 	case SIG_ETOOLONG:
-		return "statement line too long";
+		return "the action is too long: at most 64 characters, the move at most 32";
 	case SIG_ENOSIG:
 		return "missing signature: put a line 'signature: BASE64' or an SSH SIGNATURE block (ssh-keygen -Y sign -n corrchess) right after the statement";
 	case SIG_EBASE64:

@@ -112,7 +112,7 @@
 #define SIG_PLAYER_MAX		32	/* bytes of a player name, no NUL */
 #define SIG_MOVE_MAX		32	/* bytes of a move text, no NUL */
 #define SIG_ACTION_MAX		64	/* bytes of an action value, no NUL */
-#define SIG_STATEMENT_MAX	256	/* canonical statement bytes (>= 155) */
+#define SIG_STATEMENT_MAX	256	/* canonical statement bytes (longest: 153) */
 
 /* Buffer sizes with the NUL. */
 #define SIG_FINGERPRINT_SIZE	51	/* "SHA256:" + 43 base64 + NUL */
@@ -121,7 +121,6 @@
 
 #define SIG_SSHSIG_MAX		512	/* bytes of a binary SSHSIG blob */
 #define SIG_SSHSIG_NS_MAX	64	/* bytes of its namespace */
-#define SIG_SSHSIG_RESERVED_MAX	64	/* bytes of its reserved field */
 #define SIG_SSHSIG_ARMOR_SIZE	1024	/* armored SSHSIG text with NUL */
 
 /* A whole signed statement, as sig_statement_sign() writes it. */

@@ -922,6 +922,10 @@ test_rawsig_tampered(void **state)
 	sg2.raw[63] ^= 0x10;
 	assert_int_equal(sig_signature_verify(&st, &sg2, keys, 3, NULL, &e), -1);
 	assert_int_equal(e, SIG_EBADSIG);
+	/* A signature over the statement without its final LF fails. */
+	assert_int_equal(sig_sign(st.canon, st.canon_len - 1, sk, sg2.raw), 0);
+	assert_int_equal(sig_signature_verify(&st, &sg2, keys, 3, NULL, &e), -1);
+	assert_int_equal(e, SIG_EBADSIG);
 	sg2.form = SIG_FORM_NONE;
 	assert_int_equal(sig_signature_verify(&st, &sg2, keys, 3, NULL, &e), -1);
 	assert_int_equal(e, SIG_ENOSIG);
