@@ -650,12 +650,14 @@ out:
 	return ret;
 }
 
+/* Open with the default options. */
 struct store *
 store_open(const char *path, char *err, size_t errsize)
 {
 	return store_open_with(path, NULL, err, errsize);
 }
 
+/* Open, configure and migrate a database. */
 struct store *
 store_open_with(const char *path, const struct store_options *opts,
     char *err, size_t errsize)
@@ -717,6 +719,7 @@ fail:
 	return NULL;
 }
 
+/* Close a handle, rolling back an open transaction. */
 void
 store_close(struct store *s)
 {
@@ -732,6 +735,7 @@ store_close(struct store *s)
 	free(s);
 }
 
+/* Parse "full" or "normal". */
 int
 store_sync_parse(const char *text, enum store_sync *out)
 {
@@ -744,12 +748,14 @@ store_sync_parse(const char *text, enum store_sync *out)
 	return 0;
 }
 
+/* Return the message of the last failure. */
 const char *
 store_errmsg(const struct store *s)
 {
 	return s->err;
 }
 
+/* Return the name of a status. */
 const char *
 store_status_name(enum store_status status)
 {
@@ -768,12 +774,14 @@ store_status_name(enum store_status status)
 	return "error";
 }
 
+/* Return the schema version, or -1. */
 int
 store_schema_version(struct store *s)
 {
 	return store_read_version(s);
 }
 
+/* Check a player name against [a-z0-9_.-]{1,32}. */
 bool
 store_name_valid(const char *name)
 {
@@ -801,24 +809,28 @@ store_txn(struct store *s, enum stmt_id id)
 	return store_exec_stmt(s, st, store_sql[id].name);
 }
 
+/* Take the write lock and begin a transaction. */
 enum store_status
 store_begin(struct store *s)
 {
 	return store_txn(s, ST_BEGIN);
 }
 
+/* Commit the transaction. */
 enum store_status
 store_commit(struct store *s)
 {
 	return store_txn(s, ST_COMMIT);
 }
 
+/* Roll the transaction back. */
 enum store_status
 store_rollback(struct store *s)
 {
 	return store_txn(s, ST_ROLLBACK);
 }
 
+/* Add a player. */
 enum store_status
 store_player_create(struct store *s, struct store_player *p)
 {
@@ -866,6 +878,7 @@ store_player_one(struct store *s, sqlite3_stmt *st, struct store_player *out)
 	return status;
 }
 
+/* Load a player by id. */
 enum store_status
 store_player_get(struct store *s, int64_t id, struct store_player *out)
 {
@@ -877,6 +890,7 @@ store_player_get(struct store *s, int64_t id, struct store_player *out)
 	return store_player_one(s, st, out);
 }
 
+/* Load a player by name. */
 enum store_status
 store_player_get_by_name(struct store *s, const char *name,
     struct store_player *out)
@@ -889,6 +903,7 @@ store_player_get_by_name(struct store *s, const char *name,
 	return store_player_one(s, st, out);
 }
 
+/* List players in name order. */
 enum store_status
 store_player_list(struct store *s, int64_t limit, int64_t offset,
     store_player_cb cb, void *arg)
@@ -916,6 +931,7 @@ store_player_list(struct store *s, int64_t limit, int64_t offset,
 	return status;
 }
 
+/* Store a player's e-mail and language. */
 enum store_status
 store_player_update(struct store *s, const struct store_player *p)
 {
@@ -938,6 +954,7 @@ store_player_update(struct store *s, const struct store_player *p)
 	return status;
 }
 
+/* Register a key. */
 enum store_status
 store_key_add(struct store *s, struct store_key *k)
 {
@@ -963,6 +980,7 @@ store_key_add(struct store *s, struct store_key *k)
 	return status;
 }
 
+/* List a player's keys, oldest first. */
 enum store_status
 store_key_list(struct store *s, int64_t player_id, store_key_cb cb,
     void *arg)
@@ -989,6 +1007,7 @@ store_key_list(struct store *s, int64_t player_id, store_key_cb cb,
 	return status;
 }
 
+/* Revoke a key, keeping the first revocation time. */
 enum store_status
 store_key_revoke(struct store *s, int64_t key_id, int64_t at)
 {
@@ -1018,6 +1037,7 @@ store_key_revoke(struct store *s, int64_t key_id, int64_t at)
 	return status;
 }
 
+/* Find a key and its player by public key. */
 enum store_status
 store_key_find(struct store *s, const uint8_t pubkey[STORE_PUBKEY_LEN],
     struct store_key *key, struct store_player *player)
@@ -1108,6 +1128,7 @@ store_bind_state(sqlite3_stmt *st, int first, const struct store_game *g)
 	sqlite3_bind_int64(st, first + 9, g->updated);
 }
 
+/* Add a game. */
 enum store_status
 store_game_create(struct store *s, struct store_game *g)
 {
@@ -1138,6 +1159,7 @@ store_game_create(struct store *s, struct store_game *g)
 	return status;
 }
 
+/* Load a game with its players' names. */
 enum store_status
 store_game_get(struct store *s, int64_t id, struct store_game *out)
 {
@@ -1161,6 +1183,7 @@ store_game_get(struct store *s, int64_t id, struct store_game *out)
 	return status;
 }
 
+/* Store a game's state fields. */
 enum store_status
 store_game_update(struct store *s, const struct store_game *g)
 {
@@ -1204,6 +1227,7 @@ store_game_rows(struct store *s, sqlite3_stmt *st, store_game_cb cb,
 	return status;
 }
 
+/* List games, newest first, filtered by player and status. */
 enum store_status
 store_game_list(struct store *s, const struct store_game_filter *f,
     store_game_cb cb, void *arg)
@@ -1233,6 +1257,7 @@ store_game_list(struct store *s, const struct store_game_filter *f,
 	return store_game_rows(s, st, cb, arg);
 }
 
+/* List ongoing games whose deadline has passed. */
 enum store_status
 store_game_list_due(struct store *s, int64_t now, int64_t limit,
     store_game_cb cb, void *arg)
@@ -1246,6 +1271,7 @@ store_game_list_due(struct store *s, int64_t now, int64_t limit,
 	return store_game_rows(s, st, cb, arg);
 }
 
+/* Append a record to a game. */
 enum store_status
 store_action_append(struct store *s, const struct store_action *a)
 {
@@ -1289,6 +1315,7 @@ store_action_append(struct store *s, const struct store_action *a)
 	return status;
 }
 
+/* Call back for each record of a game in seq order. */
 enum store_status
 store_action_list(struct store *s, int64_t game_id, store_action_cb cb,
     void *arg)
@@ -1327,6 +1354,7 @@ store_dup(const char *text, char **out)
 	return 0;
 }
 
+/* Load one record with malloc'd texts. */
 enum store_status
 store_action_get(struct store *s, int64_t game_id, int64_t seq,
     struct store_action *out)
@@ -1363,6 +1391,7 @@ store_action_get(struct store *s, int64_t game_id, int64_t seq,
 	return status;
 }
 
+/* Free the texts of a loaded record. */
 void
 store_action_clear(struct store_action *a)
 {
@@ -1397,6 +1426,7 @@ store_sync_dir(const char *path)
 	return ret;
 }
 
+/* Copy the database to a file with the online backup API. */
 enum store_status
 store_backup(struct store *s, const char *path)
 {
@@ -1471,6 +1501,7 @@ out:
 	return status;
 }
 
+/* Run the integrity and foreign key checks. */
 enum store_status
 store_integrity_check(struct store *s)
 {
@@ -1524,6 +1555,7 @@ out:
 	return status;
 }
 
+/* Report the query plan of every statement. */
 enum store_status
 store_explain(struct store *s,
     void (*cb)(void *, const char *, bool, const char *), void *arg)
