@@ -27,13 +27,18 @@ src_corrchessd_LDADD = src/libcorrchessd.a $(DAEMON_LIBS)
 
 dist_sysconf_DATA = conf/corrchessd.conf
 
-check_PROGRAMS += tests/test_config
-TESTS += tests/test_config
-EXTRA_DIST += fuzz/fuzz_config.c
+check_PROGRAMS += tests/test_config tests/test_http
+TESTS += tests/test_config tests/test_http tests/daemon-frame.sh
+EXTRA_DIST += tests/daemon-frame.sh fuzz/fuzz_config.c
 
 tests_test_config_SOURCES = tests/test_config.c tests/testutil.h
 tests_test_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_config_LDADD = src/libcorrchessd.a $(DAEMON_LIBS) $(CMOCKA_LIBS)
+
+tests_test_http_SOURCES = tests/test_http.c tests/testutil.h
+tests_test_http_CFLAGS = $(DAEMON_CFLAGS) $(CURL_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_http_LDADD = src/libcorrchessd.a $(DAEMON_LIBS) $(CURL_LIBS) \
+	$(CMOCKA_LIBS)
 
 # Write conf/corrchessd.conf again from the table of keys in src/conf.c
 # (tests/test_config fails until the shipped file matches the table).

@@ -149,6 +149,8 @@ http_status_code_word(unsigned status)
 		return ("unsupported_media_type");
 	case 422:
 		return ("unprocessable");
+	case 431:
+		return ("headers_too_large");
 	case 500:
 		return ("internal");
 	}
@@ -863,6 +865,11 @@ http_queue_error(struct http_server *srv, struct http_request *req)
 		    "the request body is larger than %zu bytes",
 		    srv->opts.max_body_size);
 		break;
+	case 431:
+		http_respond_error(&resp, 431, "headers_too_large",
+		    "the request line and headers are larger than %zu bytes",
+		    srv->opts.max_header_size);
+		break;
 	default:
 		http_respond_error(&resp, req->error,
 		    http_status_code_word(req->error), "request failed");
@@ -888,6 +895,18 @@ http_request_free(struct http_request *req)
 	free(req);
 }
 
+/* Add up the size of one header line (name, ": ", value, CRLF). */
+static mhd_result
+http_header_size(void *cls, enum MHD_ValueKind kind, const char *key,
+    const char *value)
+{
+	size_t	*total = cls;
+
+	(void)kind;
+	*total += strlen(key) + 4 + (value != NULL ? strlen(value) : 0);
+	return (MHD_YES);
+}
+
 /* Set up a request on libmicrohttpd's first call for it. */
 static mhd_result
 http_begin(struct http_server *srv, struct MHD_Connection *conn,
@@ -896,6 +915,7 @@ http_begin(struct http_server *srv, struct MHD_Connection *conn,
 	struct http_request	*req;
 	const char		*cl, *te;
 	unsigned long long	 length = 0;
+	size_t			 hsize;
 	char			*end;
 	int			 has_body = 0;
 
@@ -909,6 +929,19 @@ http_begin(struct http_server *srv, struct MHD_Connection *conn,
 	clock_gettime(CLOCK_MONOTONIC, &req->start);
 	if ((req->path = strdup(url)) == NULL)
 		return (MHD_NO);
+
+	/*
+	 * libmicrohttpd refuses requests that overflow its per-connection
+	 * memory (a little more than max_header_size); this makes the
+	 * limit exact.
+	 */
+	hsize = strlen(method) + strlen(url) + 12;
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, http_header_size,
+	    &hsize);
+	if (hsize > srv->opts.max_header_size) {
+		req->error = 431;
+		return (MHD_YES);
+	}
 
 	if (http_route_request(srv, req) == -1)
 		return (MHD_NO);

@@ -21,6 +21,8 @@
  *    routes);
  *  - checks "Authorization: Bearer TOKEN" for HTTP_AUTH_ADMIN routes in
  *    constant time, answering 401 with WWW-Authenticate;
+ *  - answers 431 when the request line and headers exceed
+ *    max_header_size;
  *  - collects the body up to max_body_size, answering 413 past it;
  *  - counts every answer by route pattern and status for /metrics;
  *  - answers 500 when a handler returned without a response.
@@ -159,7 +161,8 @@ void	http_response_header(struct http_response *resp, const char *name,
  * Machine word for a status: 400 "bad_request", 401 "unauthorized", 403
  * "forbidden", 404 "not_found", 405 "method_not_allowed", 409 "conflict",
  * 413 "payload_too_large", 415 "unsupported_media_type", 422
- * "unprocessable", 500 "internal", otherwise "error".
+ * "unprocessable", 431 "headers_too_large", 500 "internal", otherwise
+ * "error".
  */
 const char *http_status_code_word(unsigned status);
 

@@ -1,0 +1,211 @@
+#!/bin/sh
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The daemon's frame end to end: the real corrchessd on a free loopback port
+# (port = 0, read back from its log), driven by the real curl command.
+# Options, config errors with file:line, the state directory and the admin
+# token, keep-alive, /healthz, /metrics, SIGHUP and a clean SIGTERM.
+# Run by `make check`; prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+corrchessd=$top_builddir/src/corrchessd
+example=$top_srcdir/conf/corrchessd.conf
+
+if ! command -v curl >/dev/null 2>&1; then
+	echo "curl not found: install curl" >&2
+	exit 1
+fi
+
+passed=0
+failed=0
+pid=
+tmp=$(mktemp -d)
+cleanup() {
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*" >&2
+}
+
+# check NAME COMMAND...: the command must succeed.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok; else bad "$name"; fi
+}
+
+# Start corrchessd with arguments; wait for its "listening" line and set
+# $port. Its standard error goes to $tmp/log.
+start() {
+	: >"$tmp/log"
+	"$corrchessd" "$@" 2>"$tmp/log" &
+	pid=$!
+	i=0
+	while ! grep -q 'listening on' "$tmp/log"; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "corrchessd did not start:" >&2
+			cat "$tmp/log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	    "$tmp/log")
+	[ -n "$port" ]
+}
+
+# Send SIGTERM and wait for the exit status into $status.
+stop() {
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	pid=
+}
+
+# --- Options and configuration errors -----------------------------------
+
+"$corrchessd" --version >"$tmp/out" 2>&1
+check "--version" grep -q '^corrchessd [0-9]' "$tmp/out"
+
+"$corrchessd" --dump-config-example >"$tmp/example"
+check "the shipped example is the table's" cmp -s "$tmp/example" "$example"
+
+"$corrchessd" --config "$example" --check-config >"$tmp/out" 2>&1
+check "--check-config on the example" grep -qx "$example: ok" "$tmp/out"
+
+printf '[server]\nport = 8080\n\nportt = 1\n' >"$tmp/bad.conf"
+"$corrchessd" --config "$tmp/bad.conf" --check-config >"$tmp/out" 2>&1
+status=$?
+check "unknown key: exit 1" [ "$status" -eq 1 ]
+check "unknown key: file:line" grep -q \
+    "$tmp/bad.conf:4: unknown key 'portt' in section \[server\]" "$tmp/out"
+
+printf '[server]\nmax_body_size = lots\n' >"$tmp/bad.conf"
+"$corrchessd" --config "$tmp/bad.conf" >"$tmp/out" 2>&1
+status=$?
+check "bad value stops start-up" [ "$status" -eq 1 ]
+check "bad value: file:line" grep -q \
+    "$tmp/bad.conf:2: max_body_size: 'lots' is not a size" "$tmp/out"
+
+"$corrchessd" --config "$tmp/missing.conf" >"$tmp/out" 2>&1
+status=$?
+check "missing --config file stops start-up" [ "$status" -eq 1 ]
+
+"$corrchessd" --bogus >"$tmp/out" 2>&1
+status=$?
+check "unknown option: exit 2 and usage" [ "$status" -eq 2 ]
+
+# --- A running daemon ---------------------------------------------------
+
+sed -e 's/^port = .*/port = 0/' -e 's/^connection_timeout = .*/connection_timeout = 2s/' \
+    "$example" >"$tmp/test.conf"
+cd "$tmp" || exit 1
+
+# A relative --state-dir, created with its parents.
+if start --config "$tmp/test.conf" --state-dir ./state/dev; then
+	ok
+else
+	bad "corrchessd starts"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+check "state directory created" [ -d "$tmp/state/dev" ]
+token_file=$tmp/state/dev/admin.token
+check "admin token created" [ -f "$token_file" ]
+check "admin token mode 0600" [ "$(stat -c %a "$token_file")" = 600 ]
+check "admin token is 64 hex digits" grep -qxE '[0-9a-f]{64}' "$token_file"
+check "admin token path logged" grep -q \
+    "admin token created in $token_file" "$tmp/log"
+check "token not logged" sh -c "! grep -qF '$(cat "$token_file")' '$tmp/log'"
+
+curl -s "http://127.0.0.1:$port/healthz" >"$tmp/out"
+check "GET /healthz" grep -qx ok "$tmp/out"
+
+# Two URLs in one curl command share one connection.
+curl -sv "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/api/v1" \
+    >"$tmp/out" 2>"$tmp/verbose"
+check "keep-alive: connection reused" grep -q 'Re-using existing connection' \
+    "$tmp/verbose"
+check "keep-alive: one connect" [ "$(grep -c 'Connected to' "$tmp/verbose")" -eq 1 ]
+check "GET /api/v1 names the API" grep -q '"api":"v1"' "$tmp/out"
+
+code=$(curl -s -o "$tmp/out" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/nope")
+check "404 status" [ "$code" = 404 ]
+check "404 JSON error" grep -q '{"error":{"code":"not_found"' "$tmp/out"
+
+code=$(curl -s -o "$tmp/out" -w '%{http_code}' -H 'Accept: text/plain' \
+    "http://127.0.0.1:$port/api/v1/nope")
+check "404 text/plain error" grep -qx 'error: no such resource: /api/v1/nope' \
+    "$tmp/out"
+
+curl -s -D "$tmp/headers" -o "$tmp/out" -X POST "http://127.0.0.1:$port/healthz"
+check "405 with Allow" grep -qi '^Allow: GET, HEAD' "$tmp/headers"
+
+# (413, 401 and the slow client need routes that take a body or a token;
+# tests/test_http covers them with its own route table.)
+
+curl -s "http://127.0.0.1:$port/metrics" >"$tmp/out"
+check "metrics: healthz counted" grep -q \
+    '^corrchess_http_requests_total{route="GET /healthz",code="200"} 2$' \
+    "$tmp/out"
+check "metrics: 404 counted" grep -q \
+    '^corrchess_http_requests_total{route="unmatched",code="404"} 2$' \
+    "$tmp/out"
+
+kill -HUP "$pid"
+i=0
+while ! grep -q 'SIGHUP' "$tmp/log" && [ $i -lt 100 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+check "SIGHUP logged" grep -q 'SIGHUP: reading' "$tmp/log"
+curl -s "http://127.0.0.1:$port/healthz" >"$tmp/out"
+check "serving after SIGHUP" grep -qx ok "$tmp/out"
+
+# A second daemon on the same port fails with the reason.
+sed -e "s/^port = .*/port = $port/" "$example" >"$tmp/same.conf"
+"$corrchessd" --config "$tmp/same.conf" --state-dir ./state/dev \
+    >"$tmp/out" 2>&1
+status=$?
+check "busy port: exit 1" [ "$status" -eq 1 ]
+check "busy port: reason" grep -q 'Address already in use' "$tmp/out"
+
+stop
+check "SIGTERM: exit 0" [ "$status" -eq 0 ]
+check "SIGTERM: logged" grep -q 'stopped' "$tmp/log"
+
+# The token is kept across restarts.
+before=$(cat "$token_file")
+if start --config "$tmp/test.conf" --state-dir ./state/dev; then
+	ok
+else
+	bad "corrchessd starts again"
+fi
+check "admin token read back" grep -q "admin token read from" "$tmp/log"
+check "admin token unchanged" [ "$(cat "$token_file")" = "$before" ]
+kill -INT "$pid"
+wait "$pid"
+status=$?
+pid=
+check "SIGINT: exit 0" [ "$status" -eq 0 ]
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
