@@ -15,6 +15,10 @@
  * a text, then verify). Usage: bench/verify [seconds per figure, default 1].
  */
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -14,6 +14,10 @@
  * through struct rd, which checks each length before it reads.
  */
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

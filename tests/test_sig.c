@@ -17,6 +17,10 @@
  * is missing unless CORRCHESS_NO_SSH_KEYGEN=1 is set.
  */
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
