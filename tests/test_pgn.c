@@ -573,6 +573,13 @@ test_errors(void **state)
 		assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 0);
 	}
 
+	/* An unclosed comment after the last game is reported. */
+	chess_pgn_reader_init(&rd, "1. e4 *\n{ open", 14);
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), -1);
+	assert_non_null(strstr(err, "line 2 (game from line 2): comment"));
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 0);
+
 	/* A tiny error buffer, and none at all. */
 	assert_int_equal(read_one("1. e5 *", &g, err, 8), -1);
 	assert_int_equal(strlen(err), 7);
@@ -671,6 +678,15 @@ test_write_golden(void **state)
 	}
 	assert_int_equal(games, 4);
 	assert_string_equal(all, golden);
+
+	/* A zeroed game is an empty game from the standard position. */
+	chess_pgn_game_free(&g);
+	out = chess_pgn_write(&g, &outlen);
+	assert_non_null(out);
+	assert_string_equal(out, "[Event \"?\"]\n[Site \"?\"]\n"
+	    "[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	    "[Black \"?\"]\n[Result \"*\"]\n\n*\n");
+	free(out);
 	for (i = 0, col = 0; i < alllen; i++) {
 		col = all[i] == '\n' ? 0 : col + 1;
 		assert_true(col <= 80);

@@ -757,8 +757,10 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 			pgn_tag(&p);
 			continue;
 		case '{':
-			if (pgn_skip_comment(r) == -1)
+			if (pgn_skip_comment(r) == -1) {
+				p.any = 1;
 				pgn_fail(&p, "comment not closed");
+			}
 			continue;
 		case ';':
 			pgn_skip_line(r);
@@ -947,9 +949,9 @@ chess_pgn_write(const struct chess_pgn_game *g, size_t *lenp)
 		if (!pgn_own_tag(g, g->tags[i].name))
 			pgn_out_tag(&o, g->tags[i].name, g->tags[i].value);
 	}
-	pos = g->game.start;
-	chess_fen_write(&pos, fen, sizeof fen);
 	chess_position_start(&std);
+	pos = g->game.keys != NULL ? g->game.start : std;
+	chess_fen_write(&pos, fen, sizeof fen);
 	chess_fen_write(&std, stdfen, sizeof stdfen);
 	if (pos.chess960)
 		pgn_out_tag(&o, "Variant", "Chess960");
