@@ -14,6 +14,8 @@
  * time of every event comes from the caller.
  */
 
+#include "config.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
