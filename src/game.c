@@ -369,7 +369,7 @@ game_win(int color)
 	return (color == CHESS_WHITE ? GAME_RESULT_WHITE : GAME_RESULT_BLACK);
 }
 
-/* The termination of a drawn end state. */
+/* The termination of a rules-core end state. */
 static enum game_termination
 game_status_term(enum chess_status st)
 {
