@@ -10,8 +10,8 @@
 
 /*
  * Legal move generation. Every generated move is legal: the king steps only
- * to squares the opponent does not attack (computed with the king lifted
- * off the board), in check the other pieces may only capture the checker or
+ * to squares the opponent does not attack (tested with the king lifted off
+ * the board), in check the other pieces may only capture the checker or
  * block, pinned pieces move only along their pin line, and the rare en
  * passant capture and castling are checked by playing them on a copy of the
  * occupancy. One generator serves listing and counting: in counting mode it
@@ -19,30 +19,6 @@
  */
 
 #include "chess/bitboard.h"
-
-/* Squares attacked by `by`, with `occupied` stopping the sliders. */
-BB_INLINE chess_bb
-attacked_squares(const struct chess_position *pos, int by, chess_bb occupied)
-{
-	chess_bb	them = pos->colors[by], b, att;
-	chess_bb	pawns = pos->pieces[CHESS_PAWN] & them;
-	chess_bb	rq, bq;
-
-	if (by == CHESS_WHITE)
-		att = ((pawns & ~BB_FILE_A) << 7) | ((pawns & ~BB_FILE_H) << 9);
-	else
-		att = ((pawns & ~BB_FILE_A) >> 9) | ((pawns & ~BB_FILE_H) >> 7);
-	att |= bb_king[bb_lsb(pos->pieces[CHESS_KING] & them)];
-	for (b = pos->pieces[CHESS_KNIGHT] & them; b != 0;)
-		att |= bb_knight[bb_pop(&b)];
-	bq = (pos->pieces[CHESS_BISHOP] | pos->pieces[CHESS_QUEEN]) & them;
-	rq = (pos->pieces[CHESS_ROOK] | pos->pieces[CHESS_QUEEN]) & them;
-	for (b = bq; b != 0;)
-		att |= bb_bishop_attacks(bb_pop(&b), occupied);
-	for (b = rq; b != 0;)
-		att |= bb_rook_attacks(bb_pop(&b), occupied);
-	return att;
-}
 
 /* Append a normal move for each target square. */
 BB_INLINE chess_move *
@@ -139,16 +115,21 @@ generate(const struct chess_position *pos, chess_move *list)
 	    0x0000ff0000000000ULL;
 	const int	up = us == CHESS_WHITE ? 8 : -8;
 	chess_move	*start = list;
-	chess_bb	checkers, danger, target, pinned, snipers, b, t, between;
+	chess_bb	checkers, target, pinned, snipers, b, t, between;
 	chess_bb	bq, rq, p, push1, push2, capl, capr;
 	int		ksq, sq, n = 0, kto, from;
 
 	ksq = bb_lsb(pos->pieces[CHESS_KING] & ours);
 	checkers = bb_attackers(pos, them, ksq, occ);
 
-	/* King moves: to squares not attacked with the king lifted off. */
-	danger = attacked_squares(pos, them, occ ^ BB(ksq));
-	t = bb_king[ksq] & ~ours & ~danger;
+	/* King moves: to squares not attacked with the king lifted off. Few
+	 * squares are free around a king, so each is tested alone. */
+	t = 0;
+	for (b = bb_king[ksq] & ~ours; b != 0;) {
+		sq = bb_pop(&b);
+		if (bb_attackers(pos, them, sq, occ ^ BB(ksq)) == 0)
+			t |= BB(sq);
+	}
 	if (list == NULL)
 		n += bb_count(t);
 	else
