@@ -26,10 +26,11 @@ src_corrchessd_CFLAGS = $(DAEMON_CFLAGS)
 src_corrchessd_LDADD = src/libcorrchessd.a $(DAEMON_LIBS)
 
 dist_sysconf_DATA = conf/corrchessd.conf
+dist_man_MANS = doc/corrchessd.8
 
 check_PROGRAMS += tests/test_config tests/test_http
 TESTS += tests/test_config tests/test_http tests/daemon-frame.sh
-EXTRA_DIST += tests/daemon-frame.sh fuzz/fuzz_config.c
+EXTRA_DIST += tests/daemon-frame.sh
 
 tests_test_config_SOURCES = tests/test_config.c tests/testutil.h
 tests_test_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -46,16 +47,3 @@ update-conf: src/corrchessd$(EXEEXT)
 	src/corrchessd$(EXEEXT) --dump-config-example \
 	    >$(srcdir)/conf/corrchessd.conf
 .PHONY: update-conf
-
-# libFuzzer target for the configuration parser: `make fuzz-config`, then
-# fuzz/fuzz_config -max_total_time=60 (needs clang).
-FUZZ_CC = clang
-fuzz/fuzz_config$(EXEEXT): $(srcdir)/fuzz/fuzz_config.c $(srcdir)/src/conf.c \
-    $(srcdir)/src/conf.h
-	@$(MKDIR_P) fuzz
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -I$(top_builddir) -I$(srcdir)/src \
-	    -o $@ $(srcdir)/fuzz/fuzz_config.c $(srcdir)/src/conf.c
-fuzz-config: fuzz/fuzz_config$(EXEEXT)
-.PHONY: fuzz-config
-CLEANFILES += fuzz/fuzz_config$(EXEEXT)

@@ -109,6 +109,19 @@ check "bad value: file:line" grep -q \
 status=$?
 check "missing --config file stops start-up" [ "$status" -eq 1 ]
 
+# Log lines: plain text, or sd-daemon "<N>" prefixes when standard error
+# is the journal stream that JOURNAL_STREAM names.
+: >"$tmp/jlog"
+JOURNAL_STREAM=$(stat -c %d:%i "$tmp/jlog") \
+    "$corrchessd" --config "$tmp/bad.conf" 2>>"$tmp/jlog"
+check "journal: <3> prefix" grep -q "^<3>$tmp/bad.conf:2: " "$tmp/jlog"
+"$corrchessd" --config "$tmp/bad.conf" 2>"$tmp/out"
+check "plain: name and level" grep -q "^corrchessd: error: $tmp/bad.conf:2: " \
+    "$tmp/out"
+JOURNAL_STREAM=1:1 "$corrchessd" --config "$tmp/bad.conf" 2>"$tmp/out"
+check "journal: another stream is plain" grep -q "^corrchessd: error: " \
+    "$tmp/out"
+
 "$corrchessd" --bogus >"$tmp/out" 2>&1
 status=$?
 check "unknown option: exit 2 and usage" [ "$status" -eq 2 ]

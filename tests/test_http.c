@@ -596,6 +596,13 @@ test_keep_alive(void **state)
 	assert_int_equal(r.connects, 0);
 	free(r.body);
 
+	/* An error on a request with a small body keeps the connection. */
+	request_with(h, fx->port, "POST", "/api/v1/admin/ping", "x", 0, NULL,
+	    &r);
+	assert_int_equal(r.status, 401);
+	assert_int_equal(r.connects, 0);
+	free(r.body);
+
 	request_with(h, fx->port, "GET", "/metrics", NULL, 0, NULL, &r);
 	assert_int_equal(r.status, 200);
 	assert_int_equal(r.connects, 0);
