@@ -874,8 +874,8 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 /* Say that the text fits several legal moves, naming them in SAN. */
 static void
 explain_ambiguous(const struct chess_position *pos, const char *text,
-    size_t len, const chess_move *fits, int nfits, const chess_move *moves,
-    int nmoves, enum chess_lang lang, struct why *w)
+    size_t len, const chess_move *fits, int nfits, enum chess_lang lang,
+    struct why *w)
 {
 	chess_move	sorted[CHESS_MAX_MOVES], m;
 	char		san[CHESS_SAN_MAX];
@@ -901,7 +901,7 @@ explain_ambiguous(const struct chess_position *pos, const char *text,
 	why_add(w, "%.*s %s: ", (int)len, text,
 	    promos ? "needs a promotion piece" : "is ambiguous");
 	for (i = 0; i < nfits; i++) {
-		san_write(pos, fits[i], lang, moves, nmoves, san);
+		chess_move_san(pos, fits[i], lang, san, sizeof san);
 		why_add(w, "%s%s", i == 0 ? "" : i == nfits - 1 ? " or " : ", ",
 		    san);
 	}
@@ -918,7 +918,7 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 {
 	struct pattern	 p;
 	struct why	 w = { why, whysize, 0 };
-	chess_move	 moves[CHESS_MAX_MOVES], fits[CHESS_MAX_MOVES];
+	chess_move	 moves[CHESS_MAX_MOVES], *fits = moves;
 	enum chess_error err;
 	size_t		 start, len;
 	int		 n, i, k, nfits = 0;
@@ -938,6 +938,7 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 		return err;
 	}
 
+	/* The moves that fit are moved to the front of the list, in place. */
 	n = chess_legal_moves(pos, moves);
 	if (p.form == FORM_SAN) {
 		/*
@@ -983,7 +984,7 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 		return CHESS_EMOVE_ILLEGAL;
 	}
 	if (why != NULL && whysize > 0)
-		explain_ambiguous(pos, text + start, len, fits, nfits, moves, n,
-		    lang, &w);
+		explain_ambiguous(pos, text + start, len, fits, nfits, lang,
+		    &w);
 	return CHESS_EMOVE_AMBIGUOUS;
 }
