@@ -301,7 +301,12 @@ test_replay_vectors(void **state)
 	free(data);
 }
 
-/* The same move in every input form, English. */
+/*
+ * The same move in every input form, English. Check, mate and annotation
+ * marks are read and not checked against the position (people get them
+ * wrong), and neither is the capture sign of a piece move: "Nf3#" and
+ * "Nxf3" are Nf3 in the start position.
+ */
 static void
 test_input_forms_english(void **state)
 {
