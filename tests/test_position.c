@@ -866,6 +866,12 @@ test_attacks(void **state)
 	    CHESS_OK);
 	assert_true(chess_position_in_check(&pos));
 	assert_int_equal(chess_legal_count(&pos), 0);
+
+	/* A zeroed struct (no king) has no moves rather than a crash. */
+	memset(&pos, 0, sizeof pos);
+	assert_int_equal(chess_legal_count(&pos), 0);
+	assert_int_equal(chess_perft(&pos, 3), 0);
+	assert_non_null(chess_position_invalid(&pos));
 }
 
 int

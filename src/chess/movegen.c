@@ -292,11 +292,21 @@ generate(const struct chess_position *pos, chess_move *list)
 	return list == NULL ? n : (int)(list - start);
 }
 
+/* True if pos has a side to move with a king (the generator needs one). */
+static inline bool
+playable(const struct chess_position *pos)
+{
+	return pos->side <= 1 &&
+	    (pos->pieces[CHESS_KING] & pos->colors[pos->side]) != 0;
+}
+
 /* Write every legal move to `moves` and return their count. */
 int
 chess_legal_moves(const struct chess_position *pos,
     chess_move moves[CHESS_MAX_MOVES])
 {
+	if (!playable(pos))
+		return 0;
 	return generate(pos, moves);
 }
 
@@ -304,6 +314,8 @@ chess_legal_moves(const struct chess_position *pos,
 int
 chess_legal_count(const struct chess_position *pos)
 {
+	if (!playable(pos))
+		return 0;
 	return generate(pos, NULL);
 }
 
@@ -314,7 +326,7 @@ chess_move_is_legal(const struct chess_position *pos, chess_move m)
 	chess_move	moves[CHESS_MAX_MOVES];
 	int		i, n;
 
-	if (m == CHESS_MOVE_NONE)
+	if (m == CHESS_MOVE_NONE || !playable(pos))
 		return false;
 	n = generate(pos, moves);
 	for (i = 0; i < n; i++)
@@ -377,6 +389,8 @@ chess_perft(const struct chess_position *pos, int depth)
 {
 	if (depth <= 0)
 		return 1;
+	if (!playable(pos))
+		return 0;
 #ifdef HAVE_PERFT_POPCNT
 	if (__builtin_cpu_supports("popcnt"))
 		return perft_popcnt(pos, depth);
