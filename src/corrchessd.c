@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -39,6 +40,7 @@
 #include "http.h"
 #include "log.h"
 #include "routes.h"
+#include "service.h"
 
 #ifndef CORRCHESSD_CONF_DEFAULT
 #define CORRCHESSD_CONF_DEFAULT "/etc/corrchessd.conf"
@@ -258,12 +260,36 @@ reload(const char *path, int path_given, const char *state_dir, int debug)
 	conf_free(&conf);
 }
 
+/*
+ * The clock for tests: when CORRCHESSD_TEST_CLOCK_FILE names a file, its
+ * number (seconds) is added to the time, read again at every call, so a
+ * test can move the daemon's clock forward.
+ */
+static int64_t
+test_clock(void *arg)
+{
+	const char	*path = arg;
+	long long	 offset = 0;
+	FILE		*fp;
+
+	if ((fp = fopen(path, "r")) != NULL) {
+		if (fscanf(fp, "%lld", &offset) != 1)
+			offset = 0;
+		fclose(fp);
+	}
+	return (int64_t)time(NULL) + offset;
+}
+
+/* Start up, serve until SIGTERM or SIGINT, stop cleanly. */
 int
 main(int argc, char **argv)
 {
 	struct conf		 conf;
 	struct http_options	 hopts;
 	struct http_server	*srv = NULL;
+	struct service		*svc = NULL;
+	struct service_config	 scfg;
+	char			*db_path = NULL;
 	const char		*conf_path = CORRCHESSD_CONF_DEFAULT;
 	const char		*state_dir = NULL;
 	char			 err[CONF_ERR_SIZE];
@@ -355,6 +381,27 @@ main(int argc, char **argv)
 	log_info("admin token %s %s", created ? "created in" : "read from",
 	    token_path);
 
+	/* The database: created, or migrated, by the service. */
+	if (asprintf(&db_path, "%s/corrchess.db", absdir) == -1) {
+		db_path = NULL;
+		log_errorx("out of memory");
+		goto out;
+	}
+	memset(&scfg, 0, sizeof scfg);
+	scfg.db_path = db_path;
+	scfg.sync = conf.storage.synchronous == CONF_SYNC_NORMAL ?
+	    STORE_SYNC_NORMAL : STORE_SYNC_FULL;
+	if ((scfg.now_arg = getenv("CORRCHESSD_TEST_CLOCK_FILE")) != NULL) {
+		scfg.now = test_clock;
+		log_warnx("test clock: the time is moved by the number in %s",
+		    (char *)scfg.now_arg);
+	}
+	if ((svc = service_open(&scfg, err, sizeof err)) == NULL) {
+		log_errorx("database %s: %s", db_path, err);
+		goto out;
+	}
+	log_info("database %s", db_path);
+
 	/*
 	 * Signals go to the main thread only: block them before
 	 * libmicrohttpd starts its threads, which inherit the mask.
@@ -376,7 +423,7 @@ main(int argc, char **argv)
 	hopts.threads = (unsigned)conf.server.threads;
 	hopts.admin_token = token;
 	hopts.log_requests = conf.log.requests;
-	srv = http_server_start(&hopts, routes_api, routes_api_count, NULL,
+	srv = http_server_start(&hopts, routes_api, routes_api_count, svc,
 	    err, sizeof err);
 	sodium_memzero(token, sizeof token);
 	if (srv == NULL) {
@@ -400,6 +447,8 @@ main(int argc, char **argv)
 	log_info("stopped");
 	status = 0;
 out:
+	service_close(svc);
+	free(db_path);
 	free(token_path);
 	conf_free(&conf);
 	return (status);

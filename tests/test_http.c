@@ -821,14 +821,33 @@ slow_request(void *arg)
 	return (r);
 }
 
-/* Release the slow handler once the server is draining. */
+/*
+ * Release the slow handler once the server is draining, that is once its
+ * listening socket is closed (at most 30 s, so a broken stop fails).
+ */
 static void *
-release_later(void *arg)
+release_when_draining(void *arg)
 {
-	struct fixture	*fx = arg;
-	struct timespec	 pause = { 0, 200 * 1000 * 1000 };
+	struct fixture		*fx = arg;
+	struct timespec		 pause = { 0, 10 * 1000 * 1000 };
+	struct sockaddr_in	 sin;
+	int			 fd, i, refused = 0;
 
-	nanosleep(&pause, NULL);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)fx->port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (i = 0; i < 3000 && !refused; i++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd == -1)
+			break;
+		if (connect(fd, (struct sockaddr *)&sin, sizeof sin) == -1 &&
+		    errno == ECONNREFUSED)
+			refused = 1;
+		close(fd);
+		if (!refused)
+			nanosleep(&pause, NULL);
+	}
 	sem_post(&fx->release);
 	return (NULL);
 }
@@ -845,7 +864,8 @@ test_stop_drains(void **state)
 
 	assert_int_equal(pthread_create(&client, NULL, slow_request, fx), 0);
 	sem_wait(&fx->entered);
-	assert_int_equal(pthread_create(&releaser, NULL, release_later, fx),
+	assert_int_equal(pthread_create(&releaser, NULL, release_when_draining,
+	    fx),
 	    0);
 	http_server_stop(fx->srv, 30);
 	fx->srv = NULL;
@@ -864,6 +884,87 @@ test_stop_drains(void **state)
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
 	assert_int_equal(curl_easy_perform(h), CURLE_COULDNT_CONNECT);
 	curl_easy_cleanup(h);
+}
+
+/* Ask GET /healthz on a raw connection and read the whole answer. */
+static void
+raw_healthz(int fd)
+{
+	static const char req[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+	char	buf[1024];
+	size_t	len = 0;
+	ssize_t	n;
+
+	assert_int_equal(write(fd, req, sizeof req - 1),
+	    (ssize_t)(sizeof req - 1));
+	while (len < sizeof buf - 1) {
+		n = read(fd, buf + len, sizeof buf - 1 - len);
+		assert_true(n > 0);
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (strstr(buf, "\r\n\r\nok\n") != NULL)
+			return;
+	}
+	fail_msg("no answer on the raw connection");
+}
+
+/* Past max_connections a new client is refused; room frees on close. */
+static void
+test_connection_limit(void **state)
+{
+	struct http_options	 opts = {
+		.address = "127.0.0.1", .port = 0, .max_body_size = 1024,
+		.max_header_size = 4096, .max_connections = 2,
+		.connection_timeout = 30, .threads = 1,
+	};
+	struct http_server	*srv;
+	struct reply		 r;
+	struct timespec		 pause = { 0, 20 * 1000 * 1000 };
+	char			 err[256], url[128];
+	unsigned		 port;
+	int			 fd1, fd2, i;
+	CURL			*h;
+	CURLcode		 rc;
+	long			 status = 0;
+
+	(void)state;
+	srv = http_server_start(&opts, NULL, 0, NULL, err, sizeof err);
+	if (srv == NULL)
+		fail_msg("http_server_start: %s", err);
+	port = http_server_port(srv);
+	/* Two clients the server surely took: each has had an answer. */
+	fd1 = raw_connect(port);
+	fd2 = raw_connect(port);
+	raw_healthz(fd1);
+	raw_healthz(fd2);
+
+	h = curl_easy_init();
+	snprintf(url, sizeof url, "http://127.0.0.1:%u/healthz", port);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	memset(&r, 0, sizeof r);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, 30L);
+	rc = curl_easy_perform(h);
+	assert_int_not_equal(rc, CURLE_OK);
+	free(r.body);
+
+	close(fd1);
+	close(fd2);
+	/* The server sees the closes on its own time: retry a while. */
+	for (i = 0; i < 500; i++) {
+		memset(&r, 0, sizeof r);
+		rc = curl_easy_perform(h);
+		free(r.body);
+		if (rc == CURLE_OK)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	assert_int_equal(rc, CURLE_OK);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	assert_int_equal(status, 200);
+	curl_easy_cleanup(h);
+	http_server_stop(srv, 5);
 }
 
 /* Bad patterns and a busy port stop http_server_start with a reason. */
@@ -926,6 +1027,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_start_errors, setup,
 		    teardown),
+		cmocka_unit_test(test_connection_limit),
 	};
 	int	rc;
 
