@@ -19,7 +19,8 @@
 
 #include "chess/chess.h"
 
-#define PERFT_SHALLOW_MAX	5000000	/* leaves per perft in make check */
+/* Largest perft count checked by make check; the rest in check-deep. */
+#define PERFT_SHALLOW_MAX	5000000
 #define WALK_DEPTH		2	/* plies of the invariant walk */
 
 static int	deep;
@@ -236,7 +237,8 @@ check_movelist(const char *fen, char *list, bool king_dest,
 	chess_move		 moves[CHESS_MAX_MOVES];
 	char			 ours[CHESS_MAX_MOVES][6];
 	char			*theirs[CHESS_MAX_MOVES * 2], *tok, *save;
-	char			*op[CHESS_MAX_MOVES], *tp[CHESS_MAX_MOVES * 2];
+	char			*op[CHESS_MAX_MOVES];
+	char			*tp[CHESS_MAX_MOVES * 2];
 	int			 n, i, nt = 0, no = 0, k, from, to;
 	enum chess_error	 e;
 
@@ -245,9 +247,11 @@ check_movelist(const char *fen, char *list, bool king_dest,
 		fail_msg("%s: %s", fen, chess_strerror(e));
 	n = chess_legal_moves(&pos, moves);
 	for (i = 0; i < n; i++) {
-		if (king_dest && CHESS_MOVE_KIND(moves[i]) == CHESS_MOVE_CASTLE) {
+		if (king_dest &&
+		    CHESS_MOVE_KIND(moves[i]) == CHESS_MOVE_CASTLE) {
 			from = CHESS_MOVE_FROM(moves[i]);
-			to = (from & 56) | (CHESS_MOVE_TO(moves[i]) > from ? 6 : 2);
+			to = (from & 56) |
+			    (CHESS_MOVE_TO(moves[i]) > from ? 6 : 2);
 			moves[i] = (chess_move)CHESS_MOVE_MAKE(from, to,
 			    CHESS_MOVE_NORMAL, CHESS_KNIGHT);
 		}
@@ -263,8 +267,10 @@ check_movelist(const char *fen, char *list, bool king_dest,
 			from = CHESS_SQ(tok[0] - 'a', tok[1] - '1');
 			to = CHESS_SQ(tok[2] - 'a', tok[3] - '1');
 			if (from >= 0 && from < 64 && to >= 0 && to < 64 &&
-			    pos.board[from] == CHESS_PIECE(pos.side, CHESS_KING) &&
-			    pos.board[to] == CHESS_PIECE(pos.side, CHESS_ROOK)) {
+			    pos.board[from] ==
+			    CHESS_PIECE(pos.side, CHESS_KING) &&
+			    pos.board[to] ==
+			    CHESS_PIECE(pos.side, CHESS_ROOK)) {
 				tok[2] = to > from ? 'g' : 'c';
 			}
 		}
@@ -308,7 +314,8 @@ run_movelist(const char *file, bool king_dest)
 		 * castling rook's way to d1; perft (42) does not count it.
 		 */
 		check_movelist(fen, list, king_dest,
-		    king_dest && strncmp(fen, "4rrk1/", 6) == 0 ? "g1c1" : NULL);
+		    king_dest && strncmp(fen, "4rrk1/", 6) == 0 ? "g1c1" :
+		    NULL);
 		count++;
 	}
 	free(text);
@@ -494,7 +501,8 @@ test_fen_round_trip(void **state)
 		 * pocket) and games without a white or black king. */
 		len = strcspn(line, " ");
 		if (memchr(line, 'K', len) == NULL ||
-		    memchr(line, 'k', len) == NULL || count_char(line, len, '/') != 7) {
+		    memchr(line, 'k', len) == NULL ||
+		    count_char(line, len, '/') != 7) {
 			skipped++;
 			continue;
 		}
@@ -625,8 +633,9 @@ test_fen_castling(void **state)
 	assert_true(pos.castling == (((chess_bb)1 << CHESS_SQ(0, 0)) |
 	    ((chess_bb)1 << CHESS_SQ(4, 0)) | ((chess_bb)1 << CHESS_SQ(0, 7)) |
 	    ((chess_bb)1 << CHESS_SQ(4, 7))));
-	assert_fen_round("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
-	    0, "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1");
+	assert_fen_round(
+	    "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", 0,
+	    "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea - 0 1");
 	/* X-FEN file letter for an inner rook; K means the outermost. */
 	assert_int_equal(chess_fen_parse(&pos,
 	    "4k3/8/8/8/8/8/8/4K1RR w G - 0 1", 0), CHESS_OK);
@@ -678,12 +687,12 @@ test_castling_960(void **state)
 
 	(void)state;
 	/* Rook b1 castles queenside; the rook on a1 then attacks c1. */
-	assert_int_equal(chess_fen_parse(&pos, "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1",
-	    0), CHESS_OK);
+	assert_int_equal(chess_fen_parse(&pos,
+	    "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1", 0), CHESS_OK);
 	assert_int_equal(find_move(&pos, "d1b1"), CHESS_MOVE_NONE);
 	/* Without the hidden attacker the same castling is legal. */
-	assert_int_equal(chess_fen_parse(&pos, "4k3/8/8/8/8/8/8/1R1K4 w B - 0 1",
-	    0), CHESS_OK);
+	assert_int_equal(chess_fen_parse(&pos,
+	    "4k3/8/8/8/8/8/8/1R1K4 w B - 0 1", 0), CHESS_OK);
 	m = find_move(&pos, "d1b1");
 	assert_int_not_equal(m, CHESS_MOVE_NONE);
 	assert_int_equal(CHESS_MOVE_KIND(m), CHESS_MOVE_CASTLE);
@@ -851,7 +860,8 @@ test_attacks(void **state)
 	assert_int_equal(__builtin_popcountll(chess_attacks(CHESS_KNIGHT,
 	    CHESS_WHITE, CHESS_SQ(1, 0), occ)), 3);
 	assert_true(chess_attacks(CHESS_ROOK, CHESS_WHITE, CHESS_SQ(0, 0), occ)
-	    == (((chess_bb)1 << CHESS_SQ(1, 0)) | ((chess_bb)1 << CHESS_SQ(0, 1))));
+	    == (((chess_bb)1 << CHESS_SQ(1, 0)) |
+	    ((chess_bb)1 << CHESS_SQ(0, 1))));
 	assert_int_equal(__builtin_popcountll(chess_attacks(CHESS_QUEEN,
 	    CHESS_WHITE, CHESS_SQ(3, 3), 0)), 27);
 	assert_true(chess_attacks(CHESS_PAWN, CHESS_BLACK, CHESS_SQ(0, 6), 0) ==
@@ -860,7 +870,8 @@ test_attacks(void **state)
 	assert_int_equal(__builtin_popcountll(chess_attackers(&pos, CHESS_WHITE,
 	    CHESS_SQ(5, 2), occ)), 3);
 	assert_false(chess_position_in_check(&pos));
-	assert_int_equal(chess_position_king(&pos, CHESS_BLACK), CHESS_SQ(4, 7));
+	assert_int_equal(chess_position_king(&pos, CHESS_BLACK),
+	    CHESS_SQ(4, 7));
 	assert_int_equal(chess_fen_parse(&pos,
 	    "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", 0),
 	    CHESS_OK);

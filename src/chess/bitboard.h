@@ -80,18 +80,23 @@ bb_forward(chess_bb b, int color)
 struct bb_magic {
 	chess_bb	 mask;		/* relevant occupancy */
 	chess_bb	 magic;
-	const chess_bb	*attacks;	/* indexed by the magic product */
+	const chess_bb	*attacks;	/* by the magic product */
 	unsigned	 shift;
 };
 
-/* Tables filled once by chess_init(); read-only afterwards. */
+/*
+ * Tables filled once by chess_init(); read-only afterwards. bb_pawn: the
+ * squares a pawn attacks; bb_*_empty: slider moves on an empty board;
+ * bb_between: the squares strictly between two squares on a line;
+ * bb_line: the whole line through both.
+ */
 extern chess_bb		bb_knight[64];
 extern chess_bb		bb_king[64];
-extern chess_bb		bb_pawn[2][64];		/* squares a pawn attacks */
-extern chess_bb		bb_rook_empty[64];	/* rook moves, empty board */
+extern chess_bb		bb_pawn[2][64];
+extern chess_bb		bb_rook_empty[64];
 extern chess_bb		bb_bishop_empty[64];
-extern chess_bb		bb_between[64][64];	/* squares strictly between */
-extern chess_bb		bb_line[64][64];	/* whole line through both */
+extern chess_bb		bb_between[64][64];
+extern chess_bb		bb_line[64][64];
 extern struct bb_magic	bb_rook_magic[64];
 extern struct bb_magic	bb_bishop_magic[64];
 
@@ -126,7 +131,8 @@ bb_attackers(const struct chess_position *pos, int by, int sq,
 {
 	chess_bb	them = pos->colors[by];
 	chess_bb	rq = pos->pieces[CHESS_ROOK] | pos->pieces[CHESS_QUEEN];
-	chess_bb	bq = pos->pieces[CHESS_BISHOP] | pos->pieces[CHESS_QUEEN];
+	chess_bb	bq = pos->pieces[CHESS_BISHOP] |
+			    pos->pieces[CHESS_QUEEN];
 
 	return them & ((bb_pawn[by ^ 1][sq] & pos->pieces[CHESS_PAWN]) |
 	    (bb_knight[sq] & pos->pieces[CHESS_KNIGHT]) |

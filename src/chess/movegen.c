@@ -106,13 +106,14 @@ BB_INLINE int
 generate(const struct chess_position *pos, chess_move *list)
 {
 	const int	us = pos->side, them = us ^ 1;
-	const chess_bb	ours = pos->colors[us], theirs = pos->colors[them];
+	const chess_bb	ours = pos->colors[us];
+	const chess_bb	theirs = pos->colors[them];
 	const chess_bb	occ = ours | theirs;
 	const chess_bb	pawns = pos->pieces[CHESS_PAWN] & ours;
-	const chess_bb	rank7 = us == CHESS_WHITE ? 0x00ff000000000000ULL :
-	    0x000000000000ff00ULL;
-	const chess_bb	rank3 = us == CHESS_WHITE ? 0x0000000000ff0000ULL :
-	    0x0000ff0000000000ULL;
+	const chess_bb	rank7 = us == CHESS_WHITE ? BB_RANK_1 << 48 :
+			    BB_RANK_1 << 8;
+	const chess_bb	rank3 = us == CHESS_WHITE ? BB_RANK_1 << 16 :
+			    BB_RANK_1 << 40;
 	const int	up = us == CHESS_WHITE ? 8 : -8;
 	chess_move	*start = list;
 	chess_bb	checkers, target, pinned, snipers, b, t, between;
@@ -223,9 +224,11 @@ generate(const struct chess_position *pos, chess_move *list)
 			list = add_pawn_promotions(list, push1 &
 			    (BB_RANK_1 | BB_RANK_8), up);
 			list = add_pawn_promotions(list, capl &
-			    (BB_RANK_1 | BB_RANK_8), us == CHESS_WHITE ? 7 : -9);
+			    (BB_RANK_1 | BB_RANK_8),
+			    us == CHESS_WHITE ? 7 : -9);
 			list = add_pawn_promotions(list, capr &
-			    (BB_RANK_1 | BB_RANK_8), us == CHESS_WHITE ? 9 : -7);
+			    (BB_RANK_1 | BB_RANK_8),
+			    us == CHESS_WHITE ? 9 : -7);
 		}
 	}
 
