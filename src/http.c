@@ -125,6 +125,8 @@ static void	http_healthz(struct http_request *, struct http_response *,
 		    void *);
 static void	http_metrics(struct http_request *, struct http_response *,
 		    void *);
+static void	http_mhd_log(void *, const char *, va_list)
+		    __attribute__((__format__(__printf__, 2, 0)));
 
 /* Machine word for a status. */
 const char *
