@@ -736,6 +736,17 @@ test_castling_960(void **state)
 	assert_int_equal(chess_fen_parse(&pos,
 	    "4r1k1/8/8/8/8/8/8/R3K3 w Q - 0 1", 0), CHESS_OK);
 	assert_int_equal(find_move(&pos, "e1a1"), CHESS_MOVE_NONE);
+	assert_false(chess_move_is_legal(&pos, CHESS_MOVE_MAKE(CHESS_SQ(4, 0),
+	    CHESS_SQ(0, 0), CHESS_MOVE_CASTLE, CHESS_KNIGHT)));
+	assert_true(chess_move_is_legal(&pos, CHESS_MOVE_MAKE(CHESS_SQ(4, 0),
+	    CHESS_SQ(3, 0), CHESS_MOVE_NORMAL, CHESS_KNIGHT)));
+	assert_false(chess_move_is_legal(&pos, CHESS_MOVE_NONE));
+	/* A pinned knight has no move; the king may not step into check. */
+	assert_int_equal(chess_fen_parse(&pos,
+	    "4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1", 0), CHESS_OK);
+	assert_false(chess_move_is_legal(&pos, CHESS_MOVE_MAKE(CHESS_SQ(4, 1),
+	    CHESS_SQ(2, 2), CHESS_MOVE_NORMAL, CHESS_KNIGHT)));
+	assert_int_equal(chess_legal_count(&pos), 4);
 }
 
 /* Chess960 start positions by Scharnagl number. */
