@@ -284,19 +284,48 @@ pgn_setup(struct pgn_parse *p)
 	game->keys[0] = pos.key;
 }
 
-/* Keep only the moves of `cand` that are legal as `kind`/`prom` to `to`;
- * return how many, with the move in *out when exactly one. */
+/*
+ * True if the side to move's king is safe after moving from `from` to `to`
+ * (not castling). The move must be pseudo-legal: the piece reaches `to`,
+ * which is empty or holds an enemy piece, or is the e.p. square.
+ */
+static inline int
+pgn_king_safe(const struct chess_position *pos, int from, int to, int ep)
+{
+	int		side = pos->side, ksq;
+	chess_bb	occ = pos->colors[0] | pos->colors[1];
+	chess_bb	gone = BB(to);		/* a captured piece */
+
+	occ = (occ & ~BB(from)) | BB(to);
+	if (ep) {
+		gone = BB(side == CHESS_WHITE ? to - 8 : to + 8);
+		occ &= ~gone;
+	}
+	if (BB(from) & pos->pieces[CHESS_KING])
+		ksq = to;
+	else
+		ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[side]);
+	return (bb_attackers(pos, !side, ksq, occ) & ~gone) == 0;
+}
+
+/* Keep only the pseudo-legal moves of `cand` to `to` (as `kind`/`prom`)
+ * that are legal; return how many, with the move in *out when one. */
 static int
 pgn_pick(const struct chess_position *pos, chess_bb cand, int to, int kind,
     int prom, chess_move *out)
 {
-	chess_move	m;
-	int		n = 0;
+	int	from, n = 0;
 
 	while (cand) {
-		m = CHESS_MOVE_MAKE(bb_pop(&cand), to, kind, prom);
-		if (chess_move_is_legal(pos, m)) {
-			*out = m;
+		from = bb_pop(&cand);
+#ifdef PGN_CHECK_LEGAL
+		if (pgn_king_safe(pos, from, to, kind == CHESS_MOVE_EP) !=
+		    chess_move_is_legal(pos, CHESS_MOVE_MAKE(from, to, kind,
+		    prom)))
+			abort();
+#endif
+		if (pgn_king_safe(pos, from, to, kind == CHESS_MOVE_EP)) {
+			*out = CHESS_MOVE_MAKE(from, to, kind, prom);
 			n++;
 		}
 	}
