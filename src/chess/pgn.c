@@ -144,7 +144,8 @@ chess_pgn_tag(const struct chess_pgn_game *g, const char *name)
 	size_t	i;
 
 	for (i = 0; i < g->ntags; i++) {
-		if (strcmp(g->tags[i].name, name) == 0)
+		if (g->tags[i].name[0] == name[0] &&
+		    strcmp(g->tags[i].name, name) == 0)
 			return g->tags[i].value;
 	}
 	return NULL;
@@ -160,7 +161,8 @@ chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
 	char			*block;
 
 	for (i = 0; i < g->ntags; i++) {
-		if (strcmp(g->tags[i].name, name) == 0) {
+		if (g->tags[i].name[0] == name[0] &&
+		    strcmp(g->tags[i].name, name) == 0) {
 			t = &g->tags[i];
 			break;
 		}
