@@ -506,6 +506,7 @@ struct event_row {
 	char	result[8];
 	int	first3, first5, hmc100, hmc150;	/* 0 when empty */
 	char	status[32];
+	int	chessjs3;	/* chess.js's 3rd occurrence, -1 for n/a */
 };
 
 /* Split a TSV line into at most `max` fields; returns the count. */
@@ -576,6 +577,9 @@ check_events(const struct chess_pgn_game *pg, const struct event_row *row)
 		if (g.pos.halfmove >= 150 && h150 == 0)
 			h150 = (int)i + 1;
 	}
+	/* chess.js agrees where it can represent the game. */
+	if (row->chessjs3 >= 0)
+		assert_int_equal(first3, row->chessjs3);
 	if (first3 != row->first3 || first5 != row->first5 ||
 	    h100 != row->hmc100 || h150 != row->hmc150)
 		fail_msg("%s#%d: 3fold %d 5fold %d hmc100 %d hmc150 %d, "
@@ -654,6 +658,8 @@ test_game_events(void **state)
 		row.hmc100 = atoi(f[6]);
 		row.hmc150 = atoi(f[7]);
 		snprintf(row.status, sizeof row.status, "%s", f[8]);
+		row.chessjs3 = n >= 10 && strcmp(f[9], "n/a") != 0 ?
+		    atoi(f[9]) : -1;
 
 		if (strcmp(row.file, file) != 0) {
 			free(buf);
