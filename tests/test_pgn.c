@@ -535,6 +535,8 @@ test_errors(void **state)
 		    { "no closing bracket", "", "" } },
 		{ "1. e4 & e5 *",
 		    { "unexpected character '&'", "", "" } },
+		{ "1. e4 e5 \xc2\xbd-\xc2\xbd",
+		    { "line 1", "unexpected byte 0xc2", "" } },
 		{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. " "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNN"
 		    "NNNNNNNNNN *",
 		    { "ply 7 (4. NNNNNNNNNNNN", "too long", "" } },

@@ -822,9 +822,10 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 		}
 		if (!pgn_move_char(c)) {
 			p.any = p.movetext = 1;
-			pgn_fail(&p, "unexpected character '%s%c'",
-			    c >= 0x20 && c < 0x7f ? "" : "\\",
-			    c >= 0x20 && c < 0x7f ? c : '?');
+			if (c > 0x20 && c < 0x7f)
+				pgn_fail(&p, "unexpected character '%c'", c);
+			else
+				pgn_fail(&p, "unexpected byte 0x%02x", c);
 			r->off++;
 			continue;
 		}
