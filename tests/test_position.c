@@ -113,6 +113,28 @@ check_perft(const char *name, const struct chess_position *pos, int depth,
 	perft_runs++;
 }
 
+/* chess_move_is_legal() accepts exactly the generated moves, out of all
+ * 65536 move codes. */
+static void
+check_is_legal(const struct chess_position *pos, const char *fen)
+{
+	chess_move	moves[CHESS_MAX_MOVES];
+	uint8_t		listed[65536 / 8];
+	int		i, n, m;
+	bool		in_list;
+
+	memset(listed, 0, sizeof listed);
+	n = chess_legal_moves(pos, moves);
+	for (i = 0; i < n; i++)
+		listed[moves[i] >> 3] |= (uint8_t)(1 << (moves[i] & 7));
+	for (m = 0; m < 65536; m++) {
+		in_list = (listed[m >> 3] >> (m & 7)) & 1;
+		if (chess_move_is_legal(pos, (chess_move)m) != in_list)
+			fail_msg("%s: move code 0x%04x: is_legal %d, listed %d",
+			    fen, m, !in_list, in_list);
+	}
+}
+
 /* Parse a suite FEN and run the invariant walk over it. */
 static void
 setup_suite_position(struct chess_position *pos, const char *fen)
@@ -127,6 +149,9 @@ setup_suite_position(struct chess_position *pos, const char *fen)
 		fail_msg("%s: %s", fen, why);
 	if (chess_legal_count(pos) > 0)
 		walk(pos, WALK_DEPTH, fen);
+	/* Every position of the small suites, every 4th of the big one. */
+	if (perft_positions < 200 || perft_positions % 4 == 0)
+		check_is_legal(pos, fen);
 	perft_positions++;
 }
 

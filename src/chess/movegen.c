@@ -322,20 +322,85 @@ chess_legal_count(const struct chess_position *pos)
 	return generate(pos, NULL);
 }
 
-/* True if `m` is a legal move in this position. */
+/* True if a piece of ours may move from `from` to `to` as `kind` says,
+ * ignoring what that does to our king. */
+static bool
+pseudo_legal(const struct chess_position *pos, int from, int to, int kind)
+{
+	const int	us = pos->side, up = us == CHESS_WHITE ? 8 : -8;
+	const chess_bb	occ = pos->colors[0] | pos->colors[1];
+	const chess_bb	theirs = pos->colors[us ^ 1];
+	const chess_bb	last = BB_RANK_1 | BB_RANK_8;
+	int		piece = pos->board[from];
+
+	if (piece == CHESS_EMPTY || CHESS_PIECE_COLOR(piece) != us ||
+	    (pos->colors[us] & BB(to)))
+		return false;
+	switch (CHESS_PIECE_TYPE(piece)) {
+	case CHESS_PAWN:
+		if (kind == CHESS_MOVE_EP)
+			return to == pos->ep && (bb_pawn[us][from] & BB(to));
+		if ((kind == CHESS_MOVE_PROMOTION) != ((BB(to) & last) != 0))
+			return false;
+		if (bb_pawn[us][from] & theirs & BB(to))
+			return true;
+		if (to == from + up)
+			return !(occ & BB(to));
+		return to == from + 2 * up &&
+		    CHESS_RANK(from) == (us == CHESS_WHITE ? 1 : 6) &&
+		    !(occ & (BB(to) | BB(from + up)));
+	case CHESS_KNIGHT:
+		return kind == CHESS_MOVE_NORMAL && (bb_knight[from] & BB(to));
+	case CHESS_BISHOP:
+		return kind == CHESS_MOVE_NORMAL &&
+		    (bb_bishop_attacks(from, occ) & BB(to));
+	case CHESS_ROOK:
+		return kind == CHESS_MOVE_NORMAL &&
+		    (bb_rook_attacks(from, occ) & BB(to));
+	case CHESS_QUEEN:
+		return kind == CHESS_MOVE_NORMAL &&
+		    ((bb_bishop_attacks(from, occ) | bb_rook_attacks(from, occ)) &
+		    BB(to));
+	case CHESS_KING:
+		return kind == CHESS_MOVE_NORMAL && (bb_king[from] & BB(to));
+	}
+	return false;
+}
+
+/*
+ * True if `m` is a legal move in this position: exactly when it is one of
+ * chess_legal_moves(), tested directly (the move is played on a copy of
+ * the occupancy and our king looked at).
+ */
 bool
 chess_move_is_legal(const struct chess_position *pos, chess_move m)
 {
-	chess_move	moves[CHESS_MAX_MOVES];
-	int		i, n;
+	const int	from = CHESS_MOVE_FROM(m), to = CHESS_MOVE_TO(m);
+	const int	kind = CHESS_MOVE_KIND(m);
+	int		us, them, ksq, kto, gone;
+	chess_bb	occ;
 
-	if (m == CHESS_MOVE_NONE || !playable(pos))
+	if (m == CHESS_MOVE_NONE || !playable(pos) || from == to)
 		return false;
-	n = generate(pos, moves);
-	for (i = 0; i < n; i++)
-		if (moves[i] == m)
-			return true;
-	return false;
+	/* Only promotions carry a piece; the generator writes 0 otherwise. */
+	if (kind != CHESS_MOVE_PROMOTION && ((m >> 12) & 3) != 0)
+		return false;
+	us = pos->side;
+	them = us ^ 1;
+	ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[us]);
+	occ = pos->colors[0] | pos->colors[1];
+
+	if (kind == CHESS_MOVE_CASTLE)
+		return from == ksq && (pos->castling & pos->colors[us] &
+		    BB(to)) && bb_attackers(pos, them, ksq, occ) == 0 &&
+		    castling_ok(pos, ksq, to, occ, &kto);
+	if (!pseudo_legal(pos, from, to, kind))
+		return false;
+	if (from == ksq)
+		return bb_attackers(pos, them, to, occ ^ BB(from)) == 0;
+	gone = kind == CHESS_MOVE_EP ? to ^ 8 : to;
+	occ = ((occ ^ BB(from)) & ~BB(gone)) | BB(to);
+	return (bb_attackers(pos, them, ksq, occ) & ~BB(gone)) == 0;
 }
 
 /* Signature of the perft recursion, one per instruction set. */
