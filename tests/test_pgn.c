@@ -791,6 +791,121 @@ test_round_trip(void **state)
 	chess_pgn_game_free(&h);
 }
 
+/* Read "FEN + one move" and return the move read, or CHESS_MOVE_NONE. */
+static chess_move
+read_move(const char *fen, int chess960, const char *move,
+    struct chess_pgn_game *g)
+{
+	char	text[256], err[256];
+
+	snprintf(text, sizeof text, "%s[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
+	    chess960 ? "[Variant \"Chess960\"]\n" : "", fen, move);
+	if (read_one(text, g, err, sizeof err) != 1 || g->game.nply != 1)
+		return CHESS_MOVE_NONE;
+	return g->game.moves[0];
+}
+
+/* Every legal move of every position of some real games (and of a few
+ * made for promotions, e.p., disambiguation and Chess960 castling), in
+ * SAN, without check marks, and in UCI, reads back as that move. */
+static void
+test_every_legal_move(void **state)
+{
+	static const char *const files[] = {
+		"mliebelt/twic-01-232games.pgn",
+		"python-chess/cutechess-fischerrandom.pgn",
+		"python-chess/kasparov-deep-blue-1997.pgn",
+	};
+	static const char *const fens[] = {
+		/* Three queens that reach e4; knights on b1 and f1. */
+		"2k5/8/8/8/Q6Q/8/8/1N2KN1Q w - - 0 1",
+		/* Promotions, with and without capture, both sides. */
+		"1n2k2r/PP4P1/8/8/8/8/pp4p1/1N2K2R w Kk - 0 1",
+		"1n2k2r/PP4P1/8/8/8/8/pp4p1/1N2K2R b Kk - 0 1",
+		/* E.p. capture from both sides; one that would uncover the
+		 * king on its rank. */
+		"4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1",
+		"8/8/8/8/k3pP1R/8/8/4K3 b - f3 0 1",
+		/* Rooks disambiguated by file and by rank. */
+		"3k4/8/8/R6R/8/8/8/R3K3 w Q - 0 1",
+		/* Chess960: king on b1, rooks a1 and c1 (both castlings). */
+		"1r1k1r2/8/8/8/8/8/8/RKR5 w ACfb - 0 1",
+	};
+	struct chess_pgn_reader	 rd;
+	struct chess_pgn_game	 pg, one;
+	struct chess_position	 pos;
+	chess_move		 moves[CHESS_MAX_MOVES], got;
+	char			*buf, fen[CHESS_FEN_MAX], san[CHESS_SAN_MAX];
+	char			 uci[8], err[256];
+	size_t			 len, f, i, k;
+	int			 n, j, positions = 0, checked = 0, extra;
+
+	(void)state;
+	memset(&pg, 0, sizeof pg);
+	memset(&one, 0, sizeof one);
+	extra = (int)(sizeof fens / sizeof fens[0]);
+	for (f = 0; f < sizeof files / sizeof files[0] + 1; f++) {
+		buf = NULL;
+		if (f < sizeof files / sizeof files[0]) {
+			buf = read_pgn_file(files[f], &len, 0);
+			chess_pgn_reader_init(&rd, buf, len);
+		}
+		for (;;) {
+			if (buf != NULL) {
+				if (chess_pgn_next(&rd, &pg, err, sizeof err) !=
+				    1)
+					break;
+			} else {
+				if (extra == 0)
+					break;
+				if (chess_fen_parse(&pos, fens[--extra], 0) !=
+				    CHESS_OK)
+					fail_msg("bad FEN %s", fens[extra]);
+				assert_int_equal(chess_game_init(&pg.game,
+				    &pos), 0);
+			}
+			pos = pg.game.start;
+			for (i = 0; i <= pg.game.nply; i++) {
+				chess_fen_write(&pos, fen, sizeof fen);
+				n = chess_legal_moves(&pos, moves);
+				for (j = 0; j < n; j++) {
+					chess_move_san(&pos, moves[j],
+					    CHESS_LANG_EN, san, sizeof san);
+					got = read_move(fen, pos.chess960, san,
+					    &one);
+					if (got != moves[j])
+						fail_msg("%s: %s read as %04x",
+						    fen, san, got);
+					k = strcspn(san, "+#");
+					san[k] = '\0';
+					got = read_move(fen, pos.chess960, san,
+					    &one);
+					assert_true(got == moves[j]);
+					chess_move_uci(&pos, moves[j], uci,
+					    sizeof uci);
+					got = read_move(fen, pos.chess960, uci,
+					    &one);
+					if (got != moves[j])
+						fail_msg("%s: %s read as %04x",
+						    fen, uci, got);
+					checked++;
+				}
+				positions++;
+				if (i < pg.game.nply)
+					chess_position_make(&pos,
+					    pg.game.moves[i]);
+			}
+			if (buf == NULL)
+				chess_game_free(&pg.game);
+		}
+		free(buf);
+	}
+	print_message("every legal move: %d positions, %d moves\n",
+	    positions, checked);
+	chess_pgn_game_free(&pg);
+	chess_pgn_game_free(&one);
+}
+
 /* A small deterministic generator for the malformed-input test. */
 static uint32_t
 lcg(uint32_t *s)
@@ -883,6 +998,7 @@ main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_write_golden),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_every_legal_move),
 		cmocka_unit_test(test_malformed),
 	};
 
