@@ -499,6 +499,32 @@ test_setup(void **state)
 	chess_pgn_game_free(&g);
 }
 
+/* UCI movetext (python-chess's uci-moves.pgn) is read, and written back
+ * as SAN: g1f3 c7c5 e2e4 ... and e1c1 as O-O-O. */
+static void
+test_uci_movetext(void **state)
+{
+	struct chess_pgn_game	g;
+	char			*buf, *out, err[256];
+	size_t			len;
+
+	(void)state;
+	memset(&g, 0, sizeof g);
+	buf = read_pgn_file("python-chess/uci-moves.pgn", &len, 0);
+	buf[len] = '\0';
+	assert_int_equal(read_one(buf, &g, err, sizeof err), 1);
+	assert_int_equal(g.game.nply, 113);
+	assert_string_equal(g.result, "1/2-1/2");
+	out = chess_pgn_write(&g, NULL);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "\n\n1. Nf3 c5 2. e4 d6 3. d4 cxd4 4. "
+	    "Nxd4 Nf6 5. Nc3 e6 6. Be3 a6 7. g4 h6 8. Qf3\nNbd7 9. Be2 Qc7"));
+	assert_non_null(strstr(out, "\n15. O-O-O Qb6 "));
+	free(out);
+	free(buf);
+	chess_pgn_game_free(&g);
+}
+
 /* Errors name the line, the ply and the move; reading goes on. */
 static void
 test_errors(void **state)
@@ -994,6 +1020,7 @@ main(void)
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_movetext_skipped),
 		cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_uci_movetext),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_write_golden),
