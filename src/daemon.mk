@@ -15,7 +15,7 @@ src_libcorrchessd_a_SOURCES = \
 	src/conf.h src/conf.c \
 	src/metrics.h src/metrics.c \
 	src/http.h src/http.c \
-	src/routes.h src/routes.c
+	src/routes.h
 src_libcorrchessd_a_CFLAGS = $(DAEMON_CFLAGS)
 
 sbin_PROGRAMS = src/corrchessd
@@ -23,7 +23,8 @@ src_corrchessd_SOURCES = src/corrchessd.c
 src_corrchessd_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORRCHESSD_CONF_DEFAULT='"$(sysconfdir)/corrchessd.conf"'
 src_corrchessd_CFLAGS = $(DAEMON_CFLAGS)
-src_corrchessd_LDADD = src/libcorrchessd.a $(DAEMON_LIBS)
+src_corrchessd_LDADD = src/libcorrchessd.a src/libcorrchess.a \
+	src/chess/libchess.a $(DAEMON_LIBS) $(SQLITE_LIBS)
 
 dist_sysconf_DATA = conf/corrchessd.conf
 dist_man_MANS = doc/corrchessd.8

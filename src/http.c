@@ -134,25 +134,25 @@ http_status_code_word(unsigned status)
 {
 	switch (status) {
 	case 400:
-		return ("bad_request");
+		return ("bad-request");
 	case 401:
 		return ("unauthorized");
 	case 403:
 		return ("forbidden");
 	case 404:
-		return ("not_found");
+		return ("not-found");
 	case 405:
-		return ("method_not_allowed");
+		return ("method-not-allowed");
 	case 409:
 		return ("conflict");
 	case 413:
-		return ("payload_too_large");
+		return ("payload-too-large");
 	case 415:
-		return ("unsupported_media_type");
+		return ("unsupported-media-type");
 	case 422:
 		return ("unprocessable");
 	case 431:
-		return ("headers_too_large");
+		return ("headers-too-large");
 	case 500:
 		return ("internal");
 	}
@@ -727,12 +727,20 @@ http_request_json(const struct http_request *req, struct http_response *resp)
 	json_t		*v;
 	size_t		 len;
 
+	/*
+	 * JSON, or no type; also curl's default for -d
+	 * (application/x-www-form-urlencoded), so that
+	 * `curl -d '{"name":"alice"}' URL` just works.
+	 */
 	ct = http_request_header(req, MHD_HTTP_HEADER_CONTENT_TYPE);
 	if (ct != NULL) {
 		len = strcspn(ct, "; ");
-		if (len != strlen("application/json") ||
-		    strncasecmp(ct, "application/json", len) != 0) {
-			http_respond_error(resp, 415, "unsupported_media_type",
+		if (!((len == strlen("application/json") &&
+		    strncasecmp(ct, "application/json", len) == 0) ||
+		    (len == strlen("application/x-www-form-urlencoded") &&
+		    strncasecmp(ct, "application/x-www-form-urlencoded",
+		    len) == 0))) {
+			http_respond_error(resp, 415, "unsupported-media-type",
 			    "the body must be application/json");
 			return (NULL);
 		}
@@ -740,14 +748,14 @@ http_request_json(const struct http_request *req, struct http_response *resp)
 	v = json_loadb(req->body != NULL ? req->body : "", req->body_len,
 	    JSON_REJECT_DUPLICATES, &jerr);
 	if (v == NULL) {
-		http_respond_error(resp, 400, "bad_request",
+		http_respond_error(resp, 400, "bad-request",
 		    "invalid JSON at line %d, column %d: %s", jerr.line,
 		    jerr.column, jerr.text);
 		return (NULL);
 	}
 	if (!json_is_object(v)) {
 		json_decref(v);
-		http_respond_error(resp, 400, "bad_request",
+		http_respond_error(resp, 400, "bad-request",
 		    "the body must be a JSON object");
 		return (NULL);
 	}
@@ -846,11 +854,11 @@ http_queue_error(struct http_server *srv, struct http_request *req)
 
 	switch (req->error) {
 	case 404:
-		http_respond_error(&resp, 404, "not_found",
+		http_respond_error(&resp, 404, "not-found",
 		    "no such resource: %s", req->path);
 		break;
 	case 405:
-		http_respond_error(&resp, 405, "method_not_allowed",
+		http_respond_error(&resp, 405, "method-not-allowed",
 		    "%s is not allowed on %s (allowed: %s)", req->method,
 		    req->path, req->allow);
 		http_response_header(&resp, MHD_HTTP_HEADER_ALLOW, req->allow);
@@ -863,12 +871,12 @@ http_queue_error(struct http_server *srv, struct http_request *req)
 		    "Bearer realm=\"corrchess\"");
 		break;
 	case 413:
-		http_respond_error(&resp, 413, "payload_too_large",
+		http_respond_error(&resp, 413, "payload-too-large",
 		    "the request body is larger than %zu bytes",
 		    srv->opts.max_body_size);
 		break;
 	case 431:
-		http_respond_error(&resp, 431, "headers_too_large",
+		http_respond_error(&resp, 431, "headers-too-large",
 		    "the request line and headers are larger than %zu bytes",
 		    srv->opts.max_header_size);
 		break;

@@ -146,7 +146,7 @@ void	http_respond_data(struct http_response *resp, unsigned status,
 void	http_respond_text(struct http_response *resp, unsigned status,
 	    const char *text);
 /*
- * Answer with an error: code is a short machine word ("not_found",
+ * Answer with an error: code is a short machine word ("not-found",
  * "illegal_move"), the message a sentence for people. JSON or text/plain
  * as the request prefers.
  */
@@ -158,10 +158,10 @@ void	http_response_header(struct http_response *resp, const char *name,
 	    const char *value);
 
 /*
- * Machine word for a status: 400 "bad_request", 401 "unauthorized", 403
- * "forbidden", 404 "not_found", 405 "method_not_allowed", 409 "conflict",
- * 413 "payload_too_large", 415 "unsupported_media_type", 422
- * "unprocessable", 431 "headers_too_large", 500 "internal", otherwise
+ * Machine word for a status: 400 "bad-request", 401 "unauthorized", 403
+ * "forbidden", 404 "not-found", 405 "method-not-allowed", 409 "conflict",
+ * 413 "payload-too-large", 415 "unsupported-media-type", 422
+ * "unprocessable", 431 "headers-too-large", 500 "internal", otherwise
  * "error".
  */
 const char *http_status_code_word(unsigned status);

@@ -134,6 +134,9 @@ enum stmt_id {
 	ST_BEGIN,
 	ST_COMMIT,
 	ST_ROLLBACK,
+	ST_SAVEPOINT,
+	ST_RELEASE,
+	ST_ROLLBACK_TO,
 	ST_VERSION,
 	ST_PLAYER_INSERT,
 	ST_PLAYER_BY_ID,
@@ -168,6 +171,9 @@ static const struct {
 	[ST_BEGIN] = { "begin", 0, "BEGIN IMMEDIATE" },
 	[ST_COMMIT] = { "commit", 0, "COMMIT" },
 	[ST_ROLLBACK] = { "rollback", 0, "ROLLBACK" },
+	[ST_SAVEPOINT] = { "savepoint", 0, "SAVEPOINT action" },
+	[ST_RELEASE] = { "release", 0, "RELEASE SAVEPOINT action" },
+	[ST_ROLLBACK_TO] = { "rollback_to", 0, "ROLLBACK TO SAVEPOINT action" },
 	[ST_VERSION] = { "version", 1, "SELECT version FROM schema_version" },
 	[ST_PLAYER_INSERT] = { "player-insert", 0,
 	    "INSERT INTO players (name, email, lang, created) "
@@ -828,6 +834,32 @@ enum store_status
 store_rollback(struct store *s)
 {
 	return store_txn(s, ST_ROLLBACK);
+}
+
+/* Mark a point inside the transaction that store_rollback_to() returns
+ * to. */
+enum store_status
+store_savepoint(struct store *s)
+{
+	return store_txn(s, ST_SAVEPOINT);
+}
+
+/* Keep what was done since the savepoint. */
+enum store_status
+store_release(struct store *s)
+{
+	return store_txn(s, ST_RELEASE);
+}
+
+/* Undo what was done since the savepoint, and drop it. */
+enum store_status
+store_rollback_to(struct store *s)
+{
+	enum store_status	status;
+
+	if ((status = store_txn(s, ST_ROLLBACK_TO)) != STORE_OK)
+		return status;
+	return store_txn(s, ST_RELEASE);
 }
 
 /* Add a player. */

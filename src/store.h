@@ -57,7 +57,7 @@
 #define STORE_RESULT_SIZE	8	/* "1-0", "0-1", "1/2-1/2", "*" */
 #define STORE_TERM_SIZE		32	/* game_termination_name() text */
 #define STORE_KIND_SIZE		24	/* "move", "accept-draw", ... */
-#define STORE_MOVE_SIZE		32	/* move text as the player gave it */
+#define STORE_MOVE_SIZE		33	/* move text as the player gave it (32 bytes) */
 #define STORE_SAN_SIZE		16
 #define STORE_SOURCE_SIZE	8	/* "http", "mail", "admin" */
 
@@ -245,6 +245,16 @@ enum store_status store_commit(struct store *);
 
 /* Roll the transaction back. */
 enum store_status store_rollback(struct store *);
+
+/*
+ * One savepoint inside a transaction (not nested): store_savepoint() marks
+ * it, store_release() keeps the work since, store_rollback_to() undoes it.
+ * Group commit runs each action of a batch between these, so a refused or
+ * failed action leaves no trace while the others commit together.
+ */
+enum store_status store_savepoint(struct store *);
+enum store_status store_release(struct store *);
+enum store_status store_rollback_to(struct store *);
 
 /* Players. */
 

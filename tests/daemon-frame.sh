@@ -162,7 +162,7 @@ check "GET /api/v1 names the API" grep -q '"api":"v1"' "$tmp/out"
 
 code=$(curl -s -o "$tmp/out" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/nope")
 check "404 status" [ "$code" = 404 ]
-check "404 JSON error" grep -q '{"error":{"code":"not_found"' "$tmp/out"
+check "404 JSON error" grep -q '{"error":{"code":"not-found"' "$tmp/out"
 
 code=$(curl -s -o "$tmp/out" -w '%{http_code}' -H 'Accept: text/plain' \
     "http://127.0.0.1:$port/api/v1/nope")

@@ -365,7 +365,7 @@ test_not_found(void **state)
 	request(fx->port, "GET", "/nope", NULL, NULL, &r);
 	assert_int_equal(r.status, 404);
 	assert_true(has_header(&r, "Content-Type: application/json"));
-	assert_string_equal(r.body, "{\"error\":{\"code\":\"not_found\","
+	assert_string_equal(r.body, "{\"error\":{\"code\":\"not-found\","
 	    "\"message\":\"no such resource: /nope\"}}\n");
 	free(r.body);
 
@@ -391,7 +391,7 @@ test_method_not_allowed(void **state)
 	request(fx->port, "GET", "/api/v1/games/7/actions", NULL, NULL, &r);
 	assert_int_equal(r.status, 405);
 	assert_true(has_header(&r, "Allow: POST"));
-	assert_non_null(strstr(r.body, "\"code\":\"method_not_allowed\""));
+	assert_non_null(strstr(r.body, "\"code\":\"method-not-allowed\""));
 	free(r.body);
 
 	request(fx->port, "DELETE", "/healthz", NULL, NULL, &r);
@@ -507,14 +507,14 @@ test_body_limit(void **state)
 	body[MAX_BODY + 1] = '\0';
 	request(fx->port, "POST", "/api/v1/games/3/actions", body, NULL, &r);
 	assert_int_equal(r.status, 413);
-	assert_non_null(strstr(r.body, "\"code\":\"payload_too_large\""));
+	assert_non_null(strstr(r.body, "\"code\":\"payload-too-large\""));
 	free(r.body);
 
 	/* Chunked: the size is known only while reading. */
 	request_with(NULL, fx->port, "POST", "/api/v1/games/3/actions", NULL,
 	    5000, NULL, &r);
 	assert_int_equal(r.status, 413);
-	assert_non_null(strstr(r.body, "\"code\":\"payload_too_large\""));
+	assert_non_null(strstr(r.body, "\"code\":\"payload-too-large\""));
 	free(r.body);
 
 	request_with(NULL, fx->port, "POST", "/api/v1/games/3/actions", NULL,
@@ -667,6 +667,8 @@ test_handler_errors(void **state)
 		"Content-Type: application/json; charset=utf-8", NULL };
 	static const char *const form[] = {
 		"Content-Type: application/x-www-form-urlencoded", NULL };
+	static const char *const csv[] = {
+		"Content-Type: text/csv", NULL };
 	struct fixture	*fx = *state;
 	struct reply	 r;
 
@@ -682,7 +684,7 @@ test_handler_errors(void **state)
 
 	request(fx->port, "POST", "/api/v1/json", "{\"a\":", json, &r);
 	assert_int_equal(r.status, 400);
-	assert_non_null(strstr(r.body, "\"code\":\"bad_request\""));
+	assert_non_null(strstr(r.body, "\"code\":\"bad-request\""));
 	assert_non_null(strstr(r.body, "invalid JSON"));
 	free(r.body);
 
@@ -691,7 +693,12 @@ test_handler_errors(void **state)
 	assert_non_null(strstr(r.body, "must be a JSON object"));
 	free(r.body);
 
+	/* curl -d sends JSON labelled as a form: taken as JSON. */
 	request(fx->port, "POST", "/api/v1/json", "{\"a\":1}", form, &r);
+	assert_int_equal(r.status, 200);
+	free(r.body);
+
+	request(fx->port, "POST", "/api/v1/json", "{\"a\":1}", csv, &r);
 	assert_int_equal(r.status, 415);
 	free(r.body);
 }
@@ -738,7 +745,7 @@ test_header_limit(void **state)
 	big[7 + 4090] = '\0';
 	request(fx->port, "GET", "/healthz", NULL, hdr, &r);
 	assert_int_equal(r.status, 431);
-	assert_non_null(strstr(r.body, "\"code\":\"headers_too_large\""));
+	assert_non_null(strstr(r.body, "\"code\":\"headers-too-large\""));
 	free(r.body);
 
 	/* Well under it: served. */

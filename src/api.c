@@ -1,0 +1,704 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The REST API under /api/v1: each handler turns the request into one
+ * service call and the result into JSON, or into text for curl users who
+ * ask for text/plain. The route table is at the end (routes_api).
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <sodium.h>
+
+#include "buf.h"
+#include "http.h"
+#include "render.h"
+#include "routes.h"
+#include "service.h"
+
+/* Answer a service error. */
+static void
+api_error(struct http_response *resp, const struct service_error *err)
+{
+	http_respond_error(resp, err->status ? err->status : 500,
+	    err->code[0] ? err->code : "internal", "%s", err->message);
+}
+
+/* A JSON string member, or NULL when absent; false when not a string. */
+static bool
+json_str(json_t *obj, const char *key, const char **out)
+{
+	json_t	*v = json_object_get(obj, key);
+
+	*out = NULL;
+	if (v == NULL || json_is_null(v))
+		return true;
+	if (!json_is_string(v))
+		return false;
+	*out = json_string_value(v);
+	return true;
+}
+
+/* Answer 400 for a member of the wrong type. */
+static void
+bad_member(struct http_response *resp, const char *key, const char *want)
+{
+	http_respond_error(resp, 400, "bad-request",
+	    "\"%s\" must be %s", key, want);
+}
+
+/* The JSON of a key. */
+static json_t *
+key_json(const struct store_key *k)
+{
+	char	line[SIG_PUBKEY_LINE_SIZE + STORE_COMMENT_SIZE];
+	char	fp[SIG_FINGERPRINT_SIZE];
+	char	added[32], revoked[32];
+
+	sig_pubkey_format(k->pubkey, k->comment[0] ? k->comment : NULL, line,
+	    sizeof line);
+	sig_pubkey_fingerprint(k->pubkey, fp);
+	render_time(k->added, added, sizeof added);
+	if (k->revoked != 0)
+		render_time(k->revoked, revoked, sizeof revoked);
+	return json_pack("{s:I,s:s,s:s,s:s,s:s,s:s?}", "id", (json_int_t)k->id,
+	    "key", line, "fingerprint", fp, "comment", k->comment,
+	    "added", added, "revoked", k->revoked ? revoked : NULL);
+}
+
+/* The JSON of a player (and keys when given). */
+static json_t *
+player_json(const struct store_player *p, const struct store_key *keys,
+    size_t nkeys)
+{
+	json_t	*o, *a;
+	char	 created[32];
+	size_t	 i;
+
+	render_time(p->created, created, sizeof created);
+	o = json_pack("{s:s,s:s,s:s,s:s}", "name", p->name, "email", p->email,
+	    "lang", p->lang, "created", created);
+	if (o != NULL && keys != NULL) {
+		a = json_array();
+		for (i = 0; i < nkeys; i++)
+			json_array_append_new(a, key_json(&keys[i]));
+		json_object_set_new(o, "keys", a);
+	}
+	return o;
+}
+
+/* POST /api/v1/players {name, email, lang, keys: [...]} */
+static void
+api_player_create(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service		*svc = user;
+	struct service_player	 sp;
+	struct service_error	 err;
+	const char		*name, *email, *lang, **keys = NULL;
+	json_t			*body, *jkeys, *v;
+	size_t			 nkeys = 0, i;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if (!json_str(body, "name", &name) || name == NULL) {
+		bad_member(resp, "name", "a string");
+		goto out;
+	}
+	if (!json_str(body, "email", &email)) {
+		bad_member(resp, "email", "a string");
+		goto out;
+	}
+	if (!json_str(body, "lang", &lang)) {
+		bad_member(resp, "lang", "\"en\" or \"fr\"");
+		goto out;
+	}
+	jkeys = json_object_get(body, "keys");
+	if (jkeys == NULL && (v = json_object_get(body, "key")) != NULL)
+		jkeys = v;
+	if (json_is_string(jkeys)) {
+		nkeys = 1;
+		if ((keys = calloc(1, sizeof *keys)) == NULL)
+			goto oom;
+		keys[0] = json_string_value(jkeys);
+	} else if (json_is_array(jkeys)) {
+		nkeys = json_array_size(jkeys);
+		if ((keys = calloc(nkeys + 1, sizeof *keys)) == NULL)
+			goto oom;
+		json_array_foreach(jkeys, i, v) {
+			if (!json_is_string(v)) {
+				bad_member(resp, "keys", "a list of strings");
+				goto out;
+			}
+			keys[i] = json_string_value(v);
+		}
+	} else if (jkeys != NULL && !json_is_null(jkeys)) {
+		bad_member(resp, "keys", "a list of strings");
+		goto out;
+	}
+	if (service_player_create(svc, name, email, lang, keys, nkeys, &sp,
+	    &err) != 0) {
+		api_error(resp, &err);
+		goto out;
+	}
+	http_respond_json(resp, 201, player_json(&sp.p, sp.keys, sp.nkeys));
+	service_player_free(&sp);
+	goto out;
+ oom:
+	http_respond_error(resp, 500, "internal", "out of memory");
+ out:
+	free(keys);
+	json_decref(body);
+}
+
+/* Add a player to a JSON array. */
+static int
+player_collect(void *arg, const struct store_player *p)
+{
+	return json_array_append_new(arg, player_json(p, NULL, 0));
+}
+
+/* GET /api/v1/players */
+static void
+api_player_list(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	json_t			*a = json_array();
+
+	(void)req;
+	if (service_player_list(user, player_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:o}", "players", a));
+}
+
+/* GET /api/v1/players/{name} */
+static void
+api_player_get(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player	sp;
+	struct service_error	err;
+
+	if (service_player_get(user, http_request_param(req, "name"), &sp,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, player_json(&sp.p, sp.keys, sp.nkeys));
+	service_player_free(&sp);
+}
+
+/* POST /api/v1/players/{name}/keys {key} */
+static void
+api_key_add(struct http_request *req, struct http_response *resp, void *user)
+{
+	struct service_error	 err;
+	struct store_key	 k;
+	const char		*key;
+	json_t			*body;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if (!json_str(body, "key", &key) || key == NULL)
+		bad_member(resp, "key", "a string (\"ssh-ed25519 AAAA...\")");
+	else if (service_key_add(user, http_request_param(req, "name"), key,
+	    &k, &err) != 0)
+		api_error(resp, &err);
+	else
+		http_respond_json(resp, 201, key_json(&k));
+	json_decref(body);
+}
+
+/* DELETE /api/v1/players/{name}/keys/{id} */
+static void
+api_key_revoke(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	err;
+	const char		*name = http_request_param(req, "name");
+	int64_t			id = http_request_param_int(req, "id");
+
+	if (service_key_revoke(user, name, id, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:s,s:I,s:b}", "player",
+	    name, "key", (json_int_t)id, "revoked", 1));
+}
+
+/* "white" or "black". */
+static const char *
+color_name(int c)
+{
+	return c == CHESS_WHITE ? "white" : "black";
+}
+
+/* The statement the player to move signs next (without the action). */
+static void
+next_statement(const struct service_game *g, char *buf, size_t size)
+{
+	int	turn = game_turn(&g->state);
+
+	snprintf(buf, size, "corrchess-v1\ngame: %" PRId64 "\nply: %zu\n"
+	    "player: %s\naction: ", g->row.id, game_ply(&g->state),
+	    turn == CHESS_WHITE ? g->row.white_name : g->row.black_name);
+}
+
+/* The JSON of a game. */
+static json_t *
+game_json(const struct service_game *g)
+{
+	json_t		*o, *moves, *clocks = NULL;
+	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
+	char		 created[32], deadline[32], stmt[256];
+	int64_t		 dl = game_deadline(&g->state);
+	size_t		 i;
+	int		 c;
+
+	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
+	chess_fen_write(&g->state.chess.start, start, sizeof start);
+	render_time(g->row.created, created, sizeof created);
+	if (dl != 0)
+		render_time(dl, deadline, sizeof deadline);
+	moves = json_array();
+	for (i = 0; i < g->state.chess.nply; i++)
+		json_array_append_new(moves, json_string(g->san[i]));
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		clocks = json_object();
+		for (c = 0; c < 2; c++)
+			json_object_set_new(clocks, color_name(c),
+			    json_integer(game_time_left(&g->state, c, g->now)));
+	}
+	next_statement(g, stmt, sizeof stmt);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:s,"
+	    "s:s,s:s,s:s}",
+	    "id", (json_int_t)g->row.id,
+	    "white", g->row.white_name,
+	    "black", g->row.black_name,
+	    "variant", g->row.variant,
+	    "initial_fen", start,
+	    "fen", fen,
+	    "ply", (json_int_t)game_ply(&g->state),
+	    "turn", color_name(game_turn(&g->state)),
+	    "moves", moves,
+	    "status", game_ongoing(&g->state) ? "ongoing" : "finished",
+	    "result", game_result_name(g->state.result),
+	    "termination", game_termination_name(g->state.termination),
+	    "time_control", g->row.time_control,
+	    "policy", g->row.policy,
+	    "created", created);
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "chess960", g->row.chess960 >= 0 ?
+	    json_integer(g->row.chess960) : json_null());
+	json_object_set_new(o, "draw_offer", g->state.draw_offer >= 0 ?
+	    json_string(color_name(g->state.draw_offer)) : json_null());
+	json_object_set_new(o, "clocks", clocks != NULL ? clocks : json_null());
+	json_object_set_new(o, "deadline", dl != 0 && game_ongoing(&g->state) ?
+	    json_string(deadline) : json_null());
+	json_object_set_new(o, "event", json_string(g->row.event));
+	json_object_set_new(o, "site", json_string(g->row.site));
+	json_object_set_new(o, "round", json_string(g->row.round));
+	if (game_ongoing(&g->state))
+		json_object_set_new(o, "next_statement", json_string(stmt));
+	return o;
+}
+
+/* The text/plain summary of a game for curl users; malloc'd. */
+static char *
+game_text(const struct service_game *g, size_t *lenp)
+{
+	struct buf	 b = { 0 };
+	char		 board[RENDER_BOARD_MAX], fen[CHESS_FEN_MAX], t[64];
+	char		 stmt[256];
+	size_t		 i, n;
+	int		 c, turn = game_turn(&g->state);
+
+	buf_addf(&b, "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n\n",
+	    g->row.id, g->row.white_name, g->row.black_name,
+	    g->row.event[0] ? ", " : "", g->row.event);
+	render_board(&g->state.chess.pos, true, false, board, sizeof board);
+	buf_adds(&b, board);
+	if (game_ongoing(&g->state))
+		buf_addf(&b, "\n%s to move (ply %zu)%s\n",
+		    turn == CHESS_WHITE ? "White" : "Black",
+		    game_ply(&g->state), g->state.draw_offer >= 0 ?
+		    ", a draw is offered" : "");
+	else
+		buf_addf(&b, "\nGame over: %s (%s)\n",
+		    game_result_name(g->state.result),
+		    game_termination_name(g->state.termination));
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		for (c = 0; c < 2; c++) {
+			render_duration(game_time_left(&g->state, c, g->now), t,
+			    sizeof t);
+			buf_addf(&b, "%s clock: %s left\n",
+			    c == CHESS_WHITE ? "White" : "Black", t);
+		}
+		if (game_ongoing(&g->state)) {
+			render_time(game_deadline(&g->state), t, sizeof t);
+			buf_addf(&b, "Deadline: %s\n", t);
+		}
+	}
+	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
+	buf_addf(&b, "FEN: %s\nMoves:", fen);
+	for (i = 0; i < g->state.chess.nply; i++) {
+		n = i + (g->state.chess.start.side == CHESS_BLACK);
+		if (i == 0 && n % 2 == 1)
+			buf_addf(&b, " %u...", g->state.chess.start.fullmove);
+		else if (n % 2 == 0)
+			buf_addf(&b, " %zu.",
+			    g->state.chess.start.fullmove + n / 2);
+		buf_addf(&b, " %s", g->san[i]);
+	}
+	buf_adds(&b, "\n");
+	if (game_ongoing(&g->state)) {
+		next_statement(g, stmt, sizeof stmt);
+		buf_addf(&b, "\nNext statement to sign:\n%smove ...\n", stmt);
+	}
+	return buf_take(&b, lenp);
+}
+
+/* Answer a game, as JSON or text. */
+static void
+respond_game(struct http_request *req, struct http_response *resp,
+    unsigned status, const struct service_game *g)
+{
+	char	*text;
+	size_t	 len;
+
+	if (http_request_wants_text(req)) {
+		if ((text = game_text(g, &len)) == NULL) {
+			http_respond_error(resp, 500, "internal",
+			    "out of memory");
+			return;
+		}
+		http_respond_data(resp, status, "text/plain; charset=utf-8",
+		    text, len);
+		free(text);
+		return;
+	}
+	http_respond_json(resp, status, game_json(g));
+}
+
+/* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
+ * policy, event, site, round} */
+static void
+api_game_create(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game_params	 gp;
+	struct service_game		 g;
+	struct service_error		 err;
+	json_t				*body, *n;
+	static const char		*keys[] = { "white", "black", "variant",
+	    "fen", "time_control", "policy", "event", "site", "round" };
+	const char			**dst[] = { &gp.white, &gp.black,
+	    &gp.variant, &gp.fen, &gp.time_control, &gp.policy, &gp.event,
+	    &gp.site, &gp.round };
+	size_t				 i;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	memset(&gp, 0, sizeof gp);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!json_str(body, keys[i], dst[i])) {
+			bad_member(resp, keys[i], "a string");
+			goto out;
+		}
+	gp.chess960 = -1;
+	n = json_object_get(body, "chess960");
+	if (n != NULL && !json_is_null(n)) {
+		if (!json_is_integer(n) || json_integer_value(n) < 0 ||
+		    json_integer_value(n) > 959) {
+			bad_member(resp, "chess960", "a number from 0 to 959");
+			goto out;
+		}
+		gp.chess960 = (int)json_integer_value(n);
+		if (gp.variant == NULL)
+			gp.variant = "chess960";
+	}
+	if (service_game_create(user, &gp, &g, &err) != 0) {
+		api_error(resp, &err);
+		goto out;
+	}
+	respond_game(req, resp, 201, &g);
+	service_game_free(&g);
+ out:
+	json_decref(body);
+}
+
+/* Add a game row to the listing. */
+static int
+game_collect(void *arg, const struct store_game *g)
+{
+	json_t	*o;
+	char	 dl[32];
+
+	if (g->deadline != 0)
+		render_time(g->deadline, dl, sizeof dl);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,s:s?}",
+	    "id", (json_int_t)g->id, "white", g->white_name,
+	    "black", g->black_name, "variant", g->variant,
+	    "ply", (json_int_t)g->ply, "turn", color_name(g->turn),
+	    "status", g->status, "result", g->result,
+	    "termination", g->termination,
+	    "deadline", g->deadline != 0 && strcmp(g->status, "ongoing") == 0 ?
+	    dl : NULL);
+	return json_array_append_new(arg, o);
+}
+
+/* GET /api/v1/games?player=NAME&status=ongoing|finished&limit=&offset= */
+static void
+api_game_list(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct store_game_filter	 f;
+	struct service_error		 err;
+	const char			*s;
+	json_t				*a, *o;
+	size_t				 i;
+	struct buf			 b = { 0 };
+	char				*text;
+	size_t				 len;
+
+	memset(&f, 0, sizeof f);
+	f.player = http_request_query(req, "player");
+	f.status = http_request_query(req, "status");
+	if (f.status != NULL && strcmp(f.status, "ongoing") != 0 &&
+	    strcmp(f.status, "finished") != 0) {
+		http_respond_error(resp, 400, "bad-request",
+		    "status must be \"ongoing\" or \"finished\"");
+		return;
+	}
+	if ((s = http_request_query(req, "limit")) != NULL)
+		f.limit = strtoll(s, NULL, 10);
+	if ((s = http_request_query(req, "offset")) != NULL)
+		f.offset = strtoll(s, NULL, 10);
+	if (f.limit < 0 || f.offset < 0) {
+		http_respond_error(resp, 400, "bad-request",
+		    "limit and offset must be positive numbers");
+		return;
+	}
+	a = json_array();
+	if (service_game_list(user, &f, game_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	if (!http_request_wants_text(req)) {
+		http_respond_json(resp, 200, json_pack("{s:o}", "games", a));
+		return;
+	}
+	buf_adds(&b, "");
+	json_array_foreach(a, i, o) {
+		const char *st = json_string_value(json_object_get(o,
+		    "status"));
+		const char *turn = json_string_value(json_object_get(o,
+		    "turn"));
+		const char *w = json_string_value(json_object_get(o, "white"));
+		const char *bl = json_string_value(json_object_get(o, "black"));
+
+		buf_addf(&b, "%6" JSON_INTEGER_FORMAT "  %s v %s  ply %"
+		    JSON_INTEGER_FORMAT "  ",
+		    json_integer_value(json_object_get(o, "id")), w, bl,
+		    json_integer_value(json_object_get(o, "ply")));
+		if (strcmp(st, "ongoing") == 0)
+			buf_addf(&b, "%s to move\n",
+			    strcmp(turn, "white") == 0 ? w : bl);
+		else
+			buf_addf(&b, "%s\n", json_string_value(
+			    json_object_get(o, "result")));
+	}
+	json_decref(a);
+	if ((text = buf_take(&b, &len)) == NULL)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_data(resp, 200, "text/plain; charset=utf-8", text,
+		    len);
+	free(text);
+}
+
+/* GET /api/v1/games/{id} */
+static void
+api_game_get(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	g;
+	struct service_error	err;
+
+	if (service_game_get(user, http_request_param_int(req, "id"), &g,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	respond_game(req, resp, 200, &g);
+	service_game_free(&g);
+}
+
+/* GET /api/v1/games/{id}/pgn */
+static void
+api_game_pgn(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	char			*pgn;
+	size_t			 len;
+
+	if ((pgn = service_game_pgn(user, http_request_param_int(req, "id"),
+	    &len, &err)) == NULL) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_data(resp, 200, "application/x-chess-pgn", pgn, len);
+	free(pgn);
+}
+
+/* Add one record to a JSON array. */
+static int
+record_collect(void *arg, const struct store_action *a)
+{
+	char	prev[STORE_HASH_LEN * 2 + 1], hash[STORE_HASH_LEN * 2 + 1];
+	char	at[32];
+
+	sodium_bin2hex(prev, sizeof prev, a->prev_hash, STORE_HASH_LEN);
+	sodium_bin2hex(hash, sizeof hash, a->hash, STORE_HASH_LEN);
+	render_time(a->at, at, sizeof at);
+	return json_array_append_new(arg, json_pack(
+	    "{s:I,s:i,s:s,s:s?,s:s?,s:s?,s:s?,s:s,s:s,s:s,s:s}",
+	    "seq", (json_int_t)a->seq, "ply", a->ply, "kind", a->kind,
+	    "san", a->san[0] ? a->san : NULL, "move", a->move[0] ? a->move :
+	    NULL, "statement", a->statement, "signature", a->signature,
+	    "at", at, "source", a->source, "prev_hash", prev, "hash", hash));
+}
+
+/* GET /api/v1/games/{id}/records: the signed record, with its hash chain. */
+static void
+api_game_records(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	json_t			*a = json_array();
+
+	if (service_game_records(user, http_request_param_int(req, "id"),
+	    record_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:o}", "records", a));
+}
+
+/*
+ * POST /api/v1/games/{id}/actions: the signed statement as text/plain, or
+ * JSON {"statement": "...", "signature": "..."} (the signature either the
+ * "signature: BASE64" line, the base64 alone, or the armored SSH block).
+ */
+static void
+api_game_action(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*ct = http_request_header(req, "Content-Type");
+	const char		*body, *stmt, *sig;
+	char			*text = NULL;
+	json_t			*j = NULL;
+	size_t			 len;
+	int64_t			 id = http_request_param_int(req, "id");
+
+	body = http_request_body(req, &len);
+	if (ct != NULL && strncmp(ct, "application/json", 16) == 0) {
+		if ((j = http_request_json(req, resp)) == NULL)
+			return;
+		if (!json_str(j, "statement", &stmt) || stmt == NULL) {
+			bad_member(resp, "statement", "a string");
+			goto out;
+		}
+		if (!json_str(j, "signature", &sig)) {
+			bad_member(resp, "signature", "a string");
+			goto out;
+		}
+		len = strlen(stmt) + (sig ? strlen(sig) : 0) + 32;
+		if ((text = malloc(len)) == NULL) {
+			http_respond_error(resp, 500, "internal",
+			    "out of memory");
+			goto out;
+		}
+		/* A bare base64 signature becomes the signature line. */
+		snprintf(text, len, "%s%s%s%s\n", stmt,
+		    stmt[0] && stmt[strlen(stmt) - 1] == '\n' ? "" : "\n",
+		    sig != NULL && strncmp(sig, "signature:", 10) != 0 &&
+		    strncmp(sig, "-----", 5) != 0 ? "signature: " : "",
+		    sig != NULL ? sig : "");
+		body = text;
+		len = strlen(text);
+	}
+	if (body == NULL || len == 0) {
+		http_respond_error(resp, 400, "bad-statement",
+		    "send the signed statement as the request body");
+		goto out;
+	}
+	if (service_submit(user, id, body, len, "http", &g, &err) != 0) {
+		api_error(resp, &err);
+		goto out;
+	}
+	respond_game(req, resp, 201, &g);
+	service_game_free(&g);
+ out:
+	free(text);
+	json_decref(j);
+}
+
+/* GET /api/v1: name the server and the API version. */
+static void
+api_root(struct http_request *req, struct http_response *resp, void *user)
+{
+	(void)user;
+	if (http_request_wants_text(req)) {
+		http_respond_text(resp, 200, PACKAGE_NAME " " PACKAGE_VERSION
+		    ", API v1\n");
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:s,s:s,s:s}",
+	    "name", PACKAGE_NAME, "version", PACKAGE_VERSION, "api", "v1"));
+}
+
+const struct http_route routes_api[] = {
+	{ "GET", "/api/v1", HTTP_AUTH_NONE, api_root },
+	{ "POST", "/api/v1/players", HTTP_AUTH_ADMIN, api_player_create },
+	{ "GET", "/api/v1/players", HTTP_AUTH_ADMIN, api_player_list },
+	{ "GET", "/api/v1/players/{name}", HTTP_AUTH_ADMIN, api_player_get },
+	{ "POST", "/api/v1/players/{name}/keys", HTTP_AUTH_ADMIN,
+	    api_key_add },
+	{ "DELETE", "/api/v1/players/{name}/keys/{id:int}", HTTP_AUTH_ADMIN,
+	    api_key_revoke },
+	{ "POST", "/api/v1/games", HTTP_AUTH_ADMIN, api_game_create },
+	{ "GET", "/api/v1/games", HTTP_AUTH_NONE, api_game_list },
+	{ "GET", "/api/v1/games/{id:int}", HTTP_AUTH_NONE, api_game_get },
+	{ "GET", "/api/v1/games/{id:int}/pgn", HTTP_AUTH_NONE, api_game_pgn },
+	{ "GET", "/api/v1/games/{id:int}/records", HTTP_AUTH_NONE,
+	    api_game_records },
+	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
+	    api_game_action },
+};
+const size_t routes_api_count = sizeof routes_api / sizeof routes_api[0];

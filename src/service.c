@@ -1,0 +1,1568 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "buf.h"
+#include "chess/pgn.h"
+#include "log.h"
+#include "metrics.h"
+#include "service.h"
+
+/*
+ * Signed actions are committed by one writer thread. Callers queue a job
+ * and sleep until the writer has committed the transaction that holds it;
+ * the writer takes every job waiting (up to batch_max) into one
+ * transaction, each job inside a savepoint, so one fsync covers many
+ * actions. The writer keeps the rebuilt state of recently played games,
+ * each checked against the stored record head before use (another process
+ * sharing the database may have moved the game on).
+ */
+
+#define SERVICE_POOL_MAX	16
+#define SERVICE_CACHE_SLOTS	1024
+
+enum job_kind {
+	JOB_ACTION,		/* a verified signed statement */
+	JOB_FLAG,		/* end a game whose flag fell */
+};
+
+struct job {
+	struct job			*next;
+	enum job_kind			 kind;
+	int64_t				 game_id;
+	/* JOB_ACTION */
+	const struct sig_statement	*st;
+	const struct sig_signature	*sg;
+	const char			*stmt;		/* canonical, NUL-terminated */
+	const char			*sigtext;
+	int64_t				 player_id;
+	int64_t				 key_id;
+	enum chess_lang			 lang;
+	const char			*source;
+	/* result */
+	bool				 done;
+	int				 rc;
+	struct service_error		*err;
+};
+
+/* The rebuilt state of one game, owned by the writer thread. */
+struct cached {
+	int64_t			 id;		/* 0: empty slot */
+	uint8_t			 head[STORE_HASH_LEN];
+	int64_t			 nrec;		/* records replayed */
+	struct game		 state;
+	char			(*san)[CHESS_SAN_MAX];
+	size_t			 sancap;
+};
+
+struct service {
+	char			*db_path;
+	enum store_sync		 sync;
+	int			 batch_max;
+	int64_t			(*now)(void *);
+	void			*now_arg;
+
+	pthread_mutex_t		 pool_lock;
+	struct store		*pool[SERVICE_POOL_MAX];
+	size_t			 npool;
+
+	pthread_mutex_t		 lock;		/* queue and job results */
+	pthread_cond_t		 work;		/* the writer waits here */
+	pthread_cond_t		 done;		/* callers wait here */
+	struct job		*head, *tail;
+	bool			 stopping;
+	pthread_t		 writer;
+	bool			 writer_started;
+	struct store		*wstore;	/* the writer's handle */
+	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
+};
+
+static struct metric	*m_accepted, *m_refused, *m_batches, *m_batched;
+
+/* Fill a service error. */
+static int
+service_fail(struct service_error *err, unsigned status, const char *code,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err == NULL)
+		return -1;
+	err->status = status;
+	snprintf(err->code, sizeof err->code, "%s", code);
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Report a store failure as an internal error. */
+static int
+service_store_fail(struct service_error *err, struct store *st,
+    const char *what)
+{
+	log_warnx("store: %s: %s", what, st != NULL ? store_errmsg(st) :
+	    "no handle");
+	return service_fail(err, 500, "internal",
+	    "the server could not %s; try again later", what);
+}
+
+/* The service's clock. */
+int64_t
+service_now(struct service *svc)
+{
+	if (svc->now != NULL)
+		return svc->now(svc->now_arg);
+	return (int64_t)time(NULL);
+}
+
+/* Take a store handle from the pool, opening one when none is free. */
+static struct store *
+pool_get(struct service *svc, struct service_error *err)
+{
+	struct store_options	 opts = { .sync = svc->sync };
+	struct store		*st = NULL;
+	char			 why[256];
+
+	pthread_mutex_lock(&svc->pool_lock);
+	if (svc->npool > 0)
+		st = svc->pool[--svc->npool];
+	pthread_mutex_unlock(&svc->pool_lock);
+	if (st != NULL)
+		return st;
+	if ((st = store_open_with(svc->db_path, &opts, why, sizeof why)) ==
+	    NULL) {
+		log_warnx("store: %s", why);
+		service_fail(err, 500, "internal",
+		    "the server cannot open its database; try again later");
+	}
+	return st;
+}
+
+/* Give a handle back to the pool. */
+static void
+pool_put(struct service *svc, struct store *st)
+{
+	if (st == NULL)
+		return;
+	pthread_mutex_lock(&svc->pool_lock);
+	if (svc->npool < SERVICE_POOL_MAX) {
+		svc->pool[svc->npool++] = st;
+		st = NULL;
+	}
+	pthread_mutex_unlock(&svc->pool_lock);
+	store_close(st);
+}
+
+/* --- rebuilding a game ------------------------------------------------ */
+
+/* Where a rebuild writes: the state, the SAN list, the records counted. */
+struct rebuild {
+	const struct store_game	 *row;
+	struct game		 *state;
+	char			(**san)[CHESS_SAN_MAX];
+	size_t			 *sancap;
+	int64_t			  nrec;
+	struct service_error	 *err;
+	int			  rc;
+};
+
+/* Make room for one more SAN entry. */
+static int
+san_reserve(char (**san)[CHESS_SAN_MAX], size_t *cap, size_t n)
+{
+	char	(*p)[CHESS_SAN_MAX];
+	size_t	  ncap;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap != 0 ? *cap * 2 : 128;
+	while (ncap <= n)
+		ncap *= 2;
+	if ((p = realloc(*san, ncap * sizeof *p)) == NULL)
+		return -1;
+	*san = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* The colour `player_id` plays in `row`, or -1. */
+static int
+row_color(const struct store_game *row, int64_t player_id)
+{
+	if (player_id == row->white)
+		return CHESS_WHITE;
+	if (player_id == row->black)
+		return CHESS_BLACK;
+	return -1;
+}
+
+/* Map a stored action kind to a game action kind; 0 if not a player's. */
+static enum game_action_kind
+kind_parse(const char *kind, bool *offer)
+{
+	*offer = false;
+	if (strcmp(kind, "move") == 0)
+		return GAME_ACT_MOVE;
+	if (strcmp(kind, "move-offer-draw") == 0) {
+		*offer = true;
+		return GAME_ACT_MOVE;
+	}
+	if (strcmp(kind, "accept-draw") == 0)
+		return GAME_ACT_ACCEPT_DRAW;
+	if (strcmp(kind, "decline-draw") == 0)
+		return GAME_ACT_DECLINE_DRAW;
+	if (strcmp(kind, "resign") == 0)
+		return GAME_ACT_RESIGN;
+	if (strcmp(kind, "claim-draw") == 0)
+		return GAME_ACT_CLAIM_DRAW;
+	return 0;
+}
+
+/*
+ * Apply `a` to `g`, appending the SAN of a move it plays. GAME_OK or the
+ * refusal, as game_apply().
+ */
+static enum game_refusal
+apply_recording_san(struct game *g, const struct game_action *a,
+    char (**san)[CHESS_SAN_MAX], size_t *sancap, char *why, size_t whysize)
+{
+	struct chess_position	before = g->chess.pos;
+	size_t			ply = g->chess.nply;
+	enum game_refusal	rc;
+
+	if (san_reserve(san, sancap, ply + 1) != 0)
+		return GAME_ENOMEM;
+	rc = game_apply(g, a, why, whysize);
+	if (g->chess.nply > ply)
+		chess_move_san(&before, g->chess.moves[ply], CHESS_LANG_EN,
+		    (*san)[ply], CHESS_SAN_MAX);
+	return rc;
+}
+
+/* Replay one stored record. */
+static int
+rebuild_one(void *arg, const struct store_action *a)
+{
+	struct rebuild		*rb = arg;
+	struct game_action	 ga;
+	enum game_refusal	 rc;
+	char			 why[256];
+	bool			 offer;
+
+	rb->nrec++;
+	if (strcmp(a->kind, "flag") == 0) {
+		game_check_time(rb->state, a->at);
+		return 0;
+	}
+	memset(&ga, 0, sizeof ga);
+	if ((ga.kind = kind_parse(a->kind, &offer)) == 0)
+		goto bad;
+	ga.offer_draw = offer;
+	ga.color = row_color(rb->row, a->player_id);
+	ga.move = a->san[0] != '\0' ? a->san : NULL;
+	ga.lang = CHESS_LANG_EN;
+	ga.at = a->at;
+	rc = apply_recording_san(rb->state, &ga, rb->san, rb->sancap, why,
+	    sizeof why);
+	if (rc == GAME_OK)
+		return 0;
+	log_warnx("game %" PRId64 ": record %" PRId64 " (%s %s) does not "
+	    "replay: %s", a->game_id, a->seq, a->kind, a->san, why);
+ bad:
+	rb->rc = service_fail(rb->err, 500, "internal",
+	    "the stored record of game %" PRId64 " does not replay", a->game_id);
+	return -1;
+}
+
+/* Fill game parameters from a stored row. */
+static int
+row_params(const struct store_game *row, struct game_params *gp,
+    struct service_error *err)
+{
+	char		why[128];
+	unsigned	flags = 0;
+
+	memset(gp, 0, sizeof *gp);
+	if (strcmp(row->variant, "chess960") == 0)
+		flags |= CHESS_FEN_960;
+	if (chess_fen_parse(&gp->start, row->start_fen, flags) != CHESS_OK ||
+	    game_tc_parse(&gp->tc, row->time_control, why, sizeof why) != 0 ||
+	    game_policy_parse(row->policy, &gp->policy) != 0)
+		return service_fail(err, 500, "internal",
+		    "game %" PRId64 " is stored with bad parameters", row->id);
+	gp->created = row->created;
+	return 0;
+}
+
+/* Rebuild a game's state from its row and records. */
+static int
+rebuild(struct store *st, const struct store_game *row, struct game *state,
+    char (**san)[CHESS_SAN_MAX], size_t *sancap, int64_t *nrec,
+    struct service_error *err)
+{
+	struct game_params	gp;
+	struct rebuild		rb = { row, state, san, sancap, 0, err, 0 };
+
+	game_free(state);
+	if (row_params(row, &gp, err) != 0)
+		return -1;
+	if (game_init(state, &gp) != 0)
+		return service_fail(err, 500, "internal", "out of memory");
+	if (store_action_list(st, row->id, rebuild_one, &rb) != STORE_OK) {
+		if (rb.rc != 0)
+			return -1;
+		return service_store_fail(err, st, "read the game's record");
+	}
+	if (nrec != NULL)
+		*nrec = rb.nrec;
+	return 0;
+}
+
+/* Copy the state into the row's state columns. */
+static void
+row_update_state(struct store_game *row, const struct game *g, int64_t now,
+    const uint8_t head[STORE_HASH_LEN])
+{
+	snprintf(row->status, sizeof row->status, "%s",
+	    game_ongoing(g) ? "ongoing" : "finished");
+	snprintf(row->result, sizeof row->result, "%s",
+	    game_result_name(g->result));
+	snprintf(row->termination, sizeof row->termination, "%s",
+	    game_termination_name(g->termination));
+	row->ply = (int)g->chess.nply;
+	chess_fen_write(&g->chess.pos, row->fen, sizeof row->fen);
+	row->turn = game_turn(g);
+	row->draw_offer = g->draw_offer;
+	row->deadline = game_deadline(g);
+	memcpy(row->head, head, STORE_HASH_LEN);
+	row->updated = now;
+}
+
+/* --- the writer ------------------------------------------------------- */
+
+/* The writer's cached state of a game, rebuilt when stale. */
+static struct cached *
+cache_get(struct service *svc, const struct store_game *row,
+    struct service_error *err)
+{
+	struct cached	*c = &svc->cache[(uint64_t)row->id % SERVICE_CACHE_SLOTS];
+
+	if (c->id == row->id && memcmp(c->head, row->head, STORE_HASH_LEN) == 0)
+		return c;
+	c->id = 0;
+	if (rebuild(svc->wstore, row, &c->state, &c->san, &c->sancap, &c->nrec,
+	    err) != 0)
+		return NULL;
+	c->id = row->id;
+	memcpy(c->head, row->head, STORE_HASH_LEN);
+	return c;
+}
+
+/* Append a record and store the game's new state; -1 on store failure. */
+static int
+record_append(struct service *svc, struct store_game *row, struct cached *c,
+    struct store_action *a, const uint8_t *sigbytes, size_t siglen,
+    int64_t now)
+{
+	const char	*stmt = a->statement != NULL ? a->statement : a->kind;
+
+	a->game_id = row->id;
+	a->seq = c->nrec + 1;
+	a->at = now;
+	memcpy(a->prev_hash, row->head, STORE_HASH_LEN);
+	sig_record_hash(row->head, (const uint8_t *)stmt, strlen(stmt),
+	    sigbytes, siglen, a->hash);
+	if (store_action_append(svc->wstore, a) != STORE_OK)
+		return -1;
+	row_update_state(row, &c->state, now, a->hash);
+	if (store_game_update(svc->wstore, row) != STORE_OK)
+		return -1;
+	c->nrec++;
+	memcpy(c->head, a->hash, STORE_HASH_LEN);
+	return 0;
+}
+
+/* Record that a game's flag fell: a record of its own, signed by no one. */
+static int
+record_flag(struct service *svc, struct store_game *row, struct cached *c,
+    int64_t now)
+{
+	struct store_action	a;
+
+	memset(&a, 0, sizeof a);
+	a.ply = (int)c->state.chess.nply;
+	snprintf(a.kind, sizeof a.kind, "flag");
+	snprintf(a.source, sizeof a.source, "clock");
+	return record_append(svc, row, c, &a, NULL, 0, now);
+}
+
+/* The HTTP status and message prefix of a game refusal. */
+static unsigned
+refusal_status(enum game_refusal rc)
+{
+	switch (rc) {
+	case GAME_EILLEGAL:
+	case GAME_EAMBIGUOUS:
+	case GAME_ESYNTAX:
+	case GAME_EBAD_CLAIM:
+		return 422;
+	case GAME_ENOMEM:
+		return 500;
+	default:
+		return 409;
+	}
+}
+
+/* The stored kind of a statement's action. */
+static const char *
+action_kind_name(const struct sig_action *a)
+{
+	switch (a->kind) {
+	case SIG_ACT_MOVE:
+		return "move";
+	case SIG_ACT_MOVE_OFFER_DRAW:
+		return "move-offer-draw";
+	case SIG_ACT_ACCEPT_DRAW:
+		return "accept-draw";
+	case SIG_ACT_DECLINE_DRAW:
+		return "decline-draw";
+	case SIG_ACT_RESIGN:
+		return "resign";
+	case SIG_ACT_CLAIM_DRAW:
+		return "claim-draw";
+	case SIG_ACT_LEAVE:
+		return "leave";
+	}
+	return "unknown";
+}
+
+/* Check and apply one signed action inside the writer's transaction. */
+static int
+job_action(struct service *svc, struct job *j, struct store_game *row,
+    struct cached *c, int64_t now)
+{
+	const struct sig_statement	*st = j->st;
+	struct game_action		 ga;
+	struct store_action		 a;
+	enum game_refusal		 rc;
+	const uint8_t			*sigbytes;
+	size_t				 siglen, ply;
+	char				 why[384];
+	bool				 offer;
+	int				 color;
+
+	if ((color = row_color(row, j->player_id)) == -1)
+		return service_fail(j->err, 403, "not-a-player",
+		    "%s does not play in game %" PRId64 " (%s v %s)",
+		    st->player, row->id, row->white_name, row->black_name);
+	if (game_ongoing(&c->state) && game_check_time(&c->state, now)) {
+		if (record_flag(svc, row, c, now) != 0)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the end of the game on time");
+		if (color != game_turn(&c->state))
+			goto over;
+		return service_fail(j->err, 409, "late-move",
+		    "your time ran out; the game is over (%s, %s)",
+		    game_result_name(c->state.result),
+		    game_termination_name(c->state.termination));
+	}
+	if (!game_ongoing(&c->state))
+		goto over;
+	ply = game_ply(&c->state);
+	if (st->ply != ply)
+		return service_fail(j->err, 409, "stale-ply",
+		    "the statement is for ply %" PRIu32 " but game %" PRId64
+		    " is at ply %zu: sign a statement for ply %zu", st->ply,
+		    row->id, ply, ply);
+
+	memset(&ga, 0, sizeof ga);
+	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
+		return service_fail(j->err, 422, "unsupported-action",
+		    "the action \"%s\" is not available in a game",
+		    action_kind_name(&st->action));
+	ga.offer_draw = offer;
+	ga.color = color;
+	ga.move = st->action.move[0] != '\0' ? st->action.move : NULL;
+	ga.lang = j->lang;
+	ga.at = now;
+	why[0] = '\0';
+	rc = apply_recording_san(&c->state, &ga, &c->san, &c->sancap, why,
+	    sizeof why);
+	if (rc == GAME_ELATE) {
+		if (record_flag(svc, row, c, now) != 0)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the end of the game on time");
+		return service_fail(j->err, 409, "late-move", "%s", why);
+	}
+	if (rc != GAME_OK)
+		return service_fail(j->err, refusal_status(rc),
+		    game_refusal_code(rc), "%s", why);
+
+	memset(&a, 0, sizeof a);
+	a.ply = (int)ply;
+	a.player_id = j->player_id;
+	a.key_id = j->key_id;
+	snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(&st->action));
+	snprintf(a.move, sizeof a.move, "%s", st->action.move);
+	if (game_ply(&c->state) > ply)
+		snprintf(a.san, sizeof a.san, "%s", c->san[ply]);
+	a.statement = (char *)j->stmt;
+	a.signature = (char *)j->sigtext;
+	snprintf(a.source, sizeof a.source, "%s", j->source);
+	sigbytes = sig_signature_bytes(j->sg, &siglen);
+	if (record_append(svc, row, c, &a, sigbytes, siglen, now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "record the action");
+	return 0;
+ over:
+	return service_fail(j->err, 409, "game-over",
+	    "game %" PRId64 " is over (%s, %s)", row->id,
+	    game_result_name(c->state.result),
+	    game_termination_name(c->state.termination));
+}
+
+/* Run one job inside the writer's transaction, in its own savepoint. */
+static void
+job_run(struct service *svc, struct job *j, int64_t now)
+{
+	struct store_game	 row;
+	struct cached		*c;
+	enum store_status	 ss;
+	int			 rc = -1;
+
+	if (store_savepoint(svc->wstore) != STORE_OK) {
+		j->rc = service_store_fail(j->err, svc->wstore,
+		    "start the action");
+		return;
+	}
+	ss = store_game_get(svc->wstore, j->game_id, &row);
+	if (ss == STORE_NOTFOUND)
+		service_fail(j->err, 404, "no-such-game",
+		    "there is no game %" PRId64, j->game_id);
+	else if (ss != STORE_OK)
+		service_store_fail(j->err, svc->wstore, "read the game");
+	else if ((c = cache_get(svc, &row, j->err)) != NULL) {
+		if (j->kind == JOB_FLAG) {
+			rc = 0;
+			if (game_ongoing(&c->state) &&
+			    game_check_time(&c->state, now) &&
+			    record_flag(svc, &row, c, now) != 0)
+				rc = service_store_fail(j->err, svc->wstore,
+				    "record the end of the game on time");
+		} else
+			rc = job_action(svc, j, &row, c, now);
+	}
+	/*
+	 * A refusal may still have written (the flag fell): keep what was
+	 * written unless the store failed. The cache is checked against the
+	 * stored head, so undone work is never trusted.
+	 */
+	if (rc != 0 && (j->err == NULL || j->err->status == 500 ||
+	    j->err->status == 404)) {
+		store_rollback_to(svc->wstore);
+		svc->cache[(uint64_t)j->game_id % SERVICE_CACHE_SLOTS].id = 0;
+	} else if (store_release(svc->wstore) != STORE_OK) {
+		rc = service_store_fail(j->err, svc->wstore,
+		    "record the action");
+		svc->cache[(uint64_t)j->game_id % SERVICE_CACHE_SLOTS].id = 0;
+	}
+	j->rc = rc;
+}
+
+/* Run a batch in one transaction; every job gets its result. */
+static void
+batch_run(struct service *svc, struct job *batch)
+{
+	struct job	*j;
+	int64_t		 now = service_now(svc);
+	size_t		 n = 0;
+
+	if (store_begin(svc->wstore) != STORE_OK) {
+		for (j = batch; j != NULL; j = j->next)
+			j->rc = service_store_fail(j->err, svc->wstore,
+			    "start a transaction");
+		return;
+	}
+	for (j = batch; j != NULL; j = j->next, n++)
+		job_run(svc, j, now);
+	if (store_commit(svc->wstore) != STORE_OK) {
+		service_store_fail(NULL, svc->wstore, "commit");
+		store_rollback(svc->wstore);
+		for (j = batch; j != NULL; j = j->next)
+			j->rc = service_store_fail(j->err, svc->wstore,
+			    "commit the action");
+		for (j = batch; j != NULL; j = j->next)
+			svc->cache[(uint64_t)j->game_id %
+			    SERVICE_CACHE_SLOTS].id = 0;
+	}
+	metrics_inc(m_batches);
+	metrics_add(m_batched, n);
+}
+
+/* The writer thread: take waiting jobs, commit them together. */
+static void *
+writer_main(void *arg)
+{
+	struct service	*svc = arg;
+	struct job	*batch, *j, *last;
+	int		 n;
+
+	pthread_mutex_lock(&svc->lock);
+	for (;;) {
+		while (svc->head == NULL && !svc->stopping)
+			pthread_cond_wait(&svc->work, &svc->lock);
+		if (svc->head == NULL)
+			break;
+		batch = last = svc->head;
+		for (n = 1; n < svc->batch_max && last->next != NULL; n++)
+			last = last->next;
+		svc->head = last->next;
+		if (svc->head == NULL)
+			svc->tail = NULL;
+		last->next = NULL;
+		pthread_mutex_unlock(&svc->lock);
+
+		batch_run(svc, batch);
+
+		pthread_mutex_lock(&svc->lock);
+		for (j = batch; j != NULL; j = j->next)
+			j->done = true;
+		pthread_cond_broadcast(&svc->done);
+	}
+	pthread_mutex_unlock(&svc->lock);
+	return NULL;
+}
+
+/* Queue a job and wait until its transaction committed (or failed). */
+static int
+job_submit(struct service *svc, struct job *j)
+{
+	j->next = NULL;
+	j->done = false;
+	pthread_mutex_lock(&svc->lock);
+	if (svc->stopping) {
+		pthread_mutex_unlock(&svc->lock);
+		return service_fail(j->err, 503, "stopping",
+		    "the server is stopping; try again in a moment");
+	}
+	if (svc->tail != NULL)
+		svc->tail->next = j;
+	else
+		svc->head = j;
+	svc->tail = j;
+	pthread_cond_signal(&svc->work);
+	while (!j->done)
+		pthread_cond_wait(&svc->done, &svc->lock);
+	pthread_mutex_unlock(&svc->lock);
+	return j->rc;
+}
+
+/* --- opening and closing ---------------------------------------------- */
+
+/* Open the service. */
+struct service *
+service_open(const struct service_config *cfg, char *err, size_t errsize)
+{
+	struct store_options	 opts = { .sync = cfg->sync };
+	struct service		*svc;
+
+	if (sig_init() != 0) {
+		snprintf(err, errsize, "libsodium cannot be initialised");
+		return NULL;
+	}
+	chess_init();
+	if (m_accepted == NULL) {
+		m_accepted = metrics_counter("corrchess_actions_accepted_total",
+		    "Signed actions accepted");
+		m_refused = metrics_counter("corrchess_actions_refused_total",
+		    "Signed actions refused");
+		m_batches = metrics_counter("corrchess_commit_batches_total",
+		    "Transactions of the action writer (group commit)");
+		m_batched = metrics_counter("corrchess_commit_jobs_total",
+		    "Jobs committed by the action writer");
+	}
+	if ((svc = calloc(1, sizeof *svc)) == NULL ||
+	    (svc->cache = calloc(SERVICE_CACHE_SLOTS, sizeof *svc->cache)) ==
+	    NULL || (svc->db_path = strdup(cfg->db_path)) == NULL) {
+		snprintf(err, errsize, "out of memory");
+		goto fail;
+	}
+	svc->sync = cfg->sync;
+	svc->batch_max = cfg->batch_max > 0 ? cfg->batch_max : 64;
+	svc->now = cfg->now;
+	svc->now_arg = cfg->now_arg;
+	pthread_mutex_init(&svc->pool_lock, NULL);
+	pthread_mutex_init(&svc->lock, NULL);
+	pthread_cond_init(&svc->work, NULL);
+	pthread_cond_init(&svc->done, NULL);
+	/* The writer's handle creates or migrates the schema. */
+	if ((svc->wstore = store_open_with(svc->db_path, &opts, err,
+	    errsize)) == NULL)
+		goto fail;
+	/* ":memory:" is one database per handle: everyone shares the
+	 * writer's (tests only; serialised by the pool of one). */
+	if (strcmp(svc->db_path, ":memory:") == 0) {
+		snprintf(err, errsize, "\":memory:\" is not supported by the "
+		    "service; use a file");
+		goto fail;
+	}
+	if (pthread_create(&svc->writer, NULL, writer_main, svc) != 0) {
+		snprintf(err, errsize, "cannot start the writer thread");
+		goto fail;
+	}
+	svc->writer_started = true;
+	return svc;
+ fail:
+	service_close(svc);
+	return NULL;
+}
+
+/* Stop the writer after the queued work and close everything. */
+void
+service_close(struct service *svc)
+{
+	size_t	i;
+
+	if (svc == NULL)
+		return;
+	if (svc->writer_started) {
+		pthread_mutex_lock(&svc->lock);
+		svc->stopping = true;
+		pthread_cond_signal(&svc->work);
+		pthread_mutex_unlock(&svc->lock);
+		pthread_join(svc->writer, NULL);
+	}
+	for (i = 0; i < svc->npool; i++)
+		store_close(svc->pool[i]);
+	store_close(svc->wstore);
+	if (svc->cache != NULL) {
+		for (i = 0; i < SERVICE_CACHE_SLOTS; i++) {
+			game_free(&svc->cache[i].state);
+			free(svc->cache[i].san);
+		}
+		free(svc->cache);
+	}
+	if (svc->db_path != NULL) {
+		pthread_mutex_destroy(&svc->pool_lock);
+		pthread_mutex_destroy(&svc->lock);
+		pthread_cond_destroy(&svc->work);
+		pthread_cond_destroy(&svc->done);
+	}
+	free(svc->db_path);
+	free(svc);
+}
+
+/* --- players ---------------------------------------------------------- */
+
+/* Collect keys into a service_player. */
+static int
+collect_key(void *arg, const struct store_key *k)
+{
+	struct service_player	*sp = arg;
+	struct store_key	*p;
+
+	if ((p = realloc(sp->keys, (sp->nkeys + 1) * sizeof *p)) == NULL)
+		return -1;
+	sp->keys = p;
+	sp->keys[sp->nkeys++] = *k;
+	return 0;
+}
+
+/* Read a player and their keys with handle `st`. */
+static int
+player_read(struct store *st, const char *name, struct service_player *out,
+    struct service_error *err)
+{
+	enum store_status	ss;
+
+	memset(out, 0, sizeof *out);
+	ss = store_player_get_by_name(st, name, &out->p);
+	if (ss == STORE_NOTFOUND)
+		return service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", name);
+	if (ss != STORE_OK)
+		return service_store_fail(err, st, "read the player");
+	if (store_key_list(st, out->p.id, collect_key, out) != STORE_OK) {
+		service_player_free(out);
+		return service_store_fail(err, st, "read the player's keys");
+	}
+	return 0;
+}
+
+/* Release a player's keys. */
+void
+service_player_free(struct service_player *sp)
+{
+	if (sp == NULL)
+		return;
+	free(sp->keys);
+	sp->keys = NULL;
+	sp->nkeys = 0;
+}
+
+/* Check a language code. */
+static bool
+lang_valid(const char *lang)
+{
+	return strcmp(lang, "en") == 0 || strcmp(lang, "fr") == 0;
+}
+
+/* Add one key to player `id`, inside the caller's transaction. */
+static int
+key_insert(struct store *st, int64_t player_id, const char *text,
+    int64_t now, struct store_key *out, struct service_error *err)
+{
+	struct store_key	k;
+	enum sig_error		se;
+	enum store_status	ss;
+	const char		*comment;
+
+	memset(&k, 0, sizeof k);
+	if (sig_pubkey_parse(text, k.pubkey, &se) != 0)
+		return service_fail(err, 400, "bad-key",
+		    "cannot read the key \"%.60s\": %s (give an OpenSSH line "
+		    "\"ssh-ed25519 AAAA... comment\" or 32 bytes in base64)",
+		    text, sig_strerror(se));
+	/* The comment of an OpenSSH line: the text after the second word. */
+	comment = "";
+	if (strncmp(text, "ssh-ed25519 ", 12) == 0 &&
+	    (comment = strchr(text + 12, ' ')) != NULL)
+		comment++;
+	else
+		comment = "";
+	snprintf(k.comment, sizeof k.comment, "%s", comment);
+	k.player_id = player_id;
+	k.added = now;
+	ss = store_key_add(st, &k);
+	if (ss == STORE_EXISTS)
+		return service_fail(err, 409, "key-exists",
+		    "this key is registered already");
+	if (ss != STORE_OK)
+		return service_store_fail(err, st, "add the key");
+	if (out != NULL)
+		*out = k;
+	return 0;
+}
+
+/* Create a player with their keys. */
+int
+service_player_create(struct service *svc, const char *name,
+    const char *email, const char *lang, const char *const *keys,
+    size_t nkeys, struct service_player *out, struct service_error *err)
+{
+	struct store		*st = NULL;
+	struct store_player	 p;
+	enum store_status	 ss;
+	int64_t			 now = service_now(svc);
+	size_t			 i;
+	int			 rc = -1;
+
+	if (name == NULL || !store_name_valid(name))
+		return service_fail(err, 400, "bad-player-name",
+		    "a player name is 1 to 32 characters from a-z 0-9 _ . -");
+	if (lang == NULL)
+		lang = "en";
+	if (!lang_valid(lang))
+		return service_fail(err, 400, "bad-language",
+		    "language must be \"en\" or \"fr\"");
+	if (email == NULL)
+		email = "";
+	if (strlen(email) >= sizeof p.email || strchr(email, '\n') != NULL ||
+	    (email[0] != '\0' && strchr(email, '@') == NULL))
+		return service_fail(err, 400, "bad-email",
+		    "\"%.60s\" is not an e-mail address", email);
+	memset(&p, 0, sizeof p);
+	snprintf(p.name, sizeof p.name, "%s", name);
+	snprintf(p.email, sizeof p.email, "%s", email);
+	snprintf(p.lang, sizeof p.lang, "%s", lang);
+	p.created = now;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_begin(st) != STORE_OK) {
+		service_store_fail(err, st, "start a transaction");
+		goto out;
+	}
+	ss = store_player_create(st, &p);
+	if (ss == STORE_EXISTS) {
+		service_fail(err, 409, "player-exists",
+		    "there is a player \"%s\" already", name);
+		goto rollback;
+	}
+	if (ss != STORE_OK) {
+		service_store_fail(err, st, "create the player");
+		goto rollback;
+	}
+	for (i = 0; i < nkeys; i++)
+		if (key_insert(st, p.id, keys[i], now, NULL, err) != 0)
+			goto rollback;
+	if (store_commit(st) != STORE_OK) {
+		service_store_fail(err, st, "commit the player");
+		goto rollback;
+	}
+	rc = out != NULL ? player_read(st, name, out, err) : 0;
+	goto out;
+ rollback:
+	store_rollback(st);
+ out:
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Read a player. */
+int
+service_player_get(struct service *svc, const char *name,
+    struct service_player *out, struct service_error *err)
+{
+	struct store	*st;
+	int		 rc;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = player_read(st, name, out, err);
+	pool_put(svc, st);
+	return rc;
+}
+
+/* List players. */
+int
+service_player_list(struct service *svc, store_player_cb cb, void *arg,
+    struct service_error *err)
+{
+	struct store	*st;
+	int		 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_player_list(st, 0, 0, cb, arg) != STORE_OK)
+		rc = service_store_fail(err, st, "list the players");
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Register one more key for a player. */
+int
+service_key_add(struct service *svc, const char *name, const char *key,
+    struct store_key *out, struct service_error *err)
+{
+	struct store		*st;
+	struct store_player	 p;
+	enum store_status	 ss;
+	int			 rc = -1;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	ss = store_player_get_by_name(st, name, &p);
+	if (ss == STORE_NOTFOUND)
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", name);
+	else if (ss != STORE_OK)
+		service_store_fail(err, st, "read the player");
+	else
+		rc = key_insert(st, p.id, key, service_now(svc), out, err);
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Revoke a player's key: statements it signs are refused from now on. */
+int
+service_key_revoke(struct service *svc, const char *name, int64_t key_id,
+    struct service_error *err)
+{
+	struct store		*st;
+	struct service_player	 sp;
+	size_t			 i;
+	int			 rc = -1;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (player_read(st, name, &sp, err) != 0)
+		goto out;
+	for (i = 0; i < sp.nkeys; i++)
+		if (sp.keys[i].id == key_id)
+			break;
+	if (i == sp.nkeys)
+		service_fail(err, 404, "no-such-key",
+		    "player \"%s\" has no key %" PRId64, name, key_id);
+	else if (store_key_revoke(st, key_id, service_now(svc)) != STORE_OK)
+		service_store_fail(err, st, "revoke the key");
+	else
+		rc = 0;
+	service_player_free(&sp);
+ out:
+	pool_put(svc, st);
+	return rc;
+}
+
+/* --- games ------------------------------------------------------------ */
+
+/* Release a game view. */
+void
+service_game_free(struct service_game *g)
+{
+	if (g == NULL)
+		return;
+	game_free(&g->state);
+	free(g->san);
+	g->san = NULL;
+}
+
+/* Read and rebuild a game with handle `st`. */
+static int
+game_read(struct store *st, int64_t id, int64_t now, struct service_game *out,
+    struct service_error *err)
+{
+	enum store_status	ss;
+	size_t			cap = 0;
+
+	memset(out, 0, sizeof *out);
+	out->now = now;
+	ss = store_game_get(st, id, &out->row);
+	if (ss == STORE_NOTFOUND)
+		return service_fail(err, 404, "no-such-game",
+		    "there is no game %" PRId64, id);
+	if (ss != STORE_OK)
+		return service_store_fail(err, st, "read the game");
+	if (rebuild(st, &out->row, &out->state, &out->san, &cap, NULL,
+	    err) != 0) {
+		service_game_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read a game; a game whose flag fell is ended (and stored) first. */
+int
+service_game_get(struct service *svc, int64_t id, struct service_game *out,
+    struct service_error *err)
+{
+	struct store	*st;
+	struct job	 j;
+	int64_t		 now = service_now(svc);
+	int		 rc;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = game_read(st, id, now, out, err);
+	if (rc == 0 && game_ongoing(&out->state) &&
+	    game_check_time(&out->state, now)) {
+		service_game_free(out);
+		memset(&j, 0, sizeof j);
+		j.kind = JOB_FLAG;
+		j.game_id = id;
+		j.err = err;
+		if ((rc = job_submit(svc, &j)) == 0)
+			rc = game_read(st, id, now, out, err);
+	}
+	pool_put(svc, st);
+	return rc;
+}
+
+/* List games. */
+int
+service_game_list(struct service *svc, const struct store_game_filter *f,
+    store_game_cb cb, void *arg, struct service_error *err)
+{
+	struct store	*st;
+	int		 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_game_list(st, f, cb, arg) != STORE_OK)
+		rc = service_store_fail(err, st, "list the games");
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Walk a game's signed record in order. */
+int
+service_game_records(struct service *svc, int64_t id, service_record_cb cb,
+    void *arg, struct service_error *err)
+{
+	struct store		*st;
+	struct store_game	 row;
+	enum store_status	 ss;
+	int			 rc = -1;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	ss = store_game_get(st, id, &row);
+	if (ss == STORE_NOTFOUND)
+		service_fail(err, 404, "no-such-game",
+		    "there is no game %" PRId64, id);
+	else if (ss != STORE_OK)
+		service_store_fail(err, st, "read the game");
+	else if (store_action_list(st, id, cb, arg) != STORE_OK)
+		service_store_fail(err, st, "read the game's record");
+	else
+		rc = 0;
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Copy an optional PGN tag value into a row field. */
+static int
+tag_copy(char dst[STORE_TAG_SIZE], const char *src, const char *name,
+    struct service_error *err)
+{
+	if (src == NULL)
+		src = "";
+	if (strlen(src) >= STORE_TAG_SIZE || strpbrk(src, "\"\\\n") != NULL)
+		return service_fail(err, 400, "bad-game",
+		    "%s must be under %d characters, without quotes, "
+		    "backslashes or line breaks", name, STORE_TAG_SIZE);
+	snprintf(dst, STORE_TAG_SIZE, "%s", src);
+	return 0;
+}
+
+/* Create a game (admin). */
+int
+service_game_create(struct service *svc, const struct service_game_params *gp,
+    struct service_game *out, struct service_error *err)
+{
+	struct store		*st = NULL;
+	struct store_game	 row;
+	struct store_player	 w, b;
+	struct game_params	 params;
+	struct game		 g;
+	struct game_tc		 tc;
+	enum game_policy	 policy = GAME_POLICY_AUTO;
+	enum chess_error	 ce;
+	static const uint8_t	 genesis[STORE_HASH_LEN];
+	const char		*variant = gp->variant ? gp->variant : "standard";
+	char			 why[256];
+	int64_t			 now = service_now(svc);
+	int			 rc = -1, number = -1;
+
+	memset(&row, 0, sizeof row);
+	memset(&params, 0, sizeof params);
+	memset(&g, 0, sizeof g);
+	memset(&tc, 0, sizeof tc);
+	if (gp->white == NULL || gp->black == NULL)
+		return service_fail(err, 400, "bad-game",
+		    "a game needs \"white\" and \"black\" player names");
+	if (strcmp(gp->white, gp->black) == 0)
+		return service_fail(err, 400, "bad-game",
+		    "a player cannot play against themselves");
+	if (strcmp(variant, "standard") == 0) {
+		if (gp->fen != NULL) {
+			ce = chess_fen_parse(&params.start, gp->fen, 0);
+			if (ce != CHESS_OK)
+				return service_fail(err, 400, "bad-fen",
+				    "bad start position: %s", chess_strerror(ce));
+		} else
+			chess_position_start(&params.start);
+	} else if (strcmp(variant, "chess960") == 0) {
+		if (gp->fen != NULL) {
+			ce = chess_fen_parse(&params.start, gp->fen,
+			    CHESS_FEN_960);
+			if (ce != CHESS_OK)
+				return service_fail(err, 400, "bad-fen",
+				    "bad start position: %s", chess_strerror(ce));
+		} else {
+			number = gp->chess960 >= 0 ? gp->chess960 :
+			    (int)randombytes_uniform(960);
+			if (chess_position_960(&params.start, number) !=
+			    CHESS_OK)
+				return service_fail(err, 400, "bad-chess960",
+				    "%s", chess_strerror(CHESS_E960_NUMBER));
+		}
+	} else
+		return service_fail(err, 400, "bad-variant",
+		    "variant must be \"standard\" or \"chess960\"");
+	if (game_tc_parse(&tc, gp->time_control ? gp->time_control : "none",
+	    why, sizeof why) != 0)
+		return service_fail(err, 400, "bad-time-control",
+		    "bad time control: %s (examples: \"3d/move\", \"10/50d\", "
+		    "\"30d+1d\", \"none\")", why);
+	if (gp->policy != NULL && game_policy_parse(gp->policy, &policy) != 0)
+		return service_fail(err, 400, "bad-policy",
+		    "policy must be \"auto\" or \"claim\"");
+	params.tc = tc;
+	params.policy = policy;
+	params.created = now;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_player_get_by_name(st, gp->white, &w) != STORE_OK) {
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", gp->white);
+		goto out;
+	}
+	if (store_player_get_by_name(st, gp->black, &b) != STORE_OK) {
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", gp->black);
+		goto out;
+	}
+	if (game_init(&g, &params) != 0) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	row.white = w.id;
+	row.black = b.id;
+	snprintf(row.variant, sizeof row.variant, "%s", variant);
+	row.chess960 = number;
+	chess_fen_write(&params.start, row.start_fen, sizeof row.start_fen);
+	game_tc_format(&tc, row.time_control, sizeof row.time_control);
+	snprintf(row.policy, sizeof row.policy, "%s", game_policy_name(policy));
+	if (tag_copy(row.event, gp->event, "event", err) != 0 ||
+	    tag_copy(row.site, gp->site, "site", err) != 0 ||
+	    tag_copy(row.round, gp->round, "round", err) != 0)
+		goto out;
+	row.created = now;
+	row_update_state(&row, &g, now, genesis);
+	if (store_game_create(st, &row) != STORE_OK) {
+		service_store_fail(err, st, "create the game");
+		goto out;
+	}
+	rc = out != NULL ? game_read(st, row.id, now, out, err) : 0;
+ out:
+	game_free(&g);
+	pool_put(svc, st);
+	return rc;
+}
+
+/* --- signed actions --------------------------------------------------- */
+
+/* Find the signature as received after the statement: the "signature:"
+ * line, or the armored block from its BEGIN line through its END line. */
+static int
+signature_span(const char *text, size_t len, enum sig_form form,
+    const char **startp, const char **endp)
+{
+	static const char	 begin_tag[] = "-----BEGIN SSH SIGNATURE-----";
+	static const char	 end_tag[] = "-----END SSH SIGNATURE-----";
+	const char		*p = text, *stop = text + len, *eol, *q;
+	const char		*start = NULL;
+
+	for (; p < stop; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(stop - p))) == NULL)
+			eol = stop;
+		for (q = p; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (form == SIG_FORM_RAW && (size_t)(eol - q) >= 10 &&
+		    memcmp(q, "signature:", 10) == 0) {
+			*startp = q;
+			*endp = eol;
+			return 0;
+		}
+		if (form == SIG_FORM_SSHSIG && start == NULL &&
+		    (size_t)(eol - q) >= sizeof begin_tag - 1 &&
+		    memcmp(q, begin_tag, sizeof begin_tag - 1) == 0)
+			start = q;
+		else if (start != NULL &&
+		    (size_t)(eol - q) >= sizeof end_tag - 1 &&
+		    memcmp(q, end_tag, sizeof end_tag - 1) == 0) {
+			*startp = start;
+			*endp = q + sizeof end_tag - 1;
+			return 0;
+		}
+		if (eol == stop)
+			break;
+	}
+	return -1;
+}
+
+/* Copy the signature as received, lines ending in one LF, without CR or
+ * trailing white space. */
+static int
+signature_text(const char *text, size_t len, enum sig_form form, char *buf,
+    size_t size)
+{
+	const char	*start, *end, *p, *eol, *e;
+	size_t		 o = 0;
+
+	if (signature_span(text, len, form, &start, &end) != 0)
+		return -1;
+	for (p = start; p < end; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		for (e = eol; e > p && (e[-1] == '\r' || e[-1] == ' ' ||
+		    e[-1] == '\t'); e--)
+			;
+		if (o + (size_t)(e - p) + 2 > size)
+			return -1;
+		memcpy(buf + o, p, (size_t)(e - p));
+		o += (size_t)(e - p);
+		buf[o++] = '\n';
+		if (eol == end)
+			break;
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+/* Verify a statement's signature against the player's keys. */
+static int
+verify(const struct sig_statement *st, const struct sig_signature *sg,
+    const struct service_player *sp, int64_t *key_id,
+    struct service_error *err)
+{
+	uint8_t		(*keys)[SIG_PUBKEY_BYTES] = NULL;
+	int64_t		*ids = NULL;
+	size_t		 n = 0, i, which;
+	enum sig_error	 se;
+	int		 pass, rc = -1;
+
+	if ((keys = calloc(sp->nkeys + 1, sizeof *keys)) == NULL ||
+	    (ids = calloc(sp->nkeys + 1, sizeof *ids)) == NULL) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	/* First the valid keys, then the revoked ones, to say which. */
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (i = 0; i < sp->nkeys; i++) {
+			if ((sp->keys[i].revoked != 0) != (pass == 1))
+				continue;
+			memcpy(keys[n], sp->keys[i].pubkey, SIG_PUBKEY_BYTES);
+			ids[n++] = sp->keys[i].id;
+		}
+		if (sig_signature_verify(st, sg, (const uint8_t (*)[32])keys,
+		    n, &which, &se) == 0) {
+			if (pass == 1) {
+				service_fail(err, 403, "key-revoked",
+				    "the statement is signed with a key of %s "
+				    "that was revoked", st->player);
+				goto out;
+			}
+			*key_id = ids[which];
+			rc = 0;
+			goto out;
+		}
+		if (se == SIG_ENAMESPACE) {
+			service_fail(err, 403, "wrong-namespace",
+			    "the SSH signature was made for another namespace: "
+			    "sign with ssh-keygen -Y sign -n corrchess");
+			goto out;
+		}
+		if (pass == 0 && se != SIG_EKEY_MISMATCH && se != SIG_EBADSIG) {
+			service_fail(err, 400, "bad-signature",
+			    "the signature cannot be read: %s",
+			    sig_strerror(se));
+			goto out;
+		}
+	}
+	if (sg->form == SIG_FORM_SSHSIG && se == SIG_EKEY_MISMATCH)
+		service_fail(err, 403, "unknown-key",
+		    "the statement is signed with a key that is not registered "
+		    "for %s", st->player);
+	else
+		service_fail(err, 403, "bad-signature",
+		    "the signature does not match this statement and any key of "
+		    "%s", st->player);
+ out:
+	free(keys);
+	free(ids);
+	return rc;
+}
+
+/* Submit a signed statement. */
+int
+service_submit(struct service *svc, int64_t game_id, const char *text,
+    size_t len, const char *source, struct service_game *out,
+    struct service_error *err)
+{
+	struct sig_statement	 st;
+	struct sig_signature	 sg;
+	struct service_player	 sp;
+	struct store		*rs = NULL;
+	struct job		 j;
+	enum sig_error		 se;
+	char			 sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
+	char			 canon[SIG_STATEMENT_MAX + 1];
+	int64_t			 key_id = 0;
+	int			 rc = -1;
+
+	memset(&sp, 0, sizeof sp);
+	if (sig_statement_parse(text, len, &st, &sg, &se) != 0) {
+		if (st.line != 0)
+			service_fail(err, 400, "bad-statement",
+			    "line %u of the statement: %s", st.line,
+			    sig_strerror(se));
+		else
+			service_fail(err, 400, se == SIG_ENOSIG ?
+			    "no-signature" : "bad-statement", "%s",
+			    sig_strerror(se));
+		goto out;
+	}
+	if (game_id != 0 && (int64_t)st.game != game_id) {
+		service_fail(err, 400, "wrong-game",
+		    "the statement is for game %" PRIu64 ", not game %" PRId64,
+		    st.game, game_id);
+		goto out;
+	}
+	if (st.action.kind == SIG_ACT_LEAVE) {
+		service_fail(err, 422, "unsupported-action",
+		    "leave is not available on this server yet");
+		goto out;
+	}
+	if (signature_text(text, len, sg.form, sigtext, sizeof sigtext) !=
+	    0) {
+		service_fail(err, 400, "bad-signature",
+		    "the signature block cannot be read");
+		goto out;
+	}
+	memcpy(canon, st.canon, st.canon_len);
+	canon[st.canon_len] = '\0';
+
+	if ((rs = pool_get(svc, err)) == NULL)
+		goto out;
+	if (player_read(rs, st.player, &sp, err) != 0) {
+		if (err != NULL && err->status == 404)
+			service_fail(err, 403, "unknown-player",
+			    "there is no player \"%s\" on this server",
+			    st.player);
+		goto out;
+	}
+	pool_put(svc, rs);
+	rs = NULL;
+	if (verify(&st, &sg, &sp, &key_id, err) != 0)
+		goto out;
+
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_ACTION;
+	j.game_id = (int64_t)st.game;
+	j.st = &st;
+	j.stmt = canon;
+	j.sg = &sg;
+	j.sigtext = sigtext;
+	j.player_id = sp.p.id;
+	j.key_id = key_id;
+	j.lang = strcmp(sp.p.lang, "fr") == 0 ? CHESS_LANG_FR : CHESS_LANG_EN;
+	j.source = source != NULL ? source : "http";
+	j.err = err;
+	if (job_submit(svc, &j) != 0)
+		goto out;
+	rc = 0;
+	if (out != NULL && service_game_get(svc, (int64_t)st.game, out,
+	    err) != 0)
+		rc = -1;
+ out:
+	if (rc == 0)
+		metrics_inc(m_accepted);
+	else
+		metrics_inc(m_refused);
+	pool_put(svc, rs);
+	service_player_free(&sp);
+	return rc;
+}
+
+/* --- PGN export ------------------------------------------------------- */
+
+/* Append one record of the signed record to the PGN comment. */
+static int
+rec_one(void *arg, const struct store_action *a)
+{
+	struct buf	*r = arg;
+	char		 hex[STORE_HASH_LEN * 2 + 1];
+
+	sodium_bin2hex(hex, sizeof hex, a->hash, STORE_HASH_LEN);
+	buf_addf(r, "\nrecord %" PRId64 " (%s, %s):\n", a->seq, a->kind,
+	    a->source);
+	if (a->statement != NULL)
+		buf_adds(r, a->statement);
+	if (a->signature != NULL)
+		buf_adds(r, a->signature);
+	buf_addf(r, "hash: %s\n", hex);
+	return r->failed ? -1 : 0;
+}
+
+/* The game as PGN, its signed record in a comment before the result. */
+char *
+service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
+    struct service_error *err)
+{
+	struct service_game	 g;
+	struct chess_pgn_game	 pg;
+	struct buf		 rec = { 0 }, outb = { 0 };
+	char			*pgn = NULL, *res;
+	char			 date[16], num[32];
+	size_t			 plen = 0, i, rlen;
+	struct tm		 tm;
+	time_t			 t;
+
+	memset(&pg, 0, sizeof pg);
+	if (service_game_get(svc, id, &g, err) != 0)
+		return NULL;
+	if (service_game_records(svc, id, rec_one, &rec, err) != 0)
+		goto out;
+	t = (time_t)g.row.created;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y.%m.%d", &tm);
+	snprintf(num, sizeof num, "%" PRId64, id);
+	if (chess_game_init(&pg.game, &g.state.chess.start) != 0)
+		goto oom;
+	for (i = 0; i < g.state.chess.nply; i++)
+		if (chess_game_push(&pg.game, g.state.chess.moves[i]) != 0)
+			goto oom;
+	snprintf(pg.result, sizeof pg.result, "%s",
+	    game_result_name(g.state.result));
+	if (chess_pgn_set_tag(&pg, "Event", g.row.event[0] ? g.row.event :
+	    "corrchess game") != 0 ||
+	    chess_pgn_set_tag(&pg, "Site", g.row.site[0] ? g.row.site : "?") ||
+	    chess_pgn_set_tag(&pg, "Date", date) ||
+	    chess_pgn_set_tag(&pg, "Round", g.row.round[0] ? g.row.round :
+	    "-") ||
+	    chess_pgn_set_tag(&pg, "White", g.row.white_name) ||
+	    chess_pgn_set_tag(&pg, "Black", g.row.black_name) ||
+	    chess_pgn_set_tag(&pg, "Result", pg.result) ||
+	    chess_pgn_set_tag(&pg, "GameId", num) != 0)
+		goto oom;
+	if (g.row.time_control[0] != '\0' &&
+	    strcmp(g.row.time_control, "none") != 0 &&
+	    chess_pgn_set_tag(&pg, "CorrespondenceTimeControl",
+	    g.row.time_control) != 0)
+		goto oom;
+	if (!game_ongoing(&g.state) && chess_pgn_set_tag(&pg, "Termination",
+	    game_termination_pgn(g.state.termination)) != 0)
+		goto oom;
+	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL || rec.failed)
+		goto oom;
+	/* Insert the record comment before the final result token. */
+	rlen = strlen(pg.result);
+	while (plen > 0 && (pgn[plen - 1] == '\n' || pgn[plen - 1] == ' '))
+		plen--;
+	if (plen < rlen)
+		goto oom;
+	buf_add(&outb, pgn, plen - rlen);
+	if (rec.len > 0)
+		buf_addf(&outb, "{corrchess signed record%s}\n", rec.data);
+	buf_addf(&outb, "%s\n\n", pg.result);
+	if ((res = buf_take(&outb, lenp)) == NULL)
+		goto oom;
+	free(pgn);
+	buf_free(&rec);
+	chess_pgn_game_free(&pg);
+	service_game_free(&g);
+	return res;
+ oom:
+	service_fail(err, 500, "internal", "out of memory");
+ out:
+	free(pgn);
+	buf_free(&rec);
+	buf_free(&outb);
+	chess_pgn_game_free(&pg);
+	service_game_free(&g);
+	return NULL;
+}

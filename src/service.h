@@ -1,0 +1,137 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The service: one function per user action, called by every front door
+ * (REST, mail, admin), so an action follows the same checks and gives the
+ * same error texts whichever way it came in.
+ *
+ * Threads: every function may be called from any thread at once. Reads use
+ * a pool of store handles. Signed actions are verified on the caller's
+ * thread, then committed by one writer thread that groups the actions
+ * waiting at that moment into one transaction (group commit), each in its
+ * own savepoint; a function returns only after its transaction committed.
+ */
+
+#ifndef CORRCHESS_SERVICE_H
+#define CORRCHESS_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+#include "sig.h"
+#include "store.h"
+
+struct service;
+
+struct service_config {
+	const char	*db_path;	/* SQLite file, or ":memory:" (tests) */
+	enum store_sync	 sync;
+	int		 batch_max;	/* actions per transaction; 0: 64 */
+	/* The one clock: seconds since the epoch. NULL: time(NULL). */
+	int64_t		(*now)(void *arg);
+	void		*now_arg;
+};
+
+/* A refusal, as every front door reports it. */
+struct service_error {
+	unsigned	status;		/* HTTP status: 400, 403, 404, 409 ... */
+	char		code[32];	/* API code: "illegal-move" ... */
+	char		message[512];	/* a sentence for the player */
+};
+
+/* A player and their keys. Free with service_player_free(). */
+struct service_player {
+	struct store_player	 p;
+	struct store_key	*keys;
+	size_t			 nkeys;
+};
+
+/* What an admin gives to create a game. Unset strings may be NULL. */
+struct service_game_params {
+	const char	*white;
+	const char	*black;
+	const char	*variant;	/* "standard" (default) or "chess960" */
+	int		 chess960;	/* 0..959, or -1: random (chess960) */
+	const char	*fen;		/* start position (thematic openings) */
+	const char	*time_control;	/* game_tc_parse() text; NULL: none */
+	const char	*policy;	/* "auto" (default) or "claim" */
+	const char	*event;
+	const char	*site;
+	const char	*round;
+};
+
+/*
+ * A game as stored and rebuilt: its row, its state machine at `now`, and
+ * the SAN of every move. Free with service_game_free().
+ */
+struct service_game {
+	struct store_game	 row;
+	struct game		 state;
+	char			(*san)[CHESS_SAN_MAX];	/* state.chess.nply */
+	int64_t			 now;
+};
+
+/* One record of a game's signed record, for exports. */
+typedef int (*service_record_cb)(void *arg, const struct store_action *);
+
+/* Open the service: the store (created or migrated) and the writer
+ * thread. NULL with a reason in `err` on failure. */
+struct service *service_open(const struct service_config *, char *err,
+    size_t errsize);
+
+/* Stop the writer (after the actions already queued) and close. */
+void service_close(struct service *);
+
+/* The service's clock. */
+int64_t service_now(struct service *);
+
+/* Players (admin). */
+int service_player_create(struct service *, const char *name,
+    const char *email, const char *lang, const char *const *keys,
+    size_t nkeys, struct service_player *out, struct service_error *);
+int service_player_get(struct service *, const char *name,
+    struct service_player *out, struct service_error *);
+int service_player_list(struct service *, store_player_cb, void *arg,
+    struct service_error *);
+int service_key_add(struct service *, const char *name, const char *key,
+    struct store_key *out, struct service_error *);
+int service_key_revoke(struct service *, const char *name, int64_t key_id,
+    struct service_error *);
+void service_player_free(struct service_player *);
+
+/* Games. */
+int service_game_create(struct service *, const struct service_game_params *,
+    struct service_game *out, struct service_error *);
+int service_game_get(struct service *, int64_t id, struct service_game *out,
+    struct service_error *);
+int service_game_list(struct service *, const struct store_game_filter *,
+    store_game_cb, void *arg, struct service_error *);
+int service_game_records(struct service *, int64_t id, service_record_cb,
+    void *arg, struct service_error *);
+void service_game_free(struct service_game *);
+
+/* The game as PGN with its signed record in comments; malloc'd. */
+char *service_game_pgn(struct service *, int64_t id, size_t *lenp,
+    struct service_error *);
+
+/*
+ * Submit a signed statement (the text holds the statement and its
+ * signature, in either form). `game_id` is the game the front door expects
+ * (the URL's), or 0 for any. `source` is "http" or "mail". On success the
+ * action is committed and `out` (when not NULL) holds the new state.
+ */
+int service_submit(struct service *, int64_t game_id, const char *text,
+    size_t len, const char *source, struct service_game *out,
+    struct service_error *);
+
+#endif /* CORRCHESS_SERVICE_H */

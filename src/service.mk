@@ -1,0 +1,12 @@
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# The service (one function per user action, group commit of signed
+# actions) and the REST API on top of it; text helpers shared with the
+# client.
+
+src_libcorrchess_a_SOURCES += src/buf.h src/buf.c src/render.h src/render.c
+
+src_libcorrchessd_a_SOURCES += src/service.h src/service.c src/api.c
+src_libcorrchessd_a_CFLAGS += $(SQLITE_CFLAGS)
