@@ -347,6 +347,37 @@ run_movelist(const char *file, bool king_dest)
 	return count;
 }
 
+/* Run a "FEN<TAB>uci=SAN uci=SAN ..." file (moves made with chessops). */
+static int
+run_legal_san(const char *file)
+{
+	char	*text, *cursor, *line, *tab, *p;
+	int	 count = 0;
+	bool	 blank;
+
+	text = cursor = test_read_data(file, NULL);
+	while ((line = next_line(&cursor)) != NULL) {
+		if (*line == '\0')
+			continue;
+		tab = strchr(line, '\t');
+		assert_non_null(tab);
+		*tab = '\0';
+		/* Keep the UCI of each "uci=SAN" token: blank out the SAN. */
+		for (p = tab + 1, blank = false; *p != '\0'; p++) {
+			if (*p == '=')
+				blank = true;
+			else if (*p == ' ')
+				blank = false;
+			if (blank)
+				*p = ' ';
+		}
+		check_movelist(line, tab + 1, false, NULL);
+		count++;
+	}
+	free(text);
+	return count;
+}
+
 /* Legal move sets equal scalachess' snapshots. */
 static void
 test_movelists(void **state)
@@ -357,7 +388,10 @@ test_movelists(void **state)
 	n = run_movelist("movelists/scalachess-moveorder-random.txt", false);
 	n += run_movelist("movelists/scalachess-moveorder-chess960.txt", false);
 	n += run_movelist("movelists/scalachess-moveorder-tricky.txt", true);
-	assert_true(n > 1000);
+	/* The SAN files of notation's tests, made with chessops. */
+	n += run_legal_san("notation/legal-san-standard.tsv");
+	n += run_legal_san("notation/legal-san-chess960.tsv");
+	assert_true(n > 15000);
 	print_message("movelists: %d positions\n", n);
 }
 
