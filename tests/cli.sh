@@ -292,6 +292,67 @@ else
 	not_ok "pgn: an illegal game among good ones (exit 1, ply and move named, numbering across files)"
 fi
 
+# Every game of tests/data/pgn listed in tests/data/events/game-events.tsv
+# (made with chessops): plies, result and end state must agree. The table
+# has no claimable draws, so a threefold/fifty (or fivefold/seventy-five)
+# status must match an occurrence that the table records for that game.
+# chess.js/0.pgn is left out: it uses "<br />" for newlines, chess.js's own
+# option, not PGN.
+events=$top_srcdir/tests/data/events/game-events.tsv
+if [ -f "$events" ]; then
+	ev_bad=0
+	ev_games=0
+	for f in $(awk -F'\t' 'NR > 1 && $1 != "chess.js/0.pgn" { print $1 }' \
+	    "$events" | sort -u); do
+		"$corrchess" pgn "$top_srcdir/tests/data/pgn/$f" >"$tmp/out" \
+		    2>"$tmp/err"
+		ev_games=$((ev_games + $(wc -l <"$tmp/out")))
+		awk -F'\t' -v f="$f" '
+		    NR == FNR {
+			if ($1 == f) {
+				g = $2 + 1; plies[g] = $3; res[g] = $4
+				occ["threefold-repetition", g] = $5
+				occ["fivefold-repetition", g] = $6
+				occ["fifty-moves", g] = $7
+				occ["seventy-five-moves", g] = $8
+				st[g] = $9; n++
+			}
+			next
+		    }
+		    {
+			# "game N: result=R plies=N status=S fen=..."
+			split($0, w, " ")
+			g = w[2]; sub(":", "", g); seen++
+			if (w[3] == "error:" || !(g in st)) {
+				print "#   " f ": " $0; bad++; next
+			}
+			split(w[3], r, "="); split(w[4], p, "=")
+			split(w[5], s, "=")
+			want = st[g]
+			if (want == "ongoing" && occ[s[2], g] != "")
+				want = s[2]
+			if (p[2] != plies[g] || r[2] != res[g] ||
+			    s[2] != want) {
+				print "#   " f ": " $0 " -- want plies=" \
+				    plies[g] " result=" res[g] " status=" want
+				bad++
+			}
+		    }
+		    END {
+			if (seen != n) {
+				print "#   " f ": " seen " games, want " n; bad++
+			}
+			exit bad > 0
+		    }' "$events" "$tmp/out" || ev_bad=$((ev_bad + 1))
+	done
+	if [ "$ev_bad" -eq 0 ] && [ "$ev_games" -gt 1000 ]; then
+		ok "pgn agrees with chessops on $ev_games real games (plies, result, end state)"
+	else
+		not_ok "pgn agrees with chessops on real games" \
+		    "$ev_bad files differ, $ev_games games"
+	fi
+fi
+
 run pgn "$data/no-such-file.pgn"
 if [ "$status" -eq 1 ] && grep -qF "no-such-file.pgn" "$tmp/err"; then
 	ok "pgn: a missing file is named on stderr, exit 1"
