@@ -73,16 +73,17 @@ add_pawn_promotions(chess_move *list, chess_bb to, int delta)
 /* True if the side to move may castle with the rook on `rsq`. */
 BB_INLINE bool
 castling_ok(const struct chess_position *pos, int ksq, int rsq,
-    chess_bb occupied, int *kto)
+    chess_bb occupied)
 {
-	int		us = pos->side, them = us ^ 1, rto, sq;
+	int		us = pos->side, them = us ^ 1, kto, rto, sq;
 	chess_bb	path, span, occ;
 
-	*kto = (ksq & 56) | (rsq > ksq ? 6 : 2);
+	/* King and rook end on g and f, or on c and d, of their rank. */
+	kto = (ksq & 56) | (rsq > ksq ? 6 : 2);
 	rto = (ksq & 56) | (rsq > ksq ? 5 : 3);
 
 	/* Every square either piece crosses is empty but for the two. */
-	path = bb_between[ksq][*kto] | BB(*kto);
+	path = bb_between[ksq][kto] | BB(kto);
 	span = (path | bb_between[rsq][rto] | BB(rto)) & ~(BB(ksq) | BB(rsq));
 	if (span & occupied)
 		return false;
@@ -118,7 +119,7 @@ generate(const struct chess_position *pos, chess_move *list)
 	chess_move	*start = list;
 	chess_bb	checkers, target, pinned, snipers, b, t, between;
 	chess_bb	bq, rq, p, push1, push2, capl, capr;
-	int		ksq, sq, n = 0, kto, from;
+	int		ksq, sq, n = 0, from;
 
 	ksq = bb_lsb(pos->pieces[CHESS_KING] & ours);
 	checkers = bb_attackers(pos, them, ksq, occ);
@@ -283,7 +284,7 @@ generate(const struct chess_position *pos, chess_move *list)
 	if (checkers == 0 && (pos->castling & ours) != 0) {
 		for (b = pos->castling & ours; b != 0;) {
 			sq = bb_pop(&b);
-			if (!castling_ok(pos, ksq, sq, occ, &kto))
+			if (!castling_ok(pos, ksq, sq, occ))
 				continue;
 			if (list == NULL)
 				n++;
@@ -377,7 +378,7 @@ chess_move_is_legal(const struct chess_position *pos, chess_move m)
 {
 	const int	from = CHESS_MOVE_FROM(m), to = CHESS_MOVE_TO(m);
 	const int	kind = CHESS_MOVE_KIND(m);
-	int		us, them, ksq, kto, gone;
+	int		us, them, ksq, gone;
 	chess_bb	occ;
 
 	if (m == CHESS_MOVE_NONE || !playable(pos) || from == to)
@@ -393,7 +394,7 @@ chess_move_is_legal(const struct chess_position *pos, chess_move m)
 	if (kind == CHESS_MOVE_CASTLE)
 		return from == ksq && (pos->castling & pos->colors[us] &
 		    BB(to)) && bb_attackers(pos, them, ksq, occ) == 0 &&
-		    castling_ok(pos, ksq, to, occ, &kto);
+		    castling_ok(pos, ksq, to, occ);
 	if (!pseudo_legal(pos, from, to, kind))
 		return false;
 	if (from == ksq)
