@@ -228,7 +228,12 @@ cli_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 	passes = 0;
 	t0 = bench_now();
 	do {
-		plies = bench_replay_pass(&set, &g);
+		/* Every pass must replay every ply the first one saw. */
+		if ((plies = bench_replay_pass(&set, &g)) != set.nsans) {
+			cli_error(cmd, "a replay pass read %" PRIu64 " plies, "
+			    "not %zu", plies, set.nsans);
+			goto out;
+		}
 		total += plies;
 		passes++;
 		t = bench_now() - t0;
