@@ -156,6 +156,7 @@ enum stmt_id {
 	ST_GAME_LIST_PLAYER,
 	ST_GAME_LIST_PLAYER_STATUS,
 	ST_GAME_DUE,
+	ST_GAME_COUNT,
 	ST_ACTION_INSERT,
 	ST_ACTION_LIST,
 	ST_ACTION_GET,
@@ -230,6 +231,8 @@ static const struct {
 	[ST_GAME_DUE] = { "game-due", 0,
 	    GAME_SELECT "WHERE g.deadline IS NOT NULL AND g.deadline <= ?1 "
 	    "AND g.status = 'ongoing' ORDER BY g.deadline LIMIT ?2" },
+	[ST_GAME_COUNT] = { "game-count", 0,
+	    "SELECT COUNT(*) FROM games WHERE status = ?1" },
 	[ST_ACTION_INSERT] = { "action-insert", 0,
 	    "INSERT INTO actions (game_id, seq, ply, player_id, key_id, kind, "
 	    "move_text, san, statement, signature, at, prev_hash, hash, "
@@ -250,7 +253,8 @@ struct store {
 static const char *const store_langs[] = { "en", "fr", NULL };
 static const char *const store_variants[] = { "standard", "chess960", NULL };
 static const char *const store_policies[] = { "auto", "claim", NULL };
-static const char *const store_sources[] = { "http", "mail", "admin", NULL };
+static const char *const store_sources[] = { "http", "mail", "admin",
+    "clock", NULL };
 
 static void	store_seterr(struct store *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
@@ -1301,6 +1305,26 @@ store_game_list_due(struct store *s, int64_t now, int64_t limit,
 	sqlite3_bind_int64(st, 1, now);
 	sqlite3_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
 	return store_game_rows(s, st, cb, arg);
+}
+
+/* Count the games of one status. */
+enum store_status
+store_game_count(struct store *s, const char *status, int64_t *n)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 rv = STORE_OK;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_GAME_COUNT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	else
+		rv = store_fail(s, rc, "count games");
+	store_done(st);
+	return rv;
 }
 
 /* Append a record to a game. */

@@ -59,7 +59,7 @@
 #define STORE_KIND_SIZE		24	/* "move", "accept-draw", ... */
 #define STORE_MOVE_SIZE		33	/* move text as the player gave it (32 bytes) */
 #define STORE_SAN_SIZE		16
-#define STORE_SOURCE_SIZE	8	/* "http", "mail", "admin" */
+#define STORE_SOURCE_SIZE	8	/* "http", "mail", "admin", "clock" */
 
 /* Raw sizes of binary fields. */
 #define STORE_PUBKEY_LEN	32	/* Ed25519 public key */
@@ -330,6 +330,10 @@ enum store_status store_game_list(struct store *,
 /* List ongoing games whose deadline is at or before `now`, earliest first. */
 enum store_status store_game_list_due(struct store *, int64_t now,
     int64_t limit, store_game_cb, void *arg);
+
+/* Count the games of a status ("ongoing" or "finished") into *n. */
+enum store_status store_game_count(struct store *, const char *status,
+    int64_t *n);
 
 /* Actions (the record). */
 
