@@ -96,7 +96,34 @@ struct service {
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
 };
 
-static struct metric	*m_accepted, *m_refused, *m_batches, *m_batched;
+static struct metric	*m_accepted, *m_batches, *m_batched;
+
+/*
+ * Refused actions are counted by reason, one row per API code:
+ * corrchess_actions_refused_total{reason="illegal-move"}. The known codes
+ * are registered at start; a code not listed gets its row when first seen.
+ */
+#define REFUSAL_ROWS_MAX	64
+static const char *const refusal_codes[] = {
+	"bad-statement", "no-signature", "wrong-game", "unsupported-action",
+	"bad-signature", "unknown-player", "unknown-key", "key-revoked",
+	"wrong-namespace", "not-a-player", "no-such-game", "stale-ply",
+	"not-your-turn", "game-over", "late-move", "illegal-move",
+	"ambiguous-move", "bad-move", "no-draw-offer", "bad-claim", "stopping",
+	"internal", NULL
+};
+static struct {
+	char		 code[sizeof ((struct service_error *)0)->code];
+	struct metric	*m;
+}			 m_refused[REFUSAL_ROWS_MAX];
+static size_t		 m_nrefused;
+static pthread_mutex_t	 m_refused_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t	 metrics_once = PTHREAD_ONCE_INIT;
+
+/* The service whose store the games-by-status gauges count (the first one
+ * open), guarded so that closing it waits for a count under way. */
+static pthread_mutex_t	 gauge_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct service	*gauge_svc;
 
 /* Fill a service error. */
 static int
@@ -677,6 +704,87 @@ job_submit(struct service *svc, struct job *j)
 	return j->rc;
 }
 
+/* --- metrics ---------------------------------------------------------- */
+
+/* Register the refusal row of `code`; call with m_refused_lock held. */
+static struct metric *
+refusal_row_add(const char *code)
+{
+	char	name[128];
+
+	if (m_nrefused == REFUSAL_ROWS_MAX)
+		return NULL;
+	snprintf(name, sizeof name,
+	    "corrchess_actions_refused_total{reason=\"%s\"}", code);
+	snprintf(m_refused[m_nrefused].code, sizeof m_refused[0].code, "%s",
+	    code);
+	if ((m_refused[m_nrefused].m = metrics_counter(name,
+	    "Signed actions refused, by reason (the API error code)")) == NULL)
+		return NULL;
+	return m_refused[m_nrefused++].m;
+}
+
+/* Count a refused action under its reason. */
+static void
+refusal_count(const char *code)
+{
+	struct metric	*m = NULL;
+	size_t		 i;
+
+	pthread_mutex_lock(&m_refused_lock);
+	for (i = 0; i < m_nrefused; i++)
+		if (strcmp(m_refused[i].code, code) == 0) {
+			m = m_refused[i].m;
+			break;
+		}
+	if (m == NULL)
+		m = refusal_row_add(code);
+	pthread_mutex_unlock(&m_refused_lock);
+	metrics_inc(m);
+}
+
+/* Count the games of one status (a gauge, read when /metrics is). */
+static int64_t
+games_by_status(void *arg)
+{
+	const char	*status = arg;
+	struct store	*st;
+	int64_t		 n = 0;
+
+	pthread_mutex_lock(&gauge_lock);
+	if (gauge_svc != NULL && (st = pool_get(gauge_svc, NULL)) != NULL) {
+		if (store_game_count(st, status, &n) != STORE_OK) {
+			log_warnx("store: count games: %s", store_errmsg(st));
+			n = 0;
+		}
+		pool_put(gauge_svc, st);
+	}
+	pthread_mutex_unlock(&gauge_lock);
+	return n;
+}
+
+/* Register the service's metrics, once per process. */
+static void
+service_metrics_init(void)
+{
+	size_t	i;
+
+	m_accepted = metrics_counter("corrchess_actions_accepted_total",
+	    "Signed actions accepted");
+	pthread_mutex_lock(&m_refused_lock);
+	for (i = 0; refusal_codes[i] != NULL; i++)
+		refusal_row_add(refusal_codes[i]);
+	pthread_mutex_unlock(&m_refused_lock);
+	m_batches = metrics_counter("corrchess_commit_batches_total",
+	    "Transactions of the action writer (group commit)");
+	m_batched = metrics_counter("corrchess_commit_jobs_total",
+	    "Jobs committed by the action writer");
+	metrics_gauge_fn("corrchess_games{status=\"ongoing\"}",
+	    "Games by status", games_by_status, (void *)"ongoing");
+	metrics_gauge_fn("corrchess_games{status=\"finished\"}",
+	    "Games by status", games_by_status, (void *)"finished");
+}
+
 /* --- opening and closing ---------------------------------------------- */
 
 /* Open the service. */
@@ -691,16 +799,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 		return NULL;
 	}
 	chess_init();
-	if (m_accepted == NULL) {
-		m_accepted = metrics_counter("corrchess_actions_accepted_total",
-		    "Signed actions accepted");
-		m_refused = metrics_counter("corrchess_actions_refused_total",
-		    "Signed actions refused");
-		m_batches = metrics_counter("corrchess_commit_batches_total",
-		    "Transactions of the action writer (group commit)");
-		m_batched = metrics_counter("corrchess_commit_jobs_total",
-		    "Jobs committed by the action writer");
-	}
+	pthread_once(&metrics_once, service_metrics_init);
 	if ((svc = calloc(1, sizeof *svc)) == NULL ||
 	    (svc->cache = calloc(SERVICE_CACHE_SLOTS, sizeof *svc->cache)) ==
 	    NULL || (svc->db_path = strdup(cfg->db_path)) == NULL) {
@@ -731,6 +830,10 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 		goto fail;
 	}
 	svc->writer_started = true;
+	pthread_mutex_lock(&gauge_lock);
+	if (gauge_svc == NULL)
+		gauge_svc = svc;
+	pthread_mutex_unlock(&gauge_lock);
 	return svc;
  fail:
 	service_close(svc);
@@ -745,6 +848,10 @@ service_close(struct service *svc)
 
 	if (svc == NULL)
 		return;
+	pthread_mutex_lock(&gauge_lock);
+	if (gauge_svc == svc)
+		gauge_svc = NULL;
+	pthread_mutex_unlock(&gauge_lock);
 	if (svc->writer_started) {
 		pthread_mutex_lock(&svc->lock);
 		svc->stopping = true;
@@ -1391,9 +1498,14 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	enum sig_error		 se;
 	char			 sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
 	char			 canon[SIG_STATEMENT_MAX + 1];
+	struct service_error	 local;
 	int64_t			 key_id = 0;
 	int			 rc = -1;
+	bool			 accepted = false;
 
+	if (err == NULL)
+		err = &local;
+	memset(err, 0, sizeof *err);
 	memset(&sp, 0, sizeof sp);
 	if (sig_statement_parse(text, len, &st, &sg, &se) != 0) {
 		if (st.line != 0)
@@ -1454,15 +1566,16 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	j.err = err;
 	if (job_submit(svc, &j) != 0)
 		goto out;
+	accepted = true;
 	rc = 0;
 	if (out != NULL && service_game_get(svc, (int64_t)st.game, out,
 	    err) != 0)
 		rc = -1;
  out:
-	if (rc == 0)
+	if (accepted)
 		metrics_inc(m_accepted);
 	else
-		metrics_inc(m_refused);
+		refusal_count(err->code[0] != '\0' ? err->code : "internal");
 	pool_put(svc, rs);
 	service_player_free(&sp);
 	return rc;
