@@ -1428,7 +1428,7 @@ verify(const struct sig_statement *st, const struct sig_signature *sg,
 	uint8_t		(*keys)[SIG_PUBKEY_BYTES] = NULL;
 	int64_t		*ids = NULL;
 	size_t		 n = 0, i, which;
-	enum sig_error	 se;
+	enum sig_error	 se, valid_se = SIG_EBADSIG;
 	int		 pass, rc = -1;
 
 	if ((keys = calloc(sp->nkeys + 1, sizeof *keys)) == NULL ||
@@ -1469,8 +1469,12 @@ verify(const struct sig_statement *st, const struct sig_signature *sg,
 			    sig_strerror(se));
 			goto out;
 		}
+		if (pass == 0)
+			valid_se = se;
 	}
-	if (sg->form == SIG_FORM_SSHSIG && se == SIG_EKEY_MISMATCH)
+	/* Judge by the valid keys: an SSH signature by one of them that
+	 * does not verify is a bad signature, not an unknown key. */
+	if (sg->form == SIG_FORM_SSHSIG && valid_se == SIG_EKEY_MISMATCH)
 		service_fail(err, 403, "unknown-key",
 		    "the statement is signed with a key that is not registered "
 		    "for %s", st->player);
@@ -1499,6 +1503,7 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	char			 sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
 	char			 canon[SIG_STATEMENT_MAX + 1];
 	struct service_error	 local;
+	const char		*code;
 	int64_t			 key_id = 0;
 	int			 rc = -1;
 	bool			 accepted = false;
@@ -1508,14 +1513,15 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	memset(err, 0, sizeof *err);
 	memset(&sp, 0, sizeof sp);
 	if (sig_statement_parse(text, len, &st, &sg, &se) != 0) {
+		code = se == SIG_ENOSIG ? "no-signature" :
+		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
+		    "bad-signature" : "bad-statement";
 		if (st.line != 0)
-			service_fail(err, 400, "bad-statement",
-			    "line %u of the statement: %s", st.line,
-			    sig_strerror(se));
+			service_fail(err, 400, code, "line %u of the %s: %s",
+			    st.line, strcmp(code, "bad-statement") == 0 ?
+			    "statement" : "text", sig_strerror(se));
 		else
-			service_fail(err, 400, se == SIG_ENOSIG ?
-			    "no-signature" : "bad-statement", "%s",
-			    sig_strerror(se));
+			service_fail(err, 400, code, "%s", sig_strerror(se));
 		goto out;
 	}
 	if (game_id != 0 && (int64_t)st.game != game_id) {
