@@ -1,0 +1,1115 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The service on a real SQLite file in a temporary directory, with a clock
+ * the tests move: every refusal of a signed action with its status and
+ * code, player/game/key administration errors, a game surviving a restart
+ * with its hash chain, group commit from several threads, two threads
+ * racing with the same statement, and the metrics of actions and games.
+ */
+
+#include "config.h"
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "testutil.h"
+
+#include "metrics.h"
+#include "service.h"
+
+#define T0		INT64_C(1780000000)	/* 2026-05-28, the tests' epoch */
+#define HOUR		INT64_C(3600)
+
+/* Keys of the fixture. */
+enum {
+	K_ALICE,	/* alice's, registered as an OpenSSH line */
+	K_BOB,		/* bob's, registered as raw base64 */
+	K_CAROL,	/* carol's: a player of no game below */
+	K_ALICE2,	/* alice's second key, added by some tests */
+	K_STRANGER,	/* nobody's */
+	K_COUNT
+};
+
+struct fx {
+	char		 dir[256];
+	char		 db[300];
+	struct service	*svc;
+	_Atomic int64_t	 now;
+	uint8_t		 pk[K_COUNT][SIG_PUBKEY_BYTES];
+	uint8_t		 sk[K_COUNT][SIG_SECKEY_BYTES];
+	int64_t		 key_id[K_COUNT];
+};
+
+/* The clock the service reads. */
+static int64_t
+fx_clock(void *arg)
+{
+	struct fx	*fx = arg;
+
+	return atomic_load(&fx->now);
+}
+
+/* Open the service on the fixture's database or fail the test. */
+static void
+fx_open(struct fx *fx, enum store_sync sync)
+{
+	struct service_config	cfg;
+	char			err[256];
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.db_path = fx->db;
+	cfg.sync = sync;
+	cfg.now = fx_clock;
+	cfg.now_arg = fx;
+	fx->svc = service_open(&cfg, err, sizeof err);
+	if (fx->svc == NULL)
+		fail_msg("service_open: %s", err);
+}
+
+/* An OpenSSH public key line of key k. */
+static void
+ssh_line(struct fx *fx, int k, char *buf, size_t size)
+{
+	assert_int_equal(sig_pubkey_format(fx->pk[k], "test key", buf, size),
+	    0);
+}
+
+/* Create a player with one key or fail; the key's id is kept. */
+static void
+player_make(struct fx *fx, const char *name, const char *lang, int k,
+    bool raw)
+{
+	struct service_player	 sp;
+	struct service_error	 err;
+	char			 key[256];
+	const char		*keys[1] = { key };
+
+	if (raw)
+		sodium_bin2base64(key, sizeof key, fx->pk[k], SIG_PUBKEY_BYTES,
+		    sodium_base64_VARIANT_ORIGINAL);
+	else
+		ssh_line(fx, k, key, sizeof key);
+	if (service_player_create(fx->svc, name, NULL, lang, keys, 1, &sp,
+	    &err) != 0)
+		fail_msg("player %s: %s %s", name, err.code, err.message);
+	assert_int_equal(sp.nkeys, 1);
+	assert_memory_equal(sp.keys[0].pubkey, fx->pk[k], SIG_PUBKEY_BYTES);
+	fx->key_id[k] = sp.keys[0].id;
+	service_player_free(&sp);
+}
+
+/* Make the fixture: a temporary directory, the service, three players. */
+static int
+setup(void **state)
+{
+	struct fx	*fx;
+	const char	*base = getenv("TMPDIR");
+	int		 k;
+
+	fx = calloc(1, sizeof *fx);
+	assert_non_null(fx);
+	snprintf(fx->dir, sizeof fx->dir, "%s/test_service.XXXXXX",
+	    base != NULL && *base != '\0' ? base : "/tmp");
+	assert_non_null(mkdtemp(fx->dir));
+	snprintf(fx->db, sizeof fx->db, "%s/corrchess.db", fx->dir);
+	atomic_store(&fx->now, T0);
+	for (k = 0; k < K_COUNT; k++)
+		assert_int_equal(sig_keypair(fx->pk[k], fx->sk[k]), 0);
+	fx_open(fx, STORE_SYNC_NORMAL);
+	player_make(fx, "alice", "en", K_ALICE, false);
+	player_make(fx, "bob", "en", K_BOB, true);
+	player_make(fx, "carol", "fr", K_CAROL, false);
+	*state = fx;
+	return 0;
+}
+
+/* Close the service and remove the directory with every file in it. */
+static int
+teardown(void **state)
+{
+	struct fx	*fx = *state;
+	DIR		*d;
+	struct dirent	*e;
+	char		 path[600];
+
+	service_close(fx->svc);
+	if ((d = opendir(fx->dir)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 ||
+			    strcmp(e->d_name, "..") == 0)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", fx->dir,
+			    e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	rmdir(fx->dir);
+	free(fx);
+	return 0;
+}
+
+/* Create a game or fail; returns its id. */
+static int64_t
+game_make(struct fx *fx, const char *white, const char *black,
+    const char *tc, const char *fen)
+{
+	struct service_game_params	gp;
+	struct service_game		g;
+	struct service_error		err;
+	int64_t				id;
+
+	memset(&gp, 0, sizeof gp);
+	gp.white = white;
+	gp.black = black;
+	gp.chess960 = -1;
+	gp.time_control = tc;
+	gp.fen = fen;
+	if (service_game_create(fx->svc, &gp, &g, &err) != 0)
+		fail_msg("game %s v %s: %s %s", white, black, err.code,
+		    err.message);
+	id = g.row.id;
+	assert_true(id > 0);
+	assert_int_equal(game_ply(&g.state), 0);
+	service_game_free(&g);
+	return id;
+}
+
+/* Write a signed statement into buf (SIG_SIGNED_SIZE) or fail. */
+static void
+sign(struct fx *fx, int64_t game, uint32_t ply, const char *player,
+    const char *action, int k, enum sig_form form, char *buf, size_t size)
+{
+	struct sig_statement	st;
+	enum sig_error		e;
+
+	memset(&st, 0, sizeof st);
+	st.game = (uint64_t)game;
+	st.ply = ply;
+	snprintf(st.player, sizeof st.player, "%s", player);
+	if (sig_action_parse(action, strlen(action), &st.action, &e) != 0 ||
+	    sig_statement_build(&st, &e) != 0 ||
+	    sig_statement_sign(&st, fx->sk[k], form, buf, size, &e) != 0)
+		fail_msg("signing \"%s\": %s", action, sig_strerror(e));
+}
+
+/* Sign and submit an action for `game` through the URL of `url_game`. */
+static int
+submit(struct fx *fx, int64_t url_game, int64_t game, uint32_t ply,
+    const char *player, const char *action, int k, enum sig_form form,
+    struct service_error *err)
+{
+	char	buf[SIG_SIGNED_SIZE];
+
+	sign(fx, game, ply, player, action, k, form, buf, sizeof buf);
+	memset(err, 0, sizeof *err);
+	return service_submit(fx->svc, url_game, buf, strlen(buf), "http",
+	    NULL, err);
+}
+
+/* Submit an action that must be accepted. */
+static void
+play(struct fx *fx, int64_t game, uint32_t ply, const char *player,
+    const char *action, int k, enum sig_form form)
+{
+	struct service_error	err;
+
+	if (submit(fx, game, game, ply, player, action, k, form, &err) != 0)
+		fail_msg("game %" PRId64 " ply %u %s \"%s\" refused: %u %s: %s",
+		    game, ply, player, action, err.status, err.code,
+		    err.message);
+}
+
+/* Check a refusal: rc -1, its status, its code and a message. */
+static void
+assert_refused(int rc, const struct service_error *err, unsigned status,
+    const char *code)
+{
+	if (rc != -1 || err->status != status || strcmp(err->code, code) != 0)
+		fail_msg("expected %u %s, got rc %d: %u %s: %s", status, code,
+		    rc, err->status, err->code, err->message);
+	assert_true(err->message[0] != '\0');
+}
+
+/* Read a game's state or fail. */
+static void
+game_read(struct fx *fx, int64_t id, struct service_game *g)
+{
+	struct service_error	err;
+
+	if (service_game_get(fx->svc, id, g, &err) != 0)
+		fail_msg("game %" PRId64 ": %s %s", id, err.code, err.message);
+}
+
+/* The value of one metrics row (the whole name with its labels), or -1. */
+static int64_t
+metric_value(const char *name)
+{
+	char	*text = NULL, *p, *line;
+	size_t	 len = 0, n = strlen(name);
+	FILE	*f;
+	int64_t	 v = -1;
+
+	assert_non_null(f = open_memstream(&text, &len));
+	metrics_write(f);
+	fclose(f);
+	for (line = text; line != NULL && *line != '\0'; line = p) {
+		if ((p = strchr(line, '\n')) != NULL)
+			p++;
+		if (strncmp(line, name, n) == 0 && line[n] == ' ') {
+			v = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return v;
+}
+
+/* The refused-actions row of a reason. */
+static int64_t
+refused(const char *code)
+{
+	char	name[128];
+
+	snprintf(name, sizeof name,
+	    "corrchess_actions_refused_total{reason=\"%s\"}", code);
+	return metric_value(name);
+}
+
+/* --- refusals of a statement and its signature ------------------------ */
+
+/* Malformed, unsigned, for another game, for no game. */
+static void
+test_refuse_statement(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	char			 buf[SIG_SIGNED_SIZE], *p;
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+	static const char	 garbage[] = "corrchess-v1\ngame: 1\nply: x\n";
+
+	memset(&err, 0, sizeof err);
+	assert_refused(service_submit(fx->svc, id, garbage, strlen(garbage),
+	    "http", NULL, &err), &err, 400, "bad-statement");
+	assert_refused(service_submit(fx->svc, id, "hello", 5, "http", NULL,
+	    &err), &err, 400, "bad-statement");
+
+	/* The statement alone, its signature cut off. */
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,
+	    sizeof buf);
+	assert_non_null(p = strstr(buf, "signature:"));
+	*p = '\0';
+	assert_refused(service_submit(fx->svc, id, buf, strlen(buf), "http",
+	    NULL, &err), &err, 400, "no-signature");
+
+	/* A signature line that is not base64. */
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,
+	    sizeof buf);
+	assert_non_null(p = strstr(buf, "signature: "));
+	p[11] = '*';
+	assert_refused(service_submit(fx->svc, id, buf, strlen(buf), "http",
+	    NULL, &err), &err, 400, "bad-signature");
+
+	/* Signed for this game, sent to another game's URL. */
+	assert_refused(submit(fx, id + 1, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 400, "wrong-game");
+	/* A game that does not exist (no URL to compare with). */
+	assert_refused(submit(fx, 0, id + 41, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 404, "no-such-game");
+	/* The same statement, for the game that exists, goes through. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+}
+
+/* Unknown player, unknown key, revoked key, bad signature, namespace. */
+static void
+test_refuse_signature(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct sig_statement	 st;
+	enum sig_error		 e;
+	char			 buf[SIG_SIGNED_SIZE], armor[SIG_SSHSIG_ARMOR_SIZE];
+	char			*p;
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+
+	/* A name that is no player here. */
+	assert_refused(submit(fx, id, id, 0, "zed", "move e4", K_STRANGER,
+	    SIG_FORM_RAW, &err), &err, 403, "unknown-player");
+	/* alice's name, someone else's key: SSHSIG names its key. */
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_STRANGER,
+	    SIG_FORM_SSHSIG, &err), &err, 403, "unknown-key");
+	/* A raw signature names no key: it just does not verify. */
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_STRANGER,
+	    SIG_FORM_RAW, &err), &err, 403, "bad-signature");
+	/* bob's key is registered, but not for alice. */
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_BOB,
+	    SIG_FORM_SSHSIG, &err), &err, 403, "unknown-key");
+
+	/* alice's key, the statement changed after signing: d4 for e4. */
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,
+	    sizeof buf);
+	assert_non_null(p = strstr(buf, "move e4"));
+	p[5] = 'd';
+	assert_refused(service_submit(fx->svc, id, buf, strlen(buf), "http",
+	    NULL, &err), &err, 403, "bad-signature");
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_SSHSIG, buf,
+	    sizeof buf);
+	assert_non_null(p = strstr(buf, "move e4"));
+	p[5] = 'd';
+	assert_refused(service_submit(fx->svc, id, buf, strlen(buf), "http",
+	    NULL, &err), &err, 403, "bad-signature");
+
+	/* An SSH signature made for the namespace "git". */
+	memset(&st, 0, sizeof st);
+	st.game = (uint64_t)id;
+	snprintf(st.player, sizeof st.player, "alice");
+	assert_int_equal(sig_action_parse("move e4", 7, &st.action, &e), 0);
+	assert_int_equal(sig_statement_build(&st, &e), 0);
+	assert_int_equal(sig_sshsig_sign(st.canon, st.canon_len,
+	    fx->sk[K_ALICE], "git", armor, sizeof armor, &e), 0);
+	snprintf(buf, sizeof buf, "%.*s%s", (int)st.canon_len,
+	    (const char *)st.canon, armor);
+	assert_refused(service_submit(fx->svc, id, buf, strlen(buf), "http",
+	    NULL, &err), &err, 403, "wrong-namespace");
+
+	/* carol signs well, but does not play in this game. */
+	assert_refused(submit(fx, id, id, 0, "carol", "move e4", K_CAROL,
+	    SIG_FORM_SSHSIG, &err), &err, 403, "not-a-player");
+
+	/* Nothing of the above moved the game. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_SSHSIG);
+}
+
+/* Revoking a key: its statements are refused, the other key works. */
+static void
+test_key_revoke(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_player	 sp;
+	struct store_key	 k;
+	char			 line[256];
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+	size_t			 i;
+
+	ssh_line(fx, K_ALICE2, line, sizeof line);
+	assert_int_equal(service_key_add(fx->svc, "alice", line, &k, &err), 0);
+	assert_memory_equal(k.pubkey, fx->pk[K_ALICE2], SIG_PUBKEY_BYTES);
+	assert_string_equal(k.comment, "test key");
+	fx->key_id[K_ALICE2] = k.id;
+	/* The same key twice, a key for nobody, a key that is no key. */
+	assert_refused(service_key_add(fx->svc, "alice", line, NULL, &err),
+	    &err, 409, "key-exists");
+	assert_refused(service_key_add(fx->svc, "zed", line, NULL, &err),
+	    &err, 404, "no-such-player");
+	assert_refused(service_key_add(fx->svc, "alice", "ssh-ed25519 AAAA",
+	    NULL, &err), &err, 400, "bad-key");
+
+	atomic_store(&fx->now, T0 + 100);
+	assert_int_equal(service_key_revoke(fx->svc, "alice",
+	    fx->key_id[K_ALICE], &err), 0);
+	/* bob's key is not alice's to revoke; no key 9999. */
+	assert_refused(service_key_revoke(fx->svc, "alice", fx->key_id[K_BOB],
+	    &err), &err, 404, "no-such-key");
+	assert_refused(service_key_revoke(fx->svc, "alice", 9999, &err),
+	    &err, 404, "no-such-key");
+	assert_refused(service_key_revoke(fx->svc, "zed", 1, &err), &err,
+	    404, "no-such-player");
+
+	assert_int_equal(service_player_get(fx->svc, "alice", &sp, &err), 0);
+	assert_int_equal(sp.nkeys, 2);
+	for (i = 0; i < sp.nkeys; i++) {
+		if (sp.keys[i].id == fx->key_id[K_ALICE])
+			assert_int_equal(sp.keys[i].revoked, T0 + 100);
+		else
+			assert_int_equal(sp.keys[i].revoked, 0);
+	}
+	service_player_free(&sp);
+
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 403, "key-revoked");
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_SSHSIG, &err), &err, 403, "key-revoked");
+	play(fx, id, 0, "alice", "move e4", K_ALICE2, SIG_FORM_RAW);
+	/* Revoking again keeps the first time. */
+	atomic_store(&fx->now, T0 + 200);
+	assert_int_equal(service_key_revoke(fx->svc, "alice",
+	    fx->key_id[K_ALICE], &err), 0);
+	assert_int_equal(service_player_get(fx->svc, "alice", &sp, &err), 0);
+	assert_int_equal(sp.keys[0].id, fx->key_id[K_ALICE]);
+	assert_int_equal(sp.keys[0].revoked, T0 + 100);
+	service_player_free(&sp);
+}
+
+/* --- the record chain ------------------------------------------------- */
+
+struct chain {
+	uint8_t	 prev[STORE_HASH_LEN];
+	int64_t	 seq;
+	int	 bad;		/* first bad seq, or 0 */
+	char	 san[64][STORE_SAN_SIZE];
+	char	 kind[64][STORE_KIND_SIZE];
+	uint8_t	 head[STORE_HASH_LEN];
+};
+
+/* Check one record against the one before and recompute its hash. */
+static int
+chain_one(void *arg, const struct store_action *a)
+{
+	struct chain		*c = arg;
+	struct sig_statement	 st;
+	struct sig_signature	 sg;
+	enum sig_error		 e;
+	const uint8_t		*sb = NULL;
+	const char		*stmt = a->kind;
+	uint8_t			 h[STORE_HASH_LEN];
+	size_t			 sl = 0;
+	char			 text[SIG_SIGNED_SIZE + 64];
+
+	c->seq++;
+	if (a->seq != c->seq || c->seq > 64 ||
+	    memcmp(a->prev_hash, c->prev, STORE_HASH_LEN) != 0)
+		goto bad;
+	if (a->statement != NULL) {
+		if (a->signature == NULL)
+			goto bad;
+		snprintf(text, sizeof text, "%s%s", a->statement,
+		    a->signature);
+		if (sig_statement_parse(text, strlen(text), &st, &sg, &e) != 0 ||
+		    st.canon_len != strlen(a->statement) ||
+		    memcmp(st.canon, a->statement, st.canon_len) != 0)
+			goto bad;
+		stmt = a->statement;
+		sb = sig_signature_bytes(&sg, &sl);
+	}
+	sig_record_hash(c->prev, (const uint8_t *)stmt, strlen(stmt), sb, sl,
+	    h);
+	if (memcmp(h, a->hash, STORE_HASH_LEN) != 0)
+		goto bad;
+	memcpy(c->prev, a->hash, STORE_HASH_LEN);
+	snprintf(c->san[c->seq - 1], STORE_SAN_SIZE, "%s", a->san);
+	snprintf(c->kind[c->seq - 1], STORE_KIND_SIZE, "%s", a->kind);
+	return 0;
+ bad:
+	if (c->bad == 0)
+		c->bad = (int)c->seq;
+	return 0;
+}
+
+/* Walk a game's record and check its chain; returns the records. */
+static int64_t
+chain_check(struct fx *fx, int64_t id, struct chain *c)
+{
+	struct service_error	err;
+
+	memset(c, 0, sizeof *c);
+	assert_int_equal(service_game_records(fx->svc, id, chain_one, c, &err),
+	    0);
+	if (c->bad != 0)
+		fail_msg("game %" PRId64 ": record %d breaks the chain", id,
+		    c->bad);
+	return c->seq;
+}
+
+/* --- refusals by the game --------------------------------------------- */
+
+/* Stale and future ply, turn, illegal, ambiguous, offers, claims, over. */
+static void
+test_refuse_game(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_game	 g;
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+	int64_t			 amb;
+
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	/* A replayed statement is for ply 0; one for ply 5 is not yet. */
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	assert_refused(submit(fx, id, id, 5, "bob", "move e5", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	/* White again at ply 1. */
+	assert_refused(submit(fx, id, id, 1, "alice", "move d4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "not-your-turn");
+	/* Black's king cannot go to e7 through its pawn; no such move. */
+	assert_refused(submit(fx, id, id, 1, "bob", "move Ke7", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 422, "illegal-move");
+	assert_refused(submit(fx, id, id, 1, "bob", "move Zz9", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 422, "bad-move");
+	/* Nothing to accept or decline; no claim holds at ply 1. */
+	assert_refused(submit(fx, id, id, 1, "bob", "accept-draw", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "no-draw-offer");
+	assert_refused(submit(fx, id, id, 1, "bob", "decline-draw", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "no-draw-offer");
+	assert_refused(submit(fx, id, id, 1, "bob", "claim-draw", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 422, "bad-claim");
+	assert_refused(submit(fx, id, id, 1, "bob", "claim-draw e5", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 422, "bad-claim");
+	/* A move with an offer; its maker cannot accept it. */
+	play(fx, id, 1, "bob", "move e5 offer-draw", K_BOB, SIG_FORM_SSHSIG);
+	assert_refused(submit(fx, id, id, 2, "bob", "accept-draw", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "no-draw-offer");
+	play(fx, id, 2, "alice", "decline-draw", K_ALICE, SIG_FORM_RAW);
+	game_read(fx, id, &g);
+	assert_int_equal(g.state.draw_offer, -1);
+	assert_int_equal(game_ply(&g.state), 2);
+	service_game_free(&g);
+
+	/* bob resigns: after that, nothing goes. */
+	play(fx, id, 2, "bob", "resign", K_BOB, SIG_FORM_RAW);
+	assert_refused(submit(fx, id, id, 2, "alice", "move Nf3", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "game-over");
+	assert_refused(submit(fx, id, id, 2, "bob", "move Nf3", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "game-over");
+	game_read(fx, id, &g);
+	assert_false(game_ongoing(&g.state));
+	assert_string_equal(g.row.result, "1-0");
+	assert_string_equal(g.row.termination, "resignation");
+	service_game_free(&g);
+
+	/* Knights on b1 and f1 both reach d2. */
+	amb = game_make(fx, "alice", "bob", NULL, "4k3/8/8/8/8/8/8/1N1K1N2 w - - "
+	    "0 1");
+	assert_refused(submit(fx, amb, amb, 0, "alice", "move Nd2", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 422, "ambiguous-move");
+	play(fx, amb, 0, "alice", "move Nbd2", K_ALICE, SIG_FORM_RAW);
+}
+
+/* A move after the flag fell: refused, and the game ends on time, stored. */
+static void
+test_late_move(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_game	 g;
+	struct chain		 c;
+	int64_t			 id = game_make(fx, "alice", "bob", "1d/move",
+	    NULL);
+	int64_t			 id2 = game_make(fx, "alice", "bob", "1d/move",
+	    NULL);
+
+	atomic_store(&fx->now, T0 + HOUR);
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	play(fx, id2, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	/* bob's day ran out an hour ago. */
+	atomic_store(&fx->now, T0 + 26 * HOUR);
+	assert_refused(submit(fx, id, id, 1, "bob", "move e5", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "late-move");
+	/* In the other game alice (not to move) acts after bob's flag fell:
+	 * the game is over, not her move that is late. */
+	assert_refused(submit(fx, id2, id2, 1, "alice", "resign", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "game-over");
+
+	/* Stored so: the next service sees both games ended on time. */
+	service_close(fx->svc);
+	fx_open(fx, STORE_SYNC_NORMAL);
+	game_read(fx, id, &g);
+	assert_false(game_ongoing(&g.state));
+	assert_string_equal(g.row.status, "finished");
+	assert_string_equal(g.row.result, "1-0");
+	assert_string_equal(g.row.termination, "timeout");
+	assert_int_equal(g.row.ply, 1);
+	service_game_free(&g);
+	/* The move, then the clock's record of the flag, in the chain. */
+	assert_int_equal(chain_check(fx, id, &c), 2);
+	assert_string_equal(c.kind[0], "move");
+	assert_string_equal(c.kind[1], "flag");
+	game_read(fx, id2, &g);
+	assert_string_equal(g.row.status, "finished");
+	assert_string_equal(g.row.termination, "timeout");
+	service_game_free(&g);
+	assert_refused(submit(fx, id, id, 1, "bob", "move e5", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 409, "game-over");
+}
+
+/* Reading a game whose flag fell ends it, as a record of its own. */
+static void
+test_flag_on_read(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_game	 g;
+	int64_t			 id = game_make(fx, "alice", "bob", "2d/move",
+	    NULL);
+
+	atomic_store(&fx->now, T0 + 49 * HOUR);
+	game_read(fx, id, &g);
+	assert_false(game_ongoing(&g.state));
+	assert_string_equal(g.row.result, "0-1");
+	assert_string_equal(g.row.termination, "timeout");
+	service_game_free(&g);
+}
+
+/* --- administration --------------------------------------------------- */
+
+/* Player creation: names, duplicates, keys, languages, e-mail. */
+static void
+test_player_create_errors(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_player	 sp;
+	char			 line[256];
+	const char		*keys[2];
+
+	ssh_line(fx, K_STRANGER, line, sizeof line);
+	keys[0] = line;
+	keys[1] = "not a key";
+	assert_refused(service_player_create(fx->svc, "Dave", NULL, NULL, keys,
+	    1, NULL, &err), &err, 400, "bad-player-name");
+	assert_refused(service_player_create(fx->svc, "", NULL, NULL, keys, 1,
+	    NULL, &err), &err, 400, "bad-player-name");
+	assert_refused(service_player_create(fx->svc, NULL, NULL, NULL, keys, 1,
+	    NULL, &err), &err, 400, "bad-player-name");
+	assert_refused(service_player_create(fx->svc,
+	    "a234567890123456789012345678901234", NULL, NULL, keys, 1, NULL,
+	    &err), &err, 400, "bad-player-name");
+	assert_refused(service_player_create(fx->svc, "alice", NULL, NULL, keys,
+	    1, NULL, &err), &err, 409, "player-exists");
+	assert_refused(service_player_create(fx->svc, "dave", NULL, "de", keys,
+	    1, NULL, &err), &err, 400, "bad-language");
+	assert_refused(service_player_create(fx->svc, "dave", "dave", NULL,
+	    keys, 1, NULL, &err), &err, 400, "bad-email");
+	/* The second key is bad: nothing of dave is kept. */
+	assert_refused(service_player_create(fx->svc, "dave", NULL, NULL, keys,
+	    2, NULL, &err), &err, 400, "bad-key");
+	assert_refused(service_player_get(fx->svc, "dave", &sp, &err), &err,
+	    404, "no-such-player");
+	/* The same key twice for one player. */
+	keys[1] = line;
+	assert_refused(service_player_create(fx->svc, "dave", NULL, NULL, keys,
+	    2, NULL, &err), &err, 409, "key-exists");
+	assert_refused(service_player_get(fx->svc, "dave", &sp, &err), &err,
+	    404, "no-such-player");
+
+	/* The duplicate did not touch alice. */
+	assert_int_equal(service_player_get(fx->svc, "alice", &sp, &err), 0);
+	assert_int_equal(sp.nkeys, 1);
+	assert_string_equal(sp.p.lang, "en");
+	service_player_free(&sp);
+
+	assert_int_equal(service_player_create(fx->svc, "dave.d-1_", "d@x.org",
+	    "fr", keys, 1, &sp, &err), 0);
+	assert_string_equal(sp.p.name, "dave.d-1_");
+	assert_string_equal(sp.p.email, "d@x.org");
+	assert_string_equal(sp.p.lang, "fr");
+	assert_int_equal(sp.p.created, T0);
+	assert_int_equal(sp.nkeys, 1);
+	service_player_free(&sp);
+}
+
+/* Game creation: players, time controls, positions, variants. */
+static void
+test_game_create_errors(void **state)
+{
+	struct fx			*fx = *state;
+	struct service_game_params	 gp;
+	struct service_game		 g;
+	struct service_error		 err;
+
+	memset(&gp, 0, sizeof gp);
+	gp.chess960 = -1;
+	gp.white = "alice";
+	gp.black = "zed";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 404,
+	    "no-such-player");
+	gp.white = "zed";
+	gp.black = "bob";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 404,
+	    "no-such-player");
+	gp.white = "alice";
+	gp.black = NULL;
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-game");
+	gp.black = "alice";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-game");
+	gp.black = "bob";
+
+	gp.time_control = "3 days";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-time-control");
+	gp.time_control = "0d/move";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-time-control");
+	gp.time_control = "3d/move";
+
+	gp.fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-fen");
+	gp.fen = "8/8/8/8/8/8/8/8 w - - 0 1";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-fen");
+	gp.fen = NULL;
+
+	gp.variant = "crazyhouse";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-variant");
+	gp.variant = "chess960";
+	gp.chess960 = 960;
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-chess960");
+	gp.policy = "never";
+	gp.chess960 = 518;
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-policy");
+	gp.policy = "claim";
+	gp.event = "Club \"cup\"";
+	assert_refused(service_game_create(fx->svc, &gp, NULL, &err), &err, 400,
+	    "bad-game");
+	gp.event = "Club cup";
+
+	/* Position 518 is the standard start. */
+	assert_int_equal(service_game_create(fx->svc, &gp, &g, &err), 0);
+	assert_string_equal(g.row.variant, "chess960");
+	assert_int_equal(g.row.chess960, 518);
+	assert_true(strncmp(g.row.start_fen,
+	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w ", 46) == 0);
+	assert_string_equal(g.row.time_control, "3d/move");
+	assert_string_equal(g.row.policy, "claim");
+	assert_string_equal(g.row.event, "Club cup");
+	assert_int_equal(g.row.deadline, T0 + 3 * 86400);
+	service_game_free(&g);
+}
+
+/* --- persistence ----------------------------------------------------- */
+
+/* A played game survives closing and reopening the service. */
+static void
+test_persistence(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_game	 g, h;
+	struct service_error	 err;
+	struct chain		 c1, c2;
+	static const char *const moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5",
+	    "a6", "Ba4", "Nf6", "O-O", "Be7" };
+	static const char *const players[] = { "alice", "bob" };
+	char			 action[64], fen[CHESS_FEN_MAX];
+	char			*pgn;
+	size_t			 i, len;
+	int64_t			 id = game_make(fx, "alice", "bob", "10/50d",
+	    NULL);
+
+	for (i = 0; i < 10; i++) {
+		atomic_store(&fx->now, T0 + (int64_t)(i + 1) * HOUR);
+		snprintf(action, sizeof action, "move %s%s", moves[i],
+		    i == 8 ? " offer-draw" : "");
+		play(fx, id, (uint32_t)i, players[i % 2], action,
+		    i % 2 ? K_BOB : K_ALICE,
+		    i % 3 ? SIG_FORM_SSHSIG : SIG_FORM_RAW);
+	}
+	/* The tenth move declined white's offer. */
+	game_read(fx, id, &g);
+	assert_int_equal(game_ply(&g.state), 10);
+	assert_int_equal(g.state.draw_offer, -1);
+	for (i = 0; i < 10; i++)
+		assert_string_equal(g.san[i], moves[i]);
+	chess_fen_write(&g.state.chess.pos, fen, sizeof fen);
+	assert_string_equal(g.row.fen, fen);
+	assert_int_equal(chain_check(fx, id, &c1), 10);
+	assert_memory_equal(c1.prev, g.row.head, STORE_HASH_LEN);
+
+	service_close(fx->svc);
+	fx_open(fx, STORE_SYNC_NORMAL);
+	game_read(fx, id, &h);
+	assert_string_equal(h.row.fen, g.row.fen);
+	chess_fen_write(&h.state.chess.pos, fen, sizeof fen);
+	assert_string_equal(fen, g.row.fen);
+	assert_int_equal(game_ply(&h.state), 10);
+	for (i = 0; i < 10; i++)
+		assert_string_equal(h.san[i], moves[i]);
+	assert_memory_equal(h.row.head, g.row.head, STORE_HASH_LEN);
+	assert_int_equal(h.state.remaining[0], g.state.remaining[0]);
+	assert_int_equal(h.state.remaining[1], g.state.remaining[1]);
+	assert_int_equal(chain_check(fx, id, &c2), 10);
+	assert_memory_equal(c2.prev, c1.prev, STORE_HASH_LEN);
+	for (i = 0; i < 10; i++) {
+		assert_string_equal(c2.san[i], moves[i]);
+		assert_string_equal(c2.kind[i], i == 8 ? "move-offer-draw" :
+		    "move");
+	}
+	service_game_free(&g);
+	service_game_free(&h);
+
+	/* The game goes on after the restart, with the right ply. */
+	play(fx, id, 10, "alice", "move c3", K_ALICE, SIG_FORM_RAW);
+	assert_int_equal(chain_check(fx, id, &c2), 11);
+	pgn = service_game_pgn(fx->svc, id, &len, &err);
+	assert_non_null(pgn);
+	assert_non_null(strstr(pgn, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 "
+	    "5. O-O Be7 6. c3"));
+	assert_non_null(strstr(pgn, "[White \"alice\"]"));
+	assert_non_null(strstr(pgn, "corrchess signed record"));
+	free(pgn);
+}
+
+/* --- threads ---------------------------------------------------------- */
+
+#define GC_GAMES	8
+#define GC_PLIES	16
+
+/* Pawn moves: no capture, no repetition, no end within 16 plies. */
+static const char *const gc_moves[GC_PLIES] = { "a3", "a6", "b3", "b6",
+    "c3", "c6", "d3", "d6", "e3", "e6", "f3", "f6", "g3", "g6", "h3", "h6" };
+
+struct gc_thread {
+	pthread_t		 t;
+	struct fx		*fx;
+	int64_t			 game;
+	char			 text[GC_PLIES][SIG_SIGNED_SIZE];
+	int			 failed;	/* first failed ply + 1, or 0 */
+	struct service_error	 err;
+};
+
+/* Play one game's moves one after the other. */
+static void *
+gc_main(void *arg)
+{
+	struct gc_thread	*t = arg;
+	int			 i;
+
+	for (i = 0; i < GC_PLIES; i++) {
+		if (service_submit(t->fx->svc, t->game, t->text[i],
+		    strlen(t->text[i]), "http", NULL, &t->err) != 0) {
+			t->failed = i + 1;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Eight threads, eight games at once: all moves in, each once. */
+static void
+test_group_commit(void **state)
+{
+	struct fx		*fx = *state;
+	struct gc_thread	*t;
+	struct chain		 c;
+	struct service_game	 g;
+	char			 action[32];
+	int64_t			 batches0, jobs0, acc0, batches, jobs;
+	int			 i, k;
+
+	/* FULL: commits are slow enough for actions to wait together. */
+	service_close(fx->svc);
+	fx_open(fx, STORE_SYNC_FULL);
+	assert_non_null(t = calloc(GC_GAMES, sizeof *t));
+	for (i = 0; i < GC_GAMES; i++) {
+		t[i].fx = fx;
+		t[i].game = game_make(fx, "alice", "bob", NULL, NULL);
+		for (k = 0; k < GC_PLIES; k++) {
+			snprintf(action, sizeof action, "move %s", gc_moves[k]);
+			sign(fx, t[i].game, (uint32_t)k, k % 2 ? "bob" : "alice",
+			    action, k % 2 ? K_BOB : K_ALICE,
+			    (i + k) % 2 ? SIG_FORM_SSHSIG : SIG_FORM_RAW,
+			    t[i].text[k], sizeof t[i].text[k]);
+		}
+	}
+	batches0 = metric_value("corrchess_commit_batches_total");
+	jobs0 = metric_value("corrchess_commit_jobs_total");
+	acc0 = metric_value("corrchess_actions_accepted_total");
+	for (i = 0; i < GC_GAMES; i++)
+		assert_int_equal(pthread_create(&t[i].t, NULL, gc_main, &t[i]),
+		    0);
+	for (i = 0; i < GC_GAMES; i++)
+		pthread_join(t[i].t, NULL);
+	for (i = 0; i < GC_GAMES; i++)
+		if (t[i].failed != 0)
+			fail_msg("game %" PRId64 " ply %d: %u %s: %s",
+			    t[i].game, t[i].failed - 1, t[i].err.status,
+			    t[i].err.code, t[i].err.message);
+
+	batches = metric_value("corrchess_commit_batches_total") - batches0;
+	jobs = metric_value("corrchess_commit_jobs_total") - jobs0;
+	print_message("group commit: %" PRId64 " actions in %" PRId64
+	    " transactions\n", jobs, batches);
+	assert_int_equal(jobs, GC_GAMES * GC_PLIES);
+	assert_true(batches >= 1 && batches <= jobs);
+	assert_int_equal(metric_value("corrchess_actions_accepted_total") -
+	    acc0, GC_GAMES * GC_PLIES);
+
+	/* Every move present exactly once, in order, in its own game. */
+	for (i = 0; i < GC_GAMES; i++) {
+		assert_int_equal(chain_check(fx, t[i].game, &c), GC_PLIES);
+		for (k = 0; k < GC_PLIES; k++)
+			assert_string_equal(c.san[k], gc_moves[k]);
+		game_read(fx, t[i].game, &g);
+		assert_int_equal(game_ply(&g.state), GC_PLIES);
+		assert_int_equal(g.row.ply, GC_PLIES);
+		assert_memory_equal(g.row.head, c.prev, STORE_HASH_LEN);
+		service_game_free(&g);
+	}
+	free(t);
+}
+
+struct race {
+	pthread_t		 t;
+	struct fx		*fx;
+	pthread_barrier_t	*start;
+	const char		*text;
+	int			 rc;
+	struct service_error	 err;
+};
+
+/* Submit one statement as soon as the other thread is ready too. */
+static void *
+race_main(void *arg)
+{
+	struct race	*r = arg;
+
+	pthread_barrier_wait(r->start);
+	r->rc = service_submit(r->fx->svc, 0, r->text, strlen(r->text), "mail",
+	    NULL, &r->err);
+	return NULL;
+}
+
+/* The same statement from two threads: one is taken, one is stale. */
+static void
+test_same_statement_race(void **state)
+{
+	struct fx		*fx = *state;
+	struct race		 r[2];
+	pthread_barrier_t	 start;
+	struct chain		 c;
+	struct service_game	 g;
+	char			 text[SIG_SIGNED_SIZE], action[32];
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+	int			 k, i, won, stale;
+
+	for (k = 0; k < GC_PLIES; k++) {
+		snprintf(action, sizeof action, "move %s", gc_moves[k]);
+		sign(fx, id, (uint32_t)k, k % 2 ? "bob" : "alice", action,
+		    k % 2 ? K_BOB : K_ALICE,
+		    k % 2 ? SIG_FORM_SSHSIG : SIG_FORM_RAW, text, sizeof text);
+		assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+		for (i = 0; i < 2; i++) {
+			memset(&r[i], 0, sizeof r[i]);
+			r[i].fx = fx;
+			r[i].start = &start;
+			r[i].text = text;
+			assert_int_equal(pthread_create(&r[i].t, NULL,
+			    race_main, &r[i]), 0);
+		}
+		won = stale = 0;
+		for (i = 0; i < 2; i++) {
+			pthread_join(r[i].t, NULL);
+			if (r[i].rc == 0)
+				won++;
+			else if (r[i].err.status == 409 &&
+			    strcmp(r[i].err.code, "stale-ply") == 0)
+				stale++;
+			else
+				fail_msg("ply %d: %u %s: %s", k,
+				    r[i].err.status, r[i].err.code,
+				    r[i].err.message);
+		}
+		pthread_barrier_destroy(&start);
+		assert_int_equal(won, 1);
+		assert_int_equal(stale, 1);
+	}
+	assert_int_equal(chain_check(fx, id, &c), GC_PLIES);
+	for (k = 0; k < GC_PLIES; k++)
+		assert_string_equal(c.san[k], gc_moves[k]);
+	game_read(fx, id, &g);
+	assert_int_equal(game_ply(&g.state), GC_PLIES);
+	assert_memory_equal(g.row.head, c.prev, STORE_HASH_LEN);
+	service_game_free(&g);
+}
+
+/* --- metrics ---------------------------------------------------------- */
+
+/* Accepted, refused by reason, and games by status. */
+static void
+test_metrics(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	int64_t			 acc, ill, stale, ongoing, finished, id, id2;
+
+	ongoing = metric_value("corrchess_games{status=\"ongoing\"}");
+	finished = metric_value("corrchess_games{status=\"finished\"}");
+	assert_int_equal(ongoing, 0);
+	assert_int_equal(finished, 0);
+	id = game_make(fx, "alice", "bob", NULL, NULL);
+	id2 = game_make(fx, "bob", "alice", NULL, NULL);
+	assert_int_equal(metric_value("corrchess_games{status=\"ongoing\"}"),
+	    2);
+
+	acc = metric_value("corrchess_actions_accepted_total");
+	ill = refused("illegal-move");
+	stale = refused("stale-ply");
+	assert_true(acc >= 0 && ill >= 0 && stale >= 0);
+	/* Every known reason has its row before it is first seen. */
+	assert_true(refused("ambiguous-move") >= 0);
+	assert_true(refused("wrong-namespace") >= 0);
+
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	assert_refused(submit(fx, id, id, 1, "bob", "move e4", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 422, "illegal-move");
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	assert_refused(submit(fx, id, id, 0, "alice", "move d4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	assert_int_equal(metric_value("corrchess_actions_accepted_total"),
+	    acc + 1);
+	assert_int_equal(refused("illegal-move"), ill + 1);
+	assert_int_equal(refused("stale-ply"), stale + 2);
+	/* The old unlabelled total is gone: one family, rows by reason. */
+	assert_int_equal(metric_value("corrchess_actions_refused_total"), -1);
+
+	play(fx, id2, 0, "bob", "resign", K_BOB, SIG_FORM_SSHSIG);
+	assert_int_equal(metric_value("corrchess_games{status=\"ongoing\"}"),
+	    1);
+	assert_int_equal(metric_value("corrchess_games{status=\"finished\"}"),
+	    1);
+	assert_int_equal(metric_value("corrchess_actions_accepted_total"),
+	    acc + 2);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_refuse_statement, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_refuse_signature, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_key_revoke, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_refuse_game, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_late_move, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_flag_on_read, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_player_create_errors,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_game_create_errors, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_persistence, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_group_commit, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_same_statement_race, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
