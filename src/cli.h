@@ -87,4 +87,12 @@ int	cli_rules_play(const struct cli_cmd *, int, char **);
 int	cli_rules_pgn(const struct cli_cmd *, int, char **);
 int	cli_bench_replay(const struct cli_cmd *, int, char **);
 
+/* The player's commands (cli_keys.c, cli_client.c). */
+int	cli_keys_keygen(const struct cli_cmd *, int, char **);
+int	cli_keys_sign(const struct cli_cmd *, int, char **);
+int	cli_client_move(const struct cli_cmd *, int, char **);
+int	cli_client_act(const struct cli_cmd *, int, char **);
+int	cli_client_show(const struct cli_cmd *, int, char **);
+int	cli_client_games(const struct cli_cmd *, int, char **);
+
 #endif /* CORRCHESS_CLI_H */

@@ -75,6 +75,77 @@ static const struct cli_cmd cmd_table[] = {
 	  "figure is timed over repeated passes for at least S seconds\n"
 	  "(default 1). Used by bench/replay.\n",
 	  1 },
+	{ "keygen", cli_keys_keygen,
+	  "[-f FILE] [-C COMMENT]",
+	  "Make a new Ed25519 key pair: the private key in FILE (mode 0600, in\n"
+	  "OpenSSH's format, so ssh-keygen can use it too) and the public key\n"
+	  "in FILE.pub. The public key is printed as one OpenSSH line, the line\n"
+	  "to give the club that registers you. An existing file is never\n"
+	  "overwritten.\n"
+	  "\n"
+	  "  -f FILE     the private key file (default:\n"
+	  "              ~/.config/corrchess/id_ed25519, under $XDG_CONFIG_HOME\n"
+	  "              when set; its directory is created)\n"
+	  "  -C COMMENT  the public key's comment (default: user@host)\n",
+	  0 },
+	{ "sign", cli_keys_sign,
+	  "[-k KEY] --game ID --ply N [-p NAME] [--ssh] ACTION...",
+	  "Print the signed statement of an action: the five statement lines\n"
+	  "and a \"signature:\" line (or, with --ssh, an OpenSSH signature\n"
+	  "block, as ssh-keygen -Y sign -n corrchess writes it). The ACTION\n"
+	  "words are joined by spaces: \"move Nf3\", \"move e4 offer-draw\",\n"
+	  "\"accept-draw\", \"decline-draw\", \"resign\", \"claim-draw\" or\n"
+	  "\"claim-draw MOVE\". Send the text by mail or with curl; N is the\n"
+	  "number of half-moves played so far.\n"
+	  "\n"
+	  "  -k, --key KEY      the private key: a corrchess keygen file or an\n"
+	  "                     unencrypted OpenSSH Ed25519 key\n"
+	  "  -g, --game ID      the game number\n"
+	  "  -n, --ply N        the game's current ply\n"
+	  "  -p, --player NAME  the player's name\n"
+	  "  --ssh              an SSH signature block instead of the line\n",
+	  0 },
+	{ "move", cli_client_move,
+	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] [--ascii] [--flip] GAME "
+	  "MOVE",
+	  "Play MOVE in game GAME: read the game from the server, sign the\n"
+	  "statement for its current ply, send it, and print the new position\n"
+	  "(board, last move, whose move). The move may be written in any\n"
+	  "notation the server reads (Nf3, Ng1-f3, g1f3, 7163). A move the\n"
+	  "server refuses is reported with its reason, exit status 1.\n"
+	  "\n"
+	  "  -s, --server URL   the server (default: the configuration's, or\n"
+	  "                     http://127.0.0.1:8080)\n"
+	  "  -k, --key KEY      the private key file\n"
+	  "  -p, --player NAME  your player name\n"
+	  "  --offer-draw       offer a draw with the move\n"
+	  "  --ascii, --flip    as for corrchess show\n",
+	  0 },
+	{ "act", cli_client_act,
+	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
+	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"
+	  "claim-draw or claim-draw MOVE (a claim of threefold repetition or\n"
+	  "fifty moves, on the position now or after MOVE). Options as for\n"
+	  "corrchess move.\n",
+	  0 },
+	{ "show", cli_client_show,
+	  "[-s URL] [--ascii] [--flip] GAME",
+	  "Print game GAME: the players, the board, whose move it is or how the\n"
+	  "game ended, the clocks and deadline, and the moves.\n"
+	  "\n"
+	  "  -s, --server URL  the server\n"
+	  "  --ascii           letters (PNBRQK, pnbrqk) instead of chess symbols\n"
+	  "  --flip            Black at the bottom\n",
+	  0 },
+	{ "games", cli_client_games,
+	  "[-s URL] [--player NAME] [--status ongoing|finished]",
+	  "List the server's games, one a line: number, players, plies played\n"
+	  "and who is to move (with the deadline), or the result.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n"
+	  "  -p, --player NAME  only NAME's games\n"
+	  "  --status S         only ongoing or only finished games\n",
+	  0 },
 	{ "help", cmd_help_exec,
 	  "[COMMAND]",
 	  "List the commands, or describe COMMAND.\n",
