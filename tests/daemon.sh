@@ -1,0 +1,626 @@
+#!/bin/sh
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The game service end to end: the real corrchessd on a free loopback port,
+# driven by the real curl command, with statements signed by the real
+# `ssh-keygen -Y sign -n corrchess` and by raw Ed25519 signatures made with
+# openssl (an implementation independent of ours). Players and games made
+# through the admin API; whole games played (castling, en passant,
+# promotion, a declined draw offer, threefold repetition under both
+# policies, resignation, Chess960, a loss on time); every refusal with its
+# status and code; text/plain, PGN and the record chain; a restart on the
+# same state directory.
+# Run by `make check`; prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+corrchessd=$top_builddir/src/corrchessd
+example=$top_srcdir/conf/corrchessd.conf
+
+for prog in curl ssh-keygen openssl; do
+	if ! command -v "$prog" >/dev/null 2>&1; then
+		echo "$prog not found: run .ci/install-deps" >&2
+		exit 1
+	fi
+done
+
+passed=0
+failed=0
+pid=
+tmp=$(mktemp -d)
+cleanup() {
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*" >&2
+}
+
+# check NAME COMMAND...: the command must succeed.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok; else bad "$name"; fi
+}
+
+# same NAME GOT WANT: two strings must be equal.
+same() {
+	if [ "$2" = "$3" ]; then
+		ok
+	else
+		bad "$1: got '$2', want '$3'"
+	fi
+}
+
+# --- HTTP and JSON helpers ----------------------------------------------
+
+# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
+# $code.
+req() {
+	method=$1
+	path=$2
+	shift 2
+	code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" "$@" \
+	    "$base$path")
+}
+
+# admin METHOD PATH [CURL-ARG...]: req with the admin token.
+admin() {
+	req "$@" -H "Authorization: Bearer $token"
+}
+
+# jstr KEY [FILE]: string member KEY of a compact JSON object (the last
+# one when KEY appears more than once).
+jstr() {
+	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "${2:-$tmp/out}"
+}
+
+# jval KEY [FILE]: a number, true/false/null member KEY.
+jval() {
+	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
+}
+
+# jmoves [FILE]: the "moves" array as space-separated SAN.
+jmoves() {
+	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "${2:-$tmp/out}" |
+	    tr -d '"' | tr ',' ' '
+}
+
+# expect NAME STATUS [CODE]: the last answer's status, and error code.
+expect() {
+	if [ "$code" != "$2" ]; then
+		bad "$1: status $code, want $2: $(cat "$tmp/out")"
+		return
+	fi
+	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
+		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
+		return
+	fi
+	ok
+}
+
+# --- Signed statements --------------------------------------------------
+
+# statement GAME PLY PLAYER ACTION: write the five lines to $tmp/st.
+statement() {
+	printf 'corrchess-v1\ngame: %s\nply: %s\nplayer: %s\naction: %s\n' \
+	    "$1" "$2" "$3" "$4" >"$tmp/st"
+}
+
+# sign_ssh KEY [NAMESPACE]: $tmp/body = $tmp/st and its SSH signature.
+sign_ssh() {
+	rm -f "$tmp/st.sig"
+	ssh-keygen -q -Y sign -n "${2:-corrchess}" -f "$1" "$tmp/st" \
+	    2>"$tmp/sshlog" || cat "$tmp/sshlog" >&2
+	cat "$tmp/st" "$tmp/st.sig" >"$tmp/body"
+}
+
+# rawsig PEM: the raw Ed25519 signature of $tmp/st in base64.
+rawsig() {
+	openssl pkeyutl -sign -inkey "$1" -rawin -in "$tmp/st" | base64 |
+	    tr -d '\n'
+}
+
+# sign_raw PEM: $tmp/body = $tmp/st and its "signature:" line.
+sign_raw() {
+	{
+		cat "$tmp/st"
+		printf 'signature: %s\n' "$(rawsig "$1")"
+	} >"$tmp/body"
+}
+
+# submit GAME: post $tmp/body as text/plain to the game's actions.
+submit() {
+	req POST "/api/v1/games/$1/actions" -H 'Content-Type: text/plain' \
+	    --data-binary "@$tmp/body"
+}
+
+# sign FORM PLAYER: sign $tmp/st with the player's ssh or raw key.
+sign() {
+	case $1 in
+	ssh) sign_ssh "$tmp/$2" ;;
+	raw) sign_raw "$tmp/$2.pem" ;;
+	esac
+}
+
+# play GAME PLAYER FORM ACTION: sign ACTION for the game's current ply and
+# submit it; it must be accepted (201).
+play() {
+	req GET "/api/v1/games/$1"
+	ply=$(jval ply)
+	statement "$1" "$ply" "$2" "$4"
+	sign "$3" "$2"
+	submit "$1"
+	expect "game $1 ply $ply: $2 $4" 201
+}
+
+# refused NAME STATUS CODE GAME: submit $tmp/body, which must be refused
+# with STATUS and CODE, the game unchanged (same FEN and ply).
+refused() {
+	req GET "/api/v1/games/$4"
+	before="$(jstr fen) $(jval ply)"
+	submit "$4"
+	expect "$1" "$2" "$3"
+	req GET "/api/v1/games/$4"
+	same "$1: game unchanged" "$(jstr fen) $(jval ply)" "$before"
+}
+
+# --- The daemon ---------------------------------------------------------
+
+# Start corrchessd on the state directory; set $port, $base, $token.
+start() {
+	: >"$tmp/log"
+	CORRCHESSD_TEST_CLOCK_FILE=$tmp/clock "$corrchessd" \
+	    --config "$tmp/test.conf" --state-dir "$tmp/state" 2>"$tmp/log" &
+	pid=$!
+	i=0
+	while ! grep -q 'listening on' "$tmp/log"; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "corrchessd did not start:" >&2
+			cat "$tmp/log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	    "$tmp/log")
+	base=http://127.0.0.1:$port
+	token=$(cat "$tmp/state/admin.token")
+	[ -n "$port" ]
+}
+
+# Stop corrchessd with SIGTERM; its exit status goes to $status.
+stop() {
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	pid=
+}
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+echo 0 >"$tmp/clock"
+if start; then
+	ok
+else
+	bad "corrchessd starts"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+# --- Players ------------------------------------------------------------
+
+# Each player has an SSH key; alice and bob also a raw key (openssl).
+for p in alice bob carol; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+done
+for p in alice bob; do
+	openssl genpkey -algorithm ed25519 -out "$tmp/$p.pem" 2>/dev/null
+	openssl pkey -in "$tmp/$p.pem" -pubout -outform DER | tail -c 32 |
+	    base64 | tr -d '\n' >"$tmp/$p.raw"
+done
+
+req POST /api/v1/players -d '{"name":"alice"}'
+expect "create a player without the token" 401 unauthorized
+req POST /api/v1/players -H 'Authorization: Bearer nope' -d '{"name":"alice"}'
+expect "create a player with a wrong token" 401 unauthorized
+req GET /api/v1/players
+expect "list players without the token" 401 unauthorized
+
+admin POST /api/v1/players -d "{\"name\":\"alice\",\"email\":\"alice@example.org\",
+    \"keys\":[\"$(cat "$tmp/alice.pub")\"]}"
+expect "create alice (SSH key)" 201
+same "alice's key" "$(jstr key)" "$(cat "$tmp/alice.pub")"
+admin POST /api/v1/players/alice/keys -d "{\"key\":\"$(cat "$tmp/alice.raw")\"}"
+expect "add alice's raw key" 201
+admin POST /api/v1/players -d "{\"name\":\"bob\",\"lang\":\"en\",
+    \"keys\":[\"$(cat "$tmp/bob.pub")\",\"$(cat "$tmp/bob.raw")\"]}"
+expect "create bob (SSH and raw keys)" 201
+admin POST /api/v1/players -d "{\"name\":\"carol\",\"key\":\"$(cat "$tmp/carol.pub")\"}"
+expect "create carol" 201
+admin POST /api/v1/players -d '{"name":"carol"}'
+expect "create carol again" 409 player-exists
+admin POST /api/v1/players -d '{"name":"Dave"}'
+expect "upper-case player name" 400 bad-player-name
+admin POST /api/v1/players -d '{"name":"dave","keys":["ssh-ed25519 AAAA"]}'
+expect "player with a bad key" 400 bad-key
+admin GET /api/v1/players
+expect "list players" 200
+check "three players listed" [ "$(grep -o '"name":"[a-z]*"' "$tmp/out" |
+    sort | tr -d '\n')" = '"name":"alice""name":"bob""name":"carol"' ]
+admin GET /api/v1/players/alice
+expect "get alice" 200
+check "alice has two keys" [ "$(grep -o '"fingerprint":' "$tmp/out" |
+    wc -l)" -eq 2 ]
+admin GET /api/v1/players/zed
+expect "get an unknown player" 404 no-such-player
+
+# --- Game 1: a whole game, every refusal --------------------------------
+
+req POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "create a game without the token" 401 unauthorized
+admin POST /api/v1/games -d '{"white":"alice","black":"zed"}'
+expect "game with an unknown player" 404 no-such-player
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","time_control":"soon"}'
+expect "game with a bad time control" 400 bad-time-control
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","policy":"never"}'
+expect "game with a bad policy" 400 bad-policy
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","event":"Club championship","round":"1"}'
+expect "create game 1" 201
+g1=$(jval id)
+same "game 1: start position" "$(jstr fen)" \
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+same "game 1: status" "$(jstr status)" ongoing
+same "game 1: default policy" "$(jstr policy)" auto
+check "game 1: next statement" grep -qF \
+    "\"next_statement\":\"corrchess-v1\\ngame: $g1\\nply: 0\\nplayer: alice\\naction: \"" \
+    "$tmp/out"
+
+req GET "/api/v1/games/$g1" -H 'Accept: text/plain'
+expect "text/plain game" 200
+check "text/plain: the board's top rank" grep -q '^8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜$' "$tmp/out"
+check "text/plain: the board's files" grep -q '^  a b c d e f g h$' "$tmp/out"
+check "text/plain: who moves" grep -q '^White to move (ply 0)' "$tmp/out"
+
+play "$g1" alice raw "move e4"
+play "$g1" bob ssh "move Nf6"
+play "$g1" alice ssh "move e5"
+play "$g1" bob raw "move d5"
+cp "$tmp/body" "$tmp/replay"
+
+# Refusals at ply 4 (white to move); none changes the game.
+cp "$tmp/replay" "$tmp/body"
+refused "replayed statement" 409 stale-ply "$g1"
+statement "$g1" 4 alice "move Ke3"
+sign_ssh "$tmp/alice"
+refused "illegal move" 422 illegal-move "$g1"
+statement "$g1" 4 alice "move Zz9"
+sign_ssh "$tmp/alice"
+refused "not a move" 422 bad-move "$g1"
+statement "$g1" 4 bob "move e6"
+sign_ssh "$tmp/bob"
+refused "not your turn" 409 not-your-turn "$g1"
+statement "$g1" 4 alice "move exd6 e.p."
+sign_ssh "$tmp/bob"
+refused "alice's statement, bob's SSH key" 403 unknown-key "$g1"
+sign_raw "$tmp/bob.pem"
+refused "alice's statement, bob's raw key" 403 bad-signature "$g1"
+sign_ssh "$tmp/alice" other
+refused "signed for namespace 'other'" 403 wrong-namespace "$g1"
+cp "$tmp/st" "$tmp/body"
+refused "no signature" 400 no-signature "$g1"
+sign_ssh "$tmp/alice"
+sed 's/^ply: 4$/plies: 4/' "$tmp/body" >"$tmp/b2" && mv "$tmp/b2" "$tmp/body"
+refused "malformed statement" 400 bad-statement "$g1"
+statement "$g1" 4 Alice "move exd6 e.p."
+sign_ssh "$tmp/alice"
+refused "upper-case player" 400 bad-statement "$g1"
+statement "$g1" 4 carol "move exd6 e.p."
+sign_ssh "$tmp/carol"
+refused "a player of another game" 403 not-a-player "$g1"
+statement "$g1" 4 zed "move exd6 e.p."
+sign_ssh "$tmp/carol"
+refused "an unknown player" 403 unknown-player "$g1"
+statement 999 0 alice "move e4"
+sign_ssh "$tmp/alice"
+refused "statement for another game than the URL's" 400 wrong-game "$g1"
+submit 999
+expect "no such game" 404 no-such-game
+: >"$tmp/body"
+refused "empty body" 400 bad-statement "$g1"
+statement "$g1" 4 alice "accept-draw"
+sign_ssh "$tmp/alice"
+refused "accept a draw never offered" 409 no-draw-offer "$g1"
+req GET "/api/v1/games/$g1" -H 'Accept: text/plain'
+statement "$g1" 4 alice "move Ke3"
+sign_ssh "$tmp/alice"
+req POST "/api/v1/games/$g1/actions" -H 'Content-Type: text/plain' \
+    -H 'Accept: text/plain' --data-binary "@$tmp/body"
+same "text/plain refusal: status" "$code" 422
+check "text/plain refusal: one error line" grep -q '^error: ' "$tmp/out"
+
+# En passant, written with its "e.p." mark.
+play "$g1" alice ssh "move exd6 e.p."
+same "en passant: the captured pawn is gone" "$(jstr fen)" \
+    "rnbqkb1r/ppp1pppp/3P1n2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+
+# The JSON body form: a raw signature, then an SSH signature block.
+statement "$g1" 5 bob "move e6"
+req POST "/api/v1/games/$g1/actions" -H 'Content-Type: application/json' \
+    -d "{\"statement\":\"$(awk '{ printf "%s\\n", $0 }' "$tmp/st")\",
+    \"signature\":\"$(rawsig "$tmp/bob.pem")\"}"
+expect "JSON body, raw signature" 201
+same "JSON body, raw signature: ply" "$(jval ply)" 6
+statement "$g1" 6 alice "move dxc7"
+sign_ssh "$tmp/alice"
+req POST "/api/v1/games/$g1/actions" -H 'Content-Type: application/json' \
+    -d "{\"statement\":\"$(awk '{ printf "%s\\n", $0 }' "$tmp/st")\",
+    \"signature\":\"$(awk '{ printf "%s\\n", $0 }' "$tmp/st.sig")\"}"
+expect "JSON body, SSH signature" 201
+same "JSON body, SSH signature: ply" "$(jval ply)" 7
+req POST "/api/v1/games/$g1/actions" -H 'Content-Type: application/json' \
+    -d '{"signature":"x"}'
+expect "JSON body without statement" 400 bad-request
+
+play "$g1" bob ssh "move Qd5"
+# Promotion, with a capture.
+play "$g1" alice raw "move cxb8=Q"
+check "promotion: a white queen on b8" [ "$(jstr fen | cut -d/ -f1)" = rQb1kb1r ]
+play "$g1" bob ssh "move Rxb8"
+# UCI input.
+play "$g1" alice ssh "move g1f3"
+play "$g1" bob ssh "move Bd6"
+play "$g1" alice ssh "move Be2"
+# Castling, both sides, in both spellings; a draw offered and declined.
+play "$g1" bob raw "move O-O"
+same "black castled" "$(jstr fen | cut -d/ -f1)" 1rb2rk1
+play "$g1" alice ssh "move 0-0 offer-draw"
+same "white castled" "$(jstr fen | cut -d' ' -f1 | cut -d/ -f8)" RNBQ1RK1
+same "castling rights gone" "$(jstr fen | cut -d' ' -f3)" -
+same "draw offered by white" "$(jstr draw_offer)" white
+play "$g1" bob ssh "decline-draw"
+same "draw declined: no offer" "$(jval draw_offer)" null
+same "draw declined: same ply" "$(jval ply)" 15
+same "draw declined: ongoing" "$(jstr status)" ongoing
+statement "$g1" 15 bob "accept-draw"
+sign_ssh "$tmp/bob"
+refused "accept a declined draw" 409 no-draw-offer "$g1"
+# Knights back and forth: the position after 8. O-O comes a third time.
+for i in 1 2; do
+	play "$g1" bob ssh "move Ne8"
+	play "$g1" alice ssh "move Ne1"
+	play "$g1" bob ssh "move Nf6"
+	play "$g1" alice raw "move Nf3"
+done
+same "threefold: status" "$(jstr status)" finished
+same "threefold: result" "$(jstr result)" "1/2-1/2"
+same "threefold: termination" "$(jstr termination)" threefold-repetition
+same "game 1: moves" "$(jmoves)" \
+    "e4 Nf6 e5 d5 exd6 e6 dxc7 Qd5 cxb8=Q Rxb8 Nf3 Bd6 Be2 O-O O-O Ne8 Ne1 Nf6 Nf3 Ne8 Ne1 Nf6 Nf3"
+check "finished: no next statement" sh -c "! grep -q next_statement '$tmp/out'"
+statement "$g1" 23 bob "move Ne8"
+sign_ssh "$tmp/bob"
+refused "a move after the end" 409 game-over "$g1"
+
+req GET "/api/v1/games/$g1" -H 'Accept: text/plain'
+check "text/plain: the final board" grep -q '^1 ♖ ♘ ♗ ♕ · ♖ ♔ ·$' "$tmp/out"
+check "text/plain: the result" grep -q \
+    '^Game over: 1/2-1/2 (threefold-repetition)$' "$tmp/out"
+check "text/plain: the moves" grep -q \
+    '^Moves: 1. e4 Nf6 2. e5 d5 3. exd6 e6 4. dxc7 Qd5 5. cxb8=Q Rxb8 ' \
+    "$tmp/out"
+
+# The PGN: tags, moves, the signed record.
+req GET "/api/v1/games/$g1/pgn"
+expect "PGN download" 200
+cp "$tmp/out" "$tmp/g1.pgn"
+for tag in '[Event "Club championship"]' '[Round "1"]' '[White "alice"]' \
+    '[Black "bob"]' '[Result "1/2-1/2"]'; do
+	check "PGN tag $tag" grep -qxF "$tag" "$tmp/g1.pgn"
+done
+tr '\n' ' ' <"$tmp/g1.pgn" | sed 's/{[^}]*}//g' | tr -s ' ' >"$tmp/movetext"
+check "PGN moves" grep -q \
+    '1\. e4 Nf6 2\. e5 d5 3\. exd6 e6 4\. dxc7 Qd5 5\. cxb8=Q Rxb8 6\. Nf3 Bd6 7\. Be2 O-O 8\. O-O Ne8 9\. Ne1 Nf6 10\. Nf3 Ne8 11\. Ne1 Nf6 12\. Nf3 1/2-1/2' \
+    "$tmp/movetext"
+check "PGN record: a statement" grep -qx "action: move exd6 e.p." "$tmp/g1.pgn"
+check "PGN record: the decline" grep -qx "action: decline-draw" "$tmp/g1.pgn"
+check "PGN record: a raw signature" grep -qxF \
+    "signature: $(grep '^signature: ' "$tmp/replay" | cut -c12-)" \
+    "$tmp/g1.pgn"
+check "PGN record: SSH signatures" grep -q '^-----BEGIN SSH SIGNATURE-----$' \
+    "$tmp/g1.pgn"
+
+# The record chain: 23 moves and the decline, each chained to the last.
+req GET "/api/v1/games/$g1/records"
+expect "records" 200
+grep -o '"prev_hash":"[0-9a-f]*","hash":"[0-9a-f]*"' "$tmp/out" |
+    sed 's/"prev_hash":"\([0-9a-f]*\)","hash":"\([0-9a-f]*\)"/\1 \2/' \
+    >"$tmp/chain"
+same "records: one per accepted action" "$(wc -l <"$tmp/chain" | tr -d ' ')" 24
+check "records: the first starts from zero" [ "$(head -n1 "$tmp/chain" |
+    cut -d' ' -f1)" = "$(printf '%064d' 0)" ]
+check "records: each prev_hash is the previous hash" awk '
+	NR > 1 && $1 != last { bad = 1 }
+	{ last = $2 }
+	END { exit bad }' "$tmp/chain"
+check "records: hashes differ" [ "$(cut -d' ' -f2 "$tmp/chain" | sort -u |
+    wc -l | tr -d ' ')" -eq 24 ]
+check "records: the statements kept verbatim" grep -qF \
+    "\"statement\":\"corrchess-v1\\ngame: $g1\\nply: 14\\nplayer: alice\\naction: move 0-0 offer-draw\\n\"" \
+    "$tmp/out"
+check "records: PGN hashes are the chain's" [ "$(sed -n \
+    's/^hash: \([0-9a-f]*\)$/\1/p' "$tmp/g1.pgn" | tail -n1)" = \
+    "$(tail -n1 "$tmp/chain" | cut -d' ' -f2)" ]
+
+# --- Game 2: threefold under the claim policy ---------------------------
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","policy":"claim"}'
+expect "create game 2 (claim)" 201
+g2=$(jval id)
+same "game 2: policy" "$(jstr policy)" claim
+play "$g2" alice ssh "move Nf3"
+play "$g2" bob ssh "move Nf6"
+play "$g2" alice ssh "move Ng1"
+play "$g2" bob ssh "move Ng8"
+statement "$g2" 4 alice "claim-draw"
+sign_ssh "$tmp/alice"
+refused "claim on a second occurrence" 422 bad-claim "$g2"
+play "$g2" alice ssh "move Nf3"
+statement "$g2" 5 bob "claim-draw Nf6"
+sign_ssh "$tmp/bob"
+refused "claim with a move to a second occurrence" 422 bad-claim "$g2"
+play "$g2" bob ssh "move Nf6"
+play "$g2" alice ssh "move Ng1"
+play "$g2" bob ssh "move Ng8"
+same "claim policy: threefold, the game goes on" "$(jstr status)" ongoing
+same "claim policy: no result yet" "$(jstr result)" "*"
+play "$g2" alice ssh "claim-draw"
+same "claim: status" "$(jstr status)" finished
+same "claim: result" "$(jstr result)" "1/2-1/2"
+same "claim: termination" "$(jstr termination)" threefold-repetition
+same "claim: no move added" "$(jval ply)" 8
+
+# --- Game 3: resignation ------------------------------------------------
+
+admin POST /api/v1/games -d '{"white":"carol","black":"bob"}'
+expect "create game 3" 201
+g3=$(jval id)
+play "$g3" carol ssh "move d4"
+play "$g3" bob raw "resign"
+same "resignation: status" "$(jstr status)" finished
+same "resignation: result" "$(jstr result)" 1-0
+same "resignation: termination" "$(jstr termination)" resignation
+statement "$g3" 1 bob "move d5"
+sign_ssh "$tmp/bob"
+refused "a move after resigning" 409 game-over "$g3"
+
+# --- Game 4: Chess960 by its number -------------------------------------
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","chess960":613}'
+expect "create game 4 (Chess960 613)" 201
+g4=$(jval id)
+same "Chess960: variant" "$(jstr variant)" chess960
+same "Chess960: number" "$(jval chess960)" 613
+same "Chess960 613: the back ranks" "$(jstr initial_fen | cut -d' ' -f1)" \
+    rnbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/RNBBQKRN
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","chess960":960}'
+expect "Chess960 number out of range" 400 bad-request
+# King f1, rook g1: castling at once, O-O and king-takes-rook UCI.
+play "$g4" alice ssh "move O-O"
+same "Chess960: white castled" "$(jstr fen | cut -d' ' -f1 | cut -d/ -f8)" \
+    RNBBQRKN
+play "$g4" bob ssh "move f8g8"
+same "Chess960: black castled" "$(jstr fen | cut -d/ -f1)" rnbbqrkn
+same "Chess960: SAN" "$(jmoves)" "O-O O-O"
+
+# --- Game 5: a loss on time ---------------------------------------------
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","time_control":"1d/move"}'
+expect "create game 5 (1d/move)" 201
+g5=$(jval id)
+same "1d/move: time control" "$(jstr time_control)" 1d/move
+check "1d/move: a deadline" [ -n "$(jstr deadline)" ]
+check "1d/move: clocks" grep -q '"clocks":{"white":86400,"black":86400}' \
+    "$tmp/out"
+play "$g5" alice ssh "move e4"
+statement "$g5" 1 bob "move e5"
+sign_ssh "$tmp/bob"
+echo 172800 >"$tmp/clock"
+submit "$g5"
+expect "a move two days late" 409 late-move
+req GET "/api/v1/games/$g5"
+same "on time: status" "$(jstr status)" finished
+same "on time: result" "$(jstr result)" 1-0
+same "on time: termination" "$(jstr termination)" timeout
+same "on time: the late move not played" "$(jval ply)" 1
+statement "$g5" 1 bob "move e5"
+sign_ssh "$tmp/bob"
+submit "$g5"
+expect "a move after the flag" 409 game-over
+
+# --- Game 6: a revoked key; listing -------------------------------------
+
+admin POST /api/v1/games -d '{"white":"alice","black":"carol"}'
+expect "create game 6" 201
+g6=$(jval id)
+admin GET /api/v1/players/alice
+ssh_id=$(sed -n 's/.*"id":\([0-9]*\),"key":"ssh-ed25519 [^"]* alice@example.org".*/\1/p' \
+    "$tmp/out")
+admin DELETE "/api/v1/players/alice/keys/$ssh_id"
+expect "revoke alice's SSH key" 200
+admin DELETE /api/v1/players/alice/keys/9999
+expect "revoke a key that is not there" 404 no-such-key
+statement "$g6" 0 alice "move c4"
+sign_ssh "$tmp/alice"
+refused "signed with a revoked key" 403 key-revoked "$g6"
+play "$g6" alice raw "move c4"
+
+req GET "/api/v1/games?player=carol"
+expect "list carol's games" 200
+check "carol plays games 3 and 6" [ "$(grep -o '"id":[0-9]*' "$tmp/out" |
+    sort | tr '\n' ' ')" = "$(printf '"id":%s\n' "$g3" "$g6" | sort |
+    tr '\n' ' ')" ]
+req GET "/api/v1/games?status=ongoing"
+check "ongoing: games 4 and 6" [ "$(grep -o '"id":[0-9]*' "$tmp/out" |
+    sort | tr '\n' ' ')" = "$(printf '"id":%s\n' "$g4" "$g6" | sort |
+    tr '\n' ' ')" ]
+req GET "/api/v1/games?status=over"
+expect "bad status filter" 400 bad-request
+req GET "/api/v1/games" -H 'Accept: text/plain'
+check "text/plain listing: game 6" grep -q \
+    "^ *$g6  alice v carol  ply 1  carol to move$" "$tmp/out"
+req GET /api/v1/games/999
+expect "GET an unknown game" 404 no-such-game
+
+# --- Restart on the same state directory --------------------------------
+
+snapshot() {
+	for g in "$g1" "$g2" "$g3" "$g4" "$g5" "$g6"; do
+		req GET "/api/v1/games/$g"
+		printf '%s|%s|%s|%s|%s|%s\n' "$g" "$(jstr fen)" "$(jmoves)" \
+		    "$(jstr status)" "$(jstr result)" "$(jstr termination)"
+		req GET "/api/v1/games/$g/records"
+		grep -o '"hash":"[0-9a-f]*"' "$tmp/out" | tail -n1
+	done
+}
+snapshot >"$tmp/before"
+stop
+same "SIGTERM: exit 0" "$status" 0
+if start; then
+	ok
+else
+	bad "corrchessd starts again"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+snapshot >"$tmp/after"
+check "after restart: every game intact" cmp -s "$tmp/before" "$tmp/after"
+check "after restart: six games" [ "$(grep -c '|' "$tmp/after")" -eq 6 ]
+play "$g6" carol ssh "move e5"
+same "after restart: the game goes on" "$(jmoves)" "c4 e5"
+cp "$tmp/replay" "$tmp/body"
+submit "$g1"
+expect "after restart: a replay still refused" 409 game-over
+
+req GET /metrics
+check "metrics: actions counted" grep -q '^corrchess_http_requests_total{route="POST /api/v1/games/{id:int}/actions",code="201"}' \
+    "$tmp/out"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
