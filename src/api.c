@@ -25,6 +25,7 @@
 
 #include <sodium.h>
 
+#include "api_json.h"
 #include "buf.h"
 #include "http.h"
 #include "render.h"
@@ -102,67 +103,41 @@ player_json(const struct store_player *p, const struct store_key *keys,
 	return o;
 }
 
+/* Answer a body that api_json_*() refused. */
+static void
+json_refusal(struct http_response *resp, int rc, const char *why)
+{
+	if (rc == API_JSON_NOMEM)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_error(resp, 400, "bad-request", "%s", why);
+}
+
 /* POST /api/v1/players {name, email, lang, keys: [...]} */
 static void
 api_player_create(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	struct service		*svc = user;
+	struct api_player_params pp;
 	struct service_player	 sp;
 	struct service_error	 err;
-	const char		*name, *email, *lang, **keys = NULL;
-	json_t			*body, *jkeys, *v;
-	size_t			 nkeys = 0, i;
+	json_t			*body;
+	char			 why[256];
+	int			 rc;
 
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
-	if (!json_str(body, "name", &name) || name == NULL) {
-		bad_member(resp, "name", "a string");
-		goto out;
-	}
-	if (!json_str(body, "email", &email)) {
-		bad_member(resp, "email", "a string");
-		goto out;
-	}
-	if (!json_str(body, "lang", &lang)) {
-		bad_member(resp, "lang", "\"en\" or \"fr\"");
-		goto out;
-	}
-	jkeys = json_object_get(body, "keys");
-	if (jkeys == NULL && (v = json_object_get(body, "key")) != NULL)
-		jkeys = v;
-	if (json_is_string(jkeys)) {
-		nkeys = 1;
-		if ((keys = calloc(1, sizeof *keys)) == NULL)
-			goto oom;
-		keys[0] = json_string_value(jkeys);
-	} else if (json_is_array(jkeys)) {
-		nkeys = json_array_size(jkeys);
-		if ((keys = calloc(nkeys + 1, sizeof *keys)) == NULL)
-			goto oom;
-		json_array_foreach(jkeys, i, v) {
-			if (!json_is_string(v)) {
-				bad_member(resp, "keys", "a list of strings");
-				goto out;
-			}
-			keys[i] = json_string_value(v);
-		}
-	} else if (jkeys != NULL && !json_is_null(jkeys)) {
-		bad_member(resp, "keys", "a list of strings");
-		goto out;
-	}
-	if (service_player_create(svc, name, email, lang, keys, nkeys, &sp,
-	    &err) != 0) {
+	if ((rc = api_json_player(body, &pp, why, sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (service_player_create(user, pp.name, pp.email, pp.lang,
+	    pp.keys, pp.nkeys, &sp, &err) != 0)
 		api_error(resp, &err);
-		goto out;
+	else {
+		http_respond_json(resp, 201, player_json(&sp.p, sp.keys,
+		    sp.nkeys));
+		service_player_free(&sp);
 	}
-	http_respond_json(resp, 201, player_json(&sp.p, sp.keys, sp.nkeys));
-	service_player_free(&sp);
-	goto out;
- oom:
-	http_respond_error(resp, 500, "internal", "out of memory");
- out:
-	free(keys);
+	api_player_params_free(&pp);
 	json_decref(body);
 }
 
@@ -409,41 +384,20 @@ api_game_create(struct http_request *req, struct http_response *resp,
 	struct service_game_params	 gp;
 	struct service_game		 g;
 	struct service_error		 err;
-	json_t				*body, *n;
-	static const char		*keys[] = { "white", "black", "variant",
-	    "fen", "time_control", "policy", "event", "site", "round" };
-	const char			**dst[] = { &gp.white, &gp.black,
-	    &gp.variant, &gp.fen, &gp.time_control, &gp.policy, &gp.event,
-	    &gp.site, &gp.round };
-	size_t				 i;
+	json_t				*body;
+	char				 why[256];
+	int				 rc;
 
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
-	memset(&gp, 0, sizeof gp);
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (!json_str(body, keys[i], dst[i])) {
-			bad_member(resp, keys[i], "a string");
-			goto out;
-		}
-	gp.chess960 = -1;
-	n = json_object_get(body, "chess960");
-	if (n != NULL && !json_is_null(n)) {
-		if (!json_is_integer(n) || json_integer_value(n) < 0 ||
-		    json_integer_value(n) > 959) {
-			bad_member(resp, "chess960", "a number from 0 to 959");
-			goto out;
-		}
-		gp.chess960 = (int)json_integer_value(n);
-		if (gp.variant == NULL)
-			gp.variant = "chess960";
-	}
-	if (service_game_create(user, &gp, &g, &err) != 0) {
+	if ((rc = api_json_game(body, &gp, why, sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (service_game_create(user, &gp, &g, &err) != 0)
 		api_error(resp, &err);
-		goto out;
+	else {
+		respond_game(req, resp, 201, &g);
+		service_game_free(&g);
 	}
-	respond_game(req, resp, 201, &g);
-	service_game_free(&g);
- out:
 	json_decref(body);
 }
 
@@ -619,54 +573,26 @@ api_game_action(struct http_request *req, struct http_response *resp,
 {
 	struct service_game	 g;
 	struct service_error	 err;
-	const char		*ct = http_request_header(req, "Content-Type");
-	const char		*body, *stmt, *sig;
-	char			*text = NULL;
-	json_t			*j = NULL;
+	const char		*body;
+	char			*text = NULL, why[256];
 	size_t			 len;
-	int64_t			 id = http_request_param_int(req, "id");
+	int			 rc;
 
 	body = http_request_body(req, &len);
-	if (ct != NULL && strncmp(ct, "application/json", 16) == 0) {
-		if ((j = http_request_json(req, resp)) == NULL)
-			return;
-		if (!json_str(j, "statement", &stmt) || stmt == NULL) {
-			bad_member(resp, "statement", "a string");
-			goto out;
-		}
-		if (!json_str(j, "signature", &sig)) {
-			bad_member(resp, "signature", "a string");
-			goto out;
-		}
-		len = strlen(stmt) + (sig ? strlen(sig) : 0) + 32;
-		if ((text = malloc(len)) == NULL) {
-			http_respond_error(resp, 500, "internal",
-			    "out of memory");
-			goto out;
-		}
-		/* A bare base64 signature becomes the signature line. */
-		snprintf(text, len, "%s%s%s%s\n", stmt,
-		    stmt[0] && stmt[strlen(stmt) - 1] == '\n' ? "" : "\n",
-		    sig != NULL && strncmp(sig, "signature:", 10) != 0 &&
-		    strncmp(sig, "-----", 5) != 0 ? "signature: " : "",
-		    sig != NULL ? sig : "");
-		body = text;
-		len = strlen(text);
-	}
-	if (body == NULL || len == 0) {
+	if ((rc = api_json_action(body, len, http_request_header(req,
+	    "Content-Type"), &text, &len, why, sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (len == 0)
 		http_respond_error(resp, 400, "bad-statement",
 		    "send the signed statement as the request body");
-		goto out;
-	}
-	if (service_submit(user, id, body, len, "http", &g, &err) != 0) {
+	else if (service_submit(user, http_request_param_int(req, "id"), text,
+	    len, "http", &g, &err) != 0)
 		api_error(resp, &err);
-		goto out;
+	else {
+		respond_game(req, resp, 201, &g);
+		service_game_free(&g);
 	}
-	respond_game(req, resp, 201, &g);
-	service_game_free(&g);
- out:
 	free(text);
-	json_decref(j);
 }
 
 /* GET /api/v1: name the server and the API version. */

@@ -9,4 +9,5 @@
 src_libcorrchess_a_SOURCES += src/buf.h src/buf.c src/render.h src/render.c
 
 src_libcorrchessd_a_SOURCES += src/service.h src/service.c src/api.c
+src_libcorrchessd_a_SOURCES += src/api_json.h src/api_json.c
 src_libcorrchessd_a_CFLAGS += $(SQLITE_CFLAGS)

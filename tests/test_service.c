@@ -13,7 +13,8 @@
  * the tests move: every refusal of a signed action with its status and
  * code, player/game/key administration errors, a game surviving a restart
  * with its hash chain, group commit from several threads, two threads
- * racing with the same statement, and the metrics of actions and games.
+ * racing with the same statement, the metrics of actions and games, and
+ * the API's JSON bodies turned into service parameters.
  */
 
 #include "config.h"
@@ -29,10 +30,11 @@
 
 #include "testutil.h"
 
+#include "api_json.h"
 #include "metrics.h"
 #include "service.h"
 
-#define T0		INT64_C(1780000000)	/* 2026-05-28, the tests' epoch */
+#define T0		INT64_C(1780000000)	/* 2026-05-28 */
 #define HOUR		INT64_C(3600)
 
 /* Keys of the fixture. */
@@ -343,7 +345,8 @@ test_refuse_signature(void **state)
 	struct service_error	 err;
 	struct sig_statement	 st;
 	enum sig_error		 e;
-	char			 buf[SIG_SIGNED_SIZE], armor[SIG_SSHSIG_ARMOR_SIZE];
+	char			 buf[SIG_SIGNED_SIZE];
+	char			 armor[SIG_SSHSIG_ARMOR_SIZE];
 	char			*p;
 	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
 
@@ -490,7 +493,8 @@ chain_one(void *arg, const struct store_action *a)
 			goto bad;
 		snprintf(text, sizeof text, "%s%s", a->statement,
 		    a->signature);
-		if (sig_statement_parse(text, strlen(text), &st, &sg, &e) != 0 ||
+		if (sig_statement_parse(text, strlen(text), &st, &sg,
+		    &e) != 0 ||
 		    st.canon_len != strlen(a->statement) ||
 		    memcmp(st.canon, a->statement, st.canon_len) != 0)
 			goto bad;
@@ -584,8 +588,8 @@ test_refuse_game(void **state)
 	service_game_free(&g);
 
 	/* Knights on b1 and f1 both reach d2. */
-	amb = game_make(fx, "alice", "bob", NULL, "4k3/8/8/8/8/8/8/1N1K1N2 w - - "
-	    "0 1");
+	amb = game_make(fx, "alice", "bob", NULL,
+	    "4k3/8/8/8/8/8/8/1N1K1N2 w - - 0 1");
 	assert_refused(submit(fx, amb, amb, 0, "alice", "move Nd2", K_ALICE,
 	    SIG_FORM_RAW, &err), &err, 422, "ambiguous-move");
 	play(fx, amb, 0, "alice", "move Nbd2", K_ALICE, SIG_FORM_RAW);
@@ -915,8 +919,9 @@ test_group_commit(void **state)
 		t[i].game = game_make(fx, "alice", "bob", NULL, NULL);
 		for (k = 0; k < GC_PLIES; k++) {
 			snprintf(action, sizeof action, "move %s", gc_moves[k]);
-			sign(fx, t[i].game, (uint32_t)k, k % 2 ? "bob" : "alice",
-			    action, k % 2 ? K_BOB : K_ALICE,
+			sign(fx, t[i].game, (uint32_t)k,
+			    k % 2 ? "bob" : "alice", action,
+			    k % 2 ? K_BOB : K_ALICE,
 			    (i + k) % 2 ? SIG_FORM_SSHSIG : SIG_FORM_RAW,
 			    t[i].text[k], sizeof t[i].text[k]);
 		}
@@ -1082,6 +1087,224 @@ test_metrics(void **state)
 	    acc + 2);
 }
 
+/* --- the API's JSON bodies ------------------------------------------- */
+
+/* Parse a JSON text or fail. */
+static json_t *
+json_or_fail(const char *text)
+{
+	json_error_t	 e;
+	json_t		*v;
+
+	if ((v = json_loads(text, JSON_REJECT_DUPLICATES, &e)) == NULL)
+		fail_msg("%s: %s", text, e.text);
+	return v;
+}
+
+/* Player bodies: members, key forms, wrong types. */
+static void
+test_api_json_player(void **state)
+{
+	static const struct {
+		const char	*body;
+		const char	*why;	/* NULL: accepted */
+		size_t		 nkeys;
+	} cases[] = {
+		{ "{\"name\":\"alice\"}", NULL, 0 },
+		{ "{\"name\":\"alice\",\"keys\":null,\"email\":null}", NULL,
+		    0 },
+		{ "{\"name\":\"alice\",\"key\":\"K1\"}", NULL, 1 },
+		{ "{\"name\":\"alice\",\"keys\":\"K1\"}", NULL, 1 },
+		{ "{\"name\":\"alice\",\"keys\":[\"K1\",\"K2\",\"K3\"]}", NULL,
+		    3 },
+		{ "{\"name\":\"alice\",\"keys\":[]}", NULL, 0 },
+		{ "{}", "\"name\" must be a string", 0 },
+		{ "{\"name\":7}", "\"name\" must be a string", 0 },
+		{ "{\"name\":null}", "\"name\" must be a string", 0 },
+		{ "{\"name\":\"a\",\"email\":[]}", "\"email\" must be a string",
+		    0 },
+		{ "{\"name\":\"a\",\"lang\":1}", "\"lang\" must be \"en\" or "
+		    "\"fr\"", 0 },
+		{ "{\"name\":\"a\",\"keys\":[\"K1\",2]}",
+		    "\"keys\" must be a list of strings", 0 },
+		{ "{\"name\":\"a\",\"keys\":{}}",
+		    "\"keys\" must be a list of strings", 0 },
+		{ "[\"alice\"]", "the body must be a JSON object", 0 },
+	};
+	struct api_player_params	 pp;
+	json_t				*v;
+	char				 why[256];
+	size_t				 i, k;
+	int				 rc;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		v = json_or_fail(cases[i].body);
+		why[0] = '\0';
+		rc = api_json_player(v, &pp, why, sizeof why);
+		if (cases[i].why == NULL) {
+			if (rc != API_JSON_OK)
+				fail_msg("%s: %s", cases[i].body, why);
+			assert_string_equal(pp.name, "alice");
+			assert_null(pp.email);
+			assert_int_equal(pp.nkeys, cases[i].nkeys);
+			for (k = 0; k < pp.nkeys; k++) {
+				assert_int_equal(pp.keys[k][0], 'K');
+				assert_int_equal(pp.keys[k][1], '1' + (int)k);
+			}
+		} else {
+			assert_int_equal(rc, API_JSON_BAD);
+			assert_string_equal(why, cases[i].why);
+			assert_null(pp.keys);
+		}
+		api_player_params_free(&pp);
+		json_decref(v);
+	}
+}
+
+/* Game bodies: strings, the chess960 number, wrong types. */
+static void
+test_api_json_game(void **state)
+{
+	struct service_game_params	 gp;
+	json_t				*v;
+	char				 why[256];
+
+	(void)state;
+	v = json_or_fail("{\"white\":\"alice\",\"black\":\"bob\","
+	    "\"time_control\":\"3d/move\",\"policy\":\"claim\",\"event\":"
+	    "\"Cup\",\"site\":\"Lyon\",\"round\":\"2\",\"fen\":null}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_OK);
+	assert_string_equal(gp.white, "alice");
+	assert_string_equal(gp.black, "bob");
+	assert_string_equal(gp.time_control, "3d/move");
+	assert_string_equal(gp.policy, "claim");
+	assert_string_equal(gp.event, "Cup");
+	assert_string_equal(gp.site, "Lyon");
+	assert_string_equal(gp.round, "2");
+	assert_null(gp.variant);
+	assert_null(gp.fen);
+	assert_int_equal(gp.chess960, -1);
+	json_decref(v);
+
+	v = json_or_fail("{\"white\":\"a\",\"black\":\"b\",\"chess960\":959}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_OK);
+	assert_int_equal(gp.chess960, 959);
+	assert_string_equal(gp.variant, "chess960");
+	json_decref(v);
+
+	v = json_or_fail("{\"variant\":\"standard\",\"chess960\":0}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_OK);
+	assert_int_equal(gp.chess960, 0);
+	assert_string_equal(gp.variant, "standard");
+	json_decref(v);
+
+	v = json_or_fail("{\"chess960\":960}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_BAD);
+	assert_string_equal(why, "\"chess960\" must be a number from 0 to 959");
+	json_decref(v);
+	v = json_or_fail("{\"chess960\":-1}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_BAD);
+	json_decref(v);
+	v = json_or_fail("{\"chess960\":\"12\"}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_BAD);
+	json_decref(v);
+	v = json_or_fail("{\"chess960\":1.5}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_BAD);
+	json_decref(v);
+	v = json_or_fail("{\"white\":\"a\",\"round\":3}");
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_BAD);
+	assert_string_equal(why, "\"round\" must be a string");
+	json_decref(v);
+	assert_non_null(v = json_string("alice"));
+	assert_int_equal(api_json_game(v, &gp, why, sizeof why), API_JSON_BAD);
+	json_decref(v);
+}
+
+/* api_json_action() of a JSON text. */
+static int
+json_action(const char *body, char **text, char *why)
+{
+	size_t	len;
+
+	return api_json_action(body, strlen(body), "application/json", text,
+	    &len, why, 256);
+}
+
+/* Action bodies: text as is, JSON joined; the joined text is accepted. */
+static void
+test_api_json_action(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	char			 buf[SIG_SIGNED_SIZE];
+	char			 body[2 * SIG_SIGNED_SIZE];
+	char			*text, *sig, *p, why[256];
+	size_t			 len;
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+
+	/* Any other type: the body, copied as it is (NULs too). */
+	assert_int_equal(api_json_action("a\0b", 3, "text/plain", &text, &len,
+	    why, sizeof why), API_JSON_OK);
+	assert_int_equal(len, 3);
+	assert_memory_equal(text, "a\0b", 4);
+	free(text);
+	assert_int_equal(api_json_action(NULL, 0, NULL, &text, &len, why,
+	    sizeof why), API_JSON_OK);
+	assert_int_equal(len, 0);
+	assert_string_equal(text, "");
+	free(text);
+
+	/* JSON: the statement, then the bare base64 as a signature line. */
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,
+	    sizeof buf);
+	assert_non_null(sig = strstr(buf, "signature: "));
+	sig[-1] = '\0';
+	if ((p = strchr(sig, '\n')) != NULL)
+		*p = '\0';
+	snprintf(body, sizeof body,
+	    "{\"statement\":\"%s\",\"signature\":\"%s\"}", buf, sig + 11);
+	for (p = body; (p = strchr(p, '\n')) != NULL; ) {
+		memmove(p + 2, p + 1, strlen(p + 1) + 1);
+		p[0] = '\\';
+		p[1] = 'n';
+	}
+	assert_int_equal(api_json_action(body, strlen(body),
+	    "Application/JSON; charset=utf-8", &text, &len, why, sizeof why),
+	    API_JSON_OK);
+	assert_int_equal(len, strlen(text));
+	assert_non_null(strstr(text, "action: move e4\nsignature: "));
+	assert_int_equal(service_submit(fx->svc, id, text, len, "http", NULL,
+	    &err), 0);
+	free(text);
+
+	/* The signature line as it is, and an armored block as it is. */
+	assert_int_equal(json_action("{\"statement\":\"S\\n\",\"signature\":"
+	    "\"signature: X\"}", &text, why), API_JSON_OK);
+	assert_string_equal(text, "S\nsignature: X\n");
+	free(text);
+	assert_int_equal(json_action("{\"statement\":\"S\",\"signature\":"
+	    "\"-----BEGIN\"}", &text, why), API_JSON_OK);
+	assert_string_equal(text, "S\n-----BEGIN\n");
+	free(text);
+
+	assert_int_equal(json_action("{\"signature\":\"x\"}", &text, why),
+	    API_JSON_BAD);
+	assert_string_equal(why, "\"statement\" must be a string");
+	assert_null(text);
+	assert_int_equal(json_action("{\"statement\":\"S\",\"signature\":5}",
+	    &text, why), API_JSON_BAD);
+	assert_string_equal(why, "\"signature\" must be a string");
+	assert_int_equal(json_action("{\"statement\":", &text, why),
+	    API_JSON_BAD);
+	assert_non_null(strstr(why, "invalid JSON"));
+	assert_int_equal(json_action("{\"a\":1,\"a\":2}", &text, why),
+	    API_JSON_BAD);
+	assert_int_equal(json_action("[]", &text, why), API_JSON_BAD);
+	assert_string_equal(why, "the body must be a JSON object");
+	assert_null(text);
+}
+
 int
 main(void)
 {
@@ -1109,6 +1332,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_same_statement_race, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
+		cmocka_unit_test(test_api_json_player),
+		cmocka_unit_test(test_api_json_game),
+		cmocka_unit_test_setup_teardown(test_api_json_action, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
