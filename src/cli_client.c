@@ -164,24 +164,25 @@ cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
 		snprintf(err, errsize, "the server's answer is not a game");
 		return (-1);
 	}
+	/* Name the first member that is wrong. */
 	if (!cli_http_json_int(j, "id", &v) || v <= 0)
 		missing = "id";
 	else
 		g->id = (uint64_t)v;
-	if (!cli_http_json_int(j, "ply", &v) || v < 0 || (uint64_t)v >
-	    SIG_PLY_MAX)
-		missing = "ply";
+	if (!cli_http_json_int(j, "ply", &v) || v < 0 ||
+	    (uint64_t)v > SIG_PLY_MAX)
+		missing = missing ? missing : "ply";
 	else
 		g->ply = (uint64_t)v;
 	if ((g->white = cli_http_json_str(j, "white")) == NULL)
-		missing = "white";
+		missing = missing ? missing : "white";
 	if ((g->black = cli_http_json_str(j, "black")) == NULL)
-		missing = "black";
+		missing = missing ? missing : "black";
 	if ((g->status = cli_http_json_str(j, "status")) == NULL)
-		missing = "status";
+		missing = missing ? missing : "status";
 	if ((g->turn = cli_http_json_str(j, "turn")) == NULL ||
 	    (strcmp(g->turn, "white") != 0 && strcmp(g->turn, "black") != 0))
-		missing = "turn";
+		missing = missing ? missing : "turn";
 	g->draw_offer = cli_http_json_str(j, "draw_offer");
 	if (missing != NULL) {
 		snprintf(err, errsize, "the server's answer is not a game it "
