@@ -55,8 +55,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "chess/bitboard.h"
 #include "chess/chess.h"
 
 #define NOTATION_TEXT_MAX	32	/* longest move text after trimming */
@@ -908,6 +910,229 @@ explain_ambiguous(const struct chess_position *pos, const char *text,
 }
 
 /*
+ * True if the side to move's king is safe after the pseudo-legal move of
+ * the piece on `from` to `to` (not castling; `ep` for an en-passant
+ * capture): the move is played on a copy of the occupancy and the king's
+ * square looked at, as chess_move_is_legal() does.
+ */
+BB_INLINE int
+king_safe(const struct chess_position *pos, int from, int to, int ep)
+{
+	int		us = pos->side, ksq;
+	chess_bb	occ = pos->colors[0] | pos->colors[1];
+	chess_bb	gone = BB(to);		/* a captured piece */
+
+	occ = (occ & ~BB(from)) | BB(to);
+	if (ep) {
+		gone = BB(us == CHESS_WHITE ? to - 8 : to + 8);
+		occ &= ~gone;
+	}
+	if (BB(from) & pos->pieces[CHESS_KING])
+		ksq = to;
+	else
+		ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[us]);
+	return (bb_attackers(pos, !us, ksq, occ) & ~gone) == 0;
+}
+
+/* Count the legal moves from the squares of `origins` to `to`, each
+ * pseudo-legal as `kind`/`prom`; *out is the last one. */
+static int
+pick_legal(const struct chess_position *pos, chess_bb origins, int to,
+    int kind, int prom, chess_move *out)
+{
+	int	from, n = 0;
+
+	while (origins != 0) {
+		from = bb_pop(&origins);
+#ifdef NOTATION_CHECK_LEGAL
+		if (king_safe(pos, from, to, kind == CHESS_MOVE_EP) !=
+		    chess_move_is_legal(pos, CHESS_MOVE_MAKE(from, to, kind,
+		    prom)))
+			abort();
+#endif
+		if (king_safe(pos, from, to, kind == CHESS_MOVE_EP)) {
+			*out = CHESS_MOVE_MAKE(from, to, kind, prom);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The one legal move that a castling pattern fits, or CHESS_MOVE_NONE. */
+static chess_move
+quick_castle(const struct chess_position *pos, const struct pattern *p)
+{
+	chess_bb	rooks;
+	int		ksq;
+	chess_move	m;
+
+	ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[pos->side]);
+	rooks = pos->castling & pos->colors[pos->side] &
+	    (BB_RANK_1 << (ksq & 56));
+	if (p->castle == CASTLE_KING)
+		rooks &= ~(BB(ksq) - 1) & ~BB(ksq);
+	else
+		rooks &= BB(ksq) - 1;
+	if (rooks == 0 || bb_several(rooks))
+		return CHESS_MOVE_NONE;
+	m = CHESS_MOVE_MAKE(ksq, bb_lsb(rooks), CHESS_MOVE_CASTLE,
+	    CHESS_KNIGHT);
+	return chess_move_is_legal(pos, m) ? m : CHESS_MOVE_NONE;
+}
+
+/*
+ * The one legal move that a pattern with both squares fits (long
+ * algebraic, UCI, ICCF), or CHESS_MOVE_NONE. A king move that could be
+ * read as castling is left to the full list.
+ */
+static chess_move
+quick_coord(const struct chess_position *pos, const struct pattern *p)
+{
+	int		from = CHESS_SQ(p->from_file, p->from_rank), to = p->to;
+	int		us = pos->side, type, kind = CHESS_MOVE_NORMAL;
+	int		prom = CHESS_KNIGHT;
+	chess_move	m;
+
+	if (!(pos->colors[us] & BB(from)) || (pos->colors[us] & BB(to)))
+		return CHESS_MOVE_NONE;
+	type = CHESS_PIECE_TYPE(pos->board[from]);
+	if (p->piece != -1 && p->piece != type)
+		return CHESS_MOVE_NONE;
+	if (type == CHESS_KING && CHESS_RANK(to) == CHESS_RANK(from) &&
+	    (CHESS_FILE(to) == 2 || CHESS_FILE(to) == 6))
+		return CHESS_MOVE_NONE;
+	if (type == CHESS_PAWN && (BB(to) & (BB_RANK_1 | BB_RANK_8))) {
+		if (p->promo == -1 || p->promo == CHESS_KING)
+			return CHESS_MOVE_NONE;
+		kind = CHESS_MOVE_PROMOTION;
+		prom = p->promo;
+	} else if (p->promo != -1)
+		return CHESS_MOVE_NONE;
+	else if (type == CHESS_PAWN && to == pos->ep &&
+	    CHESS_FILE(to) != CHESS_FILE(from))
+		kind = CHESS_MOVE_EP;
+	m = CHESS_MOVE_MAKE(from, to, kind, prom);
+	return chess_move_is_legal(pos, m) ? m : CHESS_MOVE_NONE;
+}
+
+/* The one legal pawn move that a SAN pattern fits, or CHESS_MOVE_NONE. */
+static chess_move
+quick_pawn(const struct chess_position *pos, const struct pattern *p,
+    chess_bb mask)
+{
+	int		us = pos->side, to = p->to, kind = CHESS_MOVE_NORMAL;
+	int		prom = CHESS_KNIGHT, sq, n;
+	chess_bb	occ = pos->colors[0] | pos->colors[1];
+	chess_bb	pawns = pos->pieces[CHESS_PAWN] & pos->colors[us] & mask;
+	chess_bb	push = 0, capture;
+	chess_move	m = CHESS_MOVE_NONE;
+
+	if (BB(to) & (BB_RANK_1 | BB_RANK_8)) {
+		/* Without its piece a promotion fits four moves. */
+		if (p->promo == -1 || p->promo == CHESS_KING)
+			return CHESS_MOVE_NONE;
+		kind = CHESS_MOVE_PROMOTION;
+		prom = p->promo;
+	} else if (p->promo != -1)
+		return CHESS_MOVE_NONE;
+
+	/* The origins: one push or double step, the captures. */
+	capture = bb_pawn[!us][to] & pawns;
+	if (!(occ & BB(to))) {
+		sq = us == CHESS_WHITE ? to - 8 : to + 8;
+		if (sq >= 0 && sq < 64 && (pawns & BB(sq)))
+			push = BB(sq);
+		else if (CHESS_RANK(to) == (us == CHESS_WHITE ? 3 : 4) &&
+		    !(occ & BB(sq))) {
+			sq = us == CHESS_WHITE ? sq - 8 : sq + 8;
+			push = pawns & BB(sq);
+		}
+		if (to != pos->ep)
+			capture = 0;
+		else
+			kind = CHESS_MOVE_EP;
+	}
+	/* "e4" pushes, "xe4" captures, unless the origin file is given. */
+	if (p->from_file == -1) {
+		if (p->capture)
+			push = 0;
+		else
+			capture = 0;
+	}
+	n = pick_legal(pos, push, to, kind == CHESS_MOVE_EP ?
+	    CHESS_MOVE_NORMAL : kind, prom, &m);
+	n += pick_legal(pos, capture, to, kind, prom, &m);
+	return n == 1 ? m : CHESS_MOVE_NONE;
+}
+
+/*
+ * The one legal move that the pattern fits, found from the target square
+ * with the attack tables and a king-safety test per candidate, or
+ * CHESS_MOVE_NONE when none or several fit, or the case is left to the
+ * full list (which also gives the reasons).
+ */
+static chess_move
+quick_match(const struct chess_position *pos, const struct pattern *p)
+{
+	int		us = pos->side;
+	chess_bb	mask = ~(chess_bb)0, cand;
+	chess_move	m = CHESS_MOVE_NONE;
+
+	/* The generator's precondition (see chess_legal_moves()). */
+	if (us > 1 || !(pos->pieces[CHESS_KING] & pos->colors[us]))
+		return CHESS_MOVE_NONE;
+	if (p->form == FORM_CASTLE)
+		return quick_castle(pos, p);
+	if (p->form != FORM_SAN)
+		return quick_coord(pos, p);
+	if (pos->colors[us] & BB(p->to))
+		return CHESS_MOVE_NONE;
+	if (p->from_file != -1)
+		mask &= BB_FILE_A << p->from_file;
+	if (p->from_rank != -1)
+		mask &= BB_RANK_1 << (8 * p->from_rank);
+	if (p->piece == CHESS_PAWN)
+		return quick_pawn(pos, p, mask);
+	if (p->promo != -1)
+		return CHESS_MOVE_NONE;
+	cand = chess_attacks(p->piece, us, p->to, pos->colors[0] |
+	    pos->colors[1]) & pos->pieces[p->piece] & pos->colors[us] & mask;
+	if (pick_legal(pos, cand, p->to, CHESS_MOVE_NORMAL, CHESS_KNIGHT,
+	    &m) != 1)
+		return CHESS_MOVE_NONE;
+	return m;
+}
+
+/*
+ * Keep the legal moves that fit the pattern at the front of `moves`, the
+ * full list of the position, and return their count.
+ */
+static int
+match_all(const struct chess_position *pos, const struct pattern *p,
+    chess_move moves[CHESS_MAX_MOVES])
+{
+	int	n, i, nfits = 0;
+
+	n = chess_legal_moves(pos, moves);
+	for (i = 0; i < n; i++) {
+		if (pattern_fits(pos, p, moves[i]))
+			moves[nfits++] = moves[i];
+	}
+	/* An ICCF king destination that is also a king step is the step. */
+	if (nfits == 2 && p->form == FORM_ICCF) {
+		for (i = 0; i < 2; i++) {
+			if (CHESS_MOVE_KIND(moves[i]) == CHESS_MOVE_CASTLE &&
+			    CHESS_MOVE_TO(moves[i]) != p->to) {
+				moves[0] = moves[1 - i];
+				nfits = 1;
+				break;
+			}
+		}
+	}
+	return nfits;
+}
+
+/*
  * Parse a move typed by a person, in any notation, matching it against the
  * legal moves of `pos`. See the comment at the top of this file for what is
  * accepted.
@@ -918,10 +1143,10 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 {
 	struct pattern	 p;
 	struct why	 w = { why, whysize, 0 };
-	chess_move	 moves[CHESS_MAX_MOVES], *fits = moves;
+	chess_move	 moves[CHESS_MAX_MOVES], m;
 	enum chess_error err;
 	size_t		 start, len;
-	int		 n, i, k, nfits = 0;
+	int		 nfits;
 
 	if (out != NULL)
 		*out = CHESS_MOVE_NONE;
@@ -938,44 +1163,21 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 		return err;
 	}
 
-	/* The moves that fit are moved to the front of the list, in place. */
-	n = chess_legal_moves(pos, moves);
-	if (p.form == FORM_SAN) {
-		/*
-		 * The hot path of PGN replay. Castling never fits SAN, so the
-		 * target square alone rules out all but a few moves: keep
-		 * those without a branch per move, then look closer.
-		 */
-		for (i = 0; i < n; i++) {
-			fits[nfits] = moves[i];
-			nfits += CHESS_MOVE_TO(moves[i]) == p.to;
-		}
-		k = nfits;
-		nfits = 0;
-		for (i = 0; i < k; i++) {
-			if (pattern_fits(pos, &p, fits[i]))
-				fits[nfits++] = fits[i];
-		}
-	} else {
-		for (i = 0; i < n; i++) {
-			if (pattern_fits(pos, &p, moves[i]))
-				fits[nfits++] = moves[i];
-		}
+	/* Most moves are found from their target square alone. */
+	if ((m = quick_match(pos, &p)) != CHESS_MOVE_NONE) {
+#ifdef NOTATION_CHECK_LEGAL
+		if (match_all(pos, &p, moves) != 1 || moves[0] != m)
+			abort();
+#endif
+		if (out != NULL)
+			*out = m;
+		return CHESS_OK;
 	}
-	/* An ICCF king destination that is also a king step is the step. */
-	if (nfits == 2 && p.form == FORM_ICCF) {
-		for (i = 0; i < 2; i++) {
-			if (CHESS_MOVE_KIND(fits[i]) == CHESS_MOVE_CASTLE &&
-			    CHESS_MOVE_TO(fits[i]) != p.to) {
-				fits[i] = fits[1 - i];
-				nfits = 1;
-				break;
-			}
-		}
-	}
+
+	nfits = match_all(pos, &p, moves);
 	if (nfits == 1) {
 		if (out != NULL)
-			*out = fits[0];
+			*out = moves[0];
 		return CHESS_OK;
 	}
 	if (nfits == 0) {
@@ -984,7 +1186,7 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 		return CHESS_EMOVE_ILLEGAL;
 	}
 	if (why != NULL && whysize > 0)
-		explain_ambiguous(pos, text + start, len, fits, nfits, lang,
+		explain_ambiguous(pos, text + start, len, moves, nfits, lang,
 		    &w);
 	return CHESS_EMOVE_AMBIGUOUS;
 }

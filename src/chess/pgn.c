@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chess/bitboard.h"
 #include "chess/chess.h"
 #include "chess/pgn.h"
 
@@ -286,202 +285,6 @@ pgn_setup(struct pgn_parse *p)
 	game->keys[0] = pos.key;
 }
 
-/*
- * True if the side to move's king is safe after moving from `from` to `to`
- * (not castling). The move must be pseudo-legal: the piece reaches `to`,
- * which is empty or holds an enemy piece, or is the e.p. square.
- */
-static inline int
-pgn_king_safe(const struct chess_position *pos, int from, int to, int ep)
-{
-	int		side = pos->side, ksq;
-	chess_bb	occ = pos->colors[0] | pos->colors[1];
-	chess_bb	gone = BB(to);		/* a captured piece */
-
-	occ = (occ & ~BB(from)) | BB(to);
-	if (ep) {
-		gone = BB(side == CHESS_WHITE ? to - 8 : to + 8);
-		occ &= ~gone;
-	}
-	if (BB(from) & pos->pieces[CHESS_KING])
-		ksq = to;
-	else
-		ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[side]);
-	return (bb_attackers(pos, !side, ksq, occ) & ~gone) == 0;
-}
-
-/* Keep only the pseudo-legal moves of `cand` to `to` (as `kind`/`prom`)
- * that are legal; return how many, with the move in *out when one. */
-static int
-pgn_pick(const struct chess_position *pos, chess_bb cand, int to, int kind,
-    int prom, chess_move *out)
-{
-	int	from, n = 0;
-
-	while (cand) {
-		from = bb_pop(&cand);
-#ifdef PGN_CHECK_LEGAL
-		if (pgn_king_safe(pos, from, to, kind == CHESS_MOVE_EP) !=
-		    chess_move_is_legal(pos, CHESS_MOVE_MAKE(from, to, kind,
-		    prom)))
-			abort();
-#endif
-		if (pgn_king_safe(pos, from, to, kind == CHESS_MOVE_EP)) {
-			*out = CHESS_MOVE_MAKE(from, to, kind, prom);
-			n++;
-		}
-	}
-	return n;
-}
-
-/*
- * Match a move token (SAN, long algebraic or UCI; check marks allowed)
- * against the legal moves: 1 when exactly one legal move fits, else 0 and
- * the caller asks chess_move_parse() (other notations, error reasons).
- */
-static int
-pgn_fast_move(const struct chess_position *pos, const char *t, size_t n,
-    chess_move *out)
-{
-	int		 side = pos->side, piece = CHESS_PAWN, prom = 0;
-	int		 to, ff = -1, fr = -1, capture = 0, i = 0, king, kind;
-	chess_bb	 occ = pos->colors[0] | pos->colors[1];
-	chess_bb	 us = pos->colors[side], them = pos->colors[!side];
-	chess_bb	 cand, mask = ~(chess_bb)0, rooks;
-	unsigned char	 c;
-
-	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
-		n--;
-	if (n < 2)
-		return 0;
-
-	/* Castling: O-O, O-O-O (or with zeros). */
-	if (t[0] == 'O' || t[0] == '0') {
-		if (!((n == 3 || n == 5) && t[1] == '-' && t[2] == t[0] &&
-		    (n == 3 || (t[3] == '-' && t[4] == t[0]))))
-			return 0;
-		king = chess_position_king(pos, side);
-		rooks = pos->castling & us & (BB_RANK_1 << (king & 56));
-		if (n == 3)
-			rooks &= ~(BB(king) - 1) & ~BB(king);
-		else
-			rooks &= BB(king) - 1;
-		if (rooks == 0 || bb_several(rooks))
-			return 0;
-		*out = CHESS_MOVE_MAKE(king, bb_lsb(rooks), CHESS_MOVE_CASTLE,
-		    CHESS_KNIGHT);
-		return chess_move_is_legal(pos, *out);
-	}
-
-	switch (t[0]) {
-	case 'N': piece = CHESS_KNIGHT; i = 1; break;
-	case 'B': piece = CHESS_BISHOP; i = 1; break;
-	case 'R': piece = CHESS_ROOK; i = 1; break;
-	case 'Q': piece = CHESS_QUEEN; i = 1; break;
-	case 'K': piece = CHESS_KING; i = 1; break;
-	}
-
-	/* Promotion: =Q, Q, or UCI's q. */
-	c = t[n - 1];
-	if (n - i >= 3 && (c == 'Q' || c == 'R' || c == 'B' || c == 'N' ||
-	    c == 'q' || c == 'r' || c == 'b' || c == 'n') &&
-	    (t[n - 2] == '=' || (t[n - 2] >= '1' && t[n - 2] <= '8'))) {
-		switch (c | 0x20) {
-		case 'q': prom = CHESS_QUEEN; break;
-		case 'r': prom = CHESS_ROOK; break;
-		case 'b': prom = CHESS_BISHOP; break;
-		default: prom = CHESS_KNIGHT; break;
-		}
-		n -= t[n - 2] == '=' ? 2 : 1;
-	}
-
-	/* Destination square. */
-	if (n - i < 2 || t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
-	    t[n - 1] > '8')
-		return 0;
-	to = CHESS_SQ(t[n - 2] - 'a', t[n - 1] - '1');
-	n -= 2;
-
-	/* Origin hints and the capture mark. */
-	if (n > (size_t)i && (t[n - 1] == 'x' || t[n - 1] == '-' ||
-	    t[n - 1] == ':')) {
-		capture = t[n - 1] != '-';
-		n--;
-	}
-	if (n > (size_t)i && t[i] >= 'a' && t[i] <= 'h') {
-		ff = t[i] - 'a';
-		mask &= BB_FILE_A << ff;
-		i++;
-	}
-	if (n > (size_t)i && t[i] >= '1' && t[i] <= '8') {
-		fr = t[i] - '1';
-		mask &= BB_RANK_1 << (8 * fr);
-		i++;
-	}
-	if ((size_t)i != n)
-		return 0;
-	if (BB(to) & us)
-		return 0;
-
-	/* A fully given origin without a piece letter (UCI, e2-e4). */
-	if (t[0] >= 'a' && t[0] <= 'h' && ff >= 0 && fr >= 0) {
-		int from = CHESS_SQ(ff, fr);
-
-		if (!(BB(from) & us))
-			return 0;
-		piece = CHESS_PIECE_TYPE(pos->board[from]);
-		if (piece != CHESS_PAWN) {
-			if (prom)
-				return 0;
-			*out = CHESS_MOVE_MAKE(from, to, CHESS_MOVE_NORMAL,
-			    CHESS_KNIGHT);
-			return chess_move_is_legal(pos, *out);
-		}
-	}
-
-	if (piece != CHESS_PAWN) {
-		if (prom)
-			return 0;
-		cand = chess_attacks(piece, side, to, occ) & us &
-		    pos->pieces[piece] & mask;
-		return pgn_pick(pos, cand, to, CHESS_MOVE_NORMAL,
-		    CHESS_KNIGHT, out) == 1;
-	}
-
-	/* Pawns: a push keeps the file, a capture changes it. */
-	if ((CHESS_RANK(to) == 7 || CHESS_RANK(to) == 0) != (prom != 0))
-		return 0;
-	kind = prom ? CHESS_MOVE_PROMOTION : CHESS_MOVE_NORMAL;
-	if (!prom)
-		prom = CHESS_KNIGHT;
-	cand = us & pos->pieces[CHESS_PAWN] & mask;
-	if (ff < 0 || ff == CHESS_FILE(to)) {
-		int from;
-
-		if (capture || (BB(to) & occ))
-			return 0;
-		from = side == CHESS_WHITE ? to - 8 : to + 8;
-		if (from < 0 || from > 63)
-			return 0;
-		if (!(BB(from) & cand)) {
-			if (BB(from) & occ)
-				return 0;
-			from = side == CHESS_WHITE ? from - 8 : from + 8;
-			if (from < 0 || from > 63 || CHESS_RANK(from) !=
-			    (side == CHESS_WHITE ? 1 : 6))
-				return 0;
-		}
-		return pgn_pick(pos, cand & BB(from), to, kind, prom, out) == 1;
-	}
-	cand &= chess_attacks(CHESS_PAWN, !side, to, occ);
-	if (to == pos->ep && !(BB(to) & occ))
-		return pgn_pick(pos, cand, to, CHESS_MOVE_EP, CHESS_KNIGHT,
-		    out) == 1;
-	if (!(BB(to) & them))
-		return 0;
-	return pgn_pick(pos, cand, to, kind, prom, out) == 1;
-}
-
 /* Describe the ply about to be played, "12. Nf3" or "12... Nf3". */
 static void
 pgn_ply_text(const struct chess_game *game, const char *tok, char *buf,
@@ -517,24 +320,19 @@ pgn_move(struct pgn_parse *p, const char *tok, size_t n)
 		pgn_fail(p, "%s: move text too long", ply);
 		return;
 	}
-	if (!pgn_fast_move(&game->pos, tok, n, &m)) {
-		memcpy(text, tok, n);
-		text[n] = '\0';
+	memcpy(text, tok, n);
+	text[n] = '\0';
+	e = chess_move_parse(&game->pos, text, CHESS_LANG_EN, &m, why,
+	    sizeof why);
+	if (e != CHESS_OK) {
+		pgn_ply_text(game, text, ply, sizeof ply);
 		if (strcmp(text, "Z0") == 0 || strcmp(text, "--") == 0 ||
-		    strcmp(text, "0000") == 0 || strcmp(text, "@@@@") == 0) {
-			pgn_ply_text(game, text, ply, sizeof ply);
+		    strcmp(text, "0000") == 0 || strcmp(text, "@@@@") == 0)
 			pgn_fail(p, "%s: null moves are not supported", ply);
-			return;
-		}
-		why[0] = '\0';
-		e = chess_move_parse(&game->pos, text, CHESS_LANG_EN, &m, why,
-		    sizeof why);
-		if (e != CHESS_OK) {
-			pgn_ply_text(game, text, ply, sizeof ply);
+		else
 			pgn_fail(p, "%s: %s%s%s", ply, chess_strerror(e),
 			    why[0] ? ": " : "", why);
-			return;
-		}
+		return;
 	}
 	if (chess_game_push(game, m) == -1)
 		pgn_fail(p, "out of memory");
