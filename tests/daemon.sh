@@ -5,8 +5,8 @@
 #
 # The game service end to end: the real corrchessd on a free loopback port,
 # driven by the real curl command, with statements signed by the real
-# `ssh-keygen -Y sign -n corrchess` and by raw Ed25519 signatures made with
-# openssl (an implementation independent of ours). Players and games made
+# `ssh-keygen -Y sign -n corrchess`, by raw Ed25519 signatures made with
+# openssl (an implementation independent of ours) and by `corrchess sign`. Players and games made
 # through the admin API; whole games played (castling, en passant,
 # promotion, a declined draw offer, threefold repetition under both
 # policies, resignation, Chess960, a loss on time); every refusal with its
@@ -19,6 +19,7 @@ set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 corrchessd=$top_builddir/src/corrchessd
+corrchess=$top_builddir/src/corrchess
 example=$top_srcdir/conf/corrchessd.conf
 
 for prog in curl ssh-keygen openssl; do
@@ -95,9 +96,9 @@ jval() {
 	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
 }
 
-# jmoves [FILE]: the "moves" array as space-separated SAN.
+# jmoves: the "moves" array of the last answer as space-separated SAN.
 jmoves() {
-	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "${2:-$tmp/out}" |
+	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "$tmp/out" |
 	    tr -d '"' | tr ',' ' '
 }
 
@@ -150,23 +151,28 @@ submit() {
 	    --data-binary "@$tmp/body"
 }
 
-# sign FORM PLAYER: sign $tmp/st with the player's ssh or raw key.
-sign() {
-	case $1 in
-	ssh) sign_ssh "$tmp/$2" ;;
-	raw) sign_raw "$tmp/$2.pem" ;;
-	esac
-}
-
 # play GAME PLAYER FORM ACTION: sign ACTION for the game's current ply and
-# submit it; it must be accepted (201).
+# submit it; it must be accepted (201). FORM: ssh (ssh-keygen), raw
+# (openssl, the player's second key), cc or ccssh (corrchess sign with the
+# player's SSH key file: a "signature:" line, or --ssh).
 play() {
 	req GET "/api/v1/games/$1"
 	ply=$(jval ply)
 	statement "$1" "$ply" "$2" "$4"
-	sign "$3" "$2"
+	case $3 in
+	ssh) sign_ssh "$tmp/$2" ;;
+	raw) sign_raw "$tmp/$2.pem" ;;
+	cc|ccssh)
+		form=
+		[ "$3" = ccssh ] && form=--ssh
+		# The action's words, split.
+		# shellcheck disable=SC2086
+		"$corrchess" sign -k "$tmp/$2" --game "$1" --ply "$ply" \
+		    -p "$2" $form $4 >"$tmp/body"
+		;;
+	esac
 	submit "$1"
-	expect "game $1 ply $ply: $2 $4" 201
+	expect "game $1 ply $ply: $2 $4 ($3)" 201
 }
 
 # refused NAME STATUS CODE GAME: submit $tmp/body, which must be refused
@@ -304,6 +310,14 @@ play "$g1" alice ssh "move e5"
 play "$g1" bob raw "move d5"
 cp "$tmp/body" "$tmp/replay"
 
+# SSH signatures are deterministic: corrchess sign --ssh writes the very
+# bytes ssh-keygen does.
+statement "$g1" 4 alice "move exd6 e.p."
+sign_ssh "$tmp/alice"
+"$corrchess" sign -k "$tmp/alice" --game "$g1" --ply 4 -p alice --ssh \
+    move exd6 e.p. >"$tmp/ccsig"
+check "corrchess sign --ssh = ssh-keygen -Y sign" cmp -s "$tmp/body" "$tmp/ccsig"
+
 # Refusals at ply 4 (white to move); none changes the game.
 cp "$tmp/replay" "$tmp/body"
 refused "replayed statement" 409 stale-ply "$g1"
@@ -378,15 +392,15 @@ req POST "/api/v1/games/$g1/actions" -H 'Content-Type: application/json' \
     -d '{"signature":"x"}'
 expect "JSON body without statement" 400 bad-request
 
-play "$g1" bob ssh "move Qd5"
+play "$g1" bob cc "move Qd5"
 # Promotion, with a capture.
 play "$g1" alice raw "move cxb8=Q"
 check "promotion: a white queen on b8" [ "$(jstr fen | cut -d/ -f1)" = rQb1kb1r ]
 play "$g1" bob ssh "move Rxb8"
 # UCI input.
-play "$g1" alice ssh "move g1f3"
-play "$g1" bob ssh "move Bd6"
-play "$g1" alice ssh "move Be2"
+play "$g1" alice ccssh "move g1f3"
+play "$g1" bob cc "move Bd6"
+play "$g1" alice cc "move Be2"
 # Castling, both sides, in both spellings; a draw offered and declined.
 play "$g1" bob raw "move O-O"
 same "black castled" "$(jstr fen | cut -d/ -f1)" 1rb2rk1
@@ -525,7 +539,7 @@ expect "Chess960 number out of range" 400 bad-request
 play "$g4" alice ssh "move O-O"
 same "Chess960: white castled" "$(jstr fen | cut -d' ' -f1 | cut -d/ -f8)" \
     RNBBQRKN
-play "$g4" bob ssh "move f8g8"
+play "$g4" bob ccssh "move f8g8"
 same "Chess960: black castled" "$(jstr fen | cut -d/ -f1)" rnbbqrkn
 same "Chess960: SAN" "$(jmoves)" "O-O O-O"
 
@@ -587,6 +601,16 @@ check "text/plain listing: game 6" grep -q \
     "^ *$g6  alice v carol  ply 1  carol to move$" "$tmp/out"
 req GET /api/v1/games/999
 expect "GET an unknown game" 404 no-such-game
+req GET /api/v1/games/x
+expect "a game number that is not a number" 404 not-found
+req DELETE "/api/v1/games/$g6" -D "$tmp/headers"
+expect "DELETE a game" 405 method-not-allowed
+check "405: Allow" grep -qi '^Allow: GET, HEAD' "$tmp/headers"
+code=$(curl -s -o /dev/null -w '%{http_code}' -I "$base/api/v1/games/$g6")
+same "HEAD a game" "$code" 200
+head -c 70000 /dev/zero | tr '\0' x >"$tmp/body"
+submit "$g6"
+expect "a body over max_body_size" 413 payload-too-large
 
 # --- Restart on the same state directory --------------------------------
 
@@ -618,8 +642,13 @@ cp "$tmp/replay" "$tmp/body"
 submit "$g1"
 expect "after restart: a replay still refused" 409 game-over
 
+# Counters start again at the restart: one action accepted, one refused.
 req GET /metrics
-check "metrics: actions counted" grep -q '^corrchess_http_requests_total{route="POST /api/v1/games/{id:int}/actions",code="201"}' \
+check "metrics: accepted actions" grep -q \
+    '^corrchess_actions_accepted_total 1$' "$tmp/out"
+check "metrics: refused actions by reason" grep -q \
+    '^corrchess_actions_refused_total{reason="game-over"} 1$' "$tmp/out"
+check "metrics: requests by route" grep -q '^corrchess_http_requests_total{route="POST /api/v1/games/{id:int}/actions",code="201"}' \
     "$tmp/out"
 
 echo "$passed passed, $failed failed"
