@@ -134,7 +134,8 @@ void cli_http_reply_free(struct cli_http_reply *);
  * {"error":{"code","message"}}, or for another body its first line, or
  * the HTTP status alone.
  */
-void cli_http_reply_error(const struct cli_http_reply *, char *buf, size_t size);
+void cli_http_reply_error(const struct cli_http_reply *, char *buf,
+    size_t size);
 
 /* A JSON member that is a string, or NULL (absent or another type). */
 const char *cli_http_json_str(const json_t *obj, const char *key);

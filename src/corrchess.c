@@ -106,8 +106,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --ssh              an SSH signature block instead of the line\n",
 	  0 },
 	{ "move", cli_client_move,
-	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] [--ascii] [--flip] GAME "
-	  "MOVE",
+	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE",
 	  "Play MOVE in game GAME: read the game from the server, sign the\n"
 	  "statement for its current ply, send it, and print the new position\n"
 	  "(board, last move, whose move). The move may be written in any\n"

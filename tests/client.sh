@@ -159,11 +159,17 @@ check "keygen -f FILE: the private key" [ -f "$tmp/alice" ]
 check "keygen -f FILE: FILE.pub" [ -f "$tmp/alice.pub" ]
 ssh-keygen -q -t ed25519 -N '' -C bob -f "$tmp/bob"
 
-code=$(admin POST /api/v1/players "{\"name\":\"alice\",\"email\":\"alice@example.org\",\"lang\":\"en\",\"keys\":[\"$(cat "$tmp/alice.pub")\"]}")
+# player NAME PUBFILE: register a player with one key.
+player() {
+	admin POST /api/v1/players "{\"name\":\"$1\",\"email\":\"$1@example.org\",
+	    \"lang\":\"en\",\"keys\":[\"$(cat "$2")\"]}"
+}
+code=$(player alice "$tmp/alice.pub")
 check "register alice (key from corrchess keygen)" [ "$code" = 201 ]
-code=$(admin POST /api/v1/players "{\"name\":\"bob\",\"email\":\"bob@example.org\",\"lang\":\"en\",\"keys\":[\"$(cat "$tmp/bob.pub")\"]}")
+code=$(player bob "$tmp/bob.pub")
 check "register bob (key from ssh-keygen)" [ "$code" = 201 ]
-code=$(admin POST /api/v1/games '{"white":"alice","black":"bob","time_control":"3d/move"}')
+code=$(admin POST /api/v1/games \
+    '{"white":"alice","black":"bob","time_control":"3d/move"}')
 check "game 1: alice v bob" [ "$code" = 201 ]
 code=$(admin POST /api/v1/games '{"white":"bob","black":"alice"}')
 check "game 2: bob v alice" [ "$code" = 201 ]
