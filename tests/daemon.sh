@@ -563,6 +563,13 @@ same "on time: status" "$(jstr status)" finished
 same "on time: result" "$(jstr result)" 1-0
 same "on time: termination" "$(jstr termination)" timeout
 same "on time: the late move not played" "$(jval ply)" 1
+req GET "/api/v1/games/$g5/records"
+check "on time: a flag record by the clock, chained" grep -q \
+    '"kind":"flag",.*"source":"clock","prev_hash":"'"$(grep -o \
+    '"hash":"[0-9a-f]*"' "$tmp/out" | head -n1 | cut -d'"' -f4)"'"' "$tmp/out"
+req GET "/api/v1/games/$g5/pgn"
+check "on time: PGN Termination" grep -qx '\[Termination "time forfeit"\]' \
+    "$tmp/out"
 statement "$g5" 1 bob "move e5"
 sign_ssh "$tmp/bob"
 submit "$g5"
@@ -612,10 +619,41 @@ head -c 70000 /dev/zero | tr '\0' x >"$tmp/body"
 submit "$g6"
 expect "a body over max_body_size" 413 payload-too-large
 
+# --- Game 7: a thematic start, a statement inside a mail, a draw agreed --
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","fen":"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"}'
+expect "create game 7 (black to move)" 201
+g7=$(jval id)
+same "thematic start: black to move" "$(jstr turn)" black
+check "thematic start: bob signs first" grep -qF \
+    "\"next_statement\":\"corrchess-v1\\ngame: $g7\\nply: 0\\nplayer: bob\\n" \
+    "$tmp/out"
+play "$g7" bob ssh "move Nc6"
+req GET "/api/v1/games/$g7" -H 'Accept: text/plain'
+check "thematic start: moves numbered from 2..." grep -qx 'Moves: 2... Nc6' \
+    "$tmp/out"
+# CRLF line ends, a greeting before, trailing blanks, a signature after.
+statement "$g7" 1 alice "move Nf3 offer-draw"
+{
+	printf 'Hello Bob,\r\n\r\nmy move:\r\n\r\n'
+	sed 's/$/\r/' "$tmp/st"
+	printf 'signature: %s  \r\n\r\n-- \r\nAlice\r\n' \
+	    "$(rawsig "$tmp/alice.pem")"
+} >"$tmp/body"
+submit "$g7"
+expect "a statement inside a mail, CRLF line ends" 201
+same "in a mail: the move" "$(jmoves)" "Nc6 Nf3"
+statement "$g7" 2 alice "accept-draw"
+sign_raw "$tmp/alice.pem"
+refused "accept one's own draw offer" 409 no-draw-offer "$g7"
+play "$g7" bob ssh "accept-draw"
+same "draw agreed: result" "$(jstr result)" "1/2-1/2"
+same "draw agreed: termination" "$(jstr termination)" agreement
+
 # --- Restart on the same state directory --------------------------------
 
 snapshot() {
-	for g in "$g1" "$g2" "$g3" "$g4" "$g5" "$g6"; do
+	for g in "$g1" "$g2" "$g3" "$g4" "$g5" "$g6" "$g7"; do
 		req GET "/api/v1/games/$g"
 		printf '%s|%s|%s|%s|%s|%s\n' "$g" "$(jstr fen)" "$(jmoves)" \
 		    "$(jstr status)" "$(jstr result)" "$(jstr termination)"
@@ -635,7 +673,7 @@ else
 fi
 snapshot >"$tmp/after"
 check "after restart: every game intact" cmp -s "$tmp/before" "$tmp/after"
-check "after restart: six games" [ "$(grep -c '|' "$tmp/after")" -eq 6 ]
+check "after restart: seven games" [ "$(grep -c '|' "$tmp/after")" -eq 7 ]
 play "$g6" carol ssh "move e5"
 same "after restart: the game goes on" "$(jmoves)" "c4 e5"
 cp "$tmp/replay" "$tmp/body"
