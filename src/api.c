@@ -421,6 +421,23 @@ game_collect(void *arg, const struct store_game *g)
 	return json_array_append_new(arg, o);
 }
 
+/* Read a query argument that counts things: 0, or -1 if malformed. */
+static int
+query_count(struct http_request *req, const char *name, int64_t *out)
+{
+	const char	*s = http_request_query(req, name);
+	char		*end;
+	long long	 v;
+
+	if (s == NULL)
+		return 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0 || v > 1000000000)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* GET /api/v1/games?player=NAME&status=ongoing|finished&limit=&offset= */
 static void
 api_game_list(struct http_request *req, struct http_response *resp,
@@ -444,11 +461,8 @@ api_game_list(struct http_request *req, struct http_response *resp,
 		    "status must be \"ongoing\" or \"finished\"");
 		return;
 	}
-	if ((s = http_request_query(req, "limit")) != NULL)
-		f.limit = strtoll(s, NULL, 10);
-	if ((s = http_request_query(req, "offset")) != NULL)
-		f.offset = strtoll(s, NULL, 10);
-	if (f.limit < 0 || f.offset < 0) {
+	if (query_count(req, "limit", &f.limit) != 0 ||
+	    query_count(req, "offset", &f.offset) != 0) {
 		http_respond_error(resp, 400, "bad-request",
 		    "limit and offset must be positive numbers");
 		return;

@@ -1195,8 +1195,17 @@ service_game_list(struct service *svc, const struct store_game_filter *f,
 
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
-	if (store_game_list(st, f, cb, arg) != STORE_OK)
+	switch (store_game_list(st, f, cb, arg)) {
+	case STORE_OK:
+		break;
+	case STORE_NOTFOUND:
+		rc = service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", f->player ? f->player : "");
+		break;
+	default:
 		rc = service_store_fail(err, st, "list the games");
+		break;
+	}
 	pool_put(svc, st);
 	return rc;
 }
@@ -1271,6 +1280,9 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	if (strcmp(gp->white, gp->black) == 0)
 		return service_fail(err, 400, "bad-game",
 		    "a player cannot play against themselves");
+	if (strcmp(variant, "standard") == 0 && gp->chess960 >= 0)
+		return service_fail(err, 400, "bad-game",
+		    "a Chess960 start number needs variant \"chess960\"");
 	if (strcmp(variant, "standard") == 0) {
 		if (gp->fen != NULL) {
 			ce = chess_fen_parse(&params.start, gp->fen, 0);
