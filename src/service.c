@@ -1402,6 +1402,28 @@ signature_span(const char *text, size_t len, enum sig_form form,
 	return -1;
 }
 
+/* Where the statement starts: its first "corrchess-v1" line, as the
+ * parser finds it. A signature before it (a mail quoting an earlier one)
+ * is not the statement's. */
+static size_t
+statement_offset(const char *text, size_t len)
+{
+	const char	*p = text, *stop = text + len, *eol, *e;
+
+	for (; p < stop; p = eol + 1) {
+		for (eol = p; eol < stop && *eol != '\n' && *eol != '\r'; eol++)
+			;
+		for (e = eol; e > p && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		if ((size_t)(e - p) == sizeof SIG_HEADER - 1 &&
+		    memcmp(p, SIG_HEADER, sizeof SIG_HEADER - 1) == 0)
+			return (size_t)(p - text);
+		if (eol == stop)
+			break;
+	}
+	return 0;
+}
+
 /* Copy the signature as received, lines ending in one LF, without CR or
  * trailing white space. */
 static int
@@ -1409,9 +1431,9 @@ signature_text(const char *text, size_t len, enum sig_form form, char *buf,
     size_t size)
 {
 	const char	*start, *end, *p, *eol, *e;
-	size_t		 o = 0;
+	size_t		 o = 0, off = statement_offset(text, len);
 
-	if (signature_span(text, len, form, &start, &end) != 0)
+	if (signature_span(text + off, len - off, form, &start, &end) != 0)
 		return -1;
 	for (p = start; p < end; p = eol + 1) {
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)

@@ -863,6 +863,39 @@ test_persistence(void **state)
 	free(pgn);
 }
 
+/* The record keeps the signature that was verified, even when the text
+ * holds another signature before the statement (a mail quoting an earlier
+ * one): the record's hash must come out of its own texts. */
+static void
+test_signature_kept(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct chain		 c;
+	char			 old[SIG_SIGNED_SIZE], buf[SIG_SIGNED_SIZE];
+	char			 text[3 * SIG_SIGNED_SIZE];
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+	uint32_t		 ply;
+	int			 form;
+
+	for (ply = 0; ply < 4; ply++) {
+		form = ply < 2 ? SIG_FORM_RAW : SIG_FORM_SSHSIG;
+		/* Another game's statement first, then this one. */
+		sign(fx, id + 7, ply, ply % 2 ? "bob" : "alice", "resign",
+		    ply % 2 ? K_BOB : K_ALICE, form, old, sizeof old);
+		sign(fx, id, ply, ply % 2 ? "bob" : "alice",
+		    ply % 2 ? (ply == 1 ? "move e5" : "move Nc6") :
+		    (ply == 0 ? "move e4" : "move Nf3"),
+		    ply % 2 ? K_BOB : K_ALICE, form, buf, sizeof buf);
+		snprintf(text, sizeof text, "Earlier:\n%s\nNow:\n%s",
+		    strstr(old, form == SIG_FORM_RAW ? "signature:" :
+		    "-----BEGIN"), buf);
+		assert_int_equal(service_submit(fx->svc, id, text, strlen(text),
+		    "mail", NULL, &err), 0);
+	}
+	assert_int_equal(chain_check(fx, id, &c), 4);
+}
+
 /* --- threads ---------------------------------------------------------- */
 
 #define GC_GAMES	8
@@ -1326,6 +1359,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_game_create_errors, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_persistence, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_signature_kept, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_group_commit, setup,
 		    teardown),
