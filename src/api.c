@@ -445,7 +445,6 @@ api_game_list(struct http_request *req, struct http_response *resp,
 {
 	struct store_game_filter	 f;
 	struct service_error		 err;
-	const char			*s;
 	json_t				*a, *o;
 	size_t				 i;
 	struct buf			 b = { 0 };
