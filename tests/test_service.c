@@ -1078,7 +1078,11 @@ test_metrics(void **state)
 {
 	struct fx		*fx = *state;
 	struct service_error	 err;
-	int64_t			 acc, ill, stale, ongoing, finished, id, id2;
+	int64_t			 acc, ill, stale, unknown, ongoing, finished;
+	int64_t			 id, id2;
+	char			*text = NULL;
+	size_t			 len = 0;
+	FILE			*f;
 
 	ongoing = metric_value("corrchess_games{status=\"ongoing\"}");
 	finished = metric_value("corrchess_games{status=\"finished\"}");
@@ -1111,6 +1115,12 @@ test_metrics(void **state)
 	/* The old unlabelled total is gone: one family, rows by reason. */
 	assert_int_equal(metric_value("corrchess_actions_refused_total"), -1);
 
+	/* Refusals before the game is looked at count too. */
+	unknown = refused("unknown-player");
+	assert_refused(submit(fx, id, id, 1, "zed", "move e5", K_STRANGER,
+	    SIG_FORM_RAW, &err), &err, 403, "unknown-player");
+	assert_int_equal(refused("unknown-player"), unknown + 1);
+
 	play(fx, id2, 0, "bob", "resign", K_BOB, SIG_FORM_SSHSIG);
 	assert_int_equal(metric_value("corrchess_games{status=\"ongoing\"}"),
 	    1);
@@ -1118,6 +1128,17 @@ test_metrics(void **state)
 	    1);
 	assert_int_equal(metric_value("corrchess_actions_accepted_total"),
 	    acc + 2);
+
+	/* One HELP and TYPE line per family. */
+	assert_non_null(f = open_memstream(&text, &len));
+	metrics_write(f);
+	fclose(f);
+	assert_non_null(strstr(text,
+	    "# TYPE corrchess_actions_refused_total counter\n"));
+	assert_non_null(strstr(text, "# TYPE corrchess_games gauge\n"));
+	assert_null(strstr(strstr(text, "# TYPE corrchess_games gauge") + 1,
+	    "# TYPE corrchess_games gauge"));
+	free(text);
 }
 
 /* --- the API's JSON bodies ------------------------------------------- */
