@@ -46,8 +46,11 @@ struct cli_client_opts {
 /* Option ids shared by the game commands. */
 enum {
 	OPT_SERVER, OPT_KEY, OPT_PLAYER, OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW,
-	OPT_STATUS,
+	OPT_STATUS, OPT_FILTER,
 };
+
+/* cli_client_options() printed the help: the command is done. */
+#define CLI_CLIENT_HELPED	(-1)
 
 /* The game a command acts on, read from the server's JSON. */
 struct cli_client_game {
@@ -66,7 +69,8 @@ struct cli_client_game {
 #define CLI_CLIENT_FLIP		0x4	/* Black at the bottom */
 
 /* Read the configuration and the options common to the game commands;
- * CLI_EXIT_OK with *indp the first operand, or an exit status. */
+ * CLI_EXIT_OK with *indp the first operand, CLI_CLIENT_HELPED, or an exit
+ * status. */
 static int
 cli_client_options(const struct cli_cmd *self, int argc, char **argv,
     const struct cli_option *opts, struct cli_client_opts *o, int *indp)
@@ -91,11 +95,10 @@ cli_client_options(const struct cli_cmd *self, int argc, char **argv,
 			if (cli_conf_set(&o->cf.key, go.arg) == -1)
 				goto oom;
 			break;
+		case OPT_FILTER:
+			o->filter = go.arg;
+			break;
 		case OPT_PLAYER:
-			if (strcmp(self->name, "games") == 0) {
-				o->filter = go.arg;
-				break;
-			}
 			if (cli_conf_set(&o->cf.player, go.arg) == -1)
 				goto oom;
 			break;
@@ -117,7 +120,7 @@ cli_client_options(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case CLI_OPT_HELP:
 			cli_help(self);
-			return (-1);
+			return (CLI_CLIENT_HELPED);
 		default:
 			return (CLI_EXIT_USAGE);
 		}
@@ -634,7 +637,7 @@ out:
 	free(move);
 	free(action);
 	cli_conf_free(&o.cf);
-	return (rc == -1 ? CLI_EXIT_OK : rc);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
 }
 
 /* corrchess act [-s URL] [-k KEY] [-p NAME] GAME ACTION... */
@@ -679,7 +682,7 @@ cli_client_act(const struct cli_cmd *self, int argc, char **argv)
 out:
 	free(action);
 	cli_conf_free(&o.cf);
-	return (rc == -1 ? CLI_EXIT_OK : rc);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
 }
 
 /* corrchess show [-s URL] [--ascii] [--flip] GAME */
@@ -721,7 +724,7 @@ cli_client_show(const struct cli_cmd *self, int argc, char **argv)
 out:
 	json_decref(j);
 	cli_conf_free(&o.cf);
-	return (rc == -1 ? CLI_EXIT_OK : rc);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
 }
 
 /* Append s to b, percent-encoding all but RFC 3986's unreserved bytes. */
@@ -796,7 +799,7 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "server", 's', 1, OPT_SERVER },
-		{ "player", 'p', 1, OPT_PLAYER },
+		{ "player", 'p', 1, OPT_FILTER },
 		{ "status", 0, 1, OPT_STATUS },
 		{ NULL, 0, 0, 0 }
 	};
@@ -881,5 +884,5 @@ out:
 	free(path);
 	cli_http_reply_free(&r);
 	cli_conf_free(&o.cf);
-	return (rc == -1 ? CLI_EXIT_OK : rc);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
 }
