@@ -112,6 +112,43 @@ static const char *const store_migrations[] = {
 	/* 1 -> 2: the clock thread finds due games by deadline. */
 	"CREATE INDEX games_deadline ON games (status, deadline)"
 	"  WHERE deadline IS NOT NULL;",
+
+	/* 2 -> 3: mail: messages seen, the IMAP position, the outbox. */
+	"CREATE TABLE mail_seen ("
+	"  id INTEGER PRIMARY KEY,"
+	"  mailbox TEXT NOT NULL,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  uid INTEGER NOT NULL,"
+	"  message_id TEXT,"
+	"  sender TEXT NOT NULL DEFAULT '',"
+	"  received INTEGER NOT NULL,"
+	"  outcome TEXT NOT NULL,"
+	"  game_id INTEGER,"
+	"  UNIQUE (mailbox, uidvalidity, uid)"
+	");"
+	"CREATE INDEX mail_seen_message_id ON mail_seen (message_id)"
+	"  WHERE message_id IS NOT NULL;"
+	"CREATE TABLE mail_state ("
+	"  mailbox TEXT PRIMARY KEY,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  last_uid INTEGER NOT NULL"
+	");"
+	"CREATE TABLE outbox ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER,"
+	"  kind TEXT NOT NULL,"
+	"  recipient TEXT NOT NULL,"
+	"  message TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  failed INTEGER,"
+	"  last_error TEXT NOT NULL DEFAULT ''"
+	");"
+	"CREATE INDEX outbox_due ON outbox (next_attempt)"
+	"  WHERE sent IS NULL AND failed IS NULL;"
+	"CREATE INDEX outbox_recipient ON outbox (recipient, kind, created);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -126,6 +163,12 @@ static const char *const store_migrations[] = {
 	"g.ply, g.fen, g.turn, g.draw_offer, g.deadline, g.head, g.updated " \
 	"FROM games g JOIN players w ON w.id = g.white " \
 	"JOIN players b ON b.id = g.black "
+#define MAIL_SEEN_COLUMNS \
+	"mailbox, uidvalidity, uid, message_id, sender, received, outcome, " \
+	"game_id"
+#define OUTBOX_COLUMNS \
+	"id, game_id, kind, recipient, message, created, attempts, " \
+	"next_attempt, last_error"
 #define ACTION_SELECT \
 	"SELECT game_id, seq, ply, player_id, key_id, kind, move_text, san, " \
 	"statement, signature, at, prev_hash, hash, source FROM actions "
@@ -160,6 +203,17 @@ enum stmt_id {
 	ST_ACTION_INSERT,
 	ST_ACTION_LIST,
 	ST_ACTION_GET,
+	ST_MAIL_SEEN_FIND,
+	ST_MAIL_SEEN_INSERT,
+	ST_MAIL_STATE_GET,
+	ST_MAIL_STATE_SET,
+	ST_OUTBOX_INSERT,
+	ST_OUTBOX_DUE,
+	ST_OUTBOX_SENT,
+	ST_OUTBOX_RETRY,
+	ST_OUTBOX_FAILED,
+	ST_OUTBOX_RECENT,
+	ST_OUTBOX_PENDING,
 	ST_COUNT
 };
 
@@ -242,6 +296,43 @@ static const struct {
 	    ACTION_SELECT "WHERE game_id = ?1 ORDER BY seq" },
 	[ST_ACTION_GET] = { "action-get", 0,
 	    ACTION_SELECT "WHERE game_id = ?1 AND seq = ?2" },
+	[ST_MAIL_SEEN_FIND] = { "mail-seen-find", 0,
+	    "SELECT " MAIL_SEEN_COLUMNS " FROM mail_seen "
+	    "WHERE mailbox = ?1 AND uidvalidity = ?2 AND uid = ?3 UNION ALL "
+	    "SELECT " MAIL_SEEN_COLUMNS " FROM mail_seen "
+	    "WHERE message_id = ?4 LIMIT 1" },
+	[ST_MAIL_SEEN_INSERT] = { "mail-seen-insert", 0,
+	    "INSERT INTO mail_seen (mailbox, uidvalidity, uid, message_id, "
+	    "sender, received, outcome, game_id) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" },
+	[ST_MAIL_STATE_GET] = { "mail-state-get", 0,
+	    "SELECT uidvalidity, last_uid FROM mail_state WHERE mailbox = ?1" },
+	[ST_MAIL_STATE_SET] = { "mail-state-set", 0,
+	    "INSERT INTO mail_state (mailbox, uidvalidity, last_uid) "
+	    "VALUES (?1, ?2, ?3) ON CONFLICT (mailbox) DO UPDATE SET "
+	    "uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid" },
+	[ST_OUTBOX_INSERT] = { "outbox-insert", 0,
+	    "INSERT INTO outbox (game_id, kind, recipient, message, created, "
+	    "next_attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?5)" },
+	[ST_OUTBOX_DUE] = { "outbox-due", 0,
+	    "SELECT " OUTBOX_COLUMNS " FROM outbox "
+	    "WHERE sent IS NULL AND failed IS NULL AND next_attempt <= ?1 "
+	    "ORDER BY next_attempt, id LIMIT ?2" },
+	[ST_OUTBOX_SENT] = { "outbox-sent", 0,
+	    "UPDATE outbox SET sent = ?2, attempts = attempts + 1 "
+	    "WHERE id = ?1 AND sent IS NULL" },
+	[ST_OUTBOX_RETRY] = { "outbox-retry", 0,
+	    "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2, "
+	    "last_error = ?3 WHERE id = ?1 AND sent IS NULL" },
+	[ST_OUTBOX_FAILED] = { "outbox-failed", 0,
+	    "UPDATE outbox SET attempts = attempts + 1, failed = ?2, "
+	    "last_error = ?3 WHERE id = ?1 AND sent IS NULL" },
+	[ST_OUTBOX_RECENT] = { "outbox-recent", 0,
+	    "SELECT COUNT(*) FROM outbox "
+	    "WHERE recipient = ?1 AND kind = ?2 AND created >= ?3" },
+	[ST_OUTBOX_PENDING] = { "outbox-pending", 0,
+	    "SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND failed IS NULL "
+	    "AND next_attempt >= 0" },
 };
 
 struct store {
@@ -1637,4 +1728,262 @@ store_explain(struct store *s,
 			return store_fail(s, rc, store_sql[i].name);
 	}
 	return STORE_OK;
+}
+
+/* --- mail --------------------------------------------------------------- */
+
+/* Read a mail_seen row of MAIL_SEEN_COLUMNS. */
+static int
+store_read_mail_seen(sqlite3_stmt *st, struct store_mail_seen *m)
+{
+	memset(m, 0, sizeof *m);
+	m->uidvalidity = sqlite3_column_int64(st, 1);
+	m->uid = sqlite3_column_int64(st, 2);
+	m->received = sqlite3_column_int64(st, 5);
+	m->game_id = store_col_opt_int(st, 7, 0);
+	if (store_col_text(st, 0, m->mailbox, sizeof m->mailbox) != 0 ||
+	    store_col_text(st, 3, m->message_id, sizeof m->message_id) != 0 ||
+	    store_col_text(st, 4, m->sender, sizeof m->sender) != 0 ||
+	    store_col_text(st, 6, m->outcome, sizeof m->outcome) != 0)
+		return -1;
+	return 0;
+}
+
+/* Find a message seen before, by its place in the mailbox or its
+ * Message-ID. */
+enum store_status
+store_mail_seen_find(struct store *s, const char *mailbox, int64_t uidvalidity,
+    int64_t uid, const char *message_id, struct store_mail_seen *out)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status = STORE_NOTFOUND;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_MAIL_SEEN_FIND)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	sqlite3_bind_int64(st, 3, uid);
+	store_bind_opt_text(st, 4, message_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		status = STORE_OK;
+		if (out != NULL && store_read_mail_seen(st, out) != 0) {
+			store_seterr(s, "mail_seen: bad stored field");
+			status = STORE_ERROR;
+		}
+	} else if (rc != SQLITE_DONE)
+		status = store_fail(s, rc, "find a mail");
+	store_done(st);
+	return status;
+}
+
+/* Record a message as handled. */
+enum store_status
+store_mail_seen_add(struct store *s, const struct store_mail_seen *m)
+{
+	sqlite3_stmt	*st;
+
+	if (store_fits(s, m->mailbox, sizeof m->mailbox, "mailbox") != 0 ||
+	    store_fits(s, m->message_id, sizeof m->message_id,
+	    "Message-ID") != 0 ||
+	    store_fits(s, m->sender, sizeof m->sender, "sender") != 0 ||
+	    store_fits(s, m->outcome, sizeof m->outcome, "outcome") != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_MAIL_SEEN_INSERT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, m->mailbox, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, m->uidvalidity);
+	sqlite3_bind_int64(st, 3, m->uid);
+	store_bind_opt_text(st, 4, m->message_id);
+	sqlite3_bind_text(st, 5, m->sender, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, m->received);
+	sqlite3_bind_text(st, 7, m->outcome, -1, SQLITE_STATIC);
+	store_bind_opt_int(st, 8, m->game_id, 0);
+	return store_exec_stmt(s, st, "record a mail");
+}
+
+/* Read where polling a mailbox got to. */
+enum store_status
+store_mail_state_get(struct store *s, const char *mailbox,
+    int64_t *uidvalidity, int64_t *last_uid)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status = STORE_NOTFOUND;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_MAIL_STATE_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*uidvalidity = sqlite3_column_int64(st, 0);
+		*last_uid = sqlite3_column_int64(st, 1);
+		status = STORE_OK;
+	} else if (rc != SQLITE_DONE)
+		status = store_fail(s, rc, "read the mailbox state");
+	store_done(st);
+	return status;
+}
+
+/* Remember where polling a mailbox got to. */
+enum store_status
+store_mail_state_set(struct store *s, const char *mailbox,
+    int64_t uidvalidity, int64_t last_uid)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_MAIL_STATE_SET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	sqlite3_bind_int64(st, 3, last_uid);
+	return store_exec_stmt(s, st, "save the mailbox state");
+}
+
+/* Queue a message for sending. */
+enum store_status
+store_outbox_add(struct store *s, struct store_outbox *o)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if (store_fits(s, o->kind, sizeof o->kind, "mail kind") != 0 ||
+	    store_fits(s, o->recipient, sizeof o->recipient, "recipient") != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_OUTBOX_INSERT)) == NULL)
+		return STORE_ERROR;
+	store_bind_opt_int(st, 1, o->game_id, 0);
+	sqlite3_bind_text(st, 2, o->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, o->recipient, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, o->message, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, o->created);
+	status = store_exec_stmt(s, st, "queue a mail");
+	if (status == STORE_OK)
+		o->id = sqlite3_last_insert_rowid(s->db);
+	return status;
+}
+
+/* Walk the messages due for sending at `now`, oldest first. */
+enum store_status
+store_outbox_due(struct store *s, int64_t now, int64_t limit,
+    store_outbox_cb cb, void *arg)
+{
+	sqlite3_stmt		*st;
+	struct store_outbox	 o;
+	enum store_status	 status = STORE_OK;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_OUTBOX_DUE)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&o, 0, sizeof o);
+		o.id = sqlite3_column_int64(st, 0);
+		o.game_id = store_col_opt_int(st, 1, 0);
+		o.created = sqlite3_column_int64(st, 5);
+		o.attempts = (int)sqlite3_column_int64(st, 6);
+		o.next_attempt = sqlite3_column_int64(st, 7);
+		o.message = (char *)sqlite3_column_text(st, 4);
+		if (store_col_text(st, 2, o.kind, sizeof o.kind) != 0 ||
+		    store_col_text(st, 3, o.recipient, sizeof o.recipient) != 0 ||
+		    store_col_text(st, 8, o.last_error,
+		    sizeof o.last_error) != 0 || o.message == NULL) {
+			store_seterr(s, "outbox %lld: bad stored field",
+			    (long long)o.id);
+			status = STORE_ERROR;
+			break;
+		}
+		if (cb(arg, &o) != 0)
+			break;
+	}
+	if (status == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		status = store_fail(s, rc, "list due mail");
+	store_done(st);
+	return status;
+}
+
+/* Run one outbox update: id, a time, and an optional error text. */
+static enum store_status
+store_outbox_mark(struct store *s, enum stmt_id id, int64_t mail,
+    int64_t at, const char *error)
+{
+	sqlite3_stmt	*st;
+	char		 msg[STORE_ERROR_TEXT_SIZE];
+
+	if ((st = store_stmt(s, id)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, mail);
+	sqlite3_bind_int64(st, 2, at);
+	if (id != ST_OUTBOX_SENT) {
+		snprintf(msg, sizeof msg, "%s", error != NULL ? error : "");
+		sqlite3_bind_text(st, 3, msg, -1, SQLITE_TRANSIENT);
+	}
+	return store_exec_stmt(s, st, store_sql[id].name);
+}
+
+/* Mark a message sent. */
+enum store_status
+store_outbox_sent(struct store *s, int64_t id, int64_t at)
+{
+	return store_outbox_mark(s, ST_OUTBOX_SENT, id, at, NULL);
+}
+
+/* Count a failed attempt and set the next one. */
+enum store_status
+store_outbox_retry(struct store *s, int64_t id, int64_t next_attempt,
+    const char *error)
+{
+	return store_outbox_mark(s, ST_OUTBOX_RETRY, id, next_attempt, error);
+}
+
+/* Give a message up (permanent failure). */
+enum store_status
+store_outbox_failed(struct store *s, int64_t id, int64_t at,
+    const char *error)
+{
+	return store_outbox_mark(s, ST_OUTBOX_FAILED, id, at, error);
+}
+
+/* Count the messages of `kind` queued for `recipient` since `since`. */
+enum store_status
+store_outbox_recent(struct store *s, const char *recipient, const char *kind,
+    int64_t since, int64_t *n)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 rv = STORE_OK;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_OUTBOX_RECENT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, recipient, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, since);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	else
+		rv = store_fail(s, rc, "count recent mail");
+	store_done(st);
+	return rv;
+}
+
+/* Count the messages waiting to be sent. */
+enum store_status
+store_outbox_pending(struct store *s, int64_t *n)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 rv = STORE_OK;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_OUTBOX_PENDING)) == NULL)
+		return STORE_ERROR;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	else
+		rv = store_fail(s, rc, "count pending mail");
+	store_done(st);
+	return rv;
 }

@@ -66,7 +66,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 
 enum store_status {
 	STORE_OK = 0,
@@ -375,5 +375,86 @@ enum store_status store_integrity_check(struct store *);
 enum store_status store_explain(struct store *,
     void (*cb)(void *arg, const char *name, bool indexed, const char *plan),
     void *arg);
+
+/*
+ * Mail. Every message read from the mailbox is recorded (by its place,
+ * mailbox + UIDVALIDITY + UID, and its Message-ID) in the same transaction
+ * as its effect, so a crash or a second delivery never applies it twice.
+ * Outgoing mail is queued in the outbox in the transaction of the event
+ * that causes it and sent later by the mail thread.
+ */
+#define STORE_MAILBOX_SIZE	128
+#define STORE_MSGID_SIZE	256
+#define STORE_ADDR_SIZE		256
+#define STORE_OUTCOME_SIZE	16	/* "applied" "refused" "no-statement"
+					   "duplicate" */
+#define STORE_MAILKIND_SIZE	24
+#define STORE_ERROR_TEXT_SIZE	256
+
+struct store_mail_seen {
+	char		mailbox[STORE_MAILBOX_SIZE];
+	int64_t		uidvalidity;
+	int64_t		uid;
+	char		message_id[STORE_MSGID_SIZE];	/* "" when none */
+	char		sender[STORE_ADDR_SIZE];
+	int64_t		received;
+	char		outcome[STORE_OUTCOME_SIZE];
+	int64_t		game_id;			/* 0: none */
+};
+
+/*
+ * A queued message. `message` is the whole RFC 5322 text: on add, the
+ * caller's (read during the call); in the due callback, borrowed until the
+ * callback returns.
+ */
+struct store_outbox {
+	int64_t		 id;
+	int64_t		 game_id;			/* 0: none */
+	char		 kind[STORE_MAILKIND_SIZE];
+	char		 recipient[STORE_ADDR_SIZE];
+	const char	*message;
+	int64_t		 created;
+	int		 attempts;
+	int64_t		 next_attempt;
+	char		 last_error[STORE_ERROR_TEXT_SIZE];
+};
+
+typedef int (*store_outbox_cb)(void *arg, const struct store_outbox *);
+
+/* A message seen before, by place or by Message-ID (may be ""). */
+enum store_status store_mail_seen_find(struct store *, const char *mailbox,
+    int64_t uidvalidity, int64_t uid, const char *message_id,
+    struct store_mail_seen *out);
+
+/* Record a message as handled (STORE_EXISTS if its place is known). */
+enum store_status store_mail_seen_add(struct store *,
+    const struct store_mail_seen *);
+
+/* Where polling a mailbox got to (STORE_NOTFOUND the first time). */
+enum store_status store_mail_state_get(struct store *, const char *mailbox,
+    int64_t *uidvalidity, int64_t *last_uid);
+enum store_status store_mail_state_set(struct store *, const char *mailbox,
+    int64_t uidvalidity, int64_t last_uid);
+
+/* Queue a message; sets o->id. Due at once. */
+enum store_status store_outbox_add(struct store *, struct store_outbox *o);
+
+/* Walk the messages due at `now` (at most `limit`; 0: all). */
+enum store_status store_outbox_due(struct store *, int64_t now, int64_t limit,
+    store_outbox_cb, void *arg);
+
+/* After an attempt: sent; or retry at next_attempt; or given up. */
+enum store_status store_outbox_sent(struct store *, int64_t id, int64_t at);
+enum store_status store_outbox_retry(struct store *, int64_t id,
+    int64_t next_attempt, const char *error);
+enum store_status store_outbox_failed(struct store *, int64_t id, int64_t at,
+    const char *error);
+
+/* Messages of `kind` queued for `recipient` since `since` (rate limits). */
+enum store_status store_outbox_recent(struct store *, const char *recipient,
+    const char *kind, int64_t since, int64_t *n);
+
+/* Messages not yet sent nor given up. */
+enum store_status store_outbox_pending(struct store *, int64_t *n);
 
 #endif /* CORRCHESS_STORE_H */

@@ -1440,6 +1440,123 @@ test_query_plans(void **state)
 	store_close(s);
 }
 
+/* Collect due outbox ids. */
+static int
+outbox_collect(void *arg, const struct store_outbox *o)
+{
+	int64_t	*ids = arg;
+
+	assert_non_null(o->message);
+	assert_int_equal(strncmp(o->message, "Subject: ", 9), 0);
+	assert_string_equal(o->recipient, "bob@example.org");
+	ids[++ids[0]] = o->id;
+	return 0;
+}
+
+/* Mail: messages seen by place and by Message-ID, the mailbox position,
+ * and the outbox's sent / retry / failed life. */
+static void
+test_mail(void **state)
+{
+	struct store		*s;
+	struct store_mail_seen	 m, got;
+	struct store_outbox	 o;
+	int64_t			 uv, last, n, ids[8];
+	int64_t			 first, second, third;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+
+	assert_int_equal(store_mail_state_get(s, "INBOX", &uv, &last),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_mail_state_set(s, "INBOX", 7, 12), STORE_OK);
+	assert_int_equal(store_mail_state_set(s, "INBOX", 7, 15), STORE_OK);
+	assert_int_equal(store_mail_state_get(s, "INBOX", &uv, &last),
+	    STORE_OK);
+	assert_int_equal(uv, 7);
+	assert_int_equal(last, 15);
+
+	memset(&m, 0, sizeof m);
+	snprintf(m.mailbox, sizeof m.mailbox, "INBOX");
+	m.uidvalidity = 7;
+	m.uid = 3;
+	snprintf(m.message_id, sizeof m.message_id, "<a@example.org>");
+	snprintf(m.sender, sizeof m.sender, "alice@example.org");
+	m.received = 100;
+	snprintf(m.outcome, sizeof m.outcome, "applied");
+	m.game_id = 0;
+	assert_int_equal(store_mail_seen_add(s, &m), STORE_OK);
+	/* The same place twice is refused. */
+	assert_int_equal(store_mail_seen_add(s, &m), STORE_EXISTS);
+	/* Found by place, with another Message-ID. */
+	assert_int_equal(store_mail_seen_find(s, "INBOX", 7, 3, "<other@x>",
+	    &got), STORE_OK);
+	assert_string_equal(got.outcome, "applied");
+	assert_string_equal(got.sender, "alice@example.org");
+	/* Found by Message-ID at another place (a second delivery). */
+	assert_int_equal(store_mail_seen_find(s, "INBOX", 7, 9,
+	    "<a@example.org>", &got), STORE_OK);
+	assert_int_equal(got.uid, 3);
+	/* Not found: new place, new or no Message-ID. */
+	assert_int_equal(store_mail_seen_find(s, "INBOX", 8, 3, "", &got),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_mail_seen_find(s, "INBOX", 7, 4, "<b@x>",
+	    NULL), STORE_NOTFOUND);
+
+	memset(&o, 0, sizeof o);
+	snprintf(o.kind, sizeof o.kind, "move");
+	snprintf(o.recipient, sizeof o.recipient, "bob@example.org");
+	o.message = "Subject: one\r\n\r\nbody";
+	o.created = 1000;
+	assert_int_equal(store_outbox_add(s, &o), STORE_OK);
+	first = o.id;
+	o.message = "Subject: two\r\n\r\nbody";
+	assert_int_equal(store_outbox_add(s, &o), STORE_OK);
+	second = o.id;
+	snprintf(o.kind, sizeof o.kind, "howto");
+	o.created = 2000;
+	o.message = "Subject: three\r\n\r\nbody";
+	assert_int_equal(store_outbox_add(s, &o), STORE_OK);
+	third = o.id;
+
+	assert_int_equal(store_outbox_pending(s, &n), STORE_OK);
+	assert_int_equal(n, 3);
+	ids[0] = 0;
+	assert_int_equal(store_outbox_due(s, 1500, 0, outbox_collect, ids),
+	    STORE_OK);
+	assert_int_equal(ids[0], 2);
+	assert_int_equal(ids[1], first);
+	assert_int_equal(ids[2], second);
+
+	assert_int_equal(store_outbox_sent(s, first, 1600), STORE_OK);
+	assert_int_equal(store_outbox_retry(s, second, 5000, "421 busy"),
+	    STORE_OK);
+	assert_int_equal(store_outbox_failed(s, third, 2100, "550 no such user"),
+	    STORE_OK);
+	/* Sent and failed never come back; the retry waits for its time. */
+	ids[0] = 0;
+	assert_int_equal(store_outbox_due(s, 4999, 0, outbox_collect, ids),
+	    STORE_OK);
+	assert_int_equal(ids[0], 0);
+	ids[0] = 0;
+	assert_int_equal(store_outbox_due(s, 5000, 0, outbox_collect, ids),
+	    STORE_OK);
+	assert_int_equal(ids[0], 1);
+	assert_int_equal(ids[1], second);
+	assert_int_equal(store_outbox_pending(s, &n), STORE_OK);
+	assert_int_equal(n, 1);
+	/* A message marked sent is not sent again. */
+	assert_int_equal(store_outbox_sent(s, first, 1700), STORE_OK);
+
+	assert_int_equal(store_outbox_recent(s, "bob@example.org", "howto",
+	    1500, &n), STORE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_outbox_recent(s, "bob@example.org", "howto",
+	    2001, &n), STORE_OK);
+	assert_int_equal(n, 0);
+	store_close(s);
+}
+
 int
 main(void)
 {
@@ -1451,6 +1568,7 @@ main(void)
 		cmocka_unit_test(test_player_records),
 		cmocka_unit_test(test_player_errors),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_mail),
 		cmocka_unit_test(test_game_records),
 		cmocka_unit_test(test_game_errors),
 		cmocka_unit_test(test_game_list),
