@@ -55,6 +55,14 @@ static const struct conf_choice conf_log_level_choices[] = {
 	{ NULL, 0 }
 };
 
+/* The same numbers as enum mail_starttls in mail_imap.h. */
+static const struct conf_choice conf_starttls_choices[] = {
+	{ "none", CONF_STARTTLS_NONE },
+	{ "try", CONF_STARTTLS_TRY },
+	{ "required", CONF_STARTTLS_REQUIRED },
+	{ NULL, 0 }
+};
+
 /*
  * Every key, once. The order is the order of the documented example:
  * keys of one section stay together.
@@ -113,6 +121,79 @@ const struct conf_key conf_table[] = {
 	{ .section = "log", .name = "requests", .type = CONF_BOOL,
 	  .def = "no", .offset = OFF(log.requests),
 	  .help = "Log one line per HTTP request (method, path, status)." },
+
+	{ .section = "mail", .name = "enabled", .type = CONF_BOOL,
+	  .def = "no", .offset = OFF(mail.enabled),
+	  .help = "Take moves by e-mail (poll the IMAP mailbox) and send "
+	  "notices by e-mail (SMTP)." },
+	{ .section = "mail", .name = "imap_url", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.imap_url),
+	  .help = "IMAP server of the move mailbox: imaps://HOST[:PORT] "
+	  "(TLS from the start) or imap://HOST[:PORT] (see imap_starttls)." },
+	{ .section = "mail", .name = "imap_starttls", .type = CONF_CHOICE,
+	  .choices = conf_starttls_choices, .def = "required",
+	  .offset = OFF(mail.imap_starttls),
+	  .help = "STARTTLS on an imap:// URL: required (fail without it), "
+	  "try (use it when offered), none (clear text: tests on loopback "
+	  "only)." },
+	{ .section = "mail", .name = "imap_user", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.imap_user),
+	  .help = "User name to log in to the IMAP server with." },
+	{ .section = "mail", .name = "imap_password_file", .type = CONF_PATH,
+	  .flags = CONF_EMPTY_OK, .def = "",
+	  .offset = OFF(mail.imap_password_file),
+	  .help = "File whose first line is the IMAP password (keep it "
+	  "mode 0600)." },
+	{ .section = "mail", .name = "mailbox", .type = CONF_STRING,
+	  .def = "INBOX", .offset = OFF(mail.mailbox),
+	  .help = "Mailbox polled for moves; '/' separates folder levels." },
+	{ .section = "mail", .name = "poll_interval", .type = CONF_DURATION,
+	  .min = 1, .max = 1 * DAY, .def = "1m",
+	  .offset = OFF(mail.poll_interval),
+	  .help = "Time between two polls of the mailbox (failed polls are "
+	  "retried sooner, backing off from 1s)." },
+	{ .section = "mail", .name = "processed_folder", .type = CONF_STRING,
+	  .def = "corrchess/processed", .offset = OFF(mail.processed_folder),
+	  .help = "Folder a handled message is moved to (created when "
+	  "missing; where the server cannot move, it is flagged seen)." },
+	{ .section = "mail", .name = "refused_folder", .type = CONF_STRING,
+	  .def = "corrchess/refused", .offset = OFF(mail.refused_folder),
+	  .help = "Folder a message that could not be used (no statement, "
+	  "bad signature, illegal move) is moved to after the answer." },
+	{ .section = "mail", .name = "smtp_url", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.smtp_url),
+	  .help = "SMTP server for outgoing mail: smtps://HOST[:PORT] or "
+	  "smtp://HOST[:PORT] (see smtp_starttls); a path, "
+	  "smtp://HOST:587/NAME, sets the EHLO name." },
+	{ .section = "mail", .name = "smtp_starttls", .type = CONF_CHOICE,
+	  .choices = conf_starttls_choices, .def = "required",
+	  .offset = OFF(mail.smtp_starttls),
+	  .help = "STARTTLS on an smtp:// URL: required, try or none, as "
+	  "imap_starttls." },
+	{ .section = "mail", .name = "smtp_user", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.smtp_user),
+	  .help = "User name for SMTP AUTH (empty: send without logging in)." },
+	{ .section = "mail", .name = "smtp_password_file", .type = CONF_PATH,
+	  .flags = CONF_EMPTY_OK, .def = "",
+	  .offset = OFF(mail.smtp_password_file),
+	  .help = "File whose first line is the SMTP password (keep it "
+	  "mode 0600)." },
+	{ .section = "mail", .name = "from", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.from),
+	  .help = "Address that notices come from (From: and envelope "
+	  "sender), e.g. corrchess@club.example." },
+	{ .section = "mail", .name = "reply_to", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.reply_to),
+	  .help = "Address of the move mailbox, put in Reply-To: so that "
+	  "players' answers carry their moves to it (empty: from)." },
+	{ .section = "mail", .name = "tls_verify", .type = CONF_BOOL,
+	  .def = "yes", .offset = OFF(mail.tls_verify),
+	  .help = "Check the servers' TLS certificates; no accepts any "
+	  "certificate (tests only: logged as a warning)." },
+	{ .section = "mail", .name = "ca_file", .type = CONF_PATH,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.ca_file),
+	  .help = "File of CA certificates (PEM) to trust for the mail "
+	  "servers (empty: the system's)." },
 };
 const size_t conf_table_size = sizeof conf_table / sizeof conf_table[0];
 

@@ -45,6 +45,13 @@ enum conf_synchronous {
 	CONF_SYNC_NORMAL,
 };
 
+/* [mail] imap_starttls, smtp_starttls: the numbers of enum mail_starttls. */
+enum conf_starttls {
+	CONF_STARTTLS_NONE,
+	CONF_STARTTLS_TRY,
+	CONF_STARTTLS_REQUIRED,
+};
+
 struct conf {
 	struct conf_server {
 		char		*listen;		/* address literal */
@@ -64,6 +71,25 @@ struct conf {
 		long long	 level;		/* enum log_level (log.h) */
 		bool		 requests;
 	} log;
+	struct conf_mail {
+		bool		 enabled;
+		char		*imap_url;
+		long long	 imap_starttls;		/* enum conf_starttls */
+		char		*imap_user;
+		char		*imap_password_file;
+		char		*mailbox;
+		long long	 poll_interval;		/* seconds */
+		char		*processed_folder;
+		char		*refused_folder;
+		char		*smtp_url;
+		long long	 smtp_starttls;		/* enum conf_starttls */
+		char		*smtp_user;
+		char		*smtp_password_file;
+		char		*from;
+		char		*reply_to;
+		bool		 tls_verify;
+		char		*ca_file;		/* "" = system CAs */
+	} mail;
 };
 
 enum conf_type {

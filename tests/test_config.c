@@ -325,8 +325,8 @@ test_errors(void **state)
 	char	 longline[5000];
 
 	(void)state;
-	expect_error("[server]\nport = 1\n[mail]\n",
-	    "test.conf:3: unknown section [mail]");
+	expect_error("[server]\nport = 1\n[mailx]\n",
+	    "test.conf:3: unknown section [mailx]");
 	expect_error("[server]\n\nportt = 1\n",
 	    "test.conf:3: unknown key 'portt' in section [server]");
 	expect_error("[storage]\nport = 1\n",
