@@ -1,0 +1,163 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The mails the daemon sends to players: complete RFC 5322 messages, built
+ * with GMime, in the recipient's language (English or French). Pure: the
+ * caller fills a struct notice from the game and hands the bytes to the
+ * outbox; nothing here reads the store or the network.
+ *
+ * A notice is multipart/mixed: a text/plain; charset=utf-8 part (7bit when
+ * it is ASCII, quoted-printable otherwise) and, when the caller gives one,
+ * the game's PGN as an application/x-chess-pgn attachment. Headers carry
+ * From, To, Reply-To, Subject (RFC 2047-encoded when not ASCII), Date,
+ * Message-ID, In-Reply-To and References, MIME-Version, Content-Language,
+ * Auto-Submitted (RFC 3834, so vacation responders keep quiet) and
+ * X-Corrchess-Game.
+ *
+ * The text shows the board from the recipient's side (ASCII, safe in any
+ * mail reader), the last move, who is to move, the clocks and the deadline,
+ * the whole move list, and, when it is the recipient's turn, a ready
+ * statement to fill in, sign and send back.
+ *
+ * THREADS. Every mail of one game to one player belongs to one thread: its
+ * root id is notice_thread_root() ("game-42.white@DOMAIN"), which the
+ * new-game notice takes as its own Message-ID; every later notice gets a
+ * fresh Message-ID ("game-42.p17.RANDOM@DOMAIN") and points at the root
+ * with In-Reply-To and References. A reply to a player's mail (refusal,
+ * how-to) points at that mail too. The root is per recipient, not per
+ * game, so that no two messages ever share a Message-ID.
+ * mail_thread_game() (mail_parse.h) reads the game back from these ids.
+ *
+ * Threads of the program: notice_compose() may be called from several
+ * threads at once.
+ */
+
+#ifndef CORRCHESS_NOTICE_H
+#define CORRCHESS_NOTICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chess/chess.h"
+
+/* Size of a Message-ID (without <>) notice.c writes, with its NUL. */
+#define NOTICE_ID_SIZE		256
+
+enum notice_kind {
+	NOTICE_NEW_GAME = 0,	/* a game was created */
+	NOTICE_MOVED,		/* the opponent moved */
+	NOTICE_DRAW_OFFERED,	/* the opponent moved and offers a draw */
+	NOTICE_DRAW_ACCEPTED,	/* a draw offer was accepted: game drawn */
+	NOTICE_DRAW_DECLINED,	/* a draw offer was declined */
+	NOTICE_CLAIM,		/* a draw claim held: game drawn */
+	NOTICE_GAME_OVER,	/* any other end: result and termination */
+	NOTICE_REMINDER,	/* your move; the deadline comes closer */
+	NOTICE_REFUSED,		/* reply: the player's action was refused */
+	NOTICE_HOWTO,		/* reply: no statement found in the mail */
+};
+#define NOTICE_KIND_COUNT	10
+
+/* One player of the game. */
+struct notice_player {
+	const char	*name;		/* login name ("alice") */
+	const char	*full_name;	/* display name (UTF-8), or NULL */
+	const char	*email;		/* address, or NULL */
+	enum chess_lang	 lang;		/* language of this player's mail */
+};
+
+/*
+ * What a notice says. Strings are UTF-8, NUL-terminated, borrowed for the
+ * call; NULL where the comment allows it. Times are seconds since the
+ * epoch.
+ */
+struct notice {
+	enum notice_kind	 kind;
+
+	/* Sender and thread. */
+	const char		*from;		/* "corrchess <chess@club.example>" */
+	const char		*reply_to;	/* address for replies, or NULL */
+	const char		*domain;	/* of Message-IDs: "club.example" */
+	int64_t			 date;		/* Date header */
+	const char		*message_id;	/* NULL: a fresh one (the thread
+						   root for NOTICE_NEW_GAME) */
+	const char		*thread_root;	/* NULL: notice_thread_root() */
+	const char		*answered_id;	/* Message-ID of the player's mail
+						   a refusal or how-to answers,
+						   or NULL */
+	const char		*answered_subject; /* its subject, or NULL */
+
+	/*
+	 * The recipient: a player of the game (recipient is CHESS_WHITE or
+	 * CHESS_BLACK), or -1 for an address that is not one (a how-to reply
+	 * to a stranger): then to_email, to_name and to_lang.
+	 */
+	int			 recipient;
+	const char		*to_email;
+	const char		*to_name;
+	enum chess_lang		 to_lang;
+
+	/* The game; game_id 0 for none (a how-to reply with no game). */
+	int64_t			 game_id;
+	struct notice_player	 players[2];	/* [CHESS_WHITE], [CHESS_BLACK] */
+	int			 actor;		/* who accepted, declined or
+						   claimed: a colour, or -1 for
+						   the recipient's opponent */
+	bool			 chess960;
+	const char		*start_fen;	/* NULL: the standard start */
+	const char *const	*san;		/* SAN (English) of each move */
+	size_t			 nply;
+	const char		*fen;		/* current position; NULL: the
+						   position after the moves */
+	int			 draw_offer;	/* colour offering a draw, or -1 */
+	const char		*result;	/* "1-0" "0-1" "1/2-1/2"; NULL or
+						   "*" while the game goes on */
+	const char		*termination;	/* game_termination_name() text */
+	const char		*time_control;	/* game_tc_format() text, or NULL */
+	int64_t			 clock[2];	/* seconds left, or -1: no clock */
+	int64_t			 deadline;	/* side to move's, or 0: none */
+	const char		*pgn;		/* attachment text, or NULL */
+	size_t			 pgn_len;
+
+	/* NOTICE_REFUSED: the service's sentence and its code. */
+	const char		*reason;
+	const char		*reason_code;	/* "illegal-move" ..., or NULL */
+};
+
+/* A composed mail. Free with notice_mail_free(). */
+struct notice_mail {
+	char	*data;			/* the message, CRLF line ends, NUL */
+	size_t	 len;
+	char	 message_id[NOTICE_ID_SIZE];	/* its Message-ID, no <> */
+	char	 to[256];		/* the recipient's bare address */
+};
+
+/*
+ * Compose the mail of `n` into `out`. 0, or -1 with a sentence in `err`
+ * (missing recipient address, a move of n->san that does not replay, a
+ * FEN that does not parse, an unparsable From, out of memory); nothing to
+ * free then.
+ */
+int notice_compose(const struct notice *n, struct notice_mail *out,
+    char *err, size_t errsize);
+
+/* Release a composed mail. Accepts a zeroed struct. */
+void notice_mail_free(struct notice_mail *);
+
+/* Write the thread root id of a game's mails to one player,
+ * "game-ID.white@DOMAIN" (no <>). Returns the length (snprintf). */
+int notice_thread_root(int64_t game_id, int color, const char *domain,
+    char *buf, size_t size);
+
+/* The kind's name: "new-game", "moved", ... (logs, tests). */
+const char *notice_kind_name(enum notice_kind);
+
+#endif /* CORRCHESS_NOTICE_H */

@@ -1,0 +1,735 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * notice: every kind of mail in English and French, read back with GMime's
+ * parser: headers, the thread, the text (board, moves, ready statement)
+ * and the PGN attachment.
+ */
+
+#include "config.h"
+
+#include <gmime/gmime.h>
+
+#include "mail_parse.h"
+#include "notice.h"
+#include "testutil.h"
+
+#define DOMAIN		"club.example"
+#define DATE		INT64_C(1795000000)	/* 2026-11-18T11:06:40Z */
+
+static const char *const ruy[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6",
+    "Ba4", "Nf6", "O-O", "Be7" };
+
+static const char pgn_text[] =
+    "[Event \"Club championship\"]\n[White \"alice\"]\n[Black \"bob\"]\n"
+    "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n";
+
+/* A mail read back: the GMime message, its text and its attachment. */
+struct readback {
+	GMimeMessage	*msg;
+	char		*text;		/* the text/plain part, decoded */
+	GMimePart	*pgn;		/* the attachment, or NULL */
+	char		*pgn_text;	/* its decoded content */
+	int		 nparts;
+};
+
+/* The game after 10 plies, White (alice, full name with accents) to move. */
+static struct notice
+fixture(enum notice_kind kind, enum chess_lang lang)
+{
+	struct notice n;
+
+	memset(&n, 0, sizeof n);
+	n.kind = kind;
+	n.from = "corrchess <chess@club.example>";
+	n.reply_to = "moves@club.example";
+	n.domain = DOMAIN;
+	n.date = DATE;
+	n.recipient = CHESS_WHITE;
+	n.game_id = 42;
+	n.players[CHESS_WHITE] = (struct notice_player){ "alice",
+	    "\xc3\x89lodie Dupr\xc3\xa9", "alice@example.org", lang };
+	n.players[CHESS_BLACK] = (struct notice_player){ "bob", NULL,
+	    "bob@example.net", CHESS_LANG_EN };
+	n.actor = -1;
+	n.san = ruy;
+	n.nply = 10;
+	n.draw_offer = -1;
+	n.time_control = "10/50d";
+	n.clock[CHESS_WHITE] = 12 * 86400 + 3 * 3600;
+	n.clock[CHESS_BLACK] = 30 * 86400;
+	n.deadline = DATE + 2 * 86400 + 3 * 3600;
+	n.pgn = pgn_text;
+	n.pgn_len = sizeof pgn_text - 1;
+	return n;
+}
+
+/* Compose n; the test fails with the reason when it is refused. */
+static struct notice_mail
+compose(const struct notice *n)
+{
+	struct notice_mail	m;
+	char			err[256] = "";
+
+	if (notice_compose(n, &m, err, sizeof err) != 0)
+		fail_msg("notice_compose: %s", err);
+	assert_non_null(m.data);
+	assert_int_equal(strlen(m.data), m.len);
+	return m;
+}
+
+/* Every line ends with CRLF, no line is longer than RFC 5322's 998. */
+static void
+check_crlf(const char *s, size_t len)
+{
+	size_t i, col = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n') {
+			assert_true(i > 0 && s[i - 1] == '\r');
+			col = 0;
+		} else if (++col > 998)
+			fail_msg("line longer than 998 at %zu", i);
+	}
+	assert_true(len >= 2 && s[len - 2] == '\r' && s[len - 1] == '\n');
+}
+
+/* True if the raw header block has a header `name`. */
+static bool
+has_header(const char *data, const char *name)
+{
+	char		 want[64];
+	const char	*end = strstr(data, "\r\n\r\n");
+
+	snprintf(want, sizeof want, "\r\n%s: ", name);
+	if (strncmp(data, want + 2, strlen(want) - 2) == 0)
+		return true;
+	return end != NULL && strstr(data, want) != NULL &&
+	    strstr(data, want) < end;
+}
+
+/* Turn CRLF into LF in place (GMime hands the text as it was sent). */
+static void
+crlf_to_lf(char *s)
+{
+	char *o = s;
+
+	for (; *s != '\0'; s++)
+		if (!(s[0] == '\r' && s[1] == '\n'))
+			*o++ = *s;
+	*o = '\0';
+}
+
+/* Parse a composed mail with GMime and find its parts. */
+static void
+readback(const struct notice_mail *m, struct readback *rb)
+{
+	GMimeStream		*s;
+	GMimeParser		*p;
+	GMimeObject		*body, *part;
+	GMimeDataWrapper	*w;
+	GMimeStream		*mem;
+	GByteArray		*ba;
+	int			 i;
+
+	memset(rb, 0, sizeof *rb);
+	s = g_mime_stream_mem_new_with_buffer(m->data, m->len);
+	p = g_mime_parser_new_with_stream(s);
+	rb->msg = g_mime_parser_construct_message(p, NULL);
+	g_object_unref(p);
+	g_object_unref(s);
+	assert_non_null(rb->msg);
+	body = g_mime_message_get_mime_part(rb->msg);
+	assert_true(GMIME_IS_MULTIPART(body));
+	assert_true(g_mime_content_type_is_type(
+	    g_mime_object_get_content_type(body), "multipart", "mixed"));
+	rb->nparts = g_mime_multipart_get_count(GMIME_MULTIPART(body));
+	for (i = 0; i < rb->nparts; i++) {
+		part = g_mime_multipart_get_part(GMIME_MULTIPART(body), i);
+		if (GMIME_IS_TEXT_PART(part) && g_mime_content_type_is_type(
+		    g_mime_object_get_content_type(part), "text", "plain")) {
+			assert_null(rb->text);
+			assert_string_equal(g_mime_text_part_get_charset(
+			    GMIME_TEXT_PART(part)), "utf-8");
+			rb->text = g_mime_text_part_get_text(
+			    GMIME_TEXT_PART(part));
+			assert_non_null(rb->text);
+			crlf_to_lf(rb->text);
+		} else if (GMIME_IS_PART(part) && g_mime_content_type_is_type(
+		    g_mime_object_get_content_type(part), "application",
+		    "x-chess-pgn")) {
+			rb->pgn = GMIME_PART(part);
+			w = g_mime_part_get_content(rb->pgn);
+			mem = g_mime_stream_mem_new();
+			g_mime_data_wrapper_write_to_stream(w, mem);
+			ba = g_mime_stream_mem_get_byte_array(
+			    GMIME_STREAM_MEM(mem));
+			rb->pgn_text = g_strndup((const char *)ba->data,
+			    ba->len);
+			crlf_to_lf(rb->pgn_text);
+			g_object_unref(mem);
+		}
+	}
+	assert_non_null(rb->text);
+}
+
+/* Release what readback() made. */
+static void
+readback_free(struct readback *rb)
+{
+	g_free(rb->text);
+	g_free(rb->pgn_text);
+	if (rb->msg != NULL)
+		g_object_unref(rb->msg);
+	memset(rb, 0, sizeof *rb);
+}
+
+/* The text holds `s`; the test fails showing the text when it does not. */
+static void
+text_has(const struct readback *rb, const char *s)
+{
+	if (strstr(rb->text, s) == NULL)
+		fail_msg("text lacks \"%s\":\n%s", s, rb->text);
+}
+
+/* The text, its line breaks read as blanks, holds the sentence `s`. */
+static void
+prose_has(const struct readback *rb, const char *s)
+{
+	char *flat, *p;
+
+	flat = g_strdup(rb->text);
+	for (p = flat; *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	if (strstr(flat, s) == NULL)
+		fail_msg("text lacks \"%s\":\n%s", s, rb->text);
+	g_free(flat);
+}
+
+/* Expected subjects and sentences of every kind, in both languages. */
+static const struct {
+	enum notice_kind	 kind;
+	enum chess_lang		 lang;
+	const char		*subject;
+	const char		*sentence;
+	bool			 ready;		/* a statement to fill in */
+} kinds[] = {
+	{ NOTICE_NEW_GAME, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: new game, you play White",
+	  "A new correspondence game has started. You play White.", true },
+	{ NOTICE_NEW_GAME, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : nouvelle partie, vous avez "
+	  "les Blancs",
+	  "Une nouvelle partie par correspondance commence. Vous avez les "
+	  "Blancs.", true },
+	{ NOTICE_MOVED, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: 5... Be7",
+	  "bob played 5... Be7.", true },
+	{ NOTICE_MOVED, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : 5... Fe7",
+	  "bob a jou\xc3\xa9 5... Fe7.", true },
+	{ NOTICE_DRAW_OFFERED, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: 5... Be7, draw offered",
+	  "bob played 5... Be7 and offers a draw.", true },
+	{ NOTICE_DRAW_OFFERED, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : 5... Fe7, nulle "
+	  "propos\xc3\xa9\x65",
+	  "bob a jou\xc3\xa9 5... Fe7 et propose la nulle.", true },
+	{ NOTICE_DRAW_ACCEPTED, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: draw agreed, 1/2-1/2",
+	  "bob accepted the draw offer. The game is drawn: 1/2-1/2.", false },
+	{ NOTICE_DRAW_ACCEPTED, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : nulle accept\xc3\xa9\x65, "
+	  "1/2-1/2",
+	  "bob a accept\xc3\xa9 la proposition de nulle.", false },
+	{ NOTICE_DRAW_DECLINED, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: draw declined",
+	  "bob declined the draw offer. The game goes on.", true },
+	{ NOTICE_DRAW_DECLINED, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : nulle refus\xc3\xa9\x65",
+	  "bob a refus\xc3\xa9 la proposition de nulle.", true },
+	{ NOTICE_CLAIM, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: draw claimed, 1/2-1/2",
+	  "bob claimed a draw (threefold repetition), and the claim holds.",
+	  false },
+	{ NOTICE_CLAIM, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : nulle r\xc3\xa9\x63lam\xc3\xa9\x65, "
+	  "1/2-1/2",
+	  "bob a r\xc3\xa9\x63lam\xc3\xa9 la nulle (triple r\xc3\xa9p\xc3\xa9tition)",
+	  false },
+	{ NOTICE_GAME_OVER, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: 0-1, resignation",
+	  "The game is over: 0-1, Black wins (resignation).", false },
+	{ NOTICE_GAME_OVER, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : 0-1, abandon",
+	  "La partie est termin\xc3\xa9\x65 : 0-1, les Noirs gagnent (abandon).",
+	  false },
+	{ NOTICE_REMINDER, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: your move, 2d 3h left",
+	  "It is your move, and your time runs out at 2026-11-20T14:06:40Z "
+	  "(in 2d 3h).", true },
+	{ NOTICE_REMINDER, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : \xc3\xa0 vous de jouer, il "
+	  "reste 2j 3h",
+	  "C'est \xc3\xa0 vous de jouer, et votre temps s'\xc3\xa9\x63oule le "
+	  "2026-11-20T14:06:40Z (dans 2j 3h).", true },
+	{ NOTICE_REFUSED, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: not accepted",
+	  "Your move was not accepted: Illegal move: no knight can reach e5.",
+	  true },
+	{ NOTICE_REFUSED, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : refus\xc3\xa9",
+	  "Votre coup n'a pas \xc3\xa9t\xc3\xa9 accept\xc3\xa9 : coup "
+	  "ill\xc3\xa9gal.", true },
+	{ NOTICE_HOWTO, CHESS_LANG_EN,
+	  "[corrchess] Game 42, alice v bob: how to send a move",
+	  "Your mail holds no signed statement, so nothing was done.", true },
+	{ NOTICE_HOWTO, CHESS_LANG_FR,
+	  "[corrchess] Partie 42, alice c. bob : comment envoyer un coup",
+	  "Votre courriel ne contient aucune d\xc3\xa9\x63laration sign\xc3\xa9\x65",
+	  true },
+};
+
+/* Each kind in each language: headers, thread, text, attachment. */
+static void
+test_kinds(void **state)
+{
+	char			 root[NOTICE_ID_SIZE], want[NOTICE_ID_SIZE + 8];
+	struct readback		 rb;
+	struct notice		 n;
+	struct notice_mail	 m;
+	InternetAddressList	*to;
+	InternetAddress		*a;
+	const char		*v;
+	size_t			 i;
+	bool			 fr, over;
+
+	(void)state;
+	notice_thread_root(42, CHESS_WHITE, DOMAIN, root, sizeof root);
+	assert_string_equal(root, "game-42.white@club.example");
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		fr = kinds[i].lang == CHESS_LANG_FR;
+		n = fixture(kinds[i].kind, kinds[i].lang);
+		if (n.kind == NOTICE_NEW_GAME)
+			n.nply = 0;
+		if (n.kind == NOTICE_DRAW_OFFERED)
+			n.draw_offer = CHESS_BLACK;
+		if (n.kind == NOTICE_DRAW_ACCEPTED) {
+			n.result = "1/2-1/2";
+			n.termination = "agreement";
+		}
+		if (n.kind == NOTICE_CLAIM) {
+			n.result = "1/2-1/2";
+			n.termination = "threefold-repetition";
+		}
+		if (n.kind == NOTICE_GAME_OVER) {
+			n.result = "0-1";
+			n.termination = "resignation";
+		}
+		if (n.kind == NOTICE_REFUSED) {
+			n.reason = "Illegal move: no knight can reach e5.";
+			n.reason_code = "illegal-move";
+			n.answered_id = "CAB4x9=Yk2@mail.example.org";
+		}
+		if (n.kind == NOTICE_HOWTO)
+			n.answered_id = "nostmt.15@mail.example.org";
+		over = n.result != NULL;
+		m = compose(&n);
+		check_crlf(m.data, m.len);
+		assert_string_equal(m.to, "alice@example.org");
+
+		/* Headers, raw. */
+		assert_true(has_header(m.data, "Subject"));
+		assert_true(has_header(m.data, "From"));
+		assert_true(has_header(m.data, "To"));
+		assert_true(has_header(m.data, "Reply-To"));
+		assert_true(has_header(m.data, "Date"));
+		assert_true(has_header(m.data, "Message-Id") ||
+		    has_header(m.data, "Message-ID"));
+		assert_true(has_header(m.data, "MIME-Version"));
+		assert_true(has_header(m.data, "Content-Type"));
+		assert_true(has_header(m.data, "Auto-Submitted"));
+		assert_int_equal(has_header(m.data, "In-Reply-To"),
+		    n.kind != NOTICE_NEW_GAME);
+		assert_int_equal(has_header(m.data, "References"),
+		    n.kind != NOTICE_NEW_GAME);
+
+		/* Headers, parsed. */
+		readback(&m, &rb);
+		assert_string_equal(g_mime_message_get_subject(rb.msg),
+		    kinds[i].subject);
+		assert_string_equal(g_mime_message_get_message_id(rb.msg),
+		    m.message_id);
+		assert_non_null(strstr(m.data, fr ?
+		    "\r\nContent-Language: fr\r\n" :
+		    "\r\nContent-Language: en\r\n"));
+		v = g_mime_object_get_header(GMIME_OBJECT(rb.msg),
+		    "X-Corrchess-Game");
+		assert_string_equal(v, "42");
+		to = g_mime_message_get_to(rb.msg);
+		assert_int_equal(internet_address_list_length(to), 1);
+		a = internet_address_list_get_address(to, 0);
+		assert_string_equal(internet_address_get_name(a),
+		    "\xc3\x89lodie Dupr\xc3\xa9");
+		assert_string_equal(internet_address_mailbox_get_addr(
+		    INTERNET_ADDRESS_MAILBOX(a)), "alice@example.org");
+		a = internet_address_list_get_address(
+		    g_mime_message_get_from(rb.msg), 0);
+		assert_string_equal(internet_address_mailbox_get_addr(
+		    INTERNET_ADDRESS_MAILBOX(a)), "chess@club.example");
+		a = internet_address_list_get_address(
+		    g_mime_message_get_reply_to(rb.msg), 0);
+		assert_string_equal(internet_address_mailbox_get_addr(
+		    INTERNET_ADDRESS_MAILBOX(a)), "moves@club.example");
+		assert_true(g_date_time_to_unix(
+		    g_mime_message_get_date(rb.msg)) == DATE);
+
+		/* The thread. */
+		v = g_mime_object_get_header(GMIME_OBJECT(rb.msg),
+		    "In-Reply-To");
+		if (n.kind == NOTICE_NEW_GAME)
+			assert_string_equal(m.message_id, root);
+		else if (n.answered_id != NULL) {
+			snprintf(want, sizeof want, "<%s>", n.answered_id);
+			assert_string_equal(v, want);
+			v = g_mime_object_get_header(GMIME_OBJECT(rb.msg),
+			    "References");
+			assert_non_null(strstr(v, root));
+			assert_non_null(strstr(v, n.answered_id));
+			assert_true(strstr(v, root) < strstr(v, n.answered_id));
+		} else {
+			snprintf(want, sizeof want, "<%s>", root);
+			assert_string_equal(v, want);
+			assert_string_equal(g_mime_object_get_header(
+			    GMIME_OBJECT(rb.msg), "References"), want);
+			assert_true(strncmp(m.message_id, "game-42.p10.",
+			    12) == 0);
+			assert_non_null(strstr(m.message_id, "@" DOMAIN));
+		}
+
+		/* The text. */
+		prose_has(&rb, kinds[i].sentence);
+		text_has(&rb, fr ? "Bonjour \xc3\x89lodie Dupr\xc3\xa9,\n" :
+		    "Hello \xc3\x89lodie Dupr\xc3\xa9,\n");
+		text_has(&rb, fr ? "Partie 42 : alice (Blancs) c. bob (Noirs)" :
+		    "Game 42: alice (White) v bob (Black)");
+		if (n.nply == 0) {
+			text_has(&rb, "    8 r n b q k b n r\n");
+			text_has(&rb, "    1 R N B Q K B N R\n");
+		} else {
+			text_has(&rb, "    8 r . b q k . . r\n");
+			text_has(&rb, "    1 R N B Q . R K .\n");
+			text_has(&rb, fr ? "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 "
+			    "4. Fa4 Cf6 5. O-O Fe7" :
+			    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O "
+			    "Be7");
+		}
+		text_has(&rb, "      a b c d e f g h\n");
+		if (kinds[i].ready) {
+			snprintf(want, sizeof want, "corrchess-v1\ngame: 42\n"
+			    "ply: %zu\nplayer: alice\naction: move \n", n.nply);
+			text_has(&rb, want);
+			text_has(&rb, "ssh-keygen -Y sign -n corrchess -f "
+			    "~/.ssh/id_ed25519 move.txt");
+			snprintf(want, sizeof want, "corrchess sign --game 42 "
+			    "--ply %zu --player alice move", n.nply);
+			text_has(&rb, want);
+			text_has(&rb, fr ? "12j 3h" : "12d 3h");
+		} else {
+			assert_null(strstr(rb.text, "corrchess-v1"));
+			text_has(&rb, over && fr ? "R\xc3\xa9sultat : " :
+			    "Result: ");
+		}
+		if (n.kind == NOTICE_REFUSED && fr)
+			text_has(&rb, "Message du serveur : Illegal move: no "
+			    "knight can reach e5.");
+
+		/* The attachment. */
+		assert_int_equal(rb.nparts, 2);
+		assert_non_null(rb.pgn);
+		assert_string_equal(g_mime_part_get_filename(rb.pgn),
+		    "game-42.pgn");
+		assert_true(g_mime_part_is_attachment(rb.pgn));
+		assert_string_equal(rb.pgn_text, pgn_text);
+
+		readback_free(&rb);
+		notice_mail_free(&m);
+	}
+	notice_mail_free(&m);		/* a zeroed struct */
+}
+
+/* Non-ASCII headers are RFC 2047 encoded words; the body is 7-bit safe. */
+static void
+test_encoding(void **state)
+{
+	struct notice		 n;
+	struct notice_mail	 m;
+	const char		*end, *subject, *hend;
+	size_t			 i;
+
+	(void)state;
+	n = fixture(NOTICE_DRAW_OFFERED, CHESS_LANG_FR);
+	n.draw_offer = CHESS_BLACK;
+	n.from = "Club d'\xc3\xa9\x63hecs <chess@club.example>";
+	m = compose(&n);
+	end = strstr(m.data, "\r\n\r\n");
+	assert_non_null(end);
+	/* Every byte of the whole mail is ASCII (QP text, encoded words). */
+	for (i = 0; i < m.len; i++)
+		assert_true((unsigned char)m.data[i] < 0x80);
+	subject = strstr(m.data, "\r\nSubject: ");
+	assert_non_null(subject);
+	/* The header ends at the first line end not followed by a blank. */
+	for (hend = subject + 2; (hend = strstr(hend, "\r\n")) != NULL &&
+	    (hend[2] == ' ' || hend[2] == '\t'); hend += 2)
+		;
+	assert_non_null(hend);
+	assert_non_null(strstr(subject, "=?"));
+	assert_true(strstr(subject, "=?") < hend);
+	assert_non_null(strstr(m.data, "Content-Transfer-Encoding: "
+	    "quoted-printable"));
+	assert_non_null(strstr(m.data, "charset=utf-8"));
+	notice_mail_free(&m);
+
+	/* An English notice to bob (no accents anywhere): 7bit. */
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.recipient = CHESS_BLACK;
+	n.nply = 9;
+	m = compose(&n);
+	assert_non_null(strstr(m.data, "\r\nSubject: [corrchess] Game 42, "
+	    "alice v bob: 5. O-O\r\n"));
+	assert_non_null(strstr(m.data, "Content-Transfer-Encoding: 7bit"));
+	notice_mail_free(&m);
+}
+
+/* Black's view: the board flipped, the ready statement for bob. */
+static void
+test_black_side(void **state)
+{
+	struct readback		 rb;
+	struct notice		 n;
+	struct notice_mail	 m;
+
+	(void)state;
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.recipient = CHESS_BLACK;
+	n.nply = 9;
+	m = compose(&n);
+	assert_string_equal(m.to, "bob@example.net");
+	readback(&m, &rb);
+	text_has(&rb, "Hello bob,");
+	text_has(&rb, "alice played 5. O-O.");
+	text_has(&rb, "    1 . K R . Q B N R\n");
+	text_has(&rb, "      h g f e d c b a\n");
+	text_has(&rb, "To move: bob (Black), move 5.");
+	text_has(&rb, "corrchess-v1\ngame: 42\nply: 9\nplayer: bob\n"
+	    "action: move \n");
+	readback_free(&rb);
+	notice_mail_free(&m);
+
+	/* A new game seen by Black: White is to move, nothing to sign. */
+	n = fixture(NOTICE_NEW_GAME, CHESS_LANG_EN);
+	n.recipient = CHESS_BLACK;
+	n.nply = 0;
+	m = compose(&n);
+	assert_string_equal(m.message_id, "game-42.black@club.example");
+	readback(&m, &rb);
+	text_has(&rb, "You play Black.");
+	text_has(&rb, "It is alice's move; you will get a mail when it has "
+	    "been played.");
+	assert_null(strstr(rb.text, "corrchess-v1"));
+	readback_free(&rb);
+	notice_mail_free(&m);
+}
+
+/* A game from a set position with Black to move: move numbers follow. */
+static void
+test_start_position(void **state)
+{
+	static const char *const moves[] = { "Kd7", "Kf2", "Ke6" };
+	struct readback		 rb;
+	struct notice		 n;
+	struct notice_mail	 m;
+
+	(void)state;
+	n = fixture(NOTICE_MOVED, CHESS_LANG_FR);
+	n.start_fen = "4k3/8/8/8/8/8/8/R3K3 b Q - 0 30";
+	n.san = moves;
+	n.nply = 3;
+	n.pgn = NULL;
+	m = compose(&n);
+	readback(&m, &rb);
+	assert_int_equal(rb.nparts, 1);
+	assert_null(rb.pgn);
+	assert_string_equal(g_mime_message_get_subject(rb.msg),
+	    "[corrchess] Partie 42, alice c. bob : 31... Re6");
+	text_has(&rb, "Position de d\xc3\xa9part : 4k3/8/8/8/8/8/8/R3K3 b Q - "
+	    "0 30");
+	text_has(&rb, "30... Rd7 31. Rf2 Re6\n");
+	text_has(&rb, "Au trait : alice (Blancs), coup 32.");
+	readback_free(&rb);
+	notice_mail_free(&m);
+}
+
+/* A how-to reply to an address that is no player, with no game. */
+static void
+test_howto_stranger(void **state)
+{
+	struct readback		 rb;
+	struct notice		 n;
+	struct notice_mail	 m;
+
+	(void)state;
+	memset(&n, 0, sizeof n);
+	n.kind = NOTICE_HOWTO;
+	n.from = "corrchess <chess@club.example>";
+	n.domain = DOMAIN;
+	n.date = DATE;
+	n.recipient = -1;
+	n.to_email = "someone@example.com";
+	n.to_lang = CHESS_LANG_FR;
+	n.answered_id = "q.1@example.com";
+	n.answered_subject = "Question";
+	n.draw_offer = -1;
+	m = compose(&n);
+	assert_false(has_header(m.data, "X-Corrchess-Game"));
+	assert_false(has_header(m.data, "Reply-To"));
+	readback(&m, &rb);
+	assert_string_equal(g_mime_message_get_subject(rb.msg),
+	    "Re: Question");
+	assert_string_equal(g_mime_object_get_header(GMIME_OBJECT(rb.msg),
+	    "In-Reply-To"), "<q.1@example.com>");
+	assert_string_equal(g_mime_object_get_header(GMIME_OBJECT(rb.msg),
+	    "References"), "<q.1@example.com>");
+	text_has(&rb, "Bonjour someone@example.com,");
+	text_has(&rb, "corrchess-v1\ngame: 42\nply: 16\nplayer: alice\n"
+	    "action: move Cf3\n");
+	text_has(&rb, "corrchess sign --game PARTIE --ply PLY --player NOM "
+	    "move COUP");
+	assert_true(strncmp(m.message_id, "corrchess.", 10) == 0);
+	readback_free(&rb);
+	notice_mail_free(&m);
+}
+
+/* Fresh Message-IDs differ; a given one is used as it is. */
+static void
+test_message_ids(void **state)
+{
+	struct notice		 n;
+	struct notice_mail	 a, b;
+
+	(void)state;
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	a = compose(&n);
+	b = compose(&n);
+	assert_string_not_equal(a.message_id, b.message_id);
+	notice_mail_free(&a);
+	notice_mail_free(&b);
+	n.message_id = "given.1@club.example";
+	n.thread_root = "thread.1@club.example";
+	a = compose(&n);
+	assert_string_equal(a.message_id, "given.1@club.example");
+	assert_non_null(strstr(a.data, "\r\nIn-Reply-To: "
+	    "<thread.1@club.example>\r\n"));
+	notice_mail_free(&a);
+}
+
+/* What cannot be composed is refused with a reason. */
+static void
+test_errors(void **state)
+{
+	static const char *const bad[] = { "e4", "e5", "Nf6" };
+	struct notice		 n;
+	struct notice_mail	 m;
+	char			 err[256];
+
+	(void)state;
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.san = bad;
+	n.nply = 3;
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+	assert_string_equal(err, "move does not replay: Nf6");
+	assert_null(m.data);
+
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.players[CHESS_WHITE].email = NULL;
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+	assert_string_equal(err, "no address for the recipient");
+
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.from = "";
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, "From"));
+
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.domain = NULL;
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.start_fen = "not a fen";
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+	assert_non_null(strstr(err, "start FEN"));
+
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.game_id = 0;
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+
+	n = fixture((enum notice_kind)99, CHESS_LANG_EN);
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+	assert_string_equal(notice_kind_name((enum notice_kind)99), "unknown");
+	assert_string_equal(notice_kind_name(NOTICE_HOWTO), "howto");
+}
+
+/*
+ * The mail reader and the notices agree: a notice read by mail_parse()
+ * has its sender and game thread, and its ready statement, left to fill
+ * in, is no statement (the move is missing).
+ */
+static void
+test_read_by_mail_parse(void **state)
+{
+	struct mail_message	 r;
+	struct notice		 n;
+	struct notice_mail	 m;
+	char			 err[128];
+
+	(void)state;
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	m = compose(&n);
+	assert_int_equal(mail_parse(m.data, m.len, &r, err, sizeof err), 0);
+	assert_string_equal(r.from, "chess@club.example");
+	assert_string_equal(r.message_id, m.message_id);
+	assert_true(mail_thread_game(&r, DOMAIN) == 42);
+	assert_int_equal(r.found, MAIL_BAD_STATEMENT);
+	assert_int_equal(r.error, SIG_EACTION_ARGS);
+	mail_message_free(&r);
+	notice_mail_free(&m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_encoding),
+		cmocka_unit_test(test_black_side),
+		cmocka_unit_test(test_start_position),
+		cmocka_unit_test(test_howto_stranger),
+		cmocka_unit_test(test_message_ids),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_read_by_mail_parse),
+	};
+
+	g_mime_init();
+	chess_init();
+	return cmocka_run_group_tests_name("notice", tests, NULL, NULL);
+}
