@@ -340,6 +340,45 @@ check "games --player bob --status ongoing: game 1" grep -q '^ *1 ' "$tmp/out"
 run games --status drawn
 check "games --status: a bad value is a usage error" status_is 2
 
+# --- a draw offer accepted; a claim with the move that repeats ---------
+
+code=$(admin POST /api/v1/games '{"white":"alice","black":"bob"}')
+check "game 3: alice v bob" [ "$code" = 201 ]
+run move --offer-draw 3 Nf3
+check "game 3: alice offers a draw" status_is 0
+run act 3 accept-draw
+check "accepting one's own offer: exit 1" status_is 1
+check "accepting one's own offer: says so" \
+    err_has "the draw offer in game 3 is alice's own"
+run act -p bob -k "$tmp/bob" 3 accept-draw
+check "act accept-draw: exit 0" status_is 0
+check "act accept-draw: a draw by agreement" \
+    out_has "Game over: 1/2-1/2 (agreement), a draw"
+
+# A game where draws are claimed, not adjudicated: Nf3 Nf6 Ng1 Ng8 twice,
+# then Black claims with the knight's return (the start position a third
+# time).
+code=$(admin POST /api/v1/games \
+    '{"white":"alice","black":"bob","policy":"claim"}')
+check "game 4: alice v bob, draws by claim" [ "$code" = 201 ]
+for m in Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1; do
+	case $m in
+	N?3|Ng1) run move 4 $m ;;
+	*) run move -p bob -k "$tmp/bob" 4 $m ;;
+	esac
+	[ "$status" -eq 0 ] || break
+done
+check "game 4: seven knight moves" status_is 0
+run act -p bob -k "$tmp/bob" 4 claim-draw e6
+check "act claim-draw MOVE that does not repeat: exit 1" status_is 1
+check "act claim-draw MOVE that does not repeat: the server's reason" \
+    err_has "no threefold repetition"
+run act -p bob -k "$tmp/bob" 4 claim-draw Ng8
+check "act claim-draw Ng8: exit 0" status_is 0
+check "act claim-draw Ng8: drawn by repetition" \
+    out_has "Game over: 1/2-1/2 (threefold-repetition), a draw"
+check "act claim-draw Ng8: the move was played" out_has "Last move: 4... Ng8"
+
 # --- errors -------------------------------------------------------------
 
 run show 99
