@@ -21,6 +21,9 @@
 
 #include "api_json.h"
 
+static int	bad(char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
 /* Write a reason and return API_JSON_BAD. */
 static int
 bad(char *why, size_t whysize, const char *fmt, ...)

@@ -125,6 +125,9 @@ static pthread_once_t	 metrics_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t	 gauge_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct service	*gauge_svc;
 
+static int	service_fail(struct service_error *, unsigned, const char *,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+
 /* Fill a service error. */
 static int
 service_fail(struct service_error *err, unsigned status, const char *code,
