@@ -419,11 +419,11 @@ if command -v python3 >/dev/null 2>&1; then
 	echo '{"id": 2, "ply": "many"}' >"$tmp/www/api/v1/games/2"
 	mkdir -p "$tmp/www/list/api/v1"
 	printf '{"games": [{"id": 3}]}' >"$tmp/www/list/api/v1/games"
-	(cd "$tmp/www" && exec python3 -m http.server --bind 127.0.0.1 0 \
-	    >"$tmp/www.log" 2>&1) &
+	(cd "$tmp/www" && PYTHONUNBUFFERED=1 exec python3 -m http.server \
+	    --bind 127.0.0.1 0 >"$tmp/www.log" 2>&1) &
 	fake=$!
 	i=0
-	while ! grep -q 'port [0-9]' "$tmp/www.log"; do
+	while ! grep -q 'port [0-9]' "$tmp/www.log" 2>/dev/null; do
 		i=$((i + 1))
 		[ $i -gt 200 ] && break
 		sleep 0.05
