@@ -219,7 +219,8 @@ cli_client_fetch(const struct cli_cmd *self, const char *server, uint64_t id,
 	}
 	if (!json_is_object(r.json)) {
 		cli_error(self, "the server at %s did not answer with a game "
-		    "(HTTP %ld, not JSON)", server, r.status);
+		    "(HTTP %ld, %s)", server, r.status, r.json == NULL ?
+		    "not JSON" : "not a JSON object");
 		cli_http_reply_free(&r);
 		return (CLI_EXIT_FAIL);
 	}
