@@ -327,7 +327,7 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		rc = CURLE_OUT_OF_MEMORY;
 	if ((e = imap_map_error(rc)) == MAIL_IMAP_OK)
 		return (MAIL_IMAP_OK);
-	imap_error(err, errsize, "%s: %s%s%s: %s%s%s", imap->base,
+	imap_error(err, errsize, "%s: %s%s%s%s: %s%s", imap->base,
 	    mail_imap_strerror(e), command != NULL ? " (" : "",
 	    command != NULL ? command : "",
 	    command != NULL ? ")" : "",

@@ -915,6 +915,7 @@ bench_fetch_1000(void **state)
 	char			 err[MAIL_ERR_SIZE], *m;
 	size_t			 len, n = 0, i;
 	double			 s;
+	int			 pass;
 
 	(void)state;
 	if (getenv("CORRCHESS_MAIL_BENCH") == NULL) {
@@ -928,17 +929,27 @@ bench_fetch_1000(void **state)
 		free(m);
 	}
 	imap = imap_for("corrchess");
-	gettimeofday(&t0, NULL);
-	if (mail_imap_poll(imap, 0, 0, count_only, &n, &res, err,
-	    sizeof err) != MAIL_IMAP_OK)
-		fail_msg("%s", err);
-	gettimeofday(&t1, NULL);
-	assert_true(n >= 1000);
-	s = (double)(t1.tv_sec - t0.tv_sec) +
-	    (double)(t1.tv_usec - t0.tv_usec) / 1e6;
-	printf("bench_fetch_1000: %zu messages in %.3f s over %lu "
-	    "connection(s): %.0f messages/s\n", n, s,
-	    mail_imap_connections(imap), (double)n / s);
+	/*
+	 * First poll: the messages are new to Dovecot too (it indexes them
+	 * as it goes), as in service. Second poll: the same messages again.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		gettimeofday(&t0, NULL);
+		if (mail_imap_poll(imap, 0, 0, count_only, &n, &res, err,
+		    sizeof err) != MAIL_IMAP_OK)
+			fail_msg("%s", err);
+		gettimeofday(&t1, NULL);
+		assert_true(n >= 1000);
+		s = (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_usec - t0.tv_usec) / 1e6;
+		printf("bench_fetch_1000: %s: %zu messages in %.3f s: "
+		    "%.0f messages/s\n", pass == 0 ? "new mail" : "again",
+		    n, s, (double)n / s);
+	}
+	printf("bench_fetch_1000: over %lu connection(s)\n",
+	    mail_imap_connections(imap));
+	assert_int_equal(mail_imap_connections(imap), 1);
 	mail_imap_free(imap);
 }
 
