@@ -23,7 +23,8 @@
 #
 # DIR/env is a shell fragment (KEY=value lines) with the ports, the users,
 # their passwords and password files, and the CA file to trust. On a
-# failure to start, the server's log is printed and the exit status is 1.
+# failure to start, the server's log is printed and the exit status is 1
+# (start DIR tries three times with new ports, then removes DIR).
 # Must run as root (the servers switch to their own users).
 
 set -eu
@@ -46,14 +47,15 @@ port_busy() {
 	    { found = 1 } END { exit !found }'
 }
 
-# Print a free high port not in the list of ports already chosen ($taken).
+# Print a free high port not among the ports already chosen ($taken).
 free_port() {
 	local p i
 	for i in $(seq 1 200); do
-		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+		# Below Linux's ephemeral ports (32768 and up), which
+		# outgoing connections and port-0 listeners take.
+		p=$((20000 + (RANDOM * 32768 + RANDOM) % 12000))
 		case " $taken " in *" $p "*) continue ;; esac
 		if ! port_busy "$p"; then
-			taken="$taken $p"
 			echo "$p"
 			return 0
 		fi
@@ -61,20 +63,24 @@ free_port() {
 	die "no free port found"
 }
 
-# Wait until a server greets on a port with a line starting with $2.
+# Connect to a port and check that the greeting starts with $2 (a TLS
+# port says nothing first: $2 empty, connecting is enough). Run it in a
+# subshell: a failed redirection of exec ends a non-interactive shell.
+probe() {
+	local line=
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+	[ -n "$2" ] || exit 0
+	read -r -t 5 line <&3 || exit 1
+	case $line in "$2"*) exit 0 ;; esac
+	exit 1
+}
+
+# Wait (5 s at most) until a server greets on port $1 with $2.
 wait_greeting() {
-	local port=$1 want=$2 i line
+	local i
 	for i in $(seq 1 100); do
-		if exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null; then
-			# A TLS port says nothing first: connecting is enough.
-			if [ -z "$want" ]; then
-				exec 3<&- 3>&-
-				return 0
-			fi
-			line=
-			read -r -t 5 line <&3 || true
-			exec 3<&- 3>&-
-			case $line in "$want"*) return 0 ;; esac
+		if (probe "$1" "$2") 2>/dev/null; then
+			return 0
 		fi
 		sleep 0.05
 	done
@@ -93,10 +99,10 @@ alive() {
 write_config() {
 	local u taken imap imaps smtp smtps submission
 	taken=
-	imap=$(free_port)
-	imaps=$(free_port)
-	smtp=$(free_port)
-	smtps=$(free_port)
+	imap=$(free_port); taken="$taken $imap"
+	imaps=$(free_port); taken="$taken $imaps"
+	smtp=$(free_port); taken="$taken $smtp"
+	smtps=$(free_port); taken="$taken $smtps"
 	submission=$(free_port)
 
 	chmod 0755 "$dir"
@@ -281,7 +287,7 @@ EOF
 	done
 }
 
-# Start Dovecot and wait for its greetings.
+# Start Dovecot and wait for its greetings; on failure print its log.
 start_dovecot() {
 	rm -rf "$dir/run"
 	mkdir -p "$dir/run"
@@ -290,19 +296,20 @@ start_dovecot() {
 	    ! wait_greeting "$IMAPS_PORT" ""; then
 		echo "mailenv: Dovecot did not start; its log:" >&2
 		cat "$dir/dovecot.log" >&2
-		exit 1
+		return 1
 	fi
 }
 
-# Start Postfix and wait for its greetings.
+# Start Postfix and wait for its greetings; on failure print its log.
 start_postfix() {
 	rm -f "$dir/pf/queue/pid/master.pid"
-	if ! "$POSTFIX_SBIN/master" -c "$dir/pf" -w >>"$dir/postfix.log" 2>&1 ||
-	    ! wait_greeting "$SMTP_PORT" "220 " ||
+	if ! "$POSTFIX_SBIN/master" -c "$dir/pf" -w >"$dir/postfix.start" \
+	    2>&1 || ! wait_greeting "$SMTP_PORT" "220 " ||
+	    ! wait_greeting "$SMTPS_PORT" "" ||
 	    ! wait_greeting "$SUBMISSION_PORT" "220 "; then
-		echo "mailenv: Postfix did not start; its log:" >&2
-		cat "$dir/postfix.log" >&2
-		exit 1
+		echo "mailenv: Postfix did not start; its output and log:" >&2
+		cat "$dir/postfix.start" "$dir/postfix.log" >&2 2>/dev/null || true
+		return 1
 	fi
 }
 
@@ -346,21 +353,38 @@ start)
 	    die "dovecot not found: apt-get install dovecot-imapd"
 	[ -x "$POSTFIX_SBIN/master" ] ||
 	    die "$POSTFIX_SBIN/master not found: apt-get install postfix"
-	if [ -z "$server" ]; then
+	case $server in
+	'')
 		[ ${#dir} -le 40 ] ||
 		    die "$dir: path too long for Unix sockets (40 at most)"
 		mkdir -p "$dir"
 		[ ! -e "$dir/env" ] || die "$dir: already set up"
-		write_config
 		: >"$dir/.mailenv"
-	fi
-	[ -f "$dir/env" ] || die "$dir/env: missing (start DIR first)"
-	# shellcheck disable=SC1091
-	. "$dir/env"
-	case $server in
-	'') start_dovecot; start_postfix ;;
-	dovecot) start_dovecot ;;
-	postfix) start_postfix ;;
+		# A port chosen free may be taken before the server binds
+		# it: try again with other ports, three times at most.
+		for attempt in 1 2 3; do
+			write_config
+			# shellcheck disable=SC1091
+			. "$dir/env"
+			if start_dovecot && start_postfix; then
+				exit 0
+			fi
+			stop_postfix
+			stop_dovecot
+			echo "mailenv: start attempt $attempt failed" >&2
+			rm -rf "$dir/run" "$dir/state" "$dir/mail" "$dir/pf" \
+			    "$dir/env"
+		done
+		rm -rf "$dir"
+		exit 1
+		;;
+	dovecot|postfix)
+		[ -f "$dir/env" ] ||
+		    die "$dir/env: missing (start DIR first)"
+		# shellcheck disable=SC1091
+		. "$dir/env"
+		"start_$server" || exit 1
+		;;
 	*) die "unknown server $server" ;;
 	esac
 	;;
