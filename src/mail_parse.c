@@ -867,13 +867,20 @@ mail_html_to_text(const char *s, size_t len, size_t *lenp)
 
 static GOnce gmime_once = G_ONCE_INIT;
 
-/* Initialise GMime (once per process). */
+/* Initialise GMime (called once). */
 static gpointer
 gmime_start(gpointer arg)
 {
 	(void)arg;
 	g_mime_init();
 	return NULL;
+}
+
+/* Initialise GMime once per process. */
+void
+mail_gmime_init(void)
+{
+	g_once(&gmime_once, gmime_start, NULL);
 }
 
 /* True if a file name ends with `ext` (any case). */
@@ -1224,7 +1231,7 @@ mail_parse(const char *raw, size_t len, struct mail_message *m, char *err,
 	memset(m, 0, sizeof *m);
 	if (len > MAIL_PARSE_MAX)
 		return fail(err, errsize, "mail too large");
-	g_once(&gmime_once, gmime_start, NULL);
+	mail_gmime_init();
 
 	stream = g_mime_stream_mem_new_with_buffer(raw, len);
 	parser = g_mime_parser_new_with_stream(stream);

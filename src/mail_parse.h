@@ -37,7 +37,7 @@
  * comes before the player's own when the reply is written below it).
  *
  * Threads: any number of calls may run at once (GMime is initialised once,
- * on first use).
+ * on first use, by mail_gmime_init()).
  */
 
 #ifndef CORRCHESS_MAIL_PARSE_H
@@ -95,6 +95,12 @@ struct mail_message {
 	enum sig_error	 error;
 	unsigned int	 error_line;
 };
+
+/*
+ * Initialise GMime for the process, once, whatever the thread: mail_parse()
+ * and notice_compose() call it; call it too before using GMime elsewhere.
+ */
+void mail_gmime_init(void);
 
 /*
  * Parse `len` bytes of a raw mail (CRLF or LF line ends) into `m`

@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "chess/chess.h"
+#include "mail_parse.h"
 #include "notice.h"
 #include "render.h"
 
@@ -956,17 +957,6 @@ part_content(GMimePart *part, const char *s, size_t len)
 	return 0;
 }
 
-static GOnce gmime_once = G_ONCE_INIT;
-
-/* Initialise GMime (once per process). */
-static gpointer
-gmime_start(gpointer arg)
-{
-	(void)arg;
-	g_mime_init();
-	return NULL;
-}
-
 /* Compose a notice. */
 int
 notice_compose(const struct notice *n, struct notice_mail *out, char *err,
@@ -1061,7 +1051,7 @@ notice_compose(const struct notice *n, struct notice_mail *out, char *err,
 	}
 
 	/* The message. */
-	g_once(&gmime_once, gmime_start, NULL);
+	mail_gmime_init();
 	msg = g_mime_message_new(TRUE);
 	if (add_addresses(g_mime_message_get_from(msg), n->from) != 0) {
 		fail(err, errsize, "From address does not parse", n->from);

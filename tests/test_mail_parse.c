@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#include <pthread.h>
+
 #include "mail_parse.h"
 #include "sig.h"
 #include "testutil.h"
@@ -595,10 +597,75 @@ test_thread_game(void **state)
 	assert_true(mail_thread_game(&m, NULL) == 0);
 }
 
+/* Mails parsed by each thread of test_threads. */
+struct thread_job {
+	const char	*raw[3];
+	size_t		 len[3];
+	int		 bad;		/* parses that went wrong */
+};
+
+/* Parse the job's mails again and again; count what goes wrong. */
+static void *
+thread_parse(void *arg)
+{
+	struct thread_job	*job = arg;
+	struct mail_message	 m;
+	int			 round, i;
+
+	for (round = 0; round < 40; round++)
+		for (i = 0; i < 3; i++) {
+			if (mail_parse(job->raw[i], job->len[i], &m, NULL,
+			    0) != 0) {
+				job->bad++;
+				continue;
+			}
+			if (m.found != MAIL_STATEMENT ||
+			    strncmp(m.statement, "corrchess-v1\ngame: 42\n"
+			    "ply: 16\n", 30) != 0)
+				job->bad++;
+			mail_message_free(&m);
+		}
+	return NULL;
+}
+
+/* Several threads parse at once, from the first call on (GMime's
+ * initialisation included): every result is right. */
+static void
+test_threads(void **state)
+{
+	static const char *const names[3] = { "mail/alternative-qp.eml",
+	    "mail/html-only.eml", "mail/attachments-two.eml" };
+	struct thread_job	 jobs[4];
+	pthread_t		 tid[4];
+	char			*raw[3];
+	size_t			 len[3];
+	int			 i, k;
+
+	(void)state;
+	for (k = 0; k < 3; k++)
+		raw[k] = test_read_data(names[k], &len[k]);
+	for (i = 0; i < 4; i++) {
+		memset(&jobs[i], 0, sizeof jobs[i]);
+		for (k = 0; k < 3; k++) {
+			jobs[i].raw[k] = raw[k];
+			jobs[i].len[k] = len[k];
+		}
+		assert_int_equal(pthread_create(&tid[i], NULL, thread_parse,
+		    &jobs[i]), 0);
+	}
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(tid[i], NULL), 0);
+		assert_int_equal(jobs[i].bad, 0);
+	}
+	for (k = 0; k < 3; k++)
+		free(raw[k]);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_alternative_qp),
 		cmocka_unit_test(test_html_only),
