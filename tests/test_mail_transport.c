@@ -447,12 +447,40 @@ maildir_drop(const char *user, const char *data, size_t len)
 	close(fd);
 }
 
-/* A stored message comes back exactly: 8-bit bytes, NULs, long lines. */
+/* What head() saw of the last message. */
+struct head {
+	size_t	 n;
+	bool	 truncated;
+	size_t	 len;
+	char	 head[1000];
+};
+
+/* Keep the first bytes of each message and whether it was cut. */
+static int
+head(const struct mail_imap_message *msg, void *arg)
+{
+	struct head	*t = arg;
+
+	t->n++;
+	t->truncated = msg->truncated;
+	t->len = msg->len;
+	memcpy(t->head, msg->data, msg->len < sizeof t->head ? msg->len :
+	    sizeof t->head);
+	return (0);
+}
+
+/*
+ * A stored message comes back exactly (8-bit bytes, long lines); one
+ * larger than the limit comes cut, and the next poll still works.
+ */
 static void
 test_exact_bytes(void **state)
 {
+	struct mail_imap_options o;
 	struct mail_imap	*imap;
 	struct got		 g = { 0 };
+	struct head		 t = { 0 };
+	char			 err[MAIL_ERR_SIZE];
 	char			 msg[70000];
 	size_t			 len = 0, i;
 
@@ -480,6 +508,21 @@ test_exact_bytes(void **state)
 	assert_int_equal(g.len[0], len);
 	assert_memory_equal(g.data[0], msg, len);
 	got_free(&g);
+	mail_imap_free(imap);
+
+	/* Larger than max_message_size: its head, marked truncated. */
+	imap_opts(&o, "bob", NULL);
+	o.max_message_size = 1000;
+	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
+	    MAIL_IMAP_OK);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(mail_imap_poll(imap, 0, 0, head, &t, NULL,
+		    err, sizeof err), MAIL_IMAP_OK);
+		assert_int_equal(t.n, i + 1);
+		assert_true(t.truncated);
+		assert_int_equal(t.len, 1000);
+		assert_memory_equal(t.head, msg, 1000);
+	}
 	mail_imap_free(imap);
 }
 
