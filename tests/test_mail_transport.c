@@ -58,6 +58,9 @@ struct got {
 
 static unsigned int	message_serial;
 
+static int	run(const char *, ...)
+		    __attribute__((__format__(__printf__, 1, 2)));
+
 /* Run a shell command; return its exit status. */
 static int
 run(const char *fmt, ...)
