@@ -491,13 +491,14 @@ search(struct mail_message *m)
 {
 	const char		*t = m->text, *end = m->text + m->text_len;
 	const char		*p, *heads[CANDIDATES_MAX], *bad = NULL;
-	struct sig_statement	 st;
+	struct sig_statement	 st, alone;
 	struct sig_signature	 sg;
 	struct line		 l, first, last;
-	enum sig_error		 e, bad_err = SIG_OK;
-	unsigned int		 bad_line = 0;
+	enum sig_error		 e, e2, bad_err = SIG_OK;
+	unsigned int		 bad_line = 0, line;
 	size_t			 nheads = 0, i, k;
-	int			 rc, pass;
+	int			 rc, taken, pass;
+	bool			 fields_ok, bad_fields_ok = false;
 
 	m->found = MAIL_NO_STATEMENT;
 	p = t;
@@ -505,24 +506,27 @@ search(struct mail_message *m)
 		if (span_is(l.s, trim_end(l.s, l.e), SIG_HEADER))
 			heads[nheads++] = l.s;
 
-	/* A statement directly followed by its signature. */
+	/*
+	 * A statement directly followed by its signature. When none is,
+	 * the fault reported is that of the first statement whose five
+	 * lines parse (its signature is wrong), else of the first one.
+	 */
 	for (i = 0; i < nheads; i++) {
-		if (sig_statement_parse(heads[i], (size_t)(end - heads[i]),
-		    &st, &sg, &e) != 0) {
-			if (bad == NULL) {
-				bad = heads[i];
-				bad_err = e;
-				bad_line = st.line;
-			}
-			continue;
-		}
-		if (find_signature(heads[i], end, &first, &last) &&
-		    (rc = take_statement(m, &st, &first, &last)) <= 0)
-			return rc;
-		if (bad == NULL) {
+		rc = sig_statement_parse(heads[i], (size_t)(end - heads[i]),
+		    &st, &sg, &e);
+		if (rc == 0 && find_signature(heads[i], end, &first, &last) &&
+		    (taken = take_statement(m, &st, &first, &last)) <= 0)
+			return taken;
+		line = rc == 0 ? 0 : st.line;
+		if (rc == 0)
+			e = SIG_ENOSIG;
+		fields_ok = rc == 0 || sig_statement_parse(heads[i],
+		    (size_t)(end - heads[i]), &alone, NULL, &e2) == 0;
+		if (bad == NULL || (fields_ok && !bad_fields_ok)) {
 			bad = heads[i];
-			bad_err = SIG_ENOSIG;
-			bad_line = 0;
+			bad_err = e;
+			bad_line = line;
+			bad_fields_ok = fields_ok;
 		}
 	}
 
@@ -540,9 +544,9 @@ search(struct mail_message *m)
 				if (pass == 1 && first.s >= heads[i])
 					break;
 				k++;
-				if ((rc = take_statement(m, &st, &first,
+				if ((taken = take_statement(m, &st, &first,
 				    &last)) <= 0)
-					return rc;
+					return taken;
 				p = last.e;
 			}
 		}

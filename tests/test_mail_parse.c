@@ -514,6 +514,36 @@ test_joined_block(void **state)
 	mail_message_free(&m);
 }
 
+/* A template left to fill in, then a statement without its signature:
+ * the fault reported is the missing signature, on the second statement. */
+static void
+test_bad_prefers_parsed(void **state)
+{
+	static const char text[] =
+	    "corrchess-v1\ngame: 42\nply: 16\nplayer: alice\naction: move \n"
+	    "\nMine:\n"
+	    "corrchess-v1\ngame: 42\nply: 16\nplayer: alice\n"
+	    "action: move Nf3\n\nAlice\n";
+	struct mail_message m;
+
+	(void)state;
+	memset(&m, 0, sizeof m);
+	assert_int_equal(mail_find_statement(text, sizeof text - 1, &m), 0);
+	assert_int_equal(m.found, MAIL_BAD_STATEMENT);
+	assert_int_equal(m.error, SIG_ENOSIG);
+	assert_non_null(strstr(m.statement, "action: move Nf3"));
+	assert_null(strstr(m.statement, "Mine:"));
+	mail_message_free(&m);
+
+	/* Only the template: its own fault. */
+	memset(&m, 0, sizeof m);
+	assert_int_equal(mail_find_statement(text, 58, &m), 0);
+	assert_int_equal(m.found, MAIL_BAD_STATEMENT);
+	assert_int_equal(m.error, SIG_EACTION_ARGS);
+	assert_int_equal(m.error_line, 5);
+	mail_message_free(&m);
+}
+
 /* Quoted lines, with or without blanks before '>', never count. */
 static void
 test_find_quoted(void **state)
@@ -686,6 +716,7 @@ main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_joined_block),
+		cmocka_unit_test(test_bad_prefers_parsed),
 		cmocka_unit_test(test_find_quoted),
 		cmocka_unit_test(test_html_to_text),
 		cmocka_unit_test(test_thread_game),
