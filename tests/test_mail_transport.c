@@ -21,8 +21,12 @@
 
 #include "testutil.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -913,6 +917,62 @@ test_smtp_tls_auth(void **state)
 	free(m);
 }
 
+/* A server that accepts connections and never says a word. */
+static int
+silent_server(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof sin;
+	int			fd;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return (fd);
+}
+
+/* No greeting in time: a timeout (IMAP), a temporary failure (SMTP). */
+static void
+test_timeouts(void **state)
+{
+	struct mail_imap_options o;
+	struct mail_imap	*imap;
+	struct mail_smtp_options so;
+	struct mail_smtp	*smtp;
+	const char		*to[1] = { "bob@example.org" };
+	char			 err[MAIL_ERR_SIZE], url[64];
+	int			 fd, port, code;
+
+	(void)state;
+	fd = silent_server(&port);
+	snprintf(url, sizeof url, "imap://127.0.0.1:%d", port);
+	imap_opts(&o, "bob", url);
+	o.timeout = 1;
+	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
+	    MAIL_IMAP_OK);
+	assert_int_equal(mail_imap_poll(imap, 0, 0, collect, NULL, NULL, err,
+	    sizeof err), MAIL_IMAP_ETIMEOUT);
+	assert_non_null(strstr(err, "timed out"));
+	mail_imap_free(imap);
+
+	memset(&so, 0, sizeof so);
+	snprintf(url, sizeof url, "smtp://127.0.0.1:%d", port);
+	so.url = url;
+	so.timeout = 1;
+	assert_int_equal(mail_smtp_create(&smtp, &so, err, sizeof err), 0);
+	assert_int_equal(mail_smtp_send(smtp, "a@example.org", to, 1, "x\r\n",
+	    3, &code, err, sizeof err), MAIL_SMTP_TEMPFAIL);
+	assert_int_equal(code, 0);
+	mail_smtp_free(smtp);
+	close(fd);
+}
+
 /* The [mail] keys and their defaults. */
 static void
 test_conf_defaults(void **state)
@@ -1016,6 +1076,7 @@ main(void)
 		cmocka_unit_test(test_smtp_permanent),
 		cmocka_unit_test(test_smtp_server_restart),
 		cmocka_unit_test(test_smtp_tls_auth),
+		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(bench_fetch_1000),
 	};
 
