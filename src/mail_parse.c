@@ -853,9 +853,16 @@ mail_html_to_text(const char *s, size_t len, size_t *lenp)
 			s++;
 			continue;
 		}
+		/* A no-break space (U+00A0) shows as a space. */
+		if (*s == '\xc2' && s + 1 < e && s[1] == '\xa0') {
+			html_text(&h, " ", 1);
+			s += 2;
+			continue;
+		}
 		/* A run of plain text. */
 		for (q = s; q < e && *q != '<' && *q != '&' && *q != ' ' &&
-		    *q != '\t' && *q != '\r' && *q != '\n'; q++)
+		    *q != '\t' && *q != '\r' && *q != '\n' &&
+		    !(*q == '\xc2' && q + 1 < e && q[1] == '\xa0'); q++)
 			;
 		if (q == s)
 			q++;

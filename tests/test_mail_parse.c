@@ -575,6 +575,7 @@ test_html_to_text(void **state)
 		{ "caf&eacute; &#233;&#xE9; &lt;&amp;&gt;", "caf\xc3\xa9 "
 		    "\xc3\xa9\xc3\xa9 <&>\n" },
 		{ "a&nbsp;:", "a :\n" },
+		{ "game:\xc2\xa0" "42 \xc3\xa9", "game: 42 \xc3\xa9\n" },
 		{ "<head><title>t</title><style>p{}</style></head>x", "x\n" },
 		{ "<script>if (a < b) x();</script>ok", "ok\n" },
 		{ "<!-- <p>c</p> -->v", "v\n" },
