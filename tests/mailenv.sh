@@ -7,7 +7,7 @@
 # and Postfix (SMTP, SMTPS, submission with STARTTLS and AUTH) from a
 # private directory, with nothing read or written under /etc. Postfix
 # delivers every domain into the Maildirs that Dovecot serves, for the
-# users corrchess, alice and bob.
+# users corrchess, alice, bob and carol (whose IMAP has no MOVE).
 #
 # usage: tests/mailenv.sh start DIR [dovecot|postfix]
 #        tests/mailenv.sh stop DIR [dovecot|postfix]
@@ -31,7 +31,9 @@ set -eu
 
 POSTFIX_SBIN=/usr/lib/postfix/sbin
 MAIL_UID=10000
-USERS="corrchess alice bob"
+# carol's server has no MOVE (her IMAP CAPABILITY lists none): the
+# fallback of clients that file mail away.
+USERS="corrchess alice bob carol"
 
 die() {
 	echo "mailenv: $*" >&2
@@ -97,7 +99,7 @@ alive() {
 
 # Write every configuration file and the certificate into $dir.
 write_config() {
-	local u taken imap imaps smtp smtps submission
+	local u extra taken imap imaps smtp smtps submission
 	taken=
 	imap=$(free_port); taken="$taken $imap"
 	imaps=$(free_port); taken="$taken $imaps"
@@ -124,8 +126,10 @@ write_config() {
 	: >"$dir/passwd"
 	: >"$dir/pf/vmailbox"
 	for u in $USERS; do
-		printf '%s:{PLAIN}%s-pw:%s:%s::%s/mail/%s::\n' "$u" "$u" \
-		    "$MAIL_UID" "$MAIL_UID" "$dir" "$u" >>"$dir/passwd"
+		extra=
+		[ "$u" != carol ] || extra=userdb_imap_capability=IMAP4rev1
+		printf '%s:{PLAIN}%s-pw:%s:%s::%s/mail/%s::%s\n' "$u" "$u" \
+		    "$MAIL_UID" "$MAIL_UID" "$dir" "$u" "$extra" >>"$dir/passwd"
 		printf '/^%s@/ %s/Maildir/\n' "$u" "$u" >>"$dir/pf/vmailbox"
 		printf '%s-pw\n' "$u" >"$dir/$u.pass"
 		mkdir -p "$dir/mail/$u"

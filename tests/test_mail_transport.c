@@ -454,6 +454,69 @@ maildir_drop(const char *user, const char *data, size_t len)
 	close(fd);
 }
 
+/* Run a custom IMAP command for user on the mailbox INBOX; its answer. */
+static char *
+imap_command(const char *user, const char *command)
+{
+	CURL	*c;
+	char	*text = NULL, userpwd[64], url[160];
+	size_t	 len = 0;
+	FILE	*fp;
+
+	snprintf(userpwd, sizeof userpwd, "%s:%s-pw", user, user);
+	snprintf(url, sizeof url, "%s/INBOX", env.imap);
+	fp = open_memstream(&text, &len);
+	assert_non_null(fp);
+	c = curl_easy_init();
+	assert_non_null(c);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_USERPWD, userpwd);
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, command);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, fp);
+	assert_int_equal(curl_easy_perform(c), CURLE_OK);
+	curl_easy_cleanup(c);
+	fclose(fp);
+	return (text);
+}
+
+/* Where the server has no MOVE, a filed message is flagged \Seen. */
+static void
+test_move_without_move(void **state)
+{
+	struct mail_imap	*imap;
+	struct got		 g = { 0 };
+	char			 err[MAIL_ERR_SIZE], command[64], *m, *answer;
+	size_t			 len;
+	uint32_t		 v, next, count;
+
+	(void)state;
+	m = compose("carol@example.org", "no MOVE here", &len);
+	maildir_drop("carol", m, len);
+	free(m);
+	imap = imap_for("carol");
+	poll_ok(imap, 0, 0, &g, NULL);
+	assert_int_equal(g.n, 1);
+	/* Fetching set \Seen: clear it, so that the move must set it. */
+	snprintf(command, sizeof command, "UID STORE %u -FLAGS (\\Seen)",
+	    g.uid[0]);
+	free(imap_command("carol", command));
+	snprintf(command, sizeof command, "UID FETCH %u (FLAGS)", g.uid[0]);
+	answer = imap_command("carol", command);
+	assert_null(strstr(answer, "\\Seen"));
+	free(answer);
+
+	assert_int_equal(mail_imap_move(imap, g.uidvalidity[0], g.uid[0],
+	    "corrchess/processed", err, sizeof err), MAIL_IMAP_OK);
+	answer = imap_command("carol", command);
+	assert_non_null(strstr(answer, "\\Seen"));
+	free(answer);
+	assert_int_equal(mail_imap_status(imap, NULL, &v, &next, &count, err,
+	    sizeof err), MAIL_IMAP_OK);
+	assert_int_equal(count, 1);
+	got_free(&g);
+	mail_imap_free(imap);
+}
+
 /* What head() saw of the last message. */
 struct head {
 	size_t	 n;
@@ -1067,6 +1130,7 @@ main(void)
 		cmocka_unit_test(test_conf_defaults),
 		cmocka_unit_test(test_smtp_to_imap_and_move),
 		cmocka_unit_test(test_exact_bytes),
+		cmocka_unit_test(test_move_without_move),
 		cmocka_unit_test(test_only_new_uids),
 		cmocka_unit_test(test_login_refused),
 		cmocka_unit_test(test_imap_server_restart),
