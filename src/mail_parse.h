@@ -21,7 +21,9 @@
  *     Transfer encodings and charsets are decoded to UTF-8;
  *     format=flowed (RFC 3676) soft breaks are joined.
  *  2. Quoted lines (first non-blank character '>') are dropped, and in a
- *     body everything from the signature separator line "-- " on.
+ *     body everything from the signature separator line "-- " (or an
+ *     Outlook "-----Original Message-----" line) on. HTML no-break spaces
+ *     read as spaces.
  *     Attached messages (message/rfc822) are not read.
  *  3. The text of attachments follows the body: text parts (any text
  *     subtype) and parts named *.txt or *.sig (move.txt and move.txt.sig,
