@@ -138,8 +138,7 @@ square_name(int sq, char s[3])
 static int
 is_space(int c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	    c == '\v';
+	return c == ' ' || (c >= '\t' && c <= '\r');	/* \t \n \v \f \r */
 }
 
 /* The piece type of a capital piece letter in `lang` ('P' for a pawn in
@@ -147,15 +146,27 @@ is_space(int c)
 static int
 piece_from_letter(int c, enum chess_lang lang)
 {
-	int	t;
+	/* piece_letters[] the other way round, type + 1 by letter (one
+	 * lookup, not a search: this is on every move's path). */
+	static const unsigned char	types[2][26] = {
+		{
+			['N' - 'A'] = CHESS_KNIGHT + 1,
+			['B' - 'A'] = CHESS_BISHOP + 1,
+			['R' - 'A'] = CHESS_ROOK + 1,
+			['Q' - 'A'] = CHESS_QUEEN + 1,
+			['K' - 'A'] = CHESS_KING + 1,
+			['P' - 'A'] = CHESS_PAWN + 1,
+		}, {
+			['C' - 'A'] = CHESS_KNIGHT + 1,
+			['F' - 'A'] = CHESS_BISHOP + 1,
+			['T' - 'A'] = CHESS_ROOK + 1,
+			['D' - 'A'] = CHESS_QUEEN + 1,
+			['R' - 'A'] = CHESS_KING + 1,
+			['P' - 'A'] = CHESS_PAWN + 1,
+		}
+	};
 
-	if (c == 'P')
-		return CHESS_PAWN;
-	for (t = CHESS_KNIGHT; t <= CHESS_KING; t++) {
-		if (piece_letters[lang][t] == c)
-			return t;
-	}
-	return -1;
+	return types[lang][c - 'A'] - 1;
 }
 
 /* The promotion piece of a letter in either case: `lang`'s letters first,
@@ -214,9 +225,9 @@ parse_castle(const char *s, size_t n, struct pattern *p)
 {
 	size_t	i;
 
-	if (n != 3 && n != 5)
+	if ((s[0] != 'O' && s[0] != 'o' && s[0] != '0') || (n != 3 && n != 5))
 		return 0;
-	for (i = 0; i < n; i++) {
+	for (i = 1; i < n; i++) {
 		if (i % 2 == 1) {
 			if (s[i] != '-')
 				return 0;
@@ -234,9 +245,9 @@ parse_iccf(const char *s, size_t n, struct pattern *p)
 {
 	size_t	i;
 
-	if (n != 4 && n != 5)
+	if (s[0] < '1' || s[0] > '8' || (n != 4 && n != 5))
 		return 0;
-	for (i = 0; i < 4; i++) {
+	for (i = 1; i < 4; i++) {
 		if (s[i] < '1' || s[i] > '8')
 			return 0;
 	}
@@ -910,47 +921,62 @@ explain_ambiguous(const struct chess_position *pos, const char *text,
 }
 
 /*
- * True if the side to move's king is safe after the pseudo-legal move of
- * the piece on `from` to `to` (not castling; `ep` for an en-passant
+ * True if the side to move's king, on `ksq`, is safe after the pseudo-legal
+ * move of the piece on `from` to `to` (not castling; `ep` for an en-passant
  * capture): the move is played on a copy of the occupancy and the king's
- * square looked at, as chess_move_is_legal() does.
+ * square looked at, as chess_move_is_legal() does. A slider on a line with
+ * the king attacks it when no square between them is occupied (a lookup in
+ * bb_between, smaller than the magic tables and faster to reach).
  */
 BB_INLINE int
-king_safe(const struct chess_position *pos, int from, int to, int ep)
+king_safe(const struct chess_position *pos, int ksq, int from, int to,
+    int ep)
 {
-	int		us = pos->side, ksq;
+	int		them = !pos->side;
 	chess_bb	occ = pos->colors[0] | pos->colors[1];
 	chess_bb	gone = BB(to);		/* a captured piece */
+	chess_bb	enemy, sliders;
 
 	occ = (occ & ~BB(from)) | BB(to);
 	if (ep) {
-		gone = BB(us == CHESS_WHITE ? to - 8 : to + 8);
+		gone = BB(pos->side == CHESS_WHITE ? to - 8 : to + 8);
 		occ &= ~gone;
 	}
-	if (BB(from) & pos->pieces[CHESS_KING])
+	if (from == ksq)
 		ksq = to;
-	else
-		ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[us]);
-	return (bb_attackers(pos, !us, ksq, occ) & ~gone) == 0;
+	enemy = pos->colors[them] & ~gone;
+	if (enemy & ((bb_pawn[!them][ksq] & pos->pieces[CHESS_PAWN]) |
+	    (bb_knight[ksq] & pos->pieces[CHESS_KNIGHT]) |
+	    (bb_king[ksq] & pos->pieces[CHESS_KING])))
+		return 0;
+	sliders = enemy & ((bb_rook_empty[ksq] & (pos->pieces[CHESS_ROOK] |
+	    pos->pieces[CHESS_QUEEN])) | (bb_bishop_empty[ksq] &
+	    (pos->pieces[CHESS_BISHOP] | pos->pieces[CHESS_QUEEN])));
+	while (sliders != 0) {
+		if (!(bb_between[bb_pop(&sliders)][ksq] & occ))
+			return 0;
+	}
+	return 1;
 }
 
 /* Count the legal moves from the squares of `origins` to `to`, each
- * pseudo-legal as `kind`/`prom`; *out is the last one. */
-static int
-pick_legal(const struct chess_position *pos, chess_bb origins, int to,
-    int kind, int prom, chess_move *out)
+ * pseudo-legal as `kind`/`prom`, with the king on `ksq`; *out is the last
+ * one. */
+BB_INLINE int
+pick_legal(const struct chess_position *pos, int ksq, chess_bb origins,
+    int to, int kind, int prom, chess_move *out)
 {
 	int	from, n = 0;
 
 	while (origins != 0) {
 		from = bb_pop(&origins);
 #ifdef NOTATION_CHECK_LEGAL
-		if (king_safe(pos, from, to, kind == CHESS_MOVE_EP) !=
+		if (king_safe(pos, ksq, from, to, kind == CHESS_MOVE_EP) !=
 		    chess_move_is_legal(pos, CHESS_MOVE_MAKE(from, to, kind,
 		    prom)))
 			abort();
 #endif
-		if (king_safe(pos, from, to, kind == CHESS_MOVE_EP)) {
+		if (king_safe(pos, ksq, from, to, kind == CHESS_MOVE_EP)) {
 			*out = CHESS_MOVE_MAKE(from, to, kind, prom);
 			n++;
 		}
@@ -958,15 +984,15 @@ pick_legal(const struct chess_position *pos, chess_bb origins, int to,
 	return n;
 }
 
-/* The one legal move that a castling pattern fits, or CHESS_MOVE_NONE. */
+/* The one legal move that a castling pattern fits, with the king on `ksq`,
+ * or CHESS_MOVE_NONE. */
 static chess_move
-quick_castle(const struct chess_position *pos, const struct pattern *p)
+quick_castle(const struct chess_position *pos, const struct pattern *p,
+    int ksq)
 {
 	chess_bb	rooks;
-	int		ksq;
 	chess_move	m;
 
-	ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[pos->side]);
 	rooks = pos->castling & pos->colors[pos->side] &
 	    (BB_RANK_1 << (ksq & 56));
 	if (p->castle == CASTLE_KING)
@@ -1015,10 +1041,11 @@ quick_coord(const struct chess_position *pos, const struct pattern *p)
 	return chess_move_is_legal(pos, m) ? m : CHESS_MOVE_NONE;
 }
 
-/* The one legal pawn move that a SAN pattern fits, or CHESS_MOVE_NONE. */
+/* The one legal pawn move that a SAN pattern fits, from the squares of
+ * `mask`, with the king on `ksq`; or CHESS_MOVE_NONE. */
 static chess_move
 quick_pawn(const struct chess_position *pos, const struct pattern *p,
-    chess_bb mask)
+    int ksq, chess_bb mask)
 {
 	int		us = pos->side, to = p->to, kind = CHESS_MOVE_NORMAL;
 	int		prom = CHESS_KNIGHT, sq, n;
@@ -1059,9 +1086,9 @@ quick_pawn(const struct chess_position *pos, const struct pattern *p,
 		else
 			capture = 0;
 	}
-	n = pick_legal(pos, push, to, kind == CHESS_MOVE_EP ?
+	n = pick_legal(pos, ksq, push, to, kind == CHESS_MOVE_EP ?
 	    CHESS_MOVE_NORMAL : kind, prom, &m);
-	n += pick_legal(pos, capture, to, kind, prom, &m);
+	n += pick_legal(pos, ksq, capture, to, kind, prom, &m);
 	return n == 1 ? m : CHESS_MOVE_NONE;
 }
 
@@ -1074,15 +1101,16 @@ quick_pawn(const struct chess_position *pos, const struct pattern *p,
 static chess_move
 quick_match(const struct chess_position *pos, const struct pattern *p)
 {
-	int		us = pos->side;
-	chess_bb	mask = ~(chess_bb)0, cand;
+	int		us = pos->side, ksq, sq;
+	chess_bb	mask = ~(chess_bb)0, occ, cand, b;
 	chess_move	m = CHESS_MOVE_NONE;
 
 	/* The generator's precondition (see chess_legal_moves()). */
 	if (us > 1 || !(pos->pieces[CHESS_KING] & pos->colors[us]))
 		return CHESS_MOVE_NONE;
+	ksq = bb_lsb(pos->pieces[CHESS_KING] & pos->colors[us]);
 	if (p->form == FORM_CASTLE)
-		return quick_castle(pos, p);
+		return quick_castle(pos, p, ksq);
 	if (p->form != FORM_SAN)
 		return quick_coord(pos, p);
 	if (pos->colors[us] & BB(p->to))
@@ -1092,13 +1120,37 @@ quick_match(const struct chess_position *pos, const struct pattern *p)
 	if (p->from_rank != -1)
 		mask &= BB_RANK_1 << (8 * p->from_rank);
 	if (p->piece == CHESS_PAWN)
-		return quick_pawn(pos, p, mask);
+		return quick_pawn(pos, p, ksq, mask);
 	if (p->promo != -1)
 		return CHESS_MOVE_NONE;
-	cand = chess_attacks(p->piece, us, p->to, pos->colors[0] |
-	    pos->colors[1]) & pos->pieces[p->piece] & pos->colors[us] & mask;
-	if (pick_legal(pos, cand, p->to, CHESS_MOVE_NORMAL, CHESS_KNIGHT,
-	    &m) != 1)
+	/* Our pieces of the type that reach the target on an empty board,
+	 * and of those the ones with nothing in the way. */
+	cand = pos->pieces[p->piece] & pos->colors[us] & mask;
+	switch (p->piece) {
+	case CHESS_KNIGHT:
+		cand &= bb_knight[p->to];
+		break;
+	case CHESS_BISHOP:
+		cand &= bb_bishop_empty[p->to];
+		break;
+	case CHESS_ROOK:
+		cand &= bb_rook_empty[p->to];
+		break;
+	case CHESS_QUEEN:
+		cand &= bb_bishop_empty[p->to] | bb_rook_empty[p->to];
+		break;
+	default:
+		cand &= bb_king[p->to];
+		break;
+	}
+	occ = pos->colors[0] | pos->colors[1];
+	for (b = cand; b != 0;) {
+		sq = bb_pop(&b);
+		if (bb_between[sq][p->to] & occ)
+			cand &= ~BB(sq);
+	}
+	if (pick_legal(pos, ksq, cand, p->to, CHESS_MOVE_NORMAL,
+	    CHESS_KNIGHT, &m) != 1)
 		return CHESS_MOVE_NONE;
 	return m;
 }
@@ -1133,9 +1185,52 @@ match_all(const struct chess_position *pos, const struct pattern *p,
 }
 
 /*
+ * Match the pattern against the full list of legal moves: the one move that
+ * fits, or why none or several do. `text` (length `len`) is the trimmed
+ * move text, for the message.
+ */
+static enum chess_error
+match_list(const struct chess_position *pos, const struct pattern *p,
+    const char *text, size_t len, enum chess_lang lang, chess_move *out,
+    struct why *w)
+{
+	chess_move	moves[CHESS_MAX_MOVES];
+	int		nfits;
+
+	nfits = match_all(pos, p, moves);
+	if (nfits == 1) {
+		if (out != NULL)
+			*out = moves[0];
+		return CHESS_OK;
+	}
+	if (nfits == 0) {
+		if (w->buf != NULL && w->size > 0)
+			explain_illegal(pos, p, w);
+		return CHESS_EMOVE_ILLEGAL;
+	}
+	if (w->buf != NULL && w->size > 0)
+		explain_ambiguous(pos, text, len, moves, nfits, lang, w);
+	return CHESS_EMOVE_AMBIGUOUS;
+}
+
+#ifdef NOTATION_CHECK_LEGAL
+/* Abort unless `m` is the one move of the full list that fits. */
+static void
+check_quick(const struct chess_position *pos, const struct pattern *p,
+    chess_move m)
+{
+	chess_move	moves[CHESS_MAX_MOVES];
+
+	if (match_all(pos, p, moves) != 1 || moves[0] != m)
+		abort();
+}
+#endif
+
+/*
  * Parse a move typed by a person, in any notation, matching it against the
- * legal moves of `pos`. See the comment at the top of this file for what is
- * accepted.
+ * legal moves of `pos`: first from the target square (quick_match()), else
+ * against the full list, which also says why no move or several fit. See
+ * the comment at the top of this file for what is accepted.
  */
 enum chess_error
 chess_move_parse(const struct chess_position *pos, const char *text,
@@ -1143,10 +1238,9 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 {
 	struct pattern	 p;
 	struct why	 w = { why, whysize, 0 };
-	chess_move	 moves[CHESS_MAX_MOVES], m;
+	chess_move	 m;
 	enum chess_error err;
 	size_t		 start, len;
-	int		 nfits;
 
 	if (out != NULL)
 		*out = CHESS_MOVE_NONE;
@@ -1162,31 +1256,12 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 			why_add(&w, "%s", chess_strerror(err));
 		return err;
 	}
-
-	/* Most moves are found from their target square alone. */
-	if ((m = quick_match(pos, &p)) != CHESS_MOVE_NONE) {
+	if ((m = quick_match(pos, &p)) == CHESS_MOVE_NONE)
+		return match_list(pos, &p, text + start, len, lang, out, &w);
 #ifdef NOTATION_CHECK_LEGAL
-		if (match_all(pos, &p, moves) != 1 || moves[0] != m)
-			abort();
+	check_quick(pos, &p, m);
 #endif
-		if (out != NULL)
-			*out = m;
-		return CHESS_OK;
-	}
-
-	nfits = match_all(pos, &p, moves);
-	if (nfits == 1) {
-		if (out != NULL)
-			*out = moves[0];
-		return CHESS_OK;
-	}
-	if (nfits == 0) {
-		if (why != NULL && whysize > 0)
-			explain_illegal(pos, &p, &w);
-		return CHESS_EMOVE_ILLEGAL;
-	}
-	if (why != NULL && whysize > 0)
-		explain_ambiguous(pos, text + start, len, moves, nfits, lang,
-		    &w);
-	return CHESS_EMOVE_AMBIGUOUS;
+	if (out != NULL)
+		*out = m;
+	return CHESS_OK;
 }

@@ -385,22 +385,33 @@ pgn_skip_line(struct chess_pgn_reader *r)
 	r->off = nl == NULL ? r->len : (size_t)(nl - r->buf);
 }
 
+/* The number of newlines in the `n` bytes at `s`. */
+static unsigned long
+pgn_count_lines(const char *s, size_t n)
+{
+	const char	*end = s + n, *nl;
+	unsigned long	 lines = 0;
+
+	while ((nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+		lines++;
+		s = nl + 1;
+	}
+	return lines;
+}
+
 /* Skip a {comment}; r->off is at the brace. */
 static int
 pgn_skip_comment(struct chess_pgn_reader *r)
 {
 	const char	*s = r->buf, *end;
-	size_t		 i;
 
 	end = memchr(s + r->off + 1, '}', r->len - r->off - 1);
 	if (end == NULL) {
-		for (i = r->off; i < r->len; i++)
-			r->line += s[i] == '\n';
+		r->line += pgn_count_lines(s + r->off, r->len - r->off);
 		r->off = r->len;
 		return -1;
 	}
-	for (i = r->off; s + i < end; i++)
-		r->line += s[i] == '\n';
+	r->line += pgn_count_lines(s + r->off, (size_t)(end - s) - r->off);
 	r->off = end - s + 1;
 	return 0;
 }
