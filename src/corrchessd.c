@@ -40,6 +40,7 @@
 #include "http.h"
 #include "log.h"
 #include "routes.h"
+#include "mailer.h"
 #include "service.h"
 
 #ifndef CORRCHESSD_CONF_DEFAULT
@@ -288,6 +289,8 @@ main(int argc, char **argv)
 	struct http_options	 hopts;
 	struct http_server	*srv = NULL;
 	struct service		*svc = NULL;
+	struct mailer		*mailer = NULL;
+	char			 domain[256];
 	struct service_config	 scfg;
 	char			*db_path = NULL;
 	const char		*conf_path = CORRCHESSD_CONF_DEFAULT;
@@ -396,6 +399,21 @@ main(int argc, char **argv)
 		log_warnx("test clock: the time is moved by the number in %s",
 		    (char *)scfg.now_arg);
 	}
+	if (conf.mail.enabled) {
+		char *at;
+
+		mailer_bare_address(conf.mail.from, domain, sizeof domain);
+		if ((at = strrchr(domain, '@')) == NULL || at[1] == '\0') {
+			log_errorx("[mail] from must be an address, as "
+			    "\"corrchess <chess@club.example>\"");
+			goto out;
+		}
+		memmove(domain, at + 1, strlen(at + 1) + 1);
+		scfg.mail = true;
+		scfg.mail_from = conf.mail.from;
+		scfg.mail_reply_to = conf.mail.reply_to;
+		scfg.mail_domain = domain;
+	}
 	if ((svc = service_open(&scfg, err, sizeof err)) == NULL) {
 		log_errorx("database %s: %s", db_path, err);
 		goto out;
@@ -432,6 +450,15 @@ main(int argc, char **argv)
 	}
 	log_info("corrchessd %s listening on %s port %u", PACKAGE_VERSION,
 	    conf.server.listen, http_server_port(srv));
+	if (conf.mail.enabled) {
+		if ((mailer = mailer_start(svc, &conf, err, sizeof err)) ==
+		    NULL) {
+			log_errorx("mail: %s", err);
+			goto out;
+		}
+		log_info("mail: polling %s every %lld s", conf.mail.imap_url,
+		    conf.mail.poll_interval);
+	}
 
 	for (;;) {
 		if (sigwait(&set, &sig) != 0)
@@ -443,10 +470,15 @@ main(int argc, char **argv)
 		log_info("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 		break;
 	}
+	mailer_stop(mailer);
+	mailer = NULL;
 	http_server_stop(srv, (unsigned)conf.server.connection_timeout);
+	srv = NULL;
 	log_info("stopped");
 	status = 0;
 out:
+	mailer_stop(mailer);
+	http_server_stop(srv, 0);
 	service_close(svc);
 	free(db_path);
 	free(token_path);

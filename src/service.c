@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -25,6 +26,7 @@
 #include "chess/pgn.h"
 #include "log.h"
 #include "metrics.h"
+#include "notice.h"
 #include "service.h"
 
 /*
@@ -43,6 +45,8 @@
 enum job_kind {
 	JOB_ACTION,		/* a verified signed statement */
 	JOB_FLAG,		/* end a game whose flag fell */
+	JOB_MAIL,		/* a mail: its action (if any), its record,
+				   the answer it gets */
 };
 
 struct job {
@@ -58,6 +62,11 @@ struct job {
 	int64_t				 key_id;
 	enum chess_lang			 lang;
 	const char			*source;
+	/* JOB_MAIL: the mail; `st` is NULL when the mail had no statement
+	 * or it was refused before the writer (then `err` says why) */
+	const struct service_mail_in	*mail;
+	bool				 refused;
+	enum service_mail_outcome	 outcome;
 	/* result */
 	bool				 done;
 	int				 rc;
@@ -76,6 +85,10 @@ struct cached {
 
 struct service {
 	char			*db_path;
+	bool			 mail;		/* queue notices */
+	char			*mail_from;
+	char			*mail_reply_to;
+	char			*mail_domain;
 	enum store_sync		 sync;
 	int			 batch_max;
 	int64_t			(*now)(void *);
@@ -95,6 +108,9 @@ struct service {
 	struct store		*wstore;	/* the writer's handle */
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
 };
+
+static char *pgn_text(struct store *, const struct store_game *,
+    const struct game *, size_t *);
 
 static struct metric	*m_accepted, *m_batches, *m_batched;
 
@@ -432,6 +448,157 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
 	return 0;
 }
 
+/* --- notices ---------------------------------------------------------- */
+
+/* The language of a player's mail. */
+static enum chess_lang
+player_lang(const struct store_player *p)
+{
+	return strcmp(p->lang, "fr") == 0 ? CHESS_LANG_FR : CHESS_LANG_EN;
+}
+
+/* Compose a notice and queue it in the outbox of `st`'s transaction. */
+static int
+notice_queue(struct service *svc, struct store *st, struct notice *n,
+    int64_t now)
+{
+	struct notice_mail	 mail;
+	struct store_outbox	 o;
+	char			 why[256];
+	enum store_status	 ss;
+
+	n->from = svc->mail_from;
+	n->reply_to = svc->mail_reply_to;
+	n->domain = svc->mail_domain;
+	n->date = now;
+	if (notice_compose(n, &mail, why, sizeof why) != 0) {
+		log_warnx("notice for game %" PRId64 ": %s", n->game_id, why);
+		return -1;
+	}
+	memset(&o, 0, sizeof o);
+	o.game_id = n->game_id;
+	snprintf(o.kind, sizeof o.kind, "%s", notice_kind_name(n->kind));
+	snprintf(o.recipient, sizeof o.recipient, "%s", mail.to);
+	o.message = mail.data;
+	o.created = now;
+	ss = store_outbox_add(st, &o);
+	notice_mail_free(&mail);
+	return ss == STORE_OK ? 0 : -1;
+}
+
+/* Fill a notice with the game: players, moves, position, clocks, PGN. The
+ * caller frees *sanp and *pgnp. */
+static int
+notice_fill(struct store *st, const struct store_game *row,
+    const struct game *g, char (*san)[CHESS_SAN_MAX],
+    struct store_player pl[2], struct notice *n, const char ***sanp,
+    char **pgnp, int64_t now)
+{
+	const char	**sanv = NULL;
+	size_t		  i;
+	int		  c;
+
+	*sanp = NULL;
+	*pgnp = NULL;
+	if (store_player_get(st, row->white, &pl[CHESS_WHITE]) != STORE_OK ||
+	    store_player_get(st, row->black, &pl[CHESS_BLACK]) != STORE_OK)
+		return -1;
+	if ((sanv = calloc(g->chess.nply + 1, sizeof *sanv)) == NULL)
+		return -1;
+	for (i = 0; i < g->chess.nply; i++)
+		sanv[i] = san[i];
+	n->game_id = row->id;
+	for (c = 0; c < 2; c++) {
+		n->players[c].name = pl[c].name;
+		n->players[c].email = pl[c].email;
+		n->players[c].lang = player_lang(&pl[c]);
+		n->clock[c] = game_time_left(g, c, now);
+	}
+	n->chess960 = strcmp(row->variant, "chess960") == 0;
+	n->start_fen = row->start_fen;
+	n->san = sanv;
+	n->nply = g->chess.nply;
+	n->fen = row->fen;
+	n->draw_offer = g->draw_offer;
+	n->result = game_result_name(g->result);
+	n->termination = game_termination_name(g->termination);
+	n->time_control = row->time_control;
+	n->deadline = game_ongoing(g) ? game_deadline(g) : 0;
+	n->pgn = *pgnp = pgn_text(st, row, g, &n->pgn_len);
+	*sanp = sanv;
+	return n->pgn != NULL ? 0 : -1;
+}
+
+/*
+ * Queue notice `kind` about a game for `color`'s player, or both players
+ * when `color` is -1; players without an address get none. -1 when the
+ * outbox cannot be written (the caller's transaction must not commit).
+ */
+static int
+notify(struct service *svc, struct store *st, const struct store_game *row,
+    const struct game *g, char (*san)[CHESS_SAN_MAX], enum notice_kind kind,
+    int color, int actor, int64_t now)
+{
+	struct store_player	 pl[2];
+	struct notice		 n;
+	const char		**sanv;
+	char			*pgn;
+	int			 c, rc = 0;
+
+	if (!svc->mail)
+		return 0;
+	memset(&n, 0, sizeof n);
+	if (notice_fill(st, row, g, san, pl, &n, &sanv, &pgn, now) != 0) {
+		rc = -1;
+		goto out;
+	}
+	n.kind = kind;
+	n.actor = actor;
+	for (c = 0; c < 2 && rc == 0; c++) {
+		if ((color != -1 && c != color) || pl[c].email[0] == '\0')
+			continue;
+		n.recipient = c;
+		rc = notice_queue(svc, st, &n, now);
+	}
+ out:
+	free(sanv);
+	free(pgn);
+	return rc;
+}
+
+/* Queue the notices an accepted action causes. */
+static int
+notify_action(struct service *svc, const struct store_game *row,
+    const struct cached *c, enum game_action_kind kind, bool offer, int color,
+    int64_t now)
+{
+	const struct game	*g = &c->state;
+	struct store		*st = svc->wstore;
+
+	if (!game_ongoing(g)) {
+		if (g->termination == GAME_TERM_AGREEMENT)
+			return notify(svc, st, row, g, c->san,
+			    NOTICE_DRAW_ACCEPTED, -1, color, now);
+		if (kind == GAME_ACT_CLAIM_DRAW && g->result ==
+		    GAME_RESULT_DRAW)
+			return notify(svc, st, row, g, c->san, NOTICE_CLAIM,
+			    -1, color, now);
+		return notify(svc, st, row, g, c->san, NOTICE_GAME_OVER, -1,
+		    color, now);
+	}
+	switch (kind) {
+	case GAME_ACT_MOVE:
+	case GAME_ACT_CLAIM_DRAW:
+		return notify(svc, st, row, g, c->san, offer ?
+		    NOTICE_DRAW_OFFERED : NOTICE_MOVED, !color, color, now);
+	case GAME_ACT_DECLINE_DRAW:
+		return notify(svc, st, row, g, c->san, NOTICE_DRAW_DECLINED,
+		    !color, color, now);
+	default:
+		return 0;
+	}
+}
+
 /* Record that a game's flag fell: a record of its own, signed by no one. */
 static int
 record_flag(struct service *svc, struct store_game *row, struct cached *c,
@@ -443,7 +610,10 @@ record_flag(struct service *svc, struct store_game *row, struct cached *c,
 	a.ply = (int)c->state.chess.nply;
 	snprintf(a.kind, sizeof a.kind, "flag");
 	snprintf(a.source, sizeof a.source, "clock");
-	return record_append(svc, row, c, &a, NULL, 0, now);
+	if (record_append(svc, row, c, &a, NULL, 0, now) != 0)
+		return -1;
+	return notify(svc, svc->wstore, row, &c->state, c->san,
+	    NOTICE_GAME_OVER, -1, -1, now);
 }
 
 /* The HTTP status and message prefix of a game refusal. */
@@ -563,6 +733,10 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	if (record_append(svc, row, c, &a, sigbytes, siglen, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "record the action");
+	if (notify_action(svc, row, c, ga.kind, ga.offer_draw, color,
+	    now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "queue the notices");
 	return 0;
  over:
 	return service_fail(j->err, 409, "game-over",
@@ -571,44 +745,227 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	    game_termination_name(c->state.termination));
 }
 
-/* Run one job inside the writer's transaction, in its own savepoint. */
-static void
-job_run(struct service *svc, struct job *j, int64_t now)
+/* Run a game job (an action or a flag) inside the writer's transaction. */
+static int
+job_game(struct service *svc, struct job *j, int64_t now)
 {
 	struct store_game	 row;
 	struct cached		*c;
 	enum store_status	 ss;
 	int			 rc = -1;
 
+	ss = store_game_get(svc->wstore, j->game_id, &row);
+	if (ss == STORE_NOTFOUND)
+		return service_fail(j->err, 404, "no-such-game",
+		    "there is no game %" PRId64, j->game_id);
+	if (ss != STORE_OK)
+		return service_store_fail(j->err, svc->wstore, "read the game");
+	if ((c = cache_get(svc, &row, j->err)) == NULL)
+		return -1;
+	if (j->kind != JOB_FLAG)
+		return job_action(svc, j, &row, c, now);
+	rc = 0;
+	if (game_ongoing(&c->state) && game_check_time(&c->state, now) &&
+	    record_flag(svc, &row, c, now) != 0)
+		rc = service_store_fail(j->err, svc->wstore,
+		    "record the end of the game on time");
+	return rc;
+}
+
+/*
+ * Answer a refused mail: to the sender when the sender is a registered
+ * player, else to the player the statement names; strangers get nothing.
+ */
+static int
+mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
+{
+	const struct service_mail_in	*m = j->mail;
+	struct store_player		 p;
+	struct store_game		 row;
+	struct cached			*c = NULL;
+	struct notice			 n;
+	struct store_player		 pl[2];
+	const char			**sanv = NULL;
+	char				*pgn = NULL;
+	struct service_error		 ignore;
+	int				 rc;
+
+	if (m->automatic)
+		return 0;
+	if (store_player_get_by_email(svc->wstore, m->sender, &p) !=
+	    STORE_OK && (j->st == NULL ||
+	    store_player_get_by_name(svc->wstore, j->st->player, &p) !=
+	    STORE_OK || p.email[0] == '\0')) {
+		log_info("mail from %s refused (%s), not answered: not a "
+		    "player's address", m->sender, j->err->code);
+		return 0;
+	}
+	memset(&n, 0, sizeof n);
+	n.kind = NOTICE_REFUSED;
+	n.answered_id = m->message_id[0] ? m->message_id : NULL;
+	n.answered_subject = m->subject;
+	n.reason = j->err->message;
+	n.reason_code = j->err->code;
+	n.recipient = -1;
+	n.to_email = p.email;
+	n.to_name = p.name;
+	n.to_lang = player_lang(&p);
+	n.actor = -1;
+	n.draw_offer = -1;
+	n.clock[0] = n.clock[1] = -1;
+	/* With the game when the player plays in it. */
+	if (j->game_id != 0 && store_game_get(svc->wstore, j->game_id,
+	    &row) == STORE_OK && row_color(&row, p.id) != -1 &&
+	    (c = cache_get(svc, &row, &ignore)) != NULL) {
+		if (notice_fill(svc->wstore, &row, &c->state, c->san, pl, &n,
+		    &sanv, &pgn, now) != 0) {
+			free(sanv);
+			free(pgn);
+			return -1;
+		}
+		n.recipient = row_color(&row, p.id);
+	}
+	rc = notice_queue(svc, svc->wstore, &n, now);
+	free(sanv);
+	free(pgn);
+	return rc;
+}
+
+/* Answer a mail without a statement with a how-to, once a day at most. */
+static int
+mail_answer_howto(struct service *svc, const struct job *j, int64_t now)
+{
+	const struct service_mail_in	*m = j->mail;
+	struct store_player		 p;
+	struct notice			 n;
+	int64_t				 recent = 0;
+	bool				 known;
+
+	if (m->automatic || m->sender[0] == '\0')
+		return 0;
+	if (store_outbox_recent(svc->wstore, m->sender,
+	    notice_kind_name(NOTICE_HOWTO), now - GAME_DAY, &recent) !=
+	    STORE_OK)
+		return -1;
+	if (recent > 0)
+		return 0;
+	known = store_player_get_by_email(svc->wstore, m->sender, &p) ==
+	    STORE_OK;
+	memset(&n, 0, sizeof n);
+	n.kind = NOTICE_HOWTO;
+	n.answered_id = m->message_id[0] ? m->message_id : NULL;
+	n.answered_subject = m->subject;
+	n.recipient = -1;
+	n.to_email = m->sender;
+	n.to_name = known ? p.name : NULL;
+	n.to_lang = known ? player_lang(&p) : CHESS_LANG_EN;
+	n.actor = -1;
+	n.draw_offer = -1;
+	n.clock[0] = n.clock[1] = -1;
+	return notice_queue(svc, svc->wstore, &n, now);
+}
+
+/* Move the stored mailbox position up to this mail. */
+static enum store_status
+mail_position_advance(struct store *st, const struct service_mail_in *m)
+{
+	enum store_status	ss;
+	int64_t			uidvalidity, last;
+
+	ss = store_mail_state_get(st, m->mailbox, &uidvalidity, &last);
+	if (ss == STORE_NOTFOUND || (ss == STORE_OK && (uidvalidity !=
+	    m->uidvalidity || last < m->uid)))
+		return store_mail_state_set(st, m->mailbox, m->uidvalidity,
+		    m->uid);
+	return ss;
+}
+
+/*
+ * A mail job: seen before, nothing to do; else its action (when it has a
+ * statement that passed the signature check), its answer, and its record,
+ * all in this savepoint. -1 only when the store failed.
+ */
+static int
+job_mail(struct service *svc, struct job *j, int64_t now)
+{
+	const struct service_mail_in	*m = j->mail;
+	struct store_mail_seen		 seen;
+	enum store_status		 ss;
+	int				 rc = 0;
+
+	ss = store_mail_seen_find(svc->wstore, m->mailbox, m->uidvalidity,
+	    m->uid, m->message_id, NULL);
+	if (ss == STORE_OK) {
+		j->outcome = SERVICE_MAIL_DUPLICATE;
+		if (mail_position_advance(svc->wstore, m) != STORE_OK)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the mailbox position");
+		return 0;
+	}
+	if (ss != STORE_NOTFOUND)
+		return service_store_fail(j->err, svc->wstore,
+		    "look the mail up");
+	if (j->st != NULL && !j->refused) {
+		if (job_game(svc, j, now) == 0)
+			j->outcome = SERVICE_MAIL_APPLIED;
+		else if (j->err->status == 500)
+			return -1;
+		else
+			j->outcome = SERVICE_MAIL_REFUSED;
+	} else if (j->refused)
+		j->outcome = SERVICE_MAIL_REFUSED;
+	else
+		j->outcome = SERVICE_MAIL_NO_STATEMENT;
+
+	if (svc->mail && j->outcome == SERVICE_MAIL_REFUSED)
+		rc = mail_answer_refusal(svc, j, now);
+	else if (svc->mail && j->outcome == SERVICE_MAIL_NO_STATEMENT)
+		rc = mail_answer_howto(svc, j, now);
+	if (rc != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "queue the answer");
+
+	memset(&seen, 0, sizeof seen);
+	snprintf(seen.mailbox, sizeof seen.mailbox, "%s", m->mailbox);
+	seen.uidvalidity = m->uidvalidity;
+	seen.uid = m->uid;
+	snprintf(seen.message_id, sizeof seen.message_id, "%s",
+	    m->message_id);
+	snprintf(seen.sender, sizeof seen.sender, "%s", m->sender);
+	seen.received = now;
+	snprintf(seen.outcome, sizeof seen.outcome, "%s",
+	    service_mail_outcome_name(j->outcome));
+	seen.game_id = j->game_id;
+	if (store_mail_seen_add(svc->wstore, &seen) != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "record the mail");
+	/* Where the poller got to, with the mail's effect. */
+	if (mail_position_advance(svc->wstore, m) != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "record the mailbox position");
+	return 0;
+}
+
+/* Run one job inside the writer's transaction, in its own savepoint. */
+static void
+job_run(struct service *svc, struct job *j, int64_t now)
+{
+	int	rc;
+
 	if (store_savepoint(svc->wstore) != STORE_OK) {
 		j->rc = service_store_fail(j->err, svc->wstore,
 		    "start the action");
 		return;
 	}
-	ss = store_game_get(svc->wstore, j->game_id, &row);
-	if (ss == STORE_NOTFOUND)
-		service_fail(j->err, 404, "no-such-game",
-		    "there is no game %" PRId64, j->game_id);
-	else if (ss != STORE_OK)
-		service_store_fail(j->err, svc->wstore, "read the game");
-	else if ((c = cache_get(svc, &row, j->err)) != NULL) {
-		if (j->kind == JOB_FLAG) {
-			rc = 0;
-			if (game_ongoing(&c->state) &&
-			    game_check_time(&c->state, now) &&
-			    record_flag(svc, &row, c, now) != 0)
-				rc = service_store_fail(j->err, svc->wstore,
-				    "record the end of the game on time");
-		} else
-			rc = job_action(svc, j, &row, c, now);
-	}
+	rc = j->kind == JOB_MAIL ? job_mail(svc, j, now) :
+	    job_game(svc, j, now);
 	/*
 	 * A refusal may still have written (the flag fell): keep what was
 	 * written unless the store failed. The cache is checked against the
 	 * stored head, so undone work is never trusted.
 	 */
-	if (rc != 0 && (j->err == NULL || j->err->status == 500 ||
-	    j->err->status == 404)) {
+	if (rc != 0 && (j->err->status == 500 || (j->kind != JOB_MAIL &&
+	    j->err->status == 404))) {
 		store_rollback_to(svc->wstore);
 		svc->cache[(uint64_t)j->game_id % SERVICE_CACHE_SLOTS].id = 0;
 	} else if (store_release(svc->wstore) != STORE_OK) {
@@ -809,6 +1166,15 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 		snprintf(err, errsize, "out of memory");
 		goto fail;
 	}
+	svc->mail = cfg->mail;
+	if (cfg->mail && ((svc->mail_from = strdup(cfg->mail_from ?
+	    cfg->mail_from : "")) == NULL || (svc->mail_reply_to =
+	    strdup(cfg->mail_reply_to ? cfg->mail_reply_to : "")) == NULL ||
+	    (svc->mail_domain = strdup(cfg->mail_domain ? cfg->mail_domain :
+	    "localhost")) == NULL)) {
+		snprintf(err, errsize, "out of memory");
+		goto fail;
+	}
 	svc->sync = cfg->sync;
 	svc->batch_max = cfg->batch_max > 0 ? cfg->batch_max : 64;
 	svc->now = cfg->now;
@@ -878,6 +1244,9 @@ service_close(struct service *svc)
 		pthread_cond_destroy(&svc->work);
 		pthread_cond_destroy(&svc->done);
 	}
+	free(svc->mail_from);
+	free(svc->mail_reply_to);
+	free(svc->mail_domain);
 	free(svc->db_path);
 	free(svc);
 }
@@ -1004,6 +1373,9 @@ service_player_create(struct service *svc, const char *name,
 	memset(&p, 0, sizeof p);
 	snprintf(p.name, sizeof p.name, "%s", name);
 	snprintf(p.email, sizeof p.email, "%s", email);
+	/* Addresses are compared with mail senders: keep them lower case. */
+	for (i = 0; p.email[i] != '\0'; i++)
+		p.email[i] = (char)tolower((unsigned char)p.email[i]);
 	snprintf(p.lang, sizeof p.lang, "%s", lang);
 	p.created = now;
 
@@ -1353,8 +1725,22 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 		goto out;
 	row.created = now;
 	row_update_state(&row, &g, now, genesis);
+	/* The game and the notices of it, together. */
+	if (store_begin(st) != STORE_OK) {
+		service_store_fail(err, st, "start a transaction");
+		goto out;
+	}
 	if (store_game_create(st, &row) != STORE_OK) {
 		service_store_fail(err, st, "create the game");
+		store_rollback(st);
+		goto out;
+	}
+	snprintf(row.white_name, sizeof row.white_name, "%s", w.name);
+	snprintf(row.black_name, sizeof row.black_name, "%s", b.name);
+	if (notify(svc, st, &row, &g, NULL, NOTICE_NEW_GAME, -1, -1, now) !=
+	    0 || store_commit(st) != STORE_OK) {
+		service_store_fail(err, st, "create the game");
+		store_rollback(st);
 		goto out;
 	}
 	rc = out != NULL ? game_read(st, row.id, now, out, err) : 0;
@@ -1525,93 +1911,119 @@ verify(const struct sig_statement *st, const struct sig_signature *sg,
 	return rc;
 }
 
+/* A statement checked on the caller's thread, ready for the writer. */
+struct prepared {
+	struct sig_statement	st;
+	struct sig_signature	sg;
+	struct service_player	sp;
+	int64_t			key_id;
+	char			sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
+	char			canon[SIG_STATEMENT_MAX + 1];
+};
+
+/*
+ * Parse a statement and check its signature against the player's keys;
+ * `game_id` is the game the front door expects (0: any). On failure `err`
+ * says why; p->st.player is set when the statement parsed.
+ */
+static int
+prepare(struct service *svc, int64_t game_id, const char *text, size_t len,
+    struct prepared *p, struct service_error *err)
+{
+	struct store	*rs;
+	enum sig_error	 se;
+	const char	*code;
+	int		 rc;
+
+	memset(&p->sp, 0, sizeof p->sp);
+	p->st.player[0] = '\0';
+	p->st.game = 0;
+	if (sig_statement_parse(text, len, &p->st, &p->sg, &se) != 0) {
+		code = se == SIG_ENOSIG ? "no-signature" :
+		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
+		    "bad-signature" : "bad-statement";
+		if (p->st.line != 0)
+			return service_fail(err, 400, code,
+			    "line %u of the %s: %s", p->st.line,
+			    strcmp(code, "bad-statement") == 0 ? "statement" :
+			    "text", sig_strerror(se));
+		return service_fail(err, 400, code, "%s", sig_strerror(se));
+	}
+	if (game_id != 0 && (int64_t)p->st.game != game_id)
+		return service_fail(err, 400, "wrong-game",
+		    "the statement is for game %" PRIu64 ", not game %" PRId64,
+		    p->st.game, game_id);
+	if (p->st.action.kind == SIG_ACT_LEAVE)
+		return service_fail(err, 422, "unsupported-action",
+		    "leave is not available on this server yet");
+	if (signature_text(text, len, p->sg.form, p->sigtext,
+	    sizeof p->sigtext) != 0)
+		return service_fail(err, 400, "bad-signature",
+		    "the signature block cannot be read");
+	memcpy(p->canon, p->st.canon, p->st.canon_len);
+	p->canon[p->st.canon_len] = '\0';
+
+	if ((rs = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = player_read(rs, p->st.player, &p->sp, err);
+	pool_put(svc, rs);
+	if (rc != 0) {
+		if (err->status == 404)
+			service_fail(err, 403, "unknown-player",
+			    "there is no player \"%s\" on this server",
+			    p->st.player);
+		return -1;
+	}
+	return verify(&p->st, &p->sg, &p->sp, &p->key_id, err);
+}
+
+/* Fill a job from a prepared statement. */
+static void
+job_from_prepared(struct job *j, enum job_kind kind, struct prepared *p,
+    const char *source, struct service_error *err)
+{
+	memset(j, 0, sizeof *j);
+	j->kind = kind;
+	j->game_id = (int64_t)p->st.game;
+	j->st = &p->st;
+	j->stmt = p->canon;
+	j->sg = &p->sg;
+	j->sigtext = p->sigtext;
+	j->player_id = p->sp.p.id;
+	j->key_id = p->key_id;
+	j->lang = player_lang(&p->sp.p);
+	j->source = source;
+	j->err = err;
+}
+
 /* Submit a signed statement. */
 int
 service_submit(struct service *svc, int64_t game_id, const char *text,
     size_t len, const char *source, struct service_game *out,
     struct service_error *err)
 {
-	struct sig_statement	 st;
-	struct sig_signature	 sg;
-	struct service_player	 sp;
-	struct store		*rs = NULL;
+	struct prepared		*p;
 	struct job		 j;
-	enum sig_error		 se;
-	char			 sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
-	char			 canon[SIG_STATEMENT_MAX + 1];
 	struct service_error	 local;
-	const char		*code;
-	int64_t			 key_id = 0;
 	int			 rc = -1;
 	bool			 accepted = false;
 
 	if (err == NULL)
 		err = &local;
 	memset(err, 0, sizeof *err);
-	memset(&sp, 0, sizeof sp);
-	if (sig_statement_parse(text, len, &st, &sg, &se) != 0) {
-		code = se == SIG_ENOSIG ? "no-signature" :
-		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
-		    "bad-signature" : "bad-statement";
-		if (st.line != 0)
-			service_fail(err, 400, code, "line %u of the %s: %s",
-			    st.line, strcmp(code, "bad-statement") == 0 ?
-			    "statement" : "text", sig_strerror(se));
-		else
-			service_fail(err, 400, code, "%s", sig_strerror(se));
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		service_fail(err, 500, "internal", "out of memory");
 		goto out;
 	}
-	if (game_id != 0 && (int64_t)st.game != game_id) {
-		service_fail(err, 400, "wrong-game",
-		    "the statement is for game %" PRIu64 ", not game %" PRId64,
-		    st.game, game_id);
+	if (prepare(svc, game_id, text, len, p, err) != 0)
 		goto out;
-	}
-	if (st.action.kind == SIG_ACT_LEAVE) {
-		service_fail(err, 422, "unsupported-action",
-		    "leave is not available on this server yet");
-		goto out;
-	}
-	if (signature_text(text, len, sg.form, sigtext, sizeof sigtext) !=
-	    0) {
-		service_fail(err, 400, "bad-signature",
-		    "the signature block cannot be read");
-		goto out;
-	}
-	memcpy(canon, st.canon, st.canon_len);
-	canon[st.canon_len] = '\0';
-
-	if ((rs = pool_get(svc, err)) == NULL)
-		goto out;
-	if (player_read(rs, st.player, &sp, err) != 0) {
-		if (err != NULL && err->status == 404)
-			service_fail(err, 403, "unknown-player",
-			    "there is no player \"%s\" on this server",
-			    st.player);
-		goto out;
-	}
-	pool_put(svc, rs);
-	rs = NULL;
-	if (verify(&st, &sg, &sp, &key_id, err) != 0)
-		goto out;
-
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_ACTION;
-	j.game_id = (int64_t)st.game;
-	j.st = &st;
-	j.stmt = canon;
-	j.sg = &sg;
-	j.sigtext = sigtext;
-	j.player_id = sp.p.id;
-	j.key_id = key_id;
-	j.lang = strcmp(sp.p.lang, "fr") == 0 ? CHESS_LANG_FR : CHESS_LANG_EN;
-	j.source = source != NULL ? source : "http";
-	j.err = err;
+	job_from_prepared(&j, JOB_ACTION, p, source != NULL ? source : "http",
+	    err);
 	if (job_submit(svc, &j) != 0)
 		goto out;
 	accepted = true;
 	rc = 0;
-	if (out != NULL && service_game_get(svc, (int64_t)st.game, out,
+	if (out != NULL && service_game_get(svc, (int64_t)p->st.game, out,
 	    err) != 0)
 		rc = -1;
  out:
@@ -1619,8 +2031,147 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 		metrics_inc(m_accepted);
 	else
 		refusal_count(err->code[0] != '\0' ? err->code : "internal");
-	pool_put(svc, rs);
-	service_player_free(&sp);
+	if (p != NULL)
+		service_player_free(&p->sp);
+	free(p);
+	return rc;
+}
+
+/* Name a mail outcome. */
+const char *
+service_mail_outcome_name(enum service_mail_outcome o)
+{
+	switch (o) {
+	case SERVICE_MAIL_APPLIED:
+		return "applied";
+	case SERVICE_MAIL_REFUSED:
+		return "refused";
+	case SERVICE_MAIL_NO_STATEMENT:
+		return "no-statement";
+	case SERVICE_MAIL_DUPLICATE:
+		return "duplicate";
+	}
+	return "unknown";
+}
+
+/* Handle one mail from the move mailbox. */
+int
+service_mail(struct service *svc, const struct service_mail_in *m,
+    enum service_mail_outcome *outcome, struct service_error *err)
+{
+	struct prepared		*p;
+	struct job		 j;
+	struct service_error	 local;
+	int			 rc = -1;
+
+	if (err == NULL)
+		err = &local;
+	memset(err, 0, sizeof *err);
+	if ((p = calloc(1, sizeof *p)) == NULL)
+		return service_fail(err, 500, "internal", "out of memory");
+	memset(&j, 0, sizeof j);
+	if (m->statement != NULL) {
+		if (prepare(svc, 0, m->statement, m->statement_len, p,
+		    err) != 0) {
+			if (err->status == 500)
+				goto out;
+			j.refused = true;
+		}
+		job_from_prepared(&j, JOB_MAIL, p, "mail", err);
+		/* Before the writer, only a parsed statement may be kept. */
+		if (j.refused && p->st.player[0] == '\0')
+			j.st = NULL;
+		j.refused = err->code[0] != '\0';
+	} else {
+		j.kind = JOB_MAIL;
+		j.err = err;
+	}
+	j.kind = JOB_MAIL;
+	j.mail = m;
+	if (job_submit(svc, &j) != 0)
+		goto out;
+	*outcome = j.outcome;
+	if (j.outcome == SERVICE_MAIL_APPLIED)
+		metrics_inc(m_accepted);
+	else if (j.outcome == SERVICE_MAIL_REFUSED)
+		refusal_count(err->code[0] != '\0' ? err->code : "internal");
+	rc = 0;
+ out:
+	service_player_free(&p->sp);
+	free(p);
+	return rc;
+}
+
+/* Where polling a mailbox got to (0, 0 the first time). */
+int
+service_mail_position(struct service *svc, const char *mailbox,
+    int64_t *uidvalidity, int64_t *last_uid, struct service_error *err)
+{
+	struct store		*st;
+	enum store_status	 ss;
+	int			 rc = 0;
+
+	*uidvalidity = *last_uid = 0;
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	ss = store_mail_state_get(st, mailbox, uidvalidity, last_uid);
+	if (ss != STORE_OK && ss != STORE_NOTFOUND)
+		rc = service_store_fail(err, st, "read the mailbox position");
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Walk the outbox's due mails. */
+int
+service_outbox_due(struct service *svc, int64_t limit, service_outbox_cb cb,
+    void *arg, struct service_error *err)
+{
+	struct store	*st;
+	int		 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_outbox_due(st, service_now(svc), limit, cb, arg) !=
+	    STORE_OK)
+		rc = service_store_fail(err, st, "read the outbox");
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Mark an outgoing mail sent. */
+int
+service_outbox_sent(struct service *svc, int64_t id,
+    struct service_error *err)
+{
+	struct store	*st;
+	int		 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_outbox_sent(st, id, service_now(svc)) != STORE_OK)
+		rc = service_store_fail(err, st, "mark a mail sent");
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Note a failed sending attempt: retry later, or give it up. */
+int
+service_outbox_failed(struct service *svc, int64_t id, int64_t retry_at,
+    const char *why, struct service_error *err)
+{
+	struct store		*st;
+	enum store_status	 ss;
+	int			 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (retry_at != 0)
+		ss = store_outbox_retry(st, id, retry_at, why);
+	else
+		ss = store_outbox_failed(st, id, service_now(svc), why);
+	if (ss != STORE_OK)
+		rc = service_store_fail(err, st, "note a failed mail");
+	pool_put(svc, st);
 	return rc;
 }
 
@@ -1644,81 +2195,92 @@ rec_one(void *arg, const struct store_action *a)
 	return r->failed ? -1 : 0;
 }
 
-/* The game as PGN, its signed record in a comment before the result. */
-char *
-service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
-    struct service_error *err)
+/*
+ * The game as PGN, its signed record in a comment before the result; the
+ * records are read with handle `st` (the writer's sees its own work).
+ */
+static char *
+pgn_text(struct store *st, const struct store_game *row, const struct game *g,
+    size_t *lenp)
 {
-	struct service_game	 g;
 	struct chess_pgn_game	 pg;
 	struct buf		 rec = { 0 }, outb = { 0 };
-	char			*pgn = NULL, *res;
+	char			*pgn = NULL, *res = NULL;
 	char			 date[16], num[32];
 	size_t			 plen = 0, i, rlen;
 	struct tm		 tm;
 	time_t			 t;
 
 	memset(&pg, 0, sizeof pg);
-	if (service_game_get(svc, id, &g, err) != 0)
-		return NULL;
-	if (service_game_records(svc, id, rec_one, &rec, err) != 0)
+	if (store_action_list(st, row->id, rec_one, &rec) != STORE_OK)
 		goto out;
-	t = (time_t)g.row.created;
+	t = (time_t)row->created;
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof date, "%Y.%m.%d", &tm);
-	snprintf(num, sizeof num, "%" PRId64, id);
-	if (chess_game_init(&pg.game, &g.state.chess.start) != 0)
-		goto oom;
-	for (i = 0; i < g.state.chess.nply; i++)
-		if (chess_game_push(&pg.game, g.state.chess.moves[i]) != 0)
-			goto oom;
+	snprintf(num, sizeof num, "%" PRId64, row->id);
+	if (chess_game_init(&pg.game, &g->chess.start) != 0)
+		goto out;
+	for (i = 0; i < g->chess.nply; i++)
+		if (chess_game_push(&pg.game, g->chess.moves[i]) != 0)
+			goto out;
 	snprintf(pg.result, sizeof pg.result, "%s",
-	    game_result_name(g.state.result));
-	if (chess_pgn_set_tag(&pg, "Event", g.row.event[0] ? g.row.event :
+	    game_result_name(g->result));
+	if (chess_pgn_set_tag(&pg, "Event", row->event[0] ? row->event :
 	    "corrchess game") != 0 ||
-	    chess_pgn_set_tag(&pg, "Site", g.row.site[0] ? g.row.site : "?") ||
+	    chess_pgn_set_tag(&pg, "Site", row->site[0] ? row->site : "?") ||
 	    chess_pgn_set_tag(&pg, "Date", date) ||
-	    chess_pgn_set_tag(&pg, "Round", g.row.round[0] ? g.row.round :
-	    "-") ||
-	    chess_pgn_set_tag(&pg, "White", g.row.white_name) ||
-	    chess_pgn_set_tag(&pg, "Black", g.row.black_name) ||
+	    chess_pgn_set_tag(&pg, "Round", row->round[0] ? row->round : "-") ||
+	    chess_pgn_set_tag(&pg, "White", row->white_name) ||
+	    chess_pgn_set_tag(&pg, "Black", row->black_name) ||
 	    chess_pgn_set_tag(&pg, "Result", pg.result) ||
 	    chess_pgn_set_tag(&pg, "GameId", num) != 0)
-		goto oom;
-	if (g.row.time_control[0] != '\0' &&
-	    strcmp(g.row.time_control, "none") != 0 &&
+		goto out;
+	if (row->time_control[0] != '\0' &&
+	    strcmp(row->time_control, "none") != 0 &&
 	    chess_pgn_set_tag(&pg, "CorrespondenceTimeControl",
-	    g.row.time_control) != 0)
-		goto oom;
-	if (!game_ongoing(&g.state) && chess_pgn_set_tag(&pg, "Termination",
-	    game_termination_pgn(g.state.termination)) != 0)
-		goto oom;
+	    row->time_control) != 0)
+		goto out;
+	if (!game_ongoing(g) && chess_pgn_set_tag(&pg, "Termination",
+	    game_termination_pgn(g->termination)) != 0)
+		goto out;
 	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL || rec.failed)
-		goto oom;
+		goto out;
 	/* Insert the record comment before the final result token. */
 	rlen = strlen(pg.result);
 	while (plen > 0 && (pgn[plen - 1] == '\n' || pgn[plen - 1] == ' '))
 		plen--;
 	if (plen < rlen)
-		goto oom;
+		goto out;
 	buf_add(&outb, pgn, plen - rlen);
 	if (rec.len > 0)
 		buf_addf(&outb, "{corrchess signed record%s}\n", rec.data);
 	buf_addf(&outb, "%s\n\n", pg.result);
-	if ((res = buf_take(&outb, lenp)) == NULL)
-		goto oom;
-	free(pgn);
-	buf_free(&rec);
-	chess_pgn_game_free(&pg);
-	service_game_free(&g);
-	return res;
- oom:
-	service_fail(err, 500, "internal", "out of memory");
+	res = buf_take(&outb, lenp);
  out:
 	free(pgn);
 	buf_free(&rec);
 	buf_free(&outb);
 	chess_pgn_game_free(&pg);
+	return res;
+}
+
+/* The game as PGN with its signed record. */
+char *
+service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
+    struct service_error *err)
+{
+	struct service_game	 g;
+	struct store		*st;
+	char			*res = NULL;
+
+	if (service_game_get(svc, id, &g, err) != 0)
+		return NULL;
+	if ((st = pool_get(svc, err)) != NULL) {
+		if ((res = pgn_text(st, &g.row, &g.state, lenp)) == NULL)
+			service_fail(err, 500, "internal",
+			    "the game cannot be exported; try again later");
+		pool_put(svc, st);
+	}
 	service_game_free(&g);
-	return NULL;
+	return res;
 }

@@ -36,6 +36,13 @@ struct service;
 struct service_config {
 	const char	*db_path;	/* SQLite file, or ":memory:" (tests) */
 	enum store_sync	 sync;
+	/* Mail: when `mail` is set, every event a player must hear of is
+	 * queued in the outbox with the action; From, Reply-To and the
+	 * domain of Message-IDs. */
+	bool		 mail;
+	const char	*mail_from;
+	const char	*mail_reply_to;
+	const char	*mail_domain;
 	int		 batch_max;	/* actions per transaction; 0: 64 */
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
@@ -133,5 +140,64 @@ char *service_game_pgn(struct service *, int64_t id, size_t *lenp,
 int service_submit(struct service *, int64_t game_id, const char *text,
     size_t len, const char *source, struct service_game *out,
     struct service_error *);
+
+/*
+ * A mail read from the move mailbox. `statement` is the signed statement
+ * found in it (NULL when none): the mail front door finds it, the service
+ * does the rest.
+ */
+struct service_mail_in {
+	const char	*mailbox;
+	int64_t		 uidvalidity;
+	int64_t		 uid;
+	const char	*message_id;	/* "" when none */
+	const char	*sender;	/* bare address */
+	const char	*subject;
+	bool		 automatic;	/* a bounce or auto-reply: never answer */
+	const char	*statement;
+	size_t		 statement_len;
+};
+
+enum service_mail_outcome {
+	SERVICE_MAIL_APPLIED = 0,	/* the action was committed */
+	SERVICE_MAIL_REFUSED,		/* refused; answered when allowed */
+	SERVICE_MAIL_NO_STATEMENT,	/* a how-to answer (rate-limited) */
+	SERVICE_MAIL_DUPLICATE,		/* seen before: nothing done */
+};
+
+/* "applied", "refused", "no-statement", "duplicate". */
+const char *service_mail_outcome_name(enum service_mail_outcome);
+
+/*
+ * Handle one mail: its action runs through the same checks as over HTTP,
+ * and the mail is recorded (by place and Message-ID) in the same
+ * transaction, with the answer it gets: a refusal is answered to the
+ * sender when the sender is a registered player, else to the player the
+ * statement names (never to strangers); a mail without a statement gets a
+ * how-to answer at most once a day per address. Returns 0 when the mail
+ * was dealt with (move it away; *outcome and, for a refusal, `err` say
+ * how), -1 when it could not be recorded (leave it; try again later).
+ */
+int service_mail(struct service *, const struct service_mail_in *,
+    enum service_mail_outcome *outcome, struct service_error *err);
+
+/* Where polling `mailbox` got to: its UIDVALIDITY and the last UID dealt
+ * with (both 0 the first time). */
+int service_mail_position(struct service *, const char *mailbox,
+    int64_t *uidvalidity, int64_t *last_uid, struct service_error *);
+
+/* An outgoing mail due for sending; `message` valid during the callback. */
+typedef int (*service_outbox_cb)(void *arg, const struct store_outbox *);
+
+/* Walk the mails due at the service's now (at most `limit`). */
+int service_outbox_due(struct service *, int64_t limit, service_outbox_cb,
+    void *arg, struct service_error *);
+
+/* After a sending attempt: sent; or failed, to retry at `retry_at`
+ * (0: give it up for good). */
+int service_outbox_sent(struct service *, int64_t id,
+    struct service_error *);
+int service_outbox_failed(struct service *, int64_t id, int64_t retry_at,
+    const char *why, struct service_error *);
 
 #endif /* CORRCHESS_SERVICE_H */

@@ -11,3 +11,8 @@ src_libcorrchess_a_SOURCES += src/buf.h src/buf.c src/render.h src/render.c
 src_libcorrchessd_a_SOURCES += src/service.h src/service.c src/api.c
 src_libcorrchessd_a_SOURCES += src/api_json.h src/api_json.c
 src_libcorrchessd_a_CFLAGS += $(SQLITE_CFLAGS)
+
+# The mail thread: the mailbox poller and the outbox sender.
+src_libcorrchessd_a_SOURCES += src/mailer.h src/mailer.c
+src_libcorrchessd_a_CFLAGS += $(GMIME_CFLAGS)
+src_corrchessd_LDADD += $(GMIME_LIBS)

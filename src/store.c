@@ -148,7 +148,8 @@ static const char *const store_migrations[] = {
 	");"
 	"CREATE INDEX outbox_due ON outbox (next_attempt)"
 	"  WHERE sent IS NULL AND failed IS NULL;"
-	"CREATE INDEX outbox_recipient ON outbox (recipient, kind, created);",
+	"CREATE INDEX outbox_recipient ON outbox (recipient, kind, created);"
+	"CREATE INDEX players_email ON players (email);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -184,6 +185,7 @@ enum stmt_id {
 	ST_PLAYER_INSERT,
 	ST_PLAYER_BY_ID,
 	ST_PLAYER_BY_NAME,
+	ST_PLAYER_BY_EMAIL,
 	ST_PLAYER_LIST,
 	ST_PLAYER_UPDATE,
 	ST_KEY_INSERT,
@@ -237,6 +239,9 @@ static const struct {
 	    "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1" },
 	[ST_PLAYER_BY_NAME] = { "player-by-name", 0,
 	    "SELECT " PLAYER_COLUMNS " FROM players WHERE name = ?1" },
+	[ST_PLAYER_BY_EMAIL] = { "player-by-email", 0,
+	    "SELECT " PLAYER_COLUMNS " FROM players WHERE email = ?1 "
+	    "ORDER BY id LIMIT 1" },
 	[ST_PLAYER_LIST] = { "player-list", 1,
 	    "SELECT " PLAYER_COLUMNS " FROM players ORDER BY name "
 	    "LIMIT ?1 OFFSET ?2" },
@@ -1027,6 +1032,21 @@ store_player_get_by_name(struct store *s, const char *name,
 	if ((st = store_stmt(s, ST_PLAYER_BY_NAME)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	return store_player_one(s, st, out);
+}
+
+/* Find the player with an e-mail address (the first registered). */
+enum store_status
+store_player_get_by_email(struct store *s, const char *email,
+    struct store_player *out)
+{
+	sqlite3_stmt	*st;
+
+	if (email == NULL || *email == '\0')
+		return STORE_NOTFOUND;
+	if ((st = store_stmt(s, ST_PLAYER_BY_EMAIL)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
 	return store_player_one(s, st, out);
 }
 

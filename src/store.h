@@ -270,6 +270,10 @@ enum store_status store_player_get_by_name(struct store *, const char *name,
     struct store_player *out);
 
 /* List players by name; limit 0 means all. */
+/* The player registered with an e-mail address (compared exactly). */
+enum store_status store_player_get_by_email(struct store *, const char *email,
+    struct store_player *out);
+
 enum store_status store_player_list(struct store *, int64_t limit,
     int64_t offset, store_player_cb, void *arg);
 

@@ -10,5 +10,5 @@ tests_test_service_SOURCES = tests/test_service.c tests/testutil.h
 tests_test_service_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
 	$(JANSSON_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_service_LDADD = src/libcorrchessd.a src/libcorrchess.a \
-	src/chess/libchess.a $(DAEMON_LIBS) $(SQLITE_LIBS) $(CMOCKA_LIBS) \
+	src/chess/libchess.a $(DAEMON_LIBS) $(SQLITE_LIBS) $(GMIME_LIBS) $(CMOCKA_LIBS) \
 	-lpthread

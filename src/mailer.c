@@ -1,0 +1,356 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "mail_imap.h"
+#include "mail_parse.h"
+#include "mail_smtp.h"
+#include "mailer.h"
+
+/* Retry delays of a notice the SMTP server did not take. */
+#define MAILER_RETRY_MIN	10
+#define MAILER_RETRY_MAX	3600
+/* Give a notice up after this many temporary failures (about 2 days). */
+#define MAILER_TRIES_MAX	60
+
+struct mailer {
+	struct service		*svc;
+	const struct conf	*conf;
+	struct mail_imap	*imap;
+	struct mail_smtp	*smtp;
+	char			*imap_password;
+	char			*smtp_password;
+	char			 envelope_from[256];
+	pthread_t		 thread;
+	pthread_mutex_t		 lock;
+	pthread_cond_t		 wake;
+	bool			 stopping;
+	unsigned		 imap_backoff;	/* seconds, 0: none */
+	time_t			 next_poll;
+};
+
+/* Read a password file: its first line. NULL with a reason. */
+static char *
+read_secret(const char *path, char *err, size_t errsize)
+{
+	FILE	*fp;
+	char	 line[1024];
+	size_t	 n;
+
+	if (path == NULL || *path == '\0')
+		return strdup("");
+	if ((fp = fopen(path, "r")) == NULL) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fgets(line, sizeof line, fp) == NULL)
+		line[0] = '\0';
+	fclose(fp);
+	n = strcspn(line, "\r\n");
+	line[n] = '\0';
+	return strdup(line);
+}
+
+/* The bare address of a From setting. */
+size_t
+mailer_bare_address(const char *from, char *buf, size_t size)
+{
+	const char	*lt = strrchr(from, '<'), *gt;
+	size_t		 n;
+
+	if (lt != NULL && (gt = strchr(lt, '>')) != NULL) {
+		n = (size_t)(gt - lt - 1);
+		from = lt + 1;
+	} else
+		n = strlen(from);
+	while (n > 0 && (*from == ' ' || *from == '\t')) {
+		from++;
+		n--;
+	}
+	while (n > 0 && (from[n - 1] == ' ' || from[n - 1] == '\t'))
+		n--;
+	return (size_t)snprintf(buf, size, "%.*s", (int)n, from);
+}
+
+struct poll_ctx {
+	struct mailer	*m;
+	bool		 failed;
+};
+
+/* Handle one fetched mail: the service decides, then move it away. */
+static int
+mail_one(const struct mail_imap_message *msg, void *arg)
+{
+	struct poll_ctx			*pc = arg;
+	struct mailer			*m = pc->m;
+	const struct conf_mail		*cm = &m->conf->mail;
+	struct mail_message		 mm;
+	struct service_mail_in		 in;
+	struct service_error		 err;
+	enum service_mail_outcome	 outcome = SERVICE_MAIL_NO_STATEMENT;
+	char				 why[256];
+	const char			*folder;
+	bool				 parsed;
+
+	memset(&mm, 0, sizeof mm);
+	parsed = mail_parse(msg->data, msg->len, &mm, why, sizeof why) == 0;
+	if (!parsed)
+		log_warnx("mail uid %" PRIu32 ": %s", msg->uid, why);
+	memset(&in, 0, sizeof in);
+	in.mailbox = cm->mailbox;
+	in.uidvalidity = msg->uidvalidity;
+	in.uid = msg->uid;
+	in.message_id = parsed && mm.message_id ? mm.message_id : "";
+	in.sender = parsed && mm.from ? mm.from : "";
+	in.subject = parsed && mm.subject ? mm.subject : "";
+	in.automatic = !parsed || mm.automatic;
+	if (parsed && !msg->truncated && mm.statement != NULL) {
+		in.statement = mm.statement;
+		in.statement_len = mm.statement_len;
+	}
+	if (service_mail(m->svc, &in, &outcome, &err) != 0) {
+		log_warnx("mail uid %" PRIu32 " from %s: %s; will try again",
+		    msg->uid, in.sender, err.message);
+		pc->failed = true;
+		mail_message_free(&mm);
+		return 1;
+	}
+	log_info("mail uid %" PRIu32 " from %s: %s%s%s", msg->uid, in.sender,
+	    service_mail_outcome_name(outcome),
+	    outcome == SERVICE_MAIL_REFUSED ? ": " : "",
+	    outcome == SERVICE_MAIL_REFUSED ? err.message : "");
+	mail_message_free(&mm);
+	folder = outcome == SERVICE_MAIL_APPLIED ||
+	    outcome == SERVICE_MAIL_DUPLICATE ? cm->processed_folder :
+	    cm->refused_folder;
+	if (mail_imap_move(m->imap, msg->uidvalidity, msg->uid, folder, why,
+	    sizeof why) != MAIL_IMAP_OK)
+		log_warnx("mail uid %" PRIu32 ": cannot move it to %s: %s",
+		    msg->uid, folder, why);
+	return 0;
+}
+
+/* Poll the mailbox once; back off after a failure. */
+static void
+mailer_poll(struct mailer *m, time_t now)
+{
+	struct poll_ctx			 pc = { m, false };
+	struct mail_imap_poll_result	 res;
+	struct service_error		 err;
+	enum mail_imap_err		 e;
+	int64_t				 uidvalidity = 0, last_uid = 0;
+	char				 why[512];
+
+	if (service_mail_position(m->svc, m->conf->mail.mailbox, &uidvalidity,
+	    &last_uid, &err) != 0) {
+		log_warnx("mail: %s", err.message);
+		return;
+	}
+	e = mail_imap_poll(m->imap, (uint32_t)uidvalidity, (uint32_t)last_uid,
+	    mail_one, &pc, &res, why, sizeof why);
+	if (e != MAIL_IMAP_OK || pc.failed) {
+		m->imap_backoff = mail_imap_backoff_next(m->imap_backoff, 300);
+		if (e != MAIL_IMAP_OK)
+			log_warnx("imap: %s; retrying in %u s", why,
+			    m->imap_backoff);
+		m->next_poll = now + m->imap_backoff;
+		return;
+	}
+	if (res.uidvalidity_changed)
+		log_info("imap: the mailbox's UIDVALIDITY changed; its mail "
+		    "was read again (none applied twice)");
+	m->imap_backoff = 0;
+	m->next_poll = now + (time_t)m->conf->mail.poll_interval;
+}
+
+/* Send one due notice. */
+static int
+send_one(void *arg, const struct store_outbox *o)
+{
+	struct mailer			*m = arg;
+	struct service_error		 err;
+	const char			*rcpt[1] = { o->recipient };
+	enum mail_smtp_result		 r;
+	char				 why[512];
+	int64_t				 delay;
+	int				 code = 0;
+
+	r = mail_smtp_send(m->smtp, m->envelope_from, rcpt, 1, o->message,
+	    strlen(o->message), &code, why, sizeof why);
+	if (r == MAIL_SMTP_OK) {
+		if (service_outbox_sent(m->svc, o->id, &err) != 0)
+			log_warnx("outbox %" PRId64 ": sent, but %s", o->id,
+			    err.message);
+		return 0;
+	}
+	if (r == MAIL_SMTP_PERMFAIL || o->attempts + 1 >= MAILER_TRIES_MAX) {
+		log_warnx("outbox %" PRId64 " to %s: given up: %s", o->id,
+		    o->recipient, why);
+		service_outbox_failed(m->svc, o->id, 0, why, &err);
+		return 0;
+	}
+	/* 10 s, 20 s, 40 s ... up to an hour. */
+	delay = (int64_t)MAILER_RETRY_MIN << (o->attempts < 9 ? o->attempts :
+	    9);
+	if (delay > MAILER_RETRY_MAX)
+		delay = MAILER_RETRY_MAX;
+	log_warnx("outbox %" PRId64 " to %s: %s; retrying in %" PRId64 " s",
+	    o->id, o->recipient, why, delay);
+	service_outbox_failed(m->svc, o->id, service_now(m->svc) + delay, why,
+	    &err);
+	/* The server is down: the other notices wait for the next round. */
+	return 1;
+}
+
+/* The mail thread. */
+static void *
+mailer_main(void *arg)
+{
+	struct mailer		*m = arg;
+	struct service_error	 err;
+	struct timespec		 ts;
+	time_t			 now;
+
+	pthread_mutex_lock(&m->lock);
+	while (!m->stopping) {
+		pthread_mutex_unlock(&m->lock);
+		now = time(NULL);
+		if (m->imap != NULL && now >= m->next_poll)
+			mailer_poll(m, now);
+		if (m->smtp != NULL && service_outbox_due(m->svc, 64, send_one,
+		    m, &err) != 0)
+			log_warnx("outbox: %s", err.message);
+		pthread_mutex_lock(&m->lock);
+		if (m->stopping)
+			break;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&m->wake, &m->lock, &ts);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+/* Map the config's STARTTLS policy. */
+static enum mail_starttls
+starttls_policy(long long v)
+{
+	switch (v) {
+	case CONF_STARTTLS_NONE:
+		return MAIL_STARTTLS_NONE;
+	case CONF_STARTTLS_TRY:
+		return MAIL_STARTTLS_TRY;
+	default:
+		return MAIL_STARTTLS_REQUIRED;
+	}
+}
+
+/* Start the mail thread. */
+struct mailer *
+mailer_start(struct service *svc, const struct conf *conf, char *err,
+    size_t errsize)
+{
+	const struct conf_mail		*cm = &conf->mail;
+	struct mailer			*m;
+	struct mail_imap_options	 io;
+	struct mail_smtp_options	 so;
+
+	if ((m = calloc(1, sizeof *m)) == NULL) {
+		snprintf(err, errsize, "out of memory");
+		return NULL;
+	}
+	m->svc = svc;
+	m->conf = conf;
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->wake, NULL);
+	mail_gmime_init();
+	mailer_bare_address(cm->from, m->envelope_from,
+	    sizeof m->envelope_from);
+	if (*cm->imap_url != '\0') {
+		if ((m->imap_password = read_secret(cm->imap_password_file,
+		    err, errsize)) == NULL)
+			goto fail;
+		memset(&io, 0, sizeof io);
+		io.url = cm->imap_url;
+		io.user = cm->imap_user;
+		io.password = m->imap_password;
+		io.mailbox = cm->mailbox;
+		io.starttls = starttls_policy(cm->imap_starttls);
+		io.tls_verify = cm->tls_verify;
+		io.ca_file = cm->ca_file;
+		if (mail_imap_create(&m->imap, &io, err, errsize) !=
+		    MAIL_IMAP_OK)
+			goto fail;
+	} else
+		log_warnx("mail: no imap_url: moves by mail are not read");
+	if (*cm->smtp_url != '\0') {
+		if ((m->smtp_password = read_secret(cm->smtp_password_file,
+		    err, errsize)) == NULL)
+			goto fail;
+		memset(&so, 0, sizeof so);
+		so.url = cm->smtp_url;
+		so.user = cm->smtp_user;
+		so.password = m->smtp_password;
+		so.starttls = starttls_policy(cm->smtp_starttls);
+		so.tls_verify = cm->tls_verify;
+		so.ca_file = cm->ca_file;
+		if (mail_smtp_create(&m->smtp, &so, err, errsize) != 0)
+			goto fail;
+	} else
+		log_warnx("mail: no smtp_url: notices stay in the outbox");
+	if (pthread_create(&m->thread, NULL, mailer_main, m) != 0) {
+		snprintf(err, errsize, "cannot start the mail thread");
+		goto fail;
+	}
+	return m;
+ fail:
+	mail_imap_free(m->imap);
+	mail_smtp_free(m->smtp);
+	free(m->imap_password);
+	free(m->smtp_password);
+	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->wake);
+	free(m);
+	return NULL;
+}
+
+/* Stop the mail thread. */
+void
+mailer_stop(struct mailer *m)
+{
+	if (m == NULL)
+		return;
+	pthread_mutex_lock(&m->lock);
+	m->stopping = true;
+	pthread_cond_signal(&m->wake);
+	pthread_mutex_unlock(&m->lock);
+	pthread_join(m->thread, NULL);
+	mail_imap_free(m->imap);
+	mail_smtp_free(m->smtp);
+	if (m->imap_password != NULL)
+		explicit_bzero(m->imap_password, strlen(m->imap_password));
+	if (m->smtp_password != NULL)
+		explicit_bzero(m->smtp_password, strlen(m->smtp_password));
+	free(m->imap_password);
+	free(m->smtp_password);
+	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->wake);
+	free(m);
+}
