@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "mail_imap.h"
@@ -43,6 +44,7 @@ struct mailer {
 	pthread_cond_t		 wake;
 	bool			 stopping;
 	unsigned		 imap_backoff;	/* seconds, 0: none */
+	bool			 crash_after_commit; /* tests only */
 	time_t			 next_poll;
 };
 
@@ -137,6 +139,12 @@ mail_one(const struct mail_imap_message *msg, void *arg)
 	    outcome == SERVICE_MAIL_REFUSED ? ": " : "",
 	    outcome == SERVICE_MAIL_REFUSED ? err.message : "");
 	mail_message_free(&mm);
+	/*
+	 * For the crash test: die between the commit and the move, the
+	 * moment where a mail is applied but still in the mailbox.
+	 */
+	if (m->crash_after_commit)
+		_exit(99);
 	folder = outcome == SERVICE_MAIL_APPLIED ||
 	    outcome == SERVICE_MAIL_DUPLICATE ? cm->processed_folder :
 	    cm->refused_folder;
@@ -278,6 +286,10 @@ mailer_start(struct service *svc, const struct conf *conf, char *err,
 	}
 	m->svc = svc;
 	m->conf = conf;
+	if (getenv("CORRCHESSD_TEST_CRASH_AFTER_MAIL_COMMIT") != NULL) {
+		m->crash_after_commit = true;
+		log_warnx("test: exiting after the first mail is committed");
+	}
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->wake, NULL);
 	mail_gmime_init();
