@@ -336,7 +336,7 @@ static enum chess_error
 parse_text(const char *text, enum chess_lang lang, struct pattern *p,
     size_t *startp, size_t *lenp)
 {
-	const char	*s;
+	const char	*s, *end;
 	size_t		 n, len;
 	int		 more;
 
@@ -346,9 +346,10 @@ parse_text(const char *text, enum chess_lang lang, struct pattern *p,
 	if (text == NULL)
 		return CHESS_EMOVE_SYNTAX;
 
-	/* Never read further than NOTATION_SCAN_MAX bytes. */
-	for (len = 0; len < NOTATION_SCAN_MAX && text[len] != '\0'; len++)
-		;
+	/* Never read further than NOTATION_SCAN_MAX bytes (memchr() stops at
+	 * the NUL it finds). */
+	end = memchr(text, '\0', NOTATION_SCAN_MAX);
+	len = end == NULL ? NOTATION_SCAN_MAX : (size_t)(end - text);
 	if (len == NOTATION_SCAN_MAX) {
 		*lenp = len;
 		return CHESS_EMOVE_SYNTAX;

@@ -150,13 +150,14 @@ chess_pgn_tag(const struct chess_pgn_game *g, const char *name)
 	return NULL;
 }
 
-/* Set (add or replace) tag `name`; name and value share one allocation. */
-int
-chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
-    const char *value)
+/* Set tag `name` (length nl) to `value` (length vl); name and value share
+ * one allocation. */
+static int
+pgn_put_tag(struct chess_pgn_game *g, const char *name, size_t nl,
+    const char *value, size_t vl)
 {
 	struct chess_pgn_tag	*tags, *t = NULL;
-	size_t			 nl = strlen(name), vl = strlen(value), i;
+	size_t			 i;
 	char			*block;
 
 	for (i = 0; i < g->ntags; i++) {
@@ -187,6 +188,14 @@ chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
 	t->name = block;
 	t->value = block + nl + 1;
 	return 0;
+}
+
+/* Set (add or replace) tag `name`. */
+int
+chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
+    const char *value)
+{
+	return pgn_put_tag(g, name, strlen(name), value, strlen(value));
 }
 
 /* Make `g` an empty game at the standard start, reusing its memory. */
@@ -513,7 +522,7 @@ pgn_tag(struct pgn_parse *p)
 		pgn_fail(p, "more than %d tags", PGN_TAGS_MAX);
 		return;
 	}
-	if (chess_pgn_set_tag(p->g, name, value) == -1)
+	if (pgn_put_tag(p->g, name, nl, value, vl) == -1)
 		pgn_fail(p, "out of memory");
 	return;
 bad:
@@ -566,6 +575,10 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 
 	while (r->off < r->len) {
 		c = s[r->off];
+		if (c == ' ') {		/* the most frequent byte, not dispatched */
+			r->off++;
+			continue;
+		}
 		if (!p.any && c > ' ')
 			g->line = r->line;
 		switch (c) {
