@@ -10,8 +10,11 @@
 
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -2283,4 +2287,62 @@ service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
 	}
 	service_game_free(&g);
 	return res;
+}
+
+/*
+ * Copy the database with SQLite's online backup API (writers go on
+ * meanwhile) into an unlinked file next to it; *fdp is that file, open for
+ * reading at its start, *sizep its size.
+ */
+int
+service_backup(struct service *svc, int *fdp, int64_t *sizep,
+    struct service_error *err)
+{
+	struct store	*st = NULL;
+	struct stat	 sb;
+	char		*path = NULL;
+	int		 fd = -1, rc = -1;
+
+	*fdp = -1;
+	if (asprintf(&path, "%s.backup-XXXXXX", strcmp(svc->db_path,
+	    ":memory:") == 0 ? "/tmp/corrchess" : svc->db_path) == -1) {
+		path = NULL;
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	if ((fd = mkstemp(path)) == -1) {
+		log_warn("backup: %s", path);
+		service_fail(err, 500, "internal",
+		    "the server cannot write a backup file; try again later");
+		free(path);
+		path = NULL;
+		goto out;
+	}
+	close(fd);
+	fd = -1;
+	if ((st = pool_get(svc, err)) == NULL)
+		goto out;
+	if (store_backup(st, path) != STORE_OK) {
+		service_store_fail(err, st, "copy its database");
+		goto out;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, &sb) == -1) {
+		log_warn("backup: %s", path);
+		service_fail(err, 500, "internal",
+		    "the server cannot read its backup; try again later");
+		goto out;
+	}
+	*fdp = fd;
+	*sizep = (int64_t)sb.st_size;
+	fd = -1;
+	rc = 0;
+ out:
+	pool_put(svc, st);
+	if (fd != -1)
+		close(fd);
+	if (path != NULL)
+		unlink(path);
+	free(path);
+	return rc;
 }

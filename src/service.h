@@ -200,4 +200,12 @@ int service_outbox_sent(struct service *, int64_t id,
 int service_outbox_failed(struct service *, int64_t id, int64_t retry_at,
     const char *why, struct service_error *);
 
+/*
+ * Copy the database with SQLite's online backup API while writers go on:
+ * *fdp is a consistent copy (an unlinked file next to the database, open
+ * for reading; the caller closes it), *sizep its size in bytes.
+ */
+int service_backup(struct service *, int *fdp, int64_t *sizep,
+    struct service_error *);
+
 #endif /* CORRCHESS_SERVICE_H */
