@@ -16,10 +16,13 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -608,6 +611,55 @@ api_game_action(struct http_request *req, struct http_response *resp,
 	free(text);
 }
 
+/*
+ * POST /api/v1/admin/backup: a consistent copy of the database, made with
+ * SQLite's online backup while the server goes on, sent back as the file
+ * (application/vnd.sqlite3) and named after the time it was taken.
+ */
+static void
+api_admin_backup(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	struct tm		 tm;
+	char			*data = NULL, disp[96];
+	int64_t			 size;
+	size_t			 got = 0;
+	ssize_t			 n;
+	time_t			 t = (time_t)service_now(user);
+	int			 fd;
+
+	(void)req;
+	if (service_backup(user, &fd, &size, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	if (size < 0 || (uint64_t)size > SIZE_MAX - 1 ||
+	    (data = malloc((size_t)size + 1)) == NULL) {
+		http_respond_error(resp, 500, "internal", "out of memory");
+		goto out;
+	}
+	while (got < (size_t)size) {
+		n = read(fd, data + got, (size_t)size - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			http_respond_error(resp, 500, "internal",
+			    "the backup could not be read");
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	http_respond_data(resp, 200, "application/vnd.sqlite3", data, got);
+	gmtime_r(&t, &tm);
+	strftime(disp, sizeof disp, "attachment; "
+	    "filename=\"corrchess-%Y%m%dT%H%M%SZ.db\"", &tm);
+	http_response_header(resp, "Content-Disposition", disp);
+ out:
+	free(data);
+	close(fd);
+}
+
 /* GET /api/v1: name the server and the API version. */
 static void
 api_root(struct http_request *req, struct http_response *resp, void *user)
@@ -639,5 +691,6 @@ const struct http_route routes_api[] = {
 	    api_game_records },
 	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
 	    api_game_action },
+	{ "POST", "/api/v1/admin/backup", HTTP_AUTH_ADMIN, api_admin_backup },
 };
 const size_t routes_api_count = sizeof routes_api / sizeof routes_api[0];
