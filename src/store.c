@@ -150,6 +150,16 @@ static const char *const store_migrations[] = {
 	"  WHERE sent IS NULL AND failed IS NULL;"
 	"CREATE INDEX outbox_recipient ON outbox (recipient, kind, created);"
 	"CREATE INDEX players_email ON players (email);",
+
+	/* 3 -> 4: the reminders dealt with, per game, move and threshold
+	 * (seconds before the deadline); sent_at is NULL when none was due. */
+	"CREATE TABLE reminders ("
+	"  game_id INTEGER NOT NULL REFERENCES games (id),"
+	"  ply INTEGER NOT NULL CHECK (ply >= 0),"
+	"  threshold INTEGER NOT NULL CHECK (threshold > 0),"
+	"  sent_at INTEGER,"
+	"  PRIMARY KEY (game_id, ply, threshold)"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -216,6 +226,9 @@ enum stmt_id {
 	ST_OUTBOX_FAILED,
 	ST_OUTBOX_RECENT,
 	ST_OUTBOX_PENDING,
+	ST_GAME_REMIND,
+	ST_REMINDER_INSERT,
+	ST_REMINDER_GET,
 	ST_COUNT
 };
 
@@ -338,6 +351,18 @@ static const struct {
 	[ST_OUTBOX_PENDING] = { "outbox-pending", 0,
 	    "SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND failed IS NULL "
 	    "AND next_attempt >= 0" },
+	[ST_GAME_REMIND] = { "game-remind", 0,
+	    GAME_SELECT "WHERE g.status = 'ongoing' AND g.deadline IS NOT NULL "
+	    "AND g.deadline > ?1 AND g.deadline <= ?2 AND NOT EXISTS "
+	    "(SELECT 1 FROM reminders r WHERE r.game_id = g.id "
+	    "AND r.ply = g.ply AND r.threshold = ?3) "
+	    "ORDER BY g.deadline LIMIT ?4" },
+	[ST_REMINDER_INSERT] = { "reminder-insert", 0,
+	    "INSERT INTO reminders (game_id, ply, threshold, sent_at) "
+	    "VALUES (?1, ?2, ?3, ?4)" },
+	[ST_REMINDER_GET] = { "reminder-get", 0,
+	    "SELECT sent_at FROM reminders "
+	    "WHERE game_id = ?1 AND ply = ?2 AND threshold = ?3" },
 };
 
 struct store {
@@ -1416,6 +1441,63 @@ store_game_list_due(struct store *s, int64_t now, int64_t limit,
 	sqlite3_bind_int64(st, 1, now);
 	sqlite3_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
 	return store_game_rows(s, st, cb, arg);
+}
+
+/* List ongoing games whose deadline is near and not yet reminded of. */
+enum store_status
+store_game_list_remind(struct store *s, int64_t now, int64_t threshold,
+    int64_t limit, store_game_cb cb, void *arg)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_GAME_REMIND)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, now + threshold);
+	sqlite3_bind_int64(st, 3, threshold);
+	sqlite3_bind_int64(st, 4, limit > 0 ? limit : INT64_MAX);
+	return store_game_rows(s, st, cb, arg);
+}
+
+/* Record that a game's reminder at a threshold was dealt with. */
+enum store_status
+store_reminder_add(struct store *s, int64_t game_id, int ply,
+    int64_t threshold, int64_t sent_at)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_REMINDER_INSERT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_int64(st, 3, threshold);
+	store_bind_opt_int(st, 4, sent_at, 0);
+	return store_exec_stmt(s, st, "record a reminder");
+}
+
+/* Look up whether a game's reminder at a threshold was dealt with. */
+enum store_status
+store_reminder_get(struct store *s, int64_t game_id, int ply,
+    int64_t threshold, int64_t *sent_at)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status = STORE_NOTFOUND;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_REMINDER_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_int64(st, 3, threshold);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		status = STORE_OK;
+		if (sent_at != NULL)
+			*sent_at = store_col_opt_int(st, 0, 0);
+	} else if (rc != SQLITE_DONE)
+		status = store_fail(s, rc, "look a reminder up");
+	store_done(st);
+	return status;
 }
 
 /* Count the games of one status. */

@@ -66,7 +66,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	4
 
 enum store_status {
 	STORE_OK = 0,
@@ -334,6 +334,31 @@ enum store_status store_game_list(struct store *,
 /* List ongoing games whose deadline is at or before `now`, earliest first. */
 enum store_status store_game_list_due(struct store *, int64_t now,
     int64_t limit, store_game_cb, void *arg);
+
+/*
+ * Reminders. A row per game, move (ply) and threshold (seconds before the
+ * deadline) once that reminder was dealt with, so that none goes twice,
+ * whichever process sends it. sent_at is when the notice was queued, or 0
+ * when none was due (the move began inside the threshold, or a nearer
+ * threshold's reminder went instead).
+ */
+
+/*
+ * List ongoing games whose deadline is after `now` and at most `threshold`
+ * seconds later, with no reminder row for their current ply and this
+ * threshold; earliest deadline first, at most `limit` (0: all).
+ */
+enum store_status store_game_list_remind(struct store *, int64_t now,
+    int64_t threshold, int64_t limit, store_game_cb, void *arg);
+
+/* Record a reminder as dealt with; STORE_EXISTS when it was already. */
+enum store_status store_reminder_add(struct store *, int64_t game_id, int ply,
+    int64_t threshold, int64_t sent_at);
+
+/* Look a reminder up: STORE_OK with *sent_at (may be NULL), or
+ * STORE_NOTFOUND. */
+enum store_status store_reminder_get(struct store *, int64_t game_id, int ply,
+    int64_t threshold, int64_t *sent_at);
 
 /* Count the games of a status ("ongoing" or "finished") into *n. */
 enum store_status store_game_count(struct store *, const char *status,
