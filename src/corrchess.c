@@ -120,6 +120,23 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --offer-draw       offer a draw with the move\n"
 	  "  --ascii, --flip    as for corrchess show\n",
 	  0 },
+	{ "mail-move", cli_mail_move,
+	  "[-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR] [--from ADDR] "
+	  "GAME MOVE",
+	  "Print MOVE in game GAME as a ready mail for the server's move\n"
+	  "mailbox: headers (From, To, Subject, Date, Message-ID, and with --to\n"
+	  "In-Reply-To and References to your thread of the game), a blank line\n"
+	  "and the statement for the game's current ply (read from the server)\n"
+	  "with its signature. Pipe it to sendmail -t or paste it into a mail.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n"
+	  "  -k, --key KEY      the private key file\n"
+	  "  -p, --player NAME  your player name\n"
+	  "  --ssh              an SSH signature block instead of the line\n"
+	  "  -t, --to ADDR      the move mailbox (the Reply-To of the notices)\n"
+	  "  -f, --from ADDR    your address, as the server knows it\n"
+	  "  --offer-draw       offer a draw with the move\n",
+	  0 },
 	{ "act", cli_client_act,
 	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
 	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"

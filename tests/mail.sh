@@ -1,0 +1,606 @@
+#!/bin/sh
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Moves by mail end to end: the real corrchessd with [mail] enabled, real
+# Dovecot and Postfix on loopback (tests/mailenv.sh), players who read
+# their mail over IMAP with curl and send moves through Postfix with curl,
+# signed with ssh-keygen -Y sign and with `corrchess mail-move`. Checks the
+# notices (subject, threading, content), moves applied from a
+# multipart/alternative quoted-printable reply, refusals answered, a mail
+# delivered twice applied once, notices queued while the SMTP server is
+# down, a crash between a mail's commit and its filing, how-to answers
+# rate-limited to one a day.
+# Run by `make check` (as root: the mail servers switch users); without
+# Dovecot or Postfix it fails, unless CORRCHESS_NO_MAIL_SERVERS=1 (skip).
+# Prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+corrchessd=$top_builddir/src/corrchessd
+corrchess=$top_builddir/src/corrchess
+example=$top_srcdir/conf/corrchessd.conf
+mailenv=$top_srcdir/tests/mailenv.sh
+
+# No mail servers: a clear failure, or a skip when asked for.
+missing=
+command -v dovecot >/dev/null 2>&1 || missing="dovecot (dovecot-imapd)"
+[ -x /usr/lib/postfix/sbin/master ] || missing="$missing postfix"
+[ "$(id -u)" -eq 0 ] || missing="$missing (root: the servers change users)"
+if [ -n "$missing" ]; then
+	if [ "${CORRCHESS_NO_MAIL_SERVERS:-}" = 1 ]; then
+		echo "mail servers missing: $missing; skipped" >&2
+		exit 77
+	fi
+	echo "mail servers missing: $missing; install them (.ci/install-deps)" \
+	    "or set CORRCHESS_NO_MAIL_SERVERS=1 to skip this test" >&2
+	exit 1
+fi
+for prog in curl ssh-keygen perl; do
+	if ! command -v "$prog" >/dev/null 2>&1; then
+		echo "$prog not found: run .ci/install-deps" >&2
+		exit 1
+	fi
+done
+
+passed=0
+failed=0
+pid=
+tmp=$(mktemp -d)
+mdir=$(mktemp -d /tmp/ccm.XXXXXX)
+cleanup() {
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	"$mailenv" stop "$mdir" >/dev/null 2>&1
+	rm -rf "$mdir"
+	if [ "$failed" -gt 0 ] || [ -n "${KEEP:-}" ]; then
+		echo "--- corrchessd log (last 40 lines)" >&2
+		tail -n 40 "$tmp/log.all" >&2 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*" >&2
+}
+
+# check NAME COMMAND...: the command must succeed.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok; else bad "$name"; fi
+}
+
+# same NAME GOT WANT: two strings must be equal.
+same() {
+	if [ "$2" = "$3" ]; then
+		ok
+	else
+		bad "$1: got '$2', want '$3'"
+	fi
+}
+
+# waitfor SECONDS COMMAND...: run the command every 0.2 s until it
+# succeeds, SECONDS at most; the status of its last run.
+waitfor() {
+	limit=$(($1 * 5))
+	shift
+	n=0
+	while ! "$@"; do
+		n=$((n + 1))
+		[ "$n" -lt "$limit" ] || return 1
+		sleep 0.2
+	done
+}
+
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit $?
+}
+
+# --- The mail servers ---------------------------------------------------
+
+if ! "$mailenv" start "$mdir" >"$tmp/mailenv.log" 2>&1; then
+	cat "$tmp/mailenv.log" >&2
+	bad "the mail servers start"
+	finish
+fi
+# shellcheck disable=SC1091
+. "$mdir/env"
+domain=mail.test
+box=corrchess@$domain
+
+# imap USER URL-PATH [CURL-ARG...]: a request to USER's IMAP mailbox.
+imap() {
+	u=$1
+	p=$2
+	shift 2
+	curl -s --max-time 10 -u "$u:$u-pw" "imap://127.0.0.1:$IMAP_PORT/$p" \
+	    "$@"
+}
+
+# uids USER [FOLDER]: the UIDs of a folder's messages (INBOX by default),
+# one a line; nothing when the folder does not exist.
+uids() {
+	imap "$1" "${2:-INBOX}" -X 'UID SEARCH ALL' 2>/dev/null |
+	    tr -d '\r' | sed -n 's/^\* SEARCH *//p' | tr ' ' '\n' | grep .
+}
+
+# count USER [FOLDER]: how many messages a folder holds.
+count() {
+	uids "$@" | wc -l | tr -d ' '
+}
+
+# has USER N [FOLDER]: the folder holds N messages or more.
+has() {
+	[ "$(count "$1" "${3:-INBOX}")" -ge "$2" ]
+}
+
+# fetch USER INDEX FILE [FOLDER]: the INDEX-th message (from 1, in UID
+# order) of the folder into FILE.
+fetch() {
+	uid=$(uids "$1" "${4:-INBOX}" | sed -n "${2}p")
+	: >"$3"
+	[ -n "$uid" ] || return 1
+	imap "$1" "${4:-INBOX};UID=$uid" >"$3"
+}
+
+# headers FILE: the header lines of a mail, unfolded, without CR.
+headers() {
+	tr -d '\r' <"$1" | sed '/^$/q' | awk '
+	    /^[ \t]/ { sub(/^[ \t]+/, " "); line = line $0; next }
+	    { if (line != "") print line; line = $0 }
+	    END { if (line != "") print line }'
+}
+
+# hdr NAME FILE: the value of header NAME (the first one).
+hdr() {
+	headers "$2" | grep -i "^$1:" | head -n 1 | sed 's/^[^:]*: *//'
+}
+
+# textpart FILE: the first text/plain part of a mail (7bit or
+# quoted-printable), decoded, LF line ends.
+textpart() {
+	tr -d '\r' <"$1" | perl -MMIME::QuotedPrint -e '
+	    local $/; my $m = <STDIN>;
+	    my ($h, $b) = split /\n\n/, $m, 2;
+	    my $qp = 0;
+	    if ($h =~ /boundary="?([^";\n]+)"?/i) {
+		my $bd = quotemeta $1;
+		for my $part (split /--$bd/, $b) {
+			my ($ph, $pb) = split /\n\n/, $part, 2;
+			next unless defined $pb && $ph =~ m{text/plain}i;
+			$qp = $ph =~ /quoted-printable/i;
+			$b = $pb;
+			last;
+		}
+	    } else {
+		$qp = $h =~ /quoted-printable/i;
+	    }
+	    print $qp ? decode_qp($b) : $b;'
+}
+
+# send FROM FILE: send the mail in FILE through Postfix to the move
+# mailbox.
+send() {
+	curl -s --max-time 10 "smtp://127.0.0.1:$SMTP_PORT" \
+	    --mail-from "$1" --mail-rcpt "$box" --upload-file "$2"
+}
+
+# --- The daemon ---------------------------------------------------------
+
+# confset SECTION KEY VALUE: set a key of the test configuration.
+confset() {
+	awk -v s="[$1]" -v k="$2" -v v="$3" '
+	    /^\[/ { in_s = ($0 == s) }
+	    in_s && $1 == k && $2 == "=" { print k " = " v; next }
+	    { print }' "$tmp/test.conf" >"$tmp/test.conf.new" &&
+	    mv "$tmp/test.conf.new" "$tmp/test.conf"
+}
+
+cp "$example" "$tmp/test.conf"
+confset server port 0
+confset mail enabled yes
+confset mail imap_url "imap://127.0.0.1:$IMAP_PORT"
+confset mail imap_starttls none
+confset mail imap_user corrchess
+confset mail imap_password_file "$CORRCHESS_PASSWORD_FILE"
+confset mail poll_interval 1s
+confset mail smtp_url "smtp://127.0.0.1:$SMTP_PORT"
+confset mail smtp_starttls none
+confset mail from "corrchess <$box>"
+confset mail reply_to "corrchess <$box>"
+confset mail tls_verify no
+echo 0 >"$tmp/clock"
+: >"$tmp/log.all"
+
+# start [ENV=VALUE...]: start corrchessd on the state directory; set $pid,
+# $port, $base, $token.
+start() {
+	: >"$tmp/log"
+	env CORRCHESSD_TEST_CLOCK_FILE="$tmp/clock" "$@" "$corrchessd" \
+	    --config "$tmp/test.conf" --state-dir "$tmp/state" 2>"$tmp/log" &
+	pid=$!
+	i=0
+	while ! grep -q 'listening on' "$tmp/log"; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "corrchessd did not start:" >&2
+			cat "$tmp/log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	    "$tmp/log")
+	base=http://127.0.0.1:$port
+	token=$(cat "$tmp/state/admin.token")
+	[ -n "$port" ]
+}
+
+# stop: stop corrchessd with SIGTERM; its exit status goes to $status.
+stop() {
+	kill -TERM "$pid"
+	wait "$pid"
+	status=$?
+	pid=
+	cat "$tmp/log" >>"$tmp/log.all"
+}
+
+# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
+# $code.
+req() {
+	method=$1
+	path=$2
+	shift 2
+	code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" "$@" \
+	    "$base$path")
+}
+
+admin() {
+	req "$@" -H "Authorization: Bearer $token"
+}
+
+# jval KEY: a number member of the last answer.
+jval() {
+	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "$tmp/out"
+}
+
+# ply GAME: the game's ply, as the server says.
+ply() {
+	req GET "/api/v1/games/$1"
+	jval ply
+}
+
+# ply_is GAME N: the game has reached ply N.
+ply_is() {
+	[ "$(ply "$1")" = "$2" ]
+}
+
+# statement GAME PLY PLAYER ACTION: the five lines into $tmp/st.
+statement() {
+	printf 'corrchess-v1\ngame: %s\nply: %s\nplayer: %s\naction: %s\n' \
+	    "$1" "$2" "$3" "$4" >"$tmp/st"
+}
+
+# sign_ssh KEY: $tmp/signed = $tmp/st and its SSH signature.
+sign_ssh() {
+	rm -f "$tmp/st.sig"
+	ssh-keygen -q -Y sign -n corrchess -f "$1" "$tmp/st" 2>"$tmp/sshlog" ||
+	    cat "$tmp/sshlog" >&2
+	cat "$tmp/st" "$tmp/st.sig" >"$tmp/signed"
+}
+
+# plainmail FROM ID SUBJECT BODYFILE OUT: a text/plain mail.
+plainmail() {
+	{
+		printf 'From: %s\nTo: %s\nSubject: %s\n' "$1" "$box" "$3"
+		printf 'Message-ID: <%s>\nDate: %s\n' "$2" \
+		    "$(LC_ALL=C date -R)"
+		printf 'MIME-Version: 1.0\n'
+		printf 'Content-Type: text/plain; charset=utf-8\n\n'
+		cat "$4"
+	} >"$5"
+}
+
+if start; then
+	ok
+else
+	bad "corrchessd starts with [mail] enabled"
+	finish
+fi
+
+for p in alice bob; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@$domain" -f "$tmp/$p"
+	admin POST /api/v1/players -d "{\"name\":\"$p\",\"email\":\"$p@$domain\",
+	    \"keys\":[\"$(cat "$tmp/$p.pub")\"]}"
+	same "create $p" "$code" 201
+done
+
+# --- 1. A new game: both players hear of it ------------------------------
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+same "create the game" "$code" 201
+g=$(jval id)
+check "alice gets the new-game notice" waitfor 20 has alice 1
+check "bob gets the new-game notice" waitfor 20 has bob 1
+fetch alice 1 "$tmp/a1"
+fetch bob 1 "$tmp/b1"
+same "alice's new-game subject" "$(hdr Subject "$tmp/a1")" \
+    "[corrchess] Game $g, alice v bob: new game, you play White"
+same "bob's new-game subject" "$(hdr Subject "$tmp/b1")" \
+    "[corrchess] Game $g, alice v bob: new game, you play Black"
+same "alice's thread root" "$(hdr Message-ID "$tmp/a1")" \
+    "<game-$g.white@$domain>"
+same "bob's thread root" "$(hdr Message-ID "$tmp/b1")" \
+    "<game-$g.black@$domain>"
+same "new-game notice: Reply-To" "$(hdr Reply-To "$tmp/a1")" \
+    "corrchess <$box>"
+textpart "$tmp/a1" >"$tmp/a1.txt"
+check "alice's notice holds her ready statement" grep -qF \
+    "$(printf 'game: %s\nply: 0\nplayer: alice' "$g")" "$tmp/a1.txt"
+check "alice's notice: action line" grep -qx 'action: move ' "$tmp/a1.txt"
+
+# --- 2. alice's move: multipart/alternative, quoted-printable, quoting ---
+
+statement "$g" 0 alice "move e4"
+sign_ssh "$tmp/alice"
+{
+	cat "$tmp/signed"
+	printf '\nOn %s, corrchess wrote:\n' "$(LC_ALL=C date -R)"
+	sed 's/^/> /' "$tmp/a1.txt"
+} >"$tmp/reply.txt"
+{
+	printf '<html><body><pre>'
+	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$tmp/signed"
+	printf '</pre><blockquote><pre>'
+	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$tmp/a1.txt"
+	printf '</pre></blockquote></body></html>\n'
+} >"$tmp/reply.html"
+{
+	printf 'From: Alice <alice@%s>\nTo: %s\n' "$domain" "$box"
+	printf 'Subject: Re: %s\n' "$(hdr Subject "$tmp/a1")"
+	printf 'Message-ID: <move1.%s@alice.%s>\n' "$$" "$domain"
+	printf 'In-Reply-To: <game-%s.white@%s>\n' "$g" "$domain"
+	printf 'References: <game-%s.white@%s>\n' "$g" "$domain"
+	printf 'Date: %s\nMIME-Version: 1.0\n' "$(LC_ALL=C date -R)"
+	printf 'Content-Type: multipart/alternative; boundary="=-alt-1"\n\n'
+	printf -- '--=-alt-1\nContent-Type: text/plain; charset=utf-8\n'
+	printf 'Content-Transfer-Encoding: quoted-printable\n\n'
+	perl -MMIME::QuotedPrint -e 'local $/; print encode_qp(<STDIN>)' \
+	    <"$tmp/reply.txt"
+	printf -- '--=-alt-1\nContent-Type: text/html; charset=utf-8\n'
+	printf 'Content-Transfer-Encoding: quoted-printable\n\n'
+	perl -MMIME::QuotedPrint -e 'local $/; print encode_qp(<STDIN>)' \
+	    <"$tmp/reply.html"
+	printf -- '--=-alt-1--\n'
+} >"$tmp/m2"
+check "the move mail is quoted-printable (= escaped)" grep -q '=3D' "$tmp/m2"
+check "alice sends her move through Postfix" send "alice@$domain" "$tmp/m2"
+check "alice's mailed move is applied (ply 1)" waitfor 20 ply_is "$g" 1
+check "the move mail is filed in processed" waitfor 20 \
+    has corrchess 1 corrchess.processed
+check "the move mailbox is empty" waitfor 20 eval \
+    '[ "$(count corrchess)" -eq 0 ]'
+check "bob gets the moved notice" waitfor 20 has bob 2
+fetch bob 2 "$tmp/b2"
+same "moved notice: subject" "$(hdr Subject "$tmp/b2")" \
+    "[corrchess] Game $g, alice v bob: 1. e4"
+same "moved notice: In-Reply-To" "$(hdr In-Reply-To "$tmp/b2")" \
+    "<game-$g.black@$domain>"
+same "moved notice: References" "$(hdr References "$tmp/b2")" \
+    "<game-$g.black@$domain>"
+check "moved notice: a Message-ID of its own" eval \
+    "[ \"\$(hdr Message-ID '$tmp/b2')\" != '<game-$g.black@$domain>' ]"
+textpart "$tmp/b2" >"$tmp/b2.txt"
+check "moved notice: who played what" grep -q 'alice played 1\. e4\.' \
+    "$tmp/b2.txt"
+check "moved notice: the move list" grep -q '^ *1\. *e4' "$tmp/b2.txt"
+check "moved notice: bob's ready statement for ply 1" grep -qF \
+    "$(printf 'corrchess-v1\ngame: %s\nply: 1\nplayer: bob' "$g")" \
+    "$tmp/b2.txt"
+# The board from Black's side: rank 1 on top, White's pawn on e4.
+check "moved notice: the board has White's pawn on e4" \
+    grep -q '^ *4 \. \. \. P \. \. \. \.$' "$tmp/b2.txt"
+check "moved notice: the board seen from Black's side" \
+    grep -q '^ *h g f e d c b a$' "$tmp/b2.txt"
+check "alice gets no mail for her own move" eval \
+    '[ "$(count alice)" -eq 1 ]'
+
+# --- 3. A forged and a replayed mail: refused, answered, filed ----------
+
+cp "$tmp/signed" "$tmp/e4.signed"
+nb=$(count bob)
+na=$(count alice)
+# bob signs a statement in alice's name with his own key.
+statement "$g" 1 alice "move Nf3"
+sign_ssh "$tmp/bob"
+plainmail "bob@$domain" "forged.$$@bob.$domain" "my move" "$tmp/signed" \
+    "$tmp/m3"
+check "bob sends a forged statement" send "bob@$domain" "$tmp/m3"
+check "the forged mail is filed in refused" waitfor 20 \
+    has corrchess 1 corrchess.refused
+check "bob, the sender, is answered" waitfor 20 has bob $((nb + 1))
+fetch bob $((nb + 1)) "$tmp/b3"
+same "refusal: subject" "$(hdr Subject "$tmp/b3")" "Re: my move"
+same "refusal: In-Reply-To is the forged mail" "$(hdr In-Reply-To "$tmp/b3")" \
+    "<forged.$$@bob.$domain>"
+textpart "$tmp/b3" | tr '\n' ' ' | tr -s ' ' >"$tmp/b3.txt"
+check "refusal: not accepted, with the reason" grep -q \
+    'not accepted: the signature does not match this statement and any key of alice' \
+    "$tmp/b3.txt"
+same "the forged move is not played" "$(ply "$g")" 1
+check "alice hears nothing of the forgery" eval \
+    "[ \"\$(count alice)\" -eq $na ]"
+
+plainmail "alice@$domain" "replay.$$@alice.$domain" "e4 again" \
+    "$tmp/e4.signed" "$tmp/m3r"
+check "alice's first statement is sent again" send "alice@$domain" "$tmp/m3r"
+check "the replayed mail is filed in refused" waitfor 20 \
+    has corrchess 2 corrchess.refused
+check "alice is answered" waitfor 20 has alice $((na + 1))
+fetch alice $((na + 1)) "$tmp/a3"
+textpart "$tmp/a3" | tr '\n' ' ' | tr -s ' ' >"$tmp/a3.txt"
+check "refusal of the replay: stale ply" grep -q \
+    "the statement is for ply 0 but game $g is at ply 1" "$tmp/a3.txt"
+same "the replay changes nothing" "$(ply "$g")" 1
+same "refusal: in alice's thread" "$(hdr References "$tmp/a3" |
+    grep -o "<game-$g.white@$domain>")" "<game-$g.white@$domain>"
+
+# --- 4. One mail delivered twice: applied once ---------------------------
+
+na=$(count alice)
+np=$(count corrchess corrchess.processed)
+statement "$g" 1 bob "move e5"
+sign_ssh "$tmp/bob"
+plainmail "bob@$domain" "twice.$$@bob.$domain" "e5" "$tmp/signed" "$tmp/m4"
+check "bob's move, first delivery" send "bob@$domain" "$tmp/m4"
+check "bob's move, second delivery" send "bob@$domain" "$tmp/m4"
+check "both deliveries are filed in processed" waitfor 20 \
+    has corrchess $((np + 2)) corrchess.processed
+same "the move is applied once (ply 2)" "$(ply "$g")" 2
+req GET "/api/v1/games/$g/records"
+same "two records" "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 2
+check "alice gets the moved notice" waitfor 20 has alice $((na + 1))
+sleep 2
+same "alice gets it once" "$(count alice)" $((na + 1))
+same "no refusal for the second delivery" "$(count bob)" $((nb + 1))
+
+# --- corrchess mail-move ---------------------------------------------------
+
+nb=$(count bob)
+np=$(count corrchess corrchess.processed)
+if "$corrchess" mail-move -s "$base" -k "$tmp/alice" -p alice --to "$box" \
+    --from "alice@$domain" "$g" Nf3 >"$tmp/mm" 2>"$tmp/mm.err"; then
+	ok
+else
+	bad "corrchess mail-move: $(cat "$tmp/mm.err")"
+fi
+same "mail-move: To" "$(hdr To "$tmp/mm")" "$box"
+same "mail-move: From" "$(hdr From "$tmp/mm")" "alice@$domain"
+same "mail-move: In-Reply-To (alice's thread)" \
+    "$(hdr In-Reply-To "$tmp/mm")" "<game-$g.white@$domain>"
+check "mail-move: a subject naming the game" eval \
+    "hdr Subject '$tmp/mm' | grep -q 'Game $g'"
+check "mail-move: the statement for ply 2" grep -qF \
+    "$(printf 'corrchess-v1\ngame: %s\nply: 2\nplayer: alice\naction: move Nf3' \
+    "$g")" "$tmp/mm"
+check "mail-move's mail is sent" send "alice@$domain" "$tmp/mm"
+check "mail-move's move is applied (ply 3)" waitfor 20 ply_is "$g" 3
+check "mail-move's mail is filed in processed" waitfor 20 \
+    has corrchess $((np + 1)) corrchess.processed
+"$corrchess" mail-move -s "$base" -k "$tmp/alice" -p alice --ssh "$g" \
+    Bc4 >"$tmp/mm2" 2>/dev/null
+check "mail-move --ssh: refused when it is not alice's move" \
+    [ $? -ne 0 ]
+check "bob gets the Nf3 notice" waitfor 20 has bob $((nb + 1))
+
+# --- 5. The SMTP server down: the notice waits, then goes once -----------
+
+na=$(count alice)
+"$mailenv" stop "$mdir" postfix
+check "bob moves over HTTP while Postfix is down" \
+    "$corrchess" move -s "$base" -k "$tmp/bob" -p bob "$g" Nc6 \
+    >/dev/null 2>"$tmp/move.err"
+same "ply 4" "$(ply "$g")" 4
+check "the notice is kept for a retry" waitfor 20 grep -q \
+    'outbox .* retrying in' "$tmp/log"
+"$mailenv" start "$mdir" postfix >"$tmp/mailenv.log" 2>&1 ||
+    cat "$tmp/mailenv.log" >&2
+same "nothing reached alice meanwhile" "$(count alice)" "$na"
+# The retry is due 10 s later: move the daemon's clock on.
+echo 30 >"$tmp/clock"
+check "the notice arrives once Postfix is back" waitfor 20 \
+    has alice $((na + 1))
+sleep 3
+same "it arrives once" "$(count alice)" $((na + 1))
+fetch alice $((na + 1)) "$tmp/a5"
+same "the queued notice: subject" "$(hdr Subject "$tmp/a5")" \
+    "[corrchess] Game $g, alice v bob: 2... Nc6"
+
+# --- 6. A crash between a mail's commit and its filing -------------------
+
+stop
+nb=$(count bob)
+np=$(count corrchess corrchess.processed)
+if start CORRCHESSD_TEST_CRASH_AFTER_MAIL_COMMIT=1; then
+	ok
+else
+	bad "corrchessd starts with the crash switch"
+	finish
+fi
+statement "$g" 4 alice "move Bc4"
+sign_ssh "$tmp/alice"
+plainmail "alice@$domain" "crash.$$@alice.$domain" "Bc4" "$tmp/signed" \
+    "$tmp/m6"
+check "alice sends Bc4" send "alice@$domain" "$tmp/m6"
+check "corrchessd exits after the commit" waitfor 20 eval \
+    '! kill -0 "$pid" 2>/dev/null'
+wait "$pid"
+same "exit status of the crash" $? 99
+pid=
+cat "$tmp/log" >>"$tmp/log.all"
+same "the mail is still in the mailbox" "$(count corrchess)" 1
+if start; then
+	ok
+else
+	bad "corrchessd starts again after the crash"
+	finish
+fi
+same "Bc4 was committed (ply 5)" "$(ply "$g")" 5
+check "the mail is filed in processed after the restart" waitfor 20 \
+    has corrchess $((np + 1)) corrchess.processed
+check "the move mailbox is empty again" waitfor 20 eval \
+    '[ "$(count corrchess)" -eq 0 ]'
+same "the move is applied exactly once (ply 5)" "$(ply "$g")" 5
+req GET "/api/v1/games/$g/records"
+same "five records" "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 5
+same "Bc4 recorded once" \
+    "$(grep -o '"san":"Bc4"' "$tmp/out" | wc -l | tr -d ' ')" 1
+same "four records came by mail" \
+    "$(grep -o '"source":"mail"' "$tmp/out" | wc -l | tr -d ' ')" 4
+check "bob gets the Bc4 notice" waitfor 20 has bob $((nb + 1))
+sleep 2
+same "bob gets it once" "$(count bob)" $((nb + 1))
+
+# --- 7. No statement: a how-to answer, once a day ------------------------
+
+na=$(count alice)
+nr=$(count corrchess corrchess.refused)
+printf 'Hello,\n\nhow do I play?\n\nAlice\n' >"$tmp/q"
+plainmail "alice@$domain" "howto1.$$@alice.$domain" "question" "$tmp/q" \
+    "$tmp/m7"
+check "alice asks without a statement" send "alice@$domain" "$tmp/m7"
+check "alice gets a how-to answer" waitfor 20 has alice $((na + 1))
+fetch alice $((na + 1)) "$tmp/a7"
+same "how-to: subject" "$(hdr Subject "$tmp/a7")" "Re: question"
+same "how-to: In-Reply-To" "$(hdr In-Reply-To "$tmp/a7")" \
+    "<howto1.$$@alice.$domain>"
+check "how-to: says how to sign" grep -q 'ssh-keygen -Y sign -n corrchess' \
+    "$tmp/a7"
+check "how-to: the mail is filed in refused" waitfor 20 \
+    has corrchess $((nr + 1)) corrchess.refused
+plainmail "alice@$domain" "howto2.$$@alice.$domain" "question again" \
+    "$tmp/q" "$tmp/m7b"
+check "alice asks again the same day" send "alice@$domain" "$tmp/m7b"
+check "the second question is filed in refused" waitfor 20 \
+    has corrchess $((nr + 2)) corrchess.refused
+sleep 3
+same "no second how-to within a day" "$(count alice)" $((na + 1))
+
+stop
+same "corrchessd stops cleanly" "$status" 0
+finish
