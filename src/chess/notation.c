@@ -336,7 +336,7 @@ static enum chess_error
 parse_text(const char *text, enum chess_lang lang, struct pattern *p,
     size_t *startp, size_t *lenp)
 {
-	const char	*s, *end;
+	const char	*s;
 	size_t		 n, len;
 	int		 more;
 
@@ -346,10 +346,9 @@ parse_text(const char *text, enum chess_lang lang, struct pattern *p,
 	if (text == NULL)
 		return CHESS_EMOVE_SYNTAX;
 
-	/* Never read further than NOTATION_SCAN_MAX bytes (memchr() stops at
-	 * the NUL it finds). */
-	end = memchr(text, '\0', NOTATION_SCAN_MAX);
-	len = end == NULL ? NOTATION_SCAN_MAX : (size_t)(end - text);
+	/* Never read further than NOTATION_SCAN_MAX bytes. */
+	for (len = 0; len < NOTATION_SCAN_MAX && text[len] != '\0'; len++)
+		;
 	if (len == NOTATION_SCAN_MAX) {
 		*lenp = len;
 		return CHESS_EMOVE_SYNTAX;
@@ -1120,14 +1119,12 @@ quick_match(const struct chess_position *pos, const struct pattern *p)
 		mask &= BB_FILE_A << p->from_file;
 	if (p->from_rank != -1)
 		mask &= BB_RANK_1 << (8 * p->from_rank);
-	if (p->piece == CHESS_PAWN)
-		return quick_pawn(pos, p, ksq, mask);
-	if (p->promo != -1)
-		return CHESS_MOVE_NONE;
 	/* Our pieces of the type that reach the target on an empty board,
 	 * and of those the ones with nothing in the way. */
 	cand = pos->pieces[p->piece] & pos->colors[us] & mask;
 	switch (p->piece) {
+	case CHESS_PAWN:
+		return quick_pawn(pos, p, ksq, mask);
 	case CHESS_KNIGHT:
 		cand &= bb_knight[p->to];
 		break;
@@ -1144,6 +1141,8 @@ quick_match(const struct chess_position *pos, const struct pattern *p)
 		cand &= bb_king[p->to];
 		break;
 	}
+	if (p->promo != -1)
+		return CHESS_MOVE_NONE;
 	occ = pos->colors[0] | pos->colors[1];
 	for (b = cand; b != 0;) {
 		sq = bb_pop(&b);
