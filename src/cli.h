@@ -95,6 +95,9 @@ int	cli_client_act(const struct cli_cmd *, int, char **);
 int	cli_client_show(const struct cli_cmd *, int, char **);
 int	cli_client_games(const struct cli_cmd *, int, char **);
 
+/* The administrator's commands (cli_admin.c). */
+int	cli_admin(const struct cli_cmd *, int, char **);
+
 /* The move as a mail (cli_mail.c). */
 int	cli_mail_move(const struct cli_cmd *, int, char **);
 

@@ -44,6 +44,8 @@ struct cli_conf {
 	char	*server;	/* "server = URL" */
 	char	*key;		/* "key = FILE" (a leading "~/" expanded) */
 	char	*player;	/* "player = NAME" */
+	char	*admin_token_file; /* "admin_token_file = FILE" (corrchess
+				    * admin; a leading "~/" expanded) */
 };
 
 /*

@@ -62,6 +62,7 @@ cli_conf_free(struct cli_conf *cf)
 	free(cf->server);
 	free(cf->key);
 	free(cf->player);
+	free(cf->admin_token_file);
 	memset(cf, 0, sizeof *cf);
 }
 
@@ -187,9 +188,11 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 			field = &cf->key;
 		else if (strcmp(name, "player") == 0)
 			field = &cf->player;
+		else if (strcmp(name, "admin_token_file") == 0)
+			field = &cf->admin_token_file;
 		else {
 			fail(err, errsize, "%s:%u: unknown setting '%s' "
-			    "(known: server, key, player)", path, lineno, name);
+			    "(known: server, key, player, admin_token_file)", path, lineno, name);
 			goto out;
 		}
 		if (*value == '\0') {
@@ -197,7 +200,8 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 			    path, lineno, name);
 			goto out;
 		}
-		copy = field == &cf->key ? cli_conf_expand_home(value) :
+		copy = field == &cf->key || field == &cf->admin_token_file ?
+		    cli_conf_expand_home(value) :
 		    strdup(value);
 		if (copy == NULL) {
 			fail(err, errsize, "out of memory");

@@ -14,6 +14,9 @@ src_corrchess_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) \
 src_corrchess_LDADD += src/libcorrchess.a src/chess/libchess.a \
 	$(CURL_LIBS) $(JANSSON_LIBS) $(SODIUM_LIBS)
 
+# The administrator's commands (admin backup), through the admin API.
+src_corrchess_SOURCES += src/cli_admin.c
+
 dist_man_MANS += doc/corrchess.1
 
 TESTS += tests/client.sh

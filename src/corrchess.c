@@ -162,6 +162,21 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  only NAME's games\n"
 	  "  --status S         only ongoing or only finished games\n",
 	  0 },
+	{ "admin", cli_admin,
+	  "backup [-s URL] [-t FILE] FILE",
+	  "The administrator's commands, through the server's admin API.\n"
+	  "\n"
+	  "backup FILE: save a consistent copy of the server's database in\n"
+	  "FILE (an SQLite file), taken while the server goes on serving.\n"
+	  "FILE is written whole or not at all. Restore by stopping the\n"
+	  "server and putting the copy in place of STATE_DIRECTORY/corrchess.db.\n"
+	  "\n"
+	  "  -s, --server URL      the server\n"
+	  "  -t, --token-file FILE the admin token's file (the server's\n"
+	  "                        admin_token_file, or STATE_DIRECTORY/\n"
+	  "                        admin.token); else $CORRCHESS_ADMIN_TOKEN,\n"
+	  "                        else the configuration's admin_token_file\n",
+	  0 },
 	{ "help", cmd_help_exec,
 	  "[COMMAND]",
 	  "List the commands, or describe COMMAND.\n",
