@@ -51,6 +51,7 @@ enum job_kind {
 	JOB_FLAG,		/* end a game whose flag fell */
 	JOB_MAIL,		/* a mail: its action (if any), its record,
 				   the answer it gets */
+	JOB_REMIND,		/* remind the side to move of its deadline */
 };
 
 struct job {
@@ -71,7 +72,13 @@ struct job {
 	const struct service_mail_in	*mail;
 	bool				 refused;
 	enum service_mail_outcome	 outcome;
+	/* JOB_REMIND: thresholds in seconds, nearest first */
+	const int64_t			*thresholds;
+	size_t				 nthresholds;
 	/* result */
+	bool				 changed;	/* JOB_FLAG: the game
+							   ended; JOB_REMIND:
+							   a reminder went */
 	bool				 done;
 	int				 rc;
 	struct service_error		*err;
@@ -749,6 +756,69 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	    game_termination_name(c->state.termination));
 }
 
+/*
+ * Remind the side to move that its deadline comes near, once per move and
+ * threshold: the nearest threshold the time left has passed is taken, its
+ * row and those of the farther thresholds are written with the notice, so
+ * a reminder that was missed (the server was down) is not sent after a
+ * nearer one. No notice goes for a threshold the move began inside of (a
+ * "1d/move" game would otherwise be reminded at every move), nor to a
+ * player without an address; it is recorded all the same, so the game is
+ * not listed again.
+ */
+static int
+job_remind(struct service *svc, struct job *j, struct store_game *row,
+    struct cached *c, int64_t now)
+{
+	const struct game	*g = &c->state;
+	struct store_player	 p;
+	enum store_status	 ss;
+	int64_t			 deadline, left, at_start, t;
+	size_t			 i, k;
+	int			 turn, ply;
+	bool			 send;
+
+	if (!game_ongoing(g) || (deadline = game_deadline(g)) <= now)
+		return 0;
+	left = deadline - now;
+	for (i = 0; i < j->nthresholds && left > j->thresholds[i]; i++)
+		;
+	if (i == j->nthresholds)
+		return 0;
+	t = j->thresholds[i];
+	turn = game_turn(g);
+	ply = (int)game_ply(g);
+	ss = store_reminder_get(svc->wstore, row->id, ply, t, NULL);
+	if (ss == STORE_OK)
+		return 0;
+	if (ss != STORE_NOTFOUND)
+		return service_store_fail(j->err, svc->wstore,
+		    "look the reminders up");
+	at_start = g->remaining[turn];
+	send = at_start > t;
+	if (send) {
+		ss = store_player_get(svc->wstore, turn == CHESS_WHITE ?
+		    row->white : row->black, &p);
+		if (ss != STORE_OK)
+			return service_store_fail(j->err, svc->wstore,
+			    "read the player to remind");
+		send = p.email[0] != '\0';
+	}
+	if (send && notify(svc, svc->wstore, row, g, c->san, NOTICE_REMINDER,
+	    turn, -1, now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "queue the reminder");
+	for (k = i; k < j->nthresholds; k++) {
+		ss = store_reminder_add(svc->wstore, row->id, ply,
+		    j->thresholds[k], k == i && send ? now : 0);
+		if (ss != STORE_OK && ss != STORE_EXISTS)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the reminder");
+	}
+	j->changed = send;
+	return 0;
+}
+
 /* Run a game job (an action or a flag) inside the writer's transaction. */
 static int
 job_game(struct service *svc, struct job *j, int64_t now)
@@ -766,13 +836,18 @@ job_game(struct service *svc, struct job *j, int64_t now)
 		return service_store_fail(j->err, svc->wstore, "read the game");
 	if ((c = cache_get(svc, &row, j->err)) == NULL)
 		return -1;
-	if (j->kind != JOB_FLAG)
+	if (j->kind != JOB_FLAG && j->kind != JOB_REMIND)
 		return job_action(svc, j, &row, c, now);
 	rc = 0;
-	if (game_ongoing(&c->state) && game_check_time(&c->state, now) &&
-	    record_flag(svc, &row, c, now) != 0)
-		rc = service_store_fail(j->err, svc->wstore,
-		    "record the end of the game on time");
+	if (game_ongoing(&c->state) && game_check_time(&c->state, now)) {
+		if (record_flag(svc, &row, c, now) != 0)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the end of the game on time");
+		j->changed = j->kind == JOB_FLAG;
+		return 0;
+	}
+	if (j->kind == JOB_REMIND)
+		rc = job_remind(svc, j, &row, c, now);
 	return rc;
 }
 
@@ -1066,6 +1141,43 @@ job_submit(struct service *svc, struct job *j)
 		pthread_cond_wait(&svc->done, &svc->lock);
 	pthread_mutex_unlock(&svc->lock);
 	return j->rc;
+}
+
+/*
+ * Queue `n` jobs at once, so that the writer may commit them together, and
+ * wait until every one is done. -1 when the service is stopping (every job
+ * gets the error); otherwise 0, each job holding its own result.
+ */
+static int
+job_submit_all(struct service *svc, struct job *jobs, size_t n)
+{
+	size_t	i;
+
+	if (n == 0)
+		return 0;
+	pthread_mutex_lock(&svc->lock);
+	if (svc->stopping) {
+		pthread_mutex_unlock(&svc->lock);
+		for (i = 0; i < n; i++)
+			jobs[i].rc = service_fail(jobs[i].err, 503, "stopping",
+			    "the server is stopping; try again in a moment");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		jobs[i].next = NULL;
+		jobs[i].done = false;
+		if (svc->tail != NULL)
+			svc->tail->next = &jobs[i];
+		else
+			svc->head = &jobs[i];
+		svc->tail = &jobs[i];
+	}
+	pthread_cond_signal(&svc->work);
+	for (i = 0; i < n; i++)
+		while (!jobs[i].done)
+			pthread_cond_wait(&svc->done, &svc->lock);
+	pthread_mutex_unlock(&svc->lock);
+	return 0;
 }
 
 /* --- metrics ---------------------------------------------------------- */
@@ -1561,6 +1673,210 @@ service_game_get(struct service *svc, int64_t id, struct service_game *out,
 			rc = game_read(st, id, now, out, err);
 	}
 	pool_put(svc, st);
+	return rc;
+}
+
+/* --- the clock -------------------------------------------------------- */
+
+/* Games looked at per listing of the clock. */
+#define SERVICE_CLOCK_BATCH	512
+/* Listings per call when every one comes back full. */
+#define SERVICE_CLOCK_ROUNDS	8
+
+/* Game ids gathered from listings, each once. */
+struct id_list {
+	int64_t	*ids;
+	size_t	 n, cap;
+	size_t	 listed;	/* rows of the last listing */
+};
+
+/* Add a listed game's id, once. */
+static int
+id_collect(void *arg, const struct store_game *g)
+{
+	struct id_list	*l = arg;
+	int64_t		*p;
+	size_t		 i, ncap;
+
+	l->listed++;
+	for (i = 0; i < l->n; i++)
+		if (l->ids[i] == g->id)
+			return 0;
+	if (l->n == l->cap) {
+		ncap = l->cap != 0 ? l->cap * 2 : 64;
+		if ((p = realloc(l->ids, ncap * sizeof *p)) == NULL)
+			return -1;
+		l->ids = p;
+		l->cap = ncap;
+	}
+	l->ids[l->n++] = g->id;
+	return 0;
+}
+
+/*
+ * Queue one job of `kind` per game of `l` at once and wait for them all;
+ * count in *changed those that changed something. A game deleted meanwhile
+ * is passed over; any other failure is logged, and the first one reported
+ * (-1) after every job ran.
+ */
+static int
+clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
+    const int64_t *thresholds, size_t nthresholds, size_t *changed,
+    struct service_error *err)
+{
+	struct job		*jobs = NULL;
+	struct service_error	*errs = NULL;
+	size_t			 i;
+	int			 rc = 0;
+
+	if (l->n == 0)
+		return 0;
+	if ((jobs = calloc(l->n, sizeof *jobs)) == NULL ||
+	    (errs = calloc(l->n, sizeof *errs)) == NULL) {
+		rc = service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < l->n; i++) {
+		jobs[i].kind = kind;
+		jobs[i].game_id = l->ids[i];
+		jobs[i].thresholds = thresholds;
+		jobs[i].nthresholds = nthresholds;
+		jobs[i].err = &errs[i];
+	}
+	if (job_submit_all(svc, jobs, l->n) != 0) {
+		rc = -1;
+		if (err != NULL)
+			*err = errs[0];
+		goto out;
+	}
+	for (i = 0; i < l->n; i++) {
+		if (jobs[i].rc == 0) {
+			*changed += jobs[i].changed;
+			continue;
+		}
+		if (errs[i].status == 404)
+			continue;
+		log_warnx("clock: game %" PRId64 ": %s", l->ids[i],
+		    errs[i].message);
+		if (rc == 0 && err != NULL)
+			*err = errs[i];
+		rc = -1;
+	}
+ out:
+	free(jobs);
+	free(errs);
+	return rc;
+}
+
+/* End every game whose flag fell. */
+int
+service_clock_tick(struct service *svc, size_t *ended,
+    struct service_error *err)
+{
+	struct store		*st = NULL;
+	struct id_list		 l;
+	enum store_status	 ss;
+	size_t			 n = 0, before;
+	int			 round, rc = 0;
+
+	memset(&l, 0, sizeof l);
+	for (round = 0; round < SERVICE_CLOCK_ROUNDS && rc == 0; round++) {
+		if ((st = pool_get(svc, err)) == NULL) {
+			rc = -1;
+			break;
+		}
+		l.n = l.listed = 0;
+		ss = store_game_list_due(st, service_now(svc),
+		    SERVICE_CLOCK_BATCH, id_collect, &l);
+		if (ss != STORE_OK)
+			rc = service_store_fail(err, st, "list the games due");
+		else if (l.n < l.listed)
+			rc = service_fail(err, 500, "internal",
+			    "out of memory");
+		pool_put(svc, st);
+		if (rc != 0)
+			break;
+		before = n;
+		rc = clock_jobs(svc, JOB_FLAG, &l, NULL, 0, &n, err);
+		if (l.listed < SERVICE_CLOCK_BATCH || n == before)
+			break;
+	}
+	free(l.ids);
+	if (ended != NULL)
+		*ended = n;
+	return rc;
+}
+
+/* Order thresholds, nearest first. */
+static int
+threshold_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Remind the side to move of every game whose deadline comes near. */
+int
+service_clock_remind(struct service *svc, const int64_t *thresholds,
+    size_t nthresholds, size_t *sent, struct service_error *err)
+{
+	struct store		*st = NULL;
+	struct id_list		 l;
+	enum store_status	 ss = STORE_OK;
+	int64_t			 th[SERVICE_REMINDERS_MAX], now;
+	size_t			 i, n = 0, nth = 0, before;
+	int			 round, rc = 0;
+	bool			 full;
+
+	memset(&l, 0, sizeof l);
+	if (sent != NULL)
+		*sent = 0;
+	if (!svc->mail)
+		return 0;
+	for (i = 0; i < nthresholds; i++) {
+		if (thresholds[i] <= 0)
+			continue;
+		if (nth == SERVICE_REMINDERS_MAX)
+			return service_fail(err, 400, "bad-reminders",
+			    "at most %d reminder thresholds",
+			    SERVICE_REMINDERS_MAX);
+		th[nth++] = thresholds[i];
+	}
+	qsort(th, nth, sizeof th[0], threshold_cmp);
+	for (i = 1, n = nth > 0; i < nth; i++)
+		if (th[i] != th[n - 1])
+			th[n++] = th[i];
+	nth = n;
+	n = 0;
+	for (round = 0; round < SERVICE_CLOCK_ROUNDS && nth > 0; round++) {
+		if ((st = pool_get(svc, err)) == NULL) {
+			rc = -1;
+			break;
+		}
+		now = service_now(svc);
+		l.n = 0;
+		full = false;
+		for (i = 0; i < nth && ss == STORE_OK; i++) {
+			l.listed = 0;
+			ss = store_game_list_remind(st, now, th[i],
+			    SERVICE_CLOCK_BATCH, id_collect, &l);
+			full |= l.listed == SERVICE_CLOCK_BATCH;
+		}
+		if (ss != STORE_OK)
+			rc = service_store_fail(err, st,
+			    "list the games to remind");
+		pool_put(svc, st);
+		if (rc != 0)
+			break;
+		before = n;
+		rc = clock_jobs(svc, JOB_REMIND, &l, th, nth, &n, err);
+		if (rc != 0 || !full || n == before)
+			break;
+	}
+	free(l.ids);
+	if (sent != NULL)
+		*sent = n;
 	return rc;
 }
 

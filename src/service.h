@@ -208,4 +208,37 @@ int service_outbox_failed(struct service *, int64_t id, int64_t retry_at,
 int service_backup(struct service *, int *fdp, int64_t *sizep,
     struct service_error *);
 
+/*
+ * The clock. Games end on time without anyone opening them, and the side
+ * to move is reminded of its deadline; src/clock.c calls these every
+ * minute or so. Both run through the writer, which checks each game again
+ * inside its transaction, so several processes sharing a database may run
+ * them at once: a game is ended once, a reminder sent once.
+ */
+
+/* Most reminder thresholds service_clock_remind() takes. */
+#define SERVICE_REMINDERS_MAX	16
+
+/*
+ * End every game whose flag fell by now: a loss on time, or a draw when
+ * the opponent cannot mate (FIDE 6.9), with a "flag" record and the
+ * game-over notices. *ended (may be NULL) counts the games this call
+ * ended. -1 when the store failed (the games not reached are ended by the
+ * next call).
+ */
+int service_clock_tick(struct service *, size_t *ended,
+    struct service_error *);
+
+/*
+ * Remind the side to move of each ongoing game when its time left falls
+ * to a threshold (seconds, any order, at most SERVICE_REMINDERS_MAX; 3
+ * and 1 days are usual): one notice in the player's language, once per
+ * move and threshold. When several thresholds were passed at once only
+ * the nearest is sent; a threshold the move began inside of (one day left
+ * under "1d/move") sends nothing. Nothing happens without mail. *sent (may
+ * be NULL) counts the reminders queued.
+ */
+int service_clock_remind(struct service *, const int64_t *thresholds,
+    size_t nthresholds, size_t *sent, struct service_error *);
+
 #endif /* CORRCHESS_SERVICE_H */
