@@ -231,7 +231,7 @@ main(int argc, char **argv)
 	const char	*dir = NULL, *prefix = "p";
 	size_t		 nlines = 0, cap = 0, maxply = 0, i;
 	unsigned long	 conns = 64, ngames = 1024, first = 1, count = 0;
-	char		 path[4096], pk64[64];
+	char		 path[4096], pk64[SIG_PUBKEY_LINE_SIZE];
 	uint8_t		 pk[SIG_PUBKEY_BYTES];
 	FILE		*f = NULL, *fp = NULL, *fg = NULL, **fc = NULL;
 	int		 ch, rc = 1;
