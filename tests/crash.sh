@@ -1,0 +1,372 @@
+#!/bin/bash
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Crash safety: the real corrchessd on a free loopback port, several curl
+# clients in parallel each playing its own games with statements signed
+# beforehand by `corrchess sign`, and the daemon killed with SIGKILL at a
+# random moment, then started again on the same state directory, CRASH_KILLS
+# times (default 5; `make check-crash` runs 50). After each restart:
+#   - every move answered 201 is in its game's record, at its ply;
+#   - no statement is recorded twice, and each game's record holds plies
+#     0, 1, 2 ... in order (nothing twice, nothing skipped);
+#   - each game's moves are the moves signed, in order;
+#   - SQLite's integrity_check and foreign_key_check find nothing.
+# Now and then (the first cycle, then every tenth) `corrchess admin backup`
+# copies the database while the clients play: the copy must pass
+# integrity_check and hold every move acknowledged before it was taken.
+# SIGKILL ends the process, not the machine: this tests what a crash of
+# the daemon leaves behind, not a power loss.
+#
+# Environment: CRASH_KILLS (5), CRASH_CLIENTS (4).
+# Prints the figures and "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+corrchessd=$top_builddir/src/corrchessd
+corrchess=$top_builddir/src/corrchess
+example=$top_srcdir/conf/corrchessd.conf
+kills=${CRASH_KILLS:-5}
+nclients=${CRASH_CLIENTS:-4}
+
+for prog in curl sqlite3; do
+	if ! command -v "$prog" >/dev/null 2>&1; then
+		echo "$prog not found: run .ci/install-deps" >&2
+		exit 1
+	fi
+done
+
+# The moves of every game: Deep Blue v Kasparov, New York 1997, game 2
+# (89 plies, no repetition, ends by resignation after the last one).
+read -r -a moves <<'EOF'
+e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 h6 d4 Re8 Nbd2 Bf8 Nf1 Bd7 Ng3 Na5 Bc2 c5 b3 Nc6 d5 Ne7 Be3 Ng6 Qd2 Nh7 a4 Nh4 Nxh4 Qxh4 Qe2 Qd8 b4 Qc7 Rec1 c4 Ra3 Rec8 Rca1 Qd8 f4 Nf6 fxe5 dxe5 Qf1 Ne8 Qf2 Nd6 Bb6 Qe8 R3a2 Be7 Bc5 Bf8 Nf5 Bxf5 exf5 f6 Bxd6 Bxd6 axb5 axb5 Be4 Rxa2 Qxa2 Qd7 Qa7 Rc7 Qb6 Rb7 Ra8+ Kf7 Qa6 Qc7 Qc6 Qb6+ Kf1 Rb8 Ra6
+EOF
+nmoves=${#moves[@]}
+# Statements each client keeps signed ahead of its play.
+ahead=60
+
+passed=0
+failed=0
+pid=
+clients=()
+tmp=$(mktemp -d)
+cleanup() {
+	local c
+	for c in "${clients[@]}"; do
+		kill "$c" 2>/dev/null
+	done
+	if [ -n "$pid" ]; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*" >&2
+}
+
+# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
+# $code.
+req() {
+	local method=$1 path=$2
+	shift 2
+	code=$(curl -s -o "$tmp/out" -w '%{http_code}' --max-time 60 \
+	    -X "$method" "$@" "$base$path")
+}
+
+# admin METHOD PATH [CURL-ARG...]: req with the admin token.
+admin() {
+	req "$@" -H "Authorization: Bearer $(cat "$tmp/state/admin.token")"
+}
+
+# jval KEY [FILE]: a number member KEY of a compact JSON object.
+jval() {
+	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
+}
+
+# jmoves: the "moves" array of the last answer as space-separated SAN.
+jmoves() {
+	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "$tmp/out" |
+	    tr -d '"' | tr ',' ' '
+}
+
+# Start corrchessd on the state directory; set $pid, $port, $base.
+start() {
+	: >"$tmp/log"
+	"$corrchessd" --config "$tmp/test.conf" --state-dir "$tmp/state" \
+	    2>"$tmp/log" &
+	pid=$!
+	local i=0
+	while ! grep -q 'listening on' "$tmp/log"; do
+		i=$((i + 1))
+		if [ $i -gt 400 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "corrchessd did not start:" >&2
+			cat "$tmp/log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	cat "$tmp/log" >>"$tmp/alllogs"
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	    "$tmp/log")
+	base=http://127.0.0.1:$port
+	[ -n "$port" ]
+}
+
+# new_game CLIENT: create a game for CLIENT and sign all its statements.
+new_game() {
+	local c=$1 g p player st out=$tmp/new.$1
+	st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 -X POST \
+	    -H "Authorization: Bearer $(cat "$tmp/state/admin.token")" \
+	    -d '{"white":"alice","black":"bob"}' "$base/api/v1/games")
+	if [ "$st" != 201 ]; then
+		echo "create a game: status $st: $(cat "$out")" >&2
+		return 1
+	fi
+	g=$(jval id "$out")
+	mkdir -p "$tmp/st/$g"
+	for ((p = 0; p < nmoves; p++)); do
+		if ((p % 2 == 0)); then player=alice; else player=bob; fi
+		"$corrchess" sign -k "$tmp/$player" --game "$g" --ply "$p" \
+		    -p "$player" move "${moves[p]}" >"$tmp/st/$g/$p" || return 1
+	done
+	echo "$g" >>"$tmp/games.$c"
+	echo "$g" >>"$tmp/games"
+}
+
+# refill: give every client at least $ahead statements not yet played,
+# signing new games in parallel (one signer per client).
+refill() {
+	local c g left ply jobs=()
+	for ((c = 0; c < nclients; c++)); do
+		(
+			left=0
+			touch "$tmp/games.$c"
+			while read -r g; do
+				ply=$(cat "$tmp/ply.$g" 2>/dev/null || echo 0)
+				left=$((left + nmoves - ply))
+			done <"$tmp/games.$c"
+			while [ "$left" -lt "$ahead" ]; do
+				new_game "$c" || exit 1
+				left=$((left + nmoves))
+			done
+		) &
+		jobs+=($!)
+	done
+	for g in "${jobs[@]}"; do
+		wait "$g" || bad "signing statements"
+	done
+}
+
+# client C: play C's games from where the server says they are, until the
+# statements run out or the server stops answering. Each move answered
+# 201 goes to $tmp/acked.C as "GAME PLY"; another status to $tmp/odd.
+client() {
+	local c=$1 g ply st out=$tmp/client.$1
+	while read -r g; do
+		st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 \
+		    "$base/api/v1/games/$g")
+		[ "$st" = 200 ] || return 0
+		ply=$(jval ply "$out")
+		while [ "$ply" -lt "$nmoves" ]; do
+			st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 \
+			    -H 'Content-Type: text/plain' \
+			    --data-binary "@$tmp/st/$g/$ply" \
+			    "$base/api/v1/games/$g/actions")
+			case $st in
+			201)
+				echo "$g $ply" >>"$tmp/acked.$c"
+				ply=$((ply + 1))
+				;;
+			000)
+				return 0
+				;;
+			*)
+				echo "game $g ply $ply: status $st:" \
+				    "$(cat "$out")" >>"$tmp/odd"
+				return 0
+				;;
+			esac
+		done
+	done <"$tmp/games.$c"
+}
+
+# verify_game GAME: the record and the moves of one game after a restart.
+verify_game() {
+	local g=$1 n maxack
+	req GET "/api/v1/games/$g/records"
+	if [ "$code" != 200 ]; then
+		bad "game $g: records: status $code"
+		return
+	fi
+	# The ply of each recorded statement, in record order.
+	grep -o 'ply: [0-9]*' "$tmp/out" | cut -d' ' -f2 >"$tmp/plies"
+	n=$(wc -l <"$tmp/plies" | tr -d ' ')
+	if seq 0 $((n - 1)) | cmp -s - "$tmp/plies" ||
+	    { [ "$n" -eq 0 ] && [ ! -s "$tmp/plies" ]; }; then
+		ok
+	else
+		bad "game $g: recorded plies not 0..$((n - 1)) in order:" \
+		    "$(tr '\n' ' ' <"$tmp/plies")"
+	fi
+	if [ -z "$(grep -o '"statement":"[^"]*"' "$tmp/out" | sort |
+	    uniq -d)" ]; then
+		ok
+	else
+		bad "game $g: a statement recorded twice"
+	fi
+	# Every acknowledged ply below the number recorded.
+	maxack=$(cat "$tmp"/acked.* 2>/dev/null | awk -v g="$g" \
+	    '$1 == g && $2 > m { m = $2 } END { print m + 0 }')
+	if ! cat "$tmp"/acked.* 2>/dev/null | grep -q "^$g "; then
+		ok
+	elif [ "$maxack" -lt "$n" ]; then
+		ok
+	else
+		bad "game $g: ply $maxack answered 201 but only $n recorded"
+	fi
+	req GET "/api/v1/games/$g"
+	if [ "$(jval ply)" = "$n" ] &&
+	    [ "$(jmoves)" = "$(echo "${moves[@]:0:n}")" ]; then
+		ok
+	else
+		bad "game $g: ply $(jval ply), moves '$(jmoves)'; want $n" \
+		    "records and the first $n moves signed"
+	fi
+	echo "$n" >"$tmp/ply.$g"
+}
+
+# integrity FILE: SQLite's checks on a database file find nothing.
+integrity() {
+	local r
+	r=$(sqlite3 "$1" 'PRAGMA integrity_check; PRAGMA foreign_key_check;' \
+	    2>&1)
+	if [ "$r" = ok ]; then
+		ok
+	else
+		bad "$1: integrity: $r"
+	fi
+}
+
+# backup_check: copy the database while the clients play; the copy must
+# be sound and hold every move acknowledged before the copy began.
+backup_check() {
+	local n before=$tmp/acked-before-backup
+	cat "$tmp"/acked.* 2>/dev/null >"$before"
+	rm -f "$tmp/copy.db"
+	if "$corrchess" admin backup -s "$base" -t "$tmp/state/admin.token" \
+	    "$tmp/copy.db" >"$tmp/backup.out" 2>&1; then
+		ok
+	else
+		bad "admin backup during writes: $(cat "$tmp/backup.out")"
+		return
+	fi
+	backups=$((backups + 1))
+	integrity "$tmp/copy.db"
+	sqlite3 "$tmp/copy.db" "SELECT game_id, count(*) FROM actions
+	    WHERE kind = 'move' GROUP BY game_id" | tr '|' ' ' >"$tmp/copy.n"
+	# Moves in the copy by game, then each acknowledged "GAME PLY".
+	n=$(awk 'FNR == NR { have[$1] = $2; next }
+	    !($2 < have[$1]) { miss++ } END { print miss + 0 }' \
+	    "$tmp/copy.n" "$before")
+	if [ "$n" -eq 0 ]; then
+		ok
+	else
+		bad "the backup misses $n moves acknowledged before it began"
+	fi
+}
+
+# --- Setting up ---------------------------------------------------------
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+mkdir -p "$tmp/st"
+: >"$tmp/games"
+if ! start; then
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+for p in alice bob; do
+	"$corrchess" keygen -f "$tmp/$p" -C "$p@example.org" >/dev/null 2>&1
+	admin POST /api/v1/players -d "{\"name\":\"$p\",
+	    \"keys\":[\"$(cat "$tmp/$p.pub")\"]}"
+	if [ "$code" != 201 ]; then
+		bad "create $p: status $code: $(cat "$tmp/out")"
+		echo "$passed passed, $failed failed"
+		exit 1
+	fi
+done
+
+# --- Kill, restart, verify ----------------------------------------------
+
+t0=$(date +%s)
+restarts=0
+backups=0
+for ((k = 1; k <= kills; k++)); do
+	refill
+	clients=()
+	for ((c = 0; c < nclients; c++)); do
+		client "$c" &
+		clients+=($!)
+	done
+	if [ "$k" -eq 1 ] || [ $((k % 10)) -eq 0 ]; then
+		sleep 0.2
+		backup_check
+	fi
+	# A moment between 0.05 and 1 second from now.
+	sleep "$(printf '%d.%03d' 0 $((50 + RANDOM % 950)))"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	pid=
+	for c in "${clients[@]}"; do
+		wait "$c"
+	done
+	clients=()
+	if ! start; then
+		bad "corrchessd starts again after kill $k"
+		break
+	fi
+	restarts=$((restarts + 1))
+	while read -r g; do
+		verify_game "$g"
+	done <"$tmp/games"
+	integrity "$tmp/state/corrchess.db"
+done
+t1=$(date +%s)
+
+if [ -s "$tmp/odd" ]; then
+	bad "answers other than 201 to the clients:"
+	head -n 20 "$tmp/odd" >&2
+else
+	ok
+fi
+acked=$(cat "$tmp"/acked.* 2>/dev/null | wc -l | tr -d ' ')
+if [ -z "$(cat "$tmp"/acked.* 2>/dev/null | sort | uniq -d)" ]; then
+	ok
+else
+	bad "a move answered 201 twice"
+fi
+check_moves=0
+while read -r g; do
+	check_moves=$((check_moves + $(cat "$tmp/ply.$g" 2>/dev/null ||
+	    echo 0)))
+done <"$tmp/games"
+# Some moves must have been acknowledged, or nothing was tested.
+if [ "$acked" -gt 0 ]; then ok; else bad "no move acknowledged"; fi
+
+echo "crash: $kills kills, $restarts restarts, $nclients clients," \
+    "$(wc -l <"$tmp/games" | tr -d ' ') games, $acked moves answered 201," \
+    "$check_moves moves recorded, $backups backups during writes," \
+    "$((t1 - t0))s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
