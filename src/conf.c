@@ -780,7 +780,7 @@ out:
 }
 
 /* Describe a key's type and limits in a few words. */
-static void
+void
 conf_describe_type(const struct conf_key *key, char *buf, size_t size)
 {
 	const struct conf_choice *c;

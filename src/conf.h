@@ -186,4 +186,10 @@ int	conf_parse_value(const struct conf_key *key, const char *text,
  */
 int	conf_write_example(FILE *fp);
 
+/*
+ * Describe key's type and limits in a few words into buf ("size, 1K to
+ * 1G", "one of: full, normal"), as the example file does.
+ */
+void	conf_describe_type(const struct conf_key *key, char *buf, size_t size);
+
 #endif /* CORRCHESS_CONF_H */

@@ -15,7 +15,14 @@
  * and waits for signals on the main thread: SIGTERM or SIGINT stop
  * accepting connections, let requests in progress finish and exit 0;
  * SIGHUP reads the configuration file again and applies what can change
- * without a restart (for now the log level).
+ * without a restart (the keys conf_reloadable() names), logging the
+ * changed keys that need one.
+ *
+ * Under systemd (src/sdnotify.c) it tells the manager READY=1 once the
+ * database is open and the listener is up, RELOADING=1 then READY=1
+ * around a SIGHUP, STOPPING=1 on SIGTERM, and pings WATCHDOG=1 every half
+ * WatchdogSec; with socket activation (one socket in LISTEN_FDS) it serves
+ * on fd 3 instead of binding [server] listen and port.
  */
 
 #include "config.h"
@@ -37,10 +44,12 @@
 #include <sodium.h>
 
 #include "conf.h"
+#include "conf_man.h"
 #include "http.h"
 #include "log.h"
 #include "routes.h"
 #include "mailer.h"
+#include "sdnotify.h"
 #include "service.h"
 
 #ifndef CORRCHESSD_CONF_DEFAULT
@@ -55,6 +64,7 @@
 enum {
 	OPT_CHECK_CONFIG = 256,
 	OPT_DUMP_EXAMPLE,
+	OPT_DUMP_MAN,
 	OPT_STATE_DIR,
 };
 
@@ -63,6 +73,7 @@ static const struct option long_options[] = {
 	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 	{ "debug", no_argument, NULL, 'd' },
 	{ "dump-config-example", no_argument, NULL, OPT_DUMP_EXAMPLE },
+	{ "dump-config-man", no_argument, NULL, OPT_DUMP_MAN },
 	{ "help", no_argument, NULL, 'h' },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "version", no_argument, NULL, 'V' },
@@ -240,12 +251,56 @@ load_config(struct conf *conf, const char *path, int path_given,
 	return (0);
 }
 
-/* Read the configuration file again after SIGHUP. */
+/* Tell whether key has the same value in a and b. */
+static int
+conf_key_equal(const struct conf *a, const struct conf *b,
+    const struct conf_key *key)
+{
+	const char	*pa = (const char *)a + key->offset;
+	const char	*pb = (const char *)b + key->offset;
+
+	switch (key->type) {
+	case CONF_STRING:
+	case CONF_PATH:
+	case CONF_ADDR:
+		return (strcmp(*(char *const *)(const void *)pa,
+		    *(char *const *)(const void *)pb) == 0);
+	case CONF_BOOL:
+		return (*(const bool *)(const void *)pa ==
+		    *(const bool *)(const void *)pb);
+	default:
+		return (*(const long long *)(const void *)pa ==
+		    *(const long long *)(const void *)pb);
+	}
+}
+
+/* Tell the service manager state, warning once if that fails. */
 static void
-reload(const char *path, int path_given, const char *state_dir, int debug)
+notify(const char *state)
+{
+	static int	warned;
+	char		err[256];
+
+	if (sdnotify(state, err, sizeof err) == -1 && !warned) {
+		log_warnx("%s", err);
+		warned = 1;
+	}
+}
+
+/*
+ * Read the configuration file again after SIGHUP into a new struct and
+ * compare it with the running one (*running): apply the keys that
+ * conf_reloadable() names (updating *running), and log each other changed
+ * key, which takes effect at the next start.
+ */
+static void
+reload(struct conf *running, struct http_server *srv, const char *path,
+    int path_given, const char *state_dir, int debug)
 {
 	struct conf	conf;
 	char		err[CONF_ERR_SIZE];
+	size_t		i;
+	int		later = 0;
 
 	log_info("SIGHUP: reading %s again", path);
 	if (load_config(&conf, path, path_given, state_dir, err,
@@ -254,10 +309,30 @@ reload(const char *path, int path_given, const char *state_dir, int debug)
 		conf_free(&conf);
 		return;
 	}
+	for (i = 0; i < conf_table_size; i++) {
+		const struct conf_key *key = &conf_table[i];
+
+		if (conf_key_equal(running, &conf, key))
+			continue;
+		if (!conf_reloadable(key)) {
+			log_warnx("SIGHUP: [%s] %s changed; it takes effect "
+			    "at the next start", key->section, key->name);
+			later++;
+			continue;
+		}
+		log_info("SIGHUP: [%s] %s changed; applied", key->section,
+		    key->name);
+	}
+	running->log.level = conf.log.level;
+	running->log.requests = conf.log.requests;
 	if (!debug)
 		log_setverbose((int)conf.log.level);
-	log_info("log level is %s; other changes take effect at the next "
-	    "start", log_level_name(log_getverbose()));
+	http_server_set_log_requests(srv, conf.log.requests);
+	log_info("SIGHUP: log level %s%s, request lines %s; %d change%s "
+	    "waiting for a restart; logs go to standard error, nothing to "
+	    "reopen", log_level_name(log_getverbose()),
+	    debug ? " (-d)" : "", conf.log.requests ? "on" : "off", later,
+	    later == 1 ? "" : "s");
 	conf_free(&conf);
 }
 
@@ -300,8 +375,10 @@ main(int argc, char **argv)
 	char			 absdir[PATH_MAX];
 	char			*token_path = NULL;
 	sigset_t		 set;
+	struct timespec		 ping;
+	uint64_t		 watchdog_usec;
 	int			 ch, debug = 0, check = 0, path_given = 0;
-	int			 created, sig, status = 1;
+	int			 created, sig, status = 1, nfds;
 
 	memset(&conf, 0, sizeof conf);
 	log_init(LOG_LEVEL_INFO, "corrchessd");
@@ -327,6 +404,8 @@ main(int argc, char **argv)
 			break;
 		case OPT_DUMP_EXAMPLE:
 			return (conf_write_example(stdout) == 0 ? 0 : 1);
+		case OPT_DUMP_MAN:
+			return (conf_write_man(stdout) == 0 ? 0 : 1);
 		case OPT_STATE_DIR:
 			state_dir = optarg;
 			break;
@@ -352,6 +431,15 @@ main(int argc, char **argv)
 		goto out;
 	}
 	log_setverbose(debug ? LOG_LEVEL_DEBUG : (int)conf.log.level);
+	if ((nfds = sdnotify_listen_fds(err, sizeof err)) == -1) {
+		log_errorx("socket activation: %s", err);
+		goto out;
+	}
+	if (nfds > 1) {
+		log_errorx("socket activation: %d sockets passed; corrchessd "
+		    "serves one (one ListenStream= in the socket unit)", nfds);
+		goto out;
+	}
 	if (sodium_init() == -1) {
 		log_errorx("libsodium failed to start");
 		goto out;
@@ -441,6 +529,8 @@ main(int argc, char **argv)
 	hopts.threads = (unsigned)conf.server.threads;
 	hopts.admin_token = token;
 	hopts.log_requests = conf.log.requests;
+	if (nfds == 1)
+		hopts.listen_fd = SDNOTIFY_LISTEN_FDS_START;
 	srv = http_server_start(&hopts, routes_api, routes_api_count, svc,
 	    err, sizeof err);
 	sodium_memzero(token, sizeof token);
@@ -448,8 +538,15 @@ main(int argc, char **argv)
 		log_errorx("http: %s", err);
 		goto out;
 	}
-	log_info("corrchessd %s listening on %s port %u", PACKAGE_VERSION,
-	    conf.server.listen, http_server_port(srv));
+	if (nfds == 1)
+		log_info("corrchessd %s listening on socket-activated fd %d "
+		    "port %u ([server] listen and port unused)",
+		    PACKAGE_VERSION, SDNOTIFY_LISTEN_FDS_START,
+		    http_server_port(srv));
+	else
+		log_info("corrchessd %s listening on %s port %u",
+		    PACKAGE_VERSION, conf.server.listen,
+		    http_server_port(srv));
 	if (conf.mail.enabled) {
 		if ((mailer = mailer_start(svc, &conf, err, sizeof err)) ==
 		    NULL) {
@@ -460,14 +557,36 @@ main(int argc, char **argv)
 		    conf.mail.poll_interval);
 	}
 
+	notify("READY=1\nSTATUS=serving");
+	if ((watchdog_usec = sdnotify_watchdog_usec()) > 0) {
+		/* Ping at half the interval the manager waits for. */
+		watchdog_usec /= 2;
+		ping.tv_sec = (time_t)(watchdog_usec / 1000000);
+		ping.tv_nsec = (long)(watchdog_usec % 1000000) * 1000;
+		log_info("watchdog: pinging every %llu ms",
+		    (unsigned long long)watchdog_usec / 1000);
+		notify("WATCHDOG=1");
+	}
+
 	for (;;) {
-		if (sigwait(&set, &sig) != 0)
+		if (watchdog_usec > 0) {
+			sig = sigtimedwait(&set, NULL, &ping);
+			if (sig == -1) {
+				if (errno == EAGAIN)
+					notify("WATCHDOG=1");
+				continue;
+			}
+		} else if (sigwait(&set, &sig) != 0)
 			continue;
 		if (sig == SIGHUP) {
-			reload(conf_path, path_given, state_dir, debug);
+			notify("RELOADING=1");
+			reload(&conf, srv, conf_path, path_given, state_dir,
+			    debug);
+			notify("READY=1");
 			continue;
 		}
 		log_info("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		notify("STOPPING=1");
 		break;
 	}
 	mailer_stop(mailer);

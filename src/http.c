@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -89,6 +90,7 @@ struct http_server {
 	_Atomic uint64_t	 unmatched[HTTP_NSTATUS];
 	atomic_int		 inflight;
 	atomic_int		 draining;
+	atomic_bool		 log_requests;
 	void			*user;
 };
 
@@ -836,7 +838,7 @@ http_queue(struct http_server *srv, struct http_request *req,
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	ms = (double)(now.tv_sec - req->start.tv_sec) * 1e3 +
 	    (double)(now.tv_nsec - req->start.tv_nsec) / 1e6;
-	if (srv->opts.log_requests)
+	if (atomic_load(&srv->log_requests))
 		log_info("%s %s %u %.1fms", req->method, req->path,
 		    resp->status, ms);
 	else
@@ -1164,6 +1166,43 @@ http_metrics(struct http_request *req, struct http_response *resp,
 	free(text);
 }
 
+/* Take the listening socket given in the options (socket activation). */
+static int
+http_listen_fd(struct http_server *srv, char *err, size_t errsize)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 sslen = sizeof ss;
+	int			 fd = srv->opts.listen_fd, flags, on = 0;
+	socklen_t		 onlen = sizeof on;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &onlen) == -1) {
+		snprintf(err, errsize, "fd %d: %s", fd, strerror(errno));
+		return (-1);
+	}
+	if (!on) {
+		snprintf(err, errsize, "fd %d: not a listening socket", fd);
+		return (-1);
+	}
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1 ||
+	    (flags = fcntl(fd, F_GETFD)) == -1 ||
+	    fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == -1) {
+		snprintf(err, errsize, "fd %d: %s", fd, strerror(errno));
+		return (-1);
+	}
+	memset(&ss, 0, sizeof ss);
+	srv->port = 0;
+	if (getsockname(fd, (struct sockaddr *)&ss, &sslen) == 0) {
+		if (ss.ss_family == AF_INET)
+			srv->port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+		else if (ss.ss_family == AF_INET6)
+			srv->port = ntohs(
+			    ((struct sockaddr_in6 *)&ss)->sin6_port);
+	}
+	srv->fd = fd;
+	return (0);
+}
+
 /* Open, bind and listen on the configured address. */
 static int
 http_listen(struct http_server *srv, char *err, size_t errsize)
@@ -1176,6 +1215,8 @@ http_listen(struct http_server *srv, char *err, size_t errsize)
 	const char		*addr = srv->opts.address;
 
 	memset(&ss, 0, sizeof ss);
+	if (srv->opts.listen_fd > 0)
+		return (http_listen_fd(srv, err, errsize));
 	if (inet_pton(AF_INET, addr, &sin->sin_addr) == 1) {
 		sin->sin_family = AF_INET;
 		sin->sin_port = htons((uint16_t)srv->opts.port);
@@ -1262,6 +1303,7 @@ http_server_start(const struct http_options *opts,
 	srv->user = user;
 	srv->opts = *opts;
 	srv->opts.admin_token = NULL;
+	atomic_store(&srv->log_requests, opts->log_requests);
 	if ((srv->opts.address = strdup(opts->address)) == NULL) {
 		snprintf(err, errsize, "out of memory");
 		goto fail;
@@ -1324,6 +1366,13 @@ unsigned
 http_server_port(const struct http_server *srv)
 {
 	return (srv->port);
+}
+
+/* Turn the per-request log lines on or off. */
+void
+http_server_set_log_requests(struct http_server *srv, bool on)
+{
+	atomic_store(&srv->log_requests, on);
 }
 
 /* Stop accepting, drain, close and free. */

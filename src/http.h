@@ -83,6 +83,10 @@ struct http_options {
 	const char	*admin_token;		/* copied; NULL or "": admin
 						 * routes always answer 401 */
 	bool		 log_requests;		/* one info line per request */
+	int		 listen_fd;		/* > 0: serve on this listening
+						 * socket (socket activation;
+						 * address and port unused);
+						 * 0: bind address, port */
 };
 
 /*
@@ -96,6 +100,9 @@ struct http_server *http_server_start(const struct http_options *opts,
 
 /* The port the server listens on (useful with port 0). */
 unsigned	http_server_port(const struct http_server *srv);
+
+/* Turn the per-request log lines on or off while serving. */
+void	http_server_set_log_requests(struct http_server *srv, bool on);
 
 /*
  * Stop accepting connections, let requests in progress finish (waiting at
