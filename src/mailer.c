@@ -45,6 +45,7 @@ struct mailer {
 	bool			 stopping;
 	unsigned		 imap_backoff;	/* seconds, 0: none */
 	bool			 crash_after_commit; /* tests only */
+	bool			 rescanned;	/* the first poll went well */
 	time_t			 next_poll;
 };
 
@@ -171,6 +172,14 @@ mailer_poll(struct mailer *m, time_t now)
 		log_warnx("mail: %s", err.message);
 		return;
 	}
+	/*
+	 * The first poll reads the whole mailbox again: a mail whose action
+	 * was committed just before a crash (or a failed move) is still there
+	 * but below the stored position. Its record makes it a duplicate,
+	 * and it is filed away.
+	 */
+	if (!m->rescanned)
+		last_uid = 0;
 	e = mail_imap_poll(m->imap, (uint32_t)uidvalidity, (uint32_t)last_uid,
 	    mail_one, &pc, &res, why, sizeof why);
 	if (e != MAIL_IMAP_OK || pc.failed) {
@@ -185,6 +194,7 @@ mailer_poll(struct mailer *m, time_t now)
 		log_info("imap: the mailbox's UIDVALIDITY changed; its mail "
 		    "was read again (none applied twice)");
 	m->imap_backoff = 0;
+	m->rescanned = true;
 	m->next_poll = now + (time_t)m->conf->mail.poll_interval;
 }
 

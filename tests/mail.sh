@@ -105,6 +105,12 @@ waitfor() {
 	done
 }
 
+# section TITLE: say where the test is, and after how long.
+t0=$(date +%s)
+section() {
+	echo "== $* ($(($(date +%s) - t0)) s)"
+}
+
 finish() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
@@ -331,6 +337,7 @@ for p in alice bob; do
 done
 
 # --- 1. A new game: both players hear of it ------------------------------
+section "1. A new game: both players hear of it"
 
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 same "create the game" "$code" 201
@@ -355,6 +362,7 @@ check "alice's notice holds her ready statement" grep -qF \
 check "alice's notice: action line" grep -qx 'action: move ' "$tmp/a1.txt"
 
 # --- 2. alice's move: multipart/alternative, quoted-printable, quoting ---
+section "2. alice's move: multipart/alternative, quoted-printable, quoting"
 
 statement "$g" 0 alice "move e4"
 sign_ssh "$tmp/alice"
@@ -421,6 +429,7 @@ check "alice gets no mail for her own move" eval \
     '[ "$(count alice)" -eq 1 ]'
 
 # --- 3. A forged and a replayed mail: refused, answered, filed ----------
+section "3. A forged and a replayed mail: refused, answered, filed"
 
 cp "$tmp/signed" "$tmp/e4.signed"
 nb=$(count bob)
@@ -435,12 +444,13 @@ check "the forged mail is filed in refused" waitfor 20 \
     has corrchess 1 corrchess.refused
 check "bob, the sender, is answered" waitfor 20 has bob $((nb + 1))
 fetch bob $((nb + 1)) "$tmp/b3"
-same "refusal: subject" "$(hdr Subject "$tmp/b3")" "Re: my move"
+same "refusal: subject" "$(hdr Subject "$tmp/b3")" \
+    "[corrchess] Game $g, alice v bob: not accepted"
 same "refusal: In-Reply-To is the forged mail" "$(hdr In-Reply-To "$tmp/b3")" \
     "<forged.$$@bob.$domain>"
 textpart "$tmp/b3" | tr '\n' ' ' | tr -s ' ' >"$tmp/b3.txt"
 check "refusal: not accepted, with the reason" grep -q \
-    'not accepted: the signature does not match this statement and any key of alice' \
+    'not accepted: the statement is signed with a key that is not registered for alice' \
     "$tmp/b3.txt"
 same "the forged move is not played" "$(ply "$g")" 1
 check "alice hears nothing of the forgery" eval \
@@ -461,6 +471,7 @@ same "refusal: in alice's thread" "$(hdr References "$tmp/a3" |
     grep -o "<game-$g.white@$domain>")" "<game-$g.white@$domain>"
 
 # --- 4. One mail delivered twice: applied once ---------------------------
+section "4. One mail delivered twice: applied once"
 
 na=$(count alice)
 np=$(count corrchess corrchess.processed)
@@ -480,6 +491,7 @@ same "alice gets it once" "$(count alice)" $((na + 1))
 same "no refusal for the second delivery" "$(count bob)" $((nb + 1))
 
 # --- corrchess mail-move ---------------------------------------------------
+section "corrchess mail-move"
 
 nb=$(count bob)
 np=$(count corrchess corrchess.processed)
@@ -509,6 +521,7 @@ check "mail-move --ssh: refused when it is not alice's move" \
 check "bob gets the Nf3 notice" waitfor 20 has bob $((nb + 1))
 
 # --- 5. The SMTP server down: the notice waits, then goes once -----------
+section "5. The SMTP server down: the notice waits, then goes once"
 
 na=$(count alice)
 "$mailenv" stop "$mdir" postfix
@@ -532,6 +545,7 @@ same "the queued notice: subject" "$(hdr Subject "$tmp/a5")" \
     "[corrchess] Game $g, alice v bob: 2... Nc6"
 
 # --- 6. A crash between a mail's commit and its filing -------------------
+section "6. A crash between a mail's commit and its filing"
 
 stop
 nb=$(count bob)
@@ -577,6 +591,7 @@ sleep 2
 same "bob gets it once" "$(count bob)" $((nb + 1))
 
 # --- 7. No statement: a how-to answer, once a day ------------------------
+section "7. No statement: a how-to answer, once a day"
 
 na=$(count alice)
 nr=$(count corrchess corrchess.refused)
