@@ -582,7 +582,8 @@ main(int argc, char **argv)
 			notify("RELOADING=1");
 			reload(&conf, srv, conf_path, path_given, state_dir,
 			    debug);
-			notify("READY=1");
+			notify(watchdog_usec > 0 ? "READY=1\nWATCHDOG=1" :
+			    "READY=1");
 			continue;
 		}
 		log_info("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");

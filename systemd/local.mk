@@ -64,3 +64,28 @@ update-conf-man: src/corrchessd$(EXEEXT)
 	    >$(srcdir)/doc/corrchessd.conf.5
 update-conf: update-conf-man
 .PHONY: update-conf-man
+
+# After `make install` (distcheck runs it): every piece where it belongs,
+# the installed corrchessd runs and accepts the installed configuration,
+# and the unit names the installed program.
+installcheck-local:
+	test -x '$(DESTDIR)$(sbindir)/corrchessd'
+	test -x '$(DESTDIR)$(bindir)/corrchess'
+	test -f '$(DESTDIR)$(man1dir)/corrchess.1'
+	test -f '$(DESTDIR)$(man5dir)/corrchessd.conf.5'
+	test -f '$(DESTDIR)$(man8dir)/corrchessd.8'
+	'$(DESTDIR)$(sbindir)/corrchessd' --version | \
+	    grep -qx 'corrchessd $(PACKAGE_VERSION)'
+	'$(DESTDIR)$(sbindir)/corrchessd' --check-config \
+	    --config '$(DESTDIR)$(sysconfdir)/corrchessd.conf'
+if SYSTEMD_UNITS
+	grep -qx 'ExecStart=$(sbindir)/corrchessd --config $(sysconfdir)/corrchessd.conf' \
+	    '$(DESTDIR)$(systemdsystemunitdir)/corrchessd.service'
+	test -f '$(DESTDIR)$(systemdsystemunitdir)/corrchessd.socket'
+endif
+if SYSTEMD_SYSUSERS
+	grep -q '^u corrchessd ' '$(DESTDIR)$(sysusersdir)/corrchessd.conf'
+endif
+if SYSTEMD_TMPFILES
+	grep -q '^d /var/lib/corrchessd ' '$(DESTDIR)$(tmpfilesdir)/corrchessd.conf'
+endif
