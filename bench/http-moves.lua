@@ -15,8 +15,9 @@
 --   wrk -t N -c N ... -s http-moves.lua URL -- get GAMES
 --       GET /api/v1/games/ID, ID cycling through 1..GAMES.
 --
--- At the end it prints "answers: STATUS COUNT ..." and "non-201: N" (moves)
--- or "non-200: N" (get), and "exhausted: N" connections.
+-- At the end it prints "answers: STATUSxCOUNT ...", "requests: N" (answers
+-- received), "non-201: N" (moves) or "non-200: N" (get), and "exhausted: N"
+-- connections.
 
 local threads = {}
 local counter = 0
@@ -118,6 +119,7 @@ function done(summary, latency, requests)
 		end
 	end
 	print(line)
+	print("requests: " .. summary.requests)
 	print("non-" .. want .. ": " .. bad)
 	print("exhausted: " .. nexh)
 	if first_shown ~= nil then
