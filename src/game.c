@@ -18,6 +18,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
@@ -449,6 +450,61 @@ game_free(struct game *g)
 		return;
 	chess_game_free(&g->chess);
 	memset(&g->chess, 0, sizeof g->chess);
+	free(g->leaves[0]);
+	free(g->leaves[1]);
+	g->leaves[0] = g->leaves[1] = NULL;
+	g->nleaves[0] = g->nleaves[1] = 0;
+}
+
+/* Stop a player's clock from `from` to `to`. */
+int
+game_leave_add(struct game *g, int color, int64_t from, int64_t to)
+{
+	struct game_leave	*l, *p;
+	size_t			 i, n, k;
+
+	if (from >= to || (color != CHESS_WHITE && color != CHESS_BLACK))
+		return (-1);
+	n = g->nleaves[color];
+	if ((p = realloc(g->leaves[color], (n + 1) * sizeof *p)) == NULL)
+		return (-1);
+	g->leaves[color] = l = p;
+	/* Insert in order of start, then merge what touches. */
+	for (i = n; i > 0 && l[i - 1].from > from; i--)
+		l[i] = l[i - 1];
+	l[i].from = from;
+	l[i].to = to;
+	n++;
+	for (i = 0, k = 0; i < n; i++) {
+		if (k > 0 && l[i].from <= l[k - 1].to) {
+			if (l[i].to > l[k - 1].to)
+				l[k - 1].to = l[i].to;
+			continue;
+		}
+		l[k++] = l[i];
+	}
+	g->nleaves[color] = k;
+	return (0);
+}
+
+/* Thinking time of `color` from `a` to `b`: the time not on leave. */
+static int64_t
+game_thinking(const struct game *g, int color, int64_t a, int64_t b)
+{
+	const struct game_leave	*l = g->leaves[color];
+	int64_t			 t, from, to;
+	size_t			 i;
+
+	if (b <= a)
+		return (0);
+	t = b - a;
+	for (i = 0; i < g->nleaves[color]; i++) {
+		from = l[i].from > a ? l[i].from : a;
+		to = l[i].to < b ? l[i].to : b;
+		if (to > from)
+			t -= to - from;
+	}
+	return (t);
 }
 
 /* --- clock ---------------------------------------------------------- */
@@ -457,9 +513,28 @@ game_free(struct game *g)
 int64_t
 game_deadline(const struct game *g)
 {
+	const struct game_leave	*l;
+	int64_t			 t, budget;
+	size_t			 i;
+	int			 side;
+
 	if (!game_ongoing(g) || g->params.tc.kind == GAME_TC_NONE)
 		return (0);
-	return (g->turn_start + g->remaining[game_turn(g)]);
+	side = game_turn(g);
+	l = g->leaves[side];
+	t = g->turn_start;
+	budget = g->remaining[side];
+	/* Spend the time left between the leaves still to come. */
+	for (i = 0; i < g->nleaves[side]; i++) {
+		if (l[i].to <= t)
+			continue;
+		if (l[i].from >= t + budget)
+			break;
+		if (l[i].from > t)
+			budget -= l[i].from - t;
+		t = l[i].to;
+	}
+	return (t + budget);
 }
 
 /* Seconds left for `color` at `now` (never negative), or -1 without clock. */
@@ -474,11 +549,11 @@ game_time_left(const struct game *g, int color, int64_t now)
 	if ((color != 0) != game_turn(g))
 		return (left);
 
-	/* The side to move's time runs from turn_start until the end. */
+	/* The side to move's time runs from turn_start until the end,
+	 * except on leave. */
 	if (!game_ongoing(g) && now > g->ended)
 		now = g->ended;
-	if (now > g->turn_start)
-		left -= now - g->turn_start;
+	left -= game_thinking(g, color != 0, g->turn_start, now);
 	return (left > 0 ? left : 0);
 }
 
@@ -498,7 +573,8 @@ static void
 game_clock_move(struct game *g, int color, int64_t at)
 {
 	const struct game_tc	*tc = &g->params.tc;
-	int64_t			 used = at - g->turn_start;
+	int64_t			 used = game_thinking(g, color, g->turn_start,
+				     at);
 
 	switch (tc->kind) {
 	case GAME_TC_PER_MOVE:

@@ -136,9 +136,17 @@ struct game_params {
 	int64_t			created;	/* the clock starts here */
 };
 
+/* A leave: a player's clock stands still from `from` to `to` (seconds
+ * since the epoch, `to` excluded). */
+struct game_leave {
+	int64_t	from;
+	int64_t	to;
+};
+
 /*
- * The state of one game. Rebuilt from its parameters and accepted actions;
- * owns its chess_game (free with game_free()).
+ * The state of one game. Rebuilt from its parameters, its players' leaves
+ * and its accepted actions; owns its chess_game and leaves (free with
+ * game_free()).
  */
 struct game {
 	struct game_params	params;
@@ -149,6 +157,8 @@ struct game {
 	int64_t			turn_start;	/* when the side to move got the move */
 	int64_t			remaining[2];	/* seconds left at turn_start */
 	int64_t			ended;		/* when it ended, or 0 */
+	struct game_leave	*leaves[2];	/* per colour, ordered, apart */
+	size_t			 nleaves[2];
 };
 
 /*
@@ -160,6 +170,16 @@ int game_init(struct game *, const struct game_params *);
 
 /* Release a game. Accepts a zeroed struct. */
 void game_free(struct game *);
+
+/*
+ * Stop `color`'s clock from `from` to `to` (a leave): time in it is not
+ * thinking time, and the deadline moves on by the part of the leave it
+ * would fall after. Periods that touch or overlap are merged. Add every
+ * leave before the actions of a replay; a leave must not reach back
+ * before the last action (a clock never changes its past). 0, or -1 when
+ * out of memory or from >= to.
+ */
+int game_leave_add(struct game *, int color, int64_t from, int64_t to);
 
 /* True while the game has no result. */
 bool game_ongoing(const struct game *);
