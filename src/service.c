@@ -102,6 +102,7 @@ struct service {
 	char			*mail_domain;
 	enum store_sync		 sync;
 	int			 batch_max;
+	int			 leave_days;	/* allowance per calendar year */
 	int64_t			(*now)(void *);
 	void			*now_arg;
 
@@ -137,7 +138,7 @@ static const char *const refusal_codes[] = {
 	"wrong-namespace", "not-a-player", "no-such-game", "stale-ply",
 	"not-your-turn", "game-over", "late-move", "illegal-move",
 	"ambiguous-move", "bad-move", "no-draw-offer", "bad-claim", "stopping",
-	"internal", NULL
+	"leave-too-soon", "leave-overlaps", "leave-allowance", "internal", NULL
 };
 static struct {
 	char		 code[sizeof ((struct service_error *)0)->code];
@@ -331,6 +332,10 @@ rebuild_one(void *arg, const struct store_action *a)
 		game_check_time(rb->state, a->at);
 		return 0;
 	}
+	/* The leave itself comes from the leaves table (leaves_load()):
+	 * it stops the clocks of games created after it too. */
+	if (strcmp(a->kind, "leave") == 0)
+		return 0;
 	memset(&ga, 0, sizeof ga);
 	if ((ga.kind = kind_parse(a->kind, &offer)) == 0)
 		goto bad;
@@ -371,6 +376,51 @@ row_params(const struct store_game *row, struct game_params *gp,
 	return 0;
 }
 
+/* Where a player's leaves go: a game and a colour. */
+struct leave_load {
+	struct game	*g;
+	int		 color;
+	int		 rc;
+};
+
+/* Stop one colour's clock for one leave. */
+static int
+leave_one(void *arg, const struct store_leave *l)
+{
+	struct leave_load	*ll = arg;
+
+	if (game_leave_add(ll->g, ll->color, l->start, l->until) != 0) {
+		ll->rc = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Stop a game's clocks for its players' leaves (those ending after the
+ * game began). */
+static int
+leaves_load(struct store *st, const struct store_game *row, struct game *g,
+    struct service_error *err)
+{
+	struct leave_load	ll;
+	int			c;
+
+	for (c = 0; c < 2; c++) {
+		memset(&ll, 0, sizeof ll);
+		ll.g = g;
+		ll.color = c;
+		if (store_leave_list(st, c == CHESS_WHITE ? row->white :
+		    row->black, row->created, leave_one, &ll) != STORE_OK) {
+			if (ll.rc != 0)
+				return service_fail(err, 500, "internal",
+				    "out of memory");
+			return service_store_fail(err, st,
+			    "read the players' leaves");
+		}
+	}
+	return 0;
+}
+
 /* Rebuild a game's state from its row and records. */
 static int
 rebuild(struct store *st, const struct store_game *row, struct game *state,
@@ -385,6 +435,8 @@ rebuild(struct store *st, const struct store_game *row, struct game *state,
 		return -1;
 	if (game_init(state, &gp) != 0)
 		return service_fail(err, 500, "internal", "out of memory");
+	if (leaves_load(st, row, state, err) != 0)
+		return -1;
 	if (store_action_list(st, row->id, rebuild_one, &rb) != STORE_OK) {
 		if (rb.rc != 0)
 			return -1;
@@ -667,6 +719,251 @@ action_kind_name(const struct sig_action *a)
 	return "unknown";
 }
 
+/* Game ids gathered from listings, each once. */
+struct id_list {
+	int64_t	*ids;
+	size_t	 n, cap;
+	size_t	 listed;	/* rows of the last listing */
+};
+
+/* Add a listed game's id, once. */
+static int
+id_collect(void *arg, const struct store_game *g)
+{
+	struct id_list	*l = arg;
+	int64_t		*p;
+	size_t		 i, ncap;
+
+	l->listed++;
+	for (i = 0; i < l->n; i++)
+		if (l->ids[i] == g->id)
+			return 0;
+	if (l->n == l->cap) {
+		ncap = l->cap != 0 ? l->cap * 2 : 64;
+		if ((p = realloc(l->ids, ncap * sizeof *p)) == NULL)
+			return -1;
+		l->ids = p;
+		l->cap = ncap;
+	}
+	l->ids[l->n++] = g->id;
+	return 0;
+}
+
+/* --- leave ------------------------------------------------------------ */
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+static int64_t
+days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t		era;
+	unsigned	yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* Write the date (UTC) of a time as YYYY-MM-DD. */
+static void
+date_format(int64_t t, char *buf, size_t size)
+{
+	int64_t		z, era, y;
+	unsigned	doe, yoe, doy, mp, d, m;
+
+	z = (t >= 0 ? t : t - GAME_DAY + 1) / GAME_DAY + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = (int64_t)yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	snprintf(buf, size, "%04" PRId64 "-%02u-%02u", y + (m <= 2), m, d);
+}
+
+/* 00:00 UTC of a date. */
+static int64_t
+date_start(const struct sig_date *d)
+{
+	return days_from_civil(d->year, d->month, d->day) * GAME_DAY;
+}
+
+/* Seconds of [a1, b1) inside [a2, b2). */
+static int64_t
+overlap(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
+{
+	int64_t	a = a1 > a2 ? a1 : a2, b = b1 < b2 ? b1 : b2;
+
+	return b > a ? b - a : 0;
+}
+
+/* A player's leaves, gathered. */
+struct leave_list {
+	struct store_leave	*l;
+	size_t			 n, cap;
+};
+
+/* Keep one leave. */
+static int
+leave_collect(void *arg, const struct store_leave *l)
+{
+	struct leave_list	*ll = arg;
+	struct store_leave	*p;
+	size_t			 ncap;
+
+	if (ll->n == ll->cap) {
+		ncap = ll->cap != 0 ? ll->cap * 2 : 16;
+		if ((p = realloc(ll->l, ncap * sizeof *p)) == NULL)
+			return -1;
+		ll->l = p;
+		ll->cap = ncap;
+	}
+	ll->l[ll->n++] = *l;
+	return 0;
+}
+
+/*
+ * Take a leave: check it (it begins after today, UTC; it overlaps no other
+ * leave of the player; with the others it stays within the allowance of
+ * each calendar year it touches), record it, and append its statement to
+ * the record of each of the player's ongoing games, whose deadlines move
+ * on by the leave days they would fall after.
+ */
+static int
+job_leave(struct service *svc, struct job *j, struct store_game *row,
+    int64_t now)
+{
+	const struct sig_statement	*st = j->st;
+	const struct sig_date		*from = &st->action.from;
+	const struct sig_date		*to = &st->action.to;
+	struct leave_list		 ll;
+	struct id_list			 games;
+	struct store_game_filter	 f;
+	struct store_leave		 nl;
+	struct store_game		 g;
+	struct store_action		 a;
+	struct cached			*c;
+	const uint8_t			*sigbytes;
+	enum store_status		 ss;
+	int64_t				 start, until, today, ys, ye, taken;
+	size_t				 i, siglen;
+	unsigned			 y;
+	char				 d1[48], d2[48];
+	int				 rc = -1;
+
+	memset(&ll, 0, sizeof ll);
+	memset(&games, 0, sizeof games);
+	start = date_start(from);
+	until = date_start(to) + GAME_DAY;
+	today = now - (now % GAME_DAY + GAME_DAY) % GAME_DAY;
+	if (start <= today) {
+		service_fail(j->err, 409, "leave-too-soon",
+		    "a leave must begin on a later day than today (UTC); this "
+		    "one begins on %04u-%02u-%02u", from->year, from->month,
+		    from->day);
+		goto out;
+	}
+	ys = days_from_civil(from->year, 1, 1) * GAME_DAY;
+	ss = store_leave_list(svc->wstore, j->player_id, ys, leave_collect,
+	    &ll);
+	if (ss != STORE_OK) {
+		service_store_fail(j->err, svc->wstore, "read your leaves");
+		goto out;
+	}
+	for (i = 0; i < ll.n; i++)
+		if (overlap(start, until, ll.l[i].start, ll.l[i].until) > 0) {
+			date_format(ll.l[i].start, d1, sizeof d1);
+			date_format(ll.l[i].until - GAME_DAY, d2, sizeof d2);
+			service_fail(j->err, 409, "leave-overlaps",
+			    "this leave overlaps the one you took from %s to "
+			    "%s; choose other days", d1, d2);
+			goto out;
+		}
+	for (y = from->year; y <= to->year; y++) {
+		ys = days_from_civil(y, 1, 1) * GAME_DAY;
+		ye = days_from_civil((int64_t)y + 1, 1, 1) * GAME_DAY;
+		for (taken = 0, i = 0; i < ll.n; i++)
+			taken += overlap(ll.l[i].start, ll.l[i].until, ys, ye);
+		if ((taken + overlap(start, until, ys, ye)) / GAME_DAY >
+		    svc->leave_days) {
+			service_fail(j->err, 409, "leave-allowance",
+			    "this leave would bring your leave in %u to %" PRId64
+			    " days; the allowance is %d days a calendar year "
+			    "and you have taken %" PRId64, y,
+			    (taken + overlap(start, until, ys, ye)) / GAME_DAY,
+			    svc->leave_days, taken / GAME_DAY);
+			goto out;
+		}
+	}
+
+	memset(&nl, 0, sizeof nl);
+	nl.player_id = j->player_id;
+	nl.start = start;
+	nl.until = until;
+	nl.taken = now;
+	nl.game_id = row->id;
+	nl.statement = j->stmt;
+	nl.signature = j->sigtext;
+	if (store_leave_add(svc->wstore, &nl) != STORE_OK) {
+		service_store_fail(j->err, svc->wstore, "record the leave");
+		goto out;
+	}
+
+	/* Every ongoing game of the player: its clocks and its record. */
+	memset(&f, 0, sizeof f);
+	f.player = st->player;
+	f.status = "ongoing";
+	if (store_game_list(svc->wstore, &f, id_collect, &games) !=
+	    STORE_OK || games.n < games.listed) {
+		service_store_fail(j->err, svc->wstore, "list your games");
+		goto out;
+	}
+	sigbytes = sig_signature_bytes(j->sg, &siglen);
+	for (i = 0; i < games.n; i++) {
+		if (store_game_get(svc->wstore, games.ids[i], &g) != STORE_OK) {
+			service_store_fail(j->err, svc->wstore,
+			    "read a game");
+			goto out;
+		}
+		/* The cached state does not know the leave yet. */
+		svc->cache[(uint64_t)g.id % SERVICE_CACHE_SLOTS].id = 0;
+		if ((c = cache_get(svc, &g, j->err)) == NULL)
+			goto out;
+		if (game_ongoing(&c->state) && game_check_time(&c->state,
+		    now)) {
+			if (record_flag(svc, &g, c, now) != 0) {
+				service_store_fail(j->err, svc->wstore,
+				    "record the end of a game on time");
+				goto out;
+			}
+			continue;
+		}
+		memset(&a, 0, sizeof a);
+		a.ply = (int)game_ply(&c->state);
+		a.player_id = j->player_id;
+		a.key_id = j->key_id;
+		snprintf(a.kind, sizeof a.kind, "leave");
+		a.statement = (char *)j->stmt;
+		a.signature = (char *)j->sigtext;
+		snprintf(a.source, sizeof a.source, "%s", j->source);
+		if (record_append(svc, &g, c, &a, sigbytes, siglen, now) !=
+		    0) {
+			service_store_fail(j->err, svc->wstore,
+			    "record the leave in a game");
+			goto out;
+		}
+	}
+	rc = 0;
+ out:
+	free(ll.l);
+	free(games.ids);
+	return rc;
+}
+
 /* Check and apply one signed action inside the writer's transaction. */
 static int
 job_action(struct service *svc, struct job *j, struct store_game *row,
@@ -705,6 +1002,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		    "the statement is for ply %" PRIu32 " but game %" PRId64
 		    " is at ply %zu: sign a statement for ply %zu", st->ply,
 		    row->id, ply, ply);
+	if (st->action.kind == SIG_ACT_LEAVE)
+		return job_leave(svc, j, row, now);
 
 	memset(&ga, 0, sizeof ga);
 	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
@@ -1293,6 +1592,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	}
 	svc->sync = cfg->sync;
 	svc->batch_max = cfg->batch_max > 0 ? cfg->batch_max : 64;
+	svc->leave_days = cfg->leave_days > 0 ? cfg->leave_days :
+	    SERVICE_LEAVE_DAYS;
 	svc->now = cfg->now;
 	svc->now_arg = cfg->now_arg;
 	pthread_mutex_init(&svc->pool_lock, NULL);
@@ -1683,36 +1984,6 @@ service_game_get(struct service *svc, int64_t id, struct service_game *out,
 /* Listings per call when every one comes back full. */
 #define SERVICE_CLOCK_ROUNDS	8
 
-/* Game ids gathered from listings, each once. */
-struct id_list {
-	int64_t	*ids;
-	size_t	 n, cap;
-	size_t	 listed;	/* rows of the last listing */
-};
-
-/* Add a listed game's id, once. */
-static int
-id_collect(void *arg, const struct store_game *g)
-{
-	struct id_list	*l = arg;
-	int64_t		*p;
-	size_t		 i, ncap;
-
-	l->listed++;
-	for (i = 0; i < l->n; i++)
-		if (l->ids[i] == g->id)
-			return 0;
-	if (l->n == l->cap) {
-		ncap = l->cap != 0 ? l->cap * 2 : 64;
-		if ((p = realloc(l->ids, ncap * sizeof *p)) == NULL)
-			return -1;
-		l->ids = p;
-		l->cap = ncap;
-	}
-	l->ids[l->n++] = g->id;
-	return 0;
-}
-
 /*
  * Queue one job of `kind` per game of `l` at once and wait for them all;
  * count in *changed those that changed something. A game deleted meanwhile
@@ -2044,12 +2315,17 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	    tag_copy(row.round, gp->round, "round", err) != 0)
 		goto out;
 	row.created = now;
-	row_update_state(&row, &g, now, genesis);
-	/* The game and the notices of it, together. */
+	/* The game and the notices of it, together; its deadline counts
+	 * the leaves its players have taken. */
 	if (store_begin(st) != STORE_OK) {
 		service_store_fail(err, st, "start a transaction");
 		goto out;
 	}
+	if (leaves_load(st, &row, &g, err) != 0) {
+		store_rollback(st);
+		goto out;
+	}
+	row_update_state(&row, &g, now, genesis);
 	if (store_game_create(st, &row) != STORE_OK) {
 		service_store_fail(err, st, "create the game");
 		store_rollback(st);
@@ -2273,9 +2549,6 @@ prepare(struct service *svc, int64_t game_id, const char *text, size_t len,
 		return service_fail(err, 400, "wrong-game",
 		    "the statement is for game %" PRIu64 ", not game %" PRId64,
 		    p->st.game, game_id);
-	if (p->st.action.kind == SIG_ACT_LEAVE)
-		return service_fail(err, 422, "unsupported-action",
-		    "leave is not available on this server yet");
 	if (signature_text(text, len, p->sg.form, p->sigtext,
 	    sizeof p->sigtext) != 0)
 		return service_fail(err, 400, "bad-signature",

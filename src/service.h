@@ -33,6 +33,9 @@
 
 struct service;
 
+/* Days of leave a player may take per calendar year, by default. */
+#define SERVICE_LEAVE_DAYS	45
+
 struct service_config {
 	const char	*db_path;	/* SQLite file, or ":memory:" (tests) */
 	enum store_sync	 sync;
@@ -44,6 +47,8 @@ struct service_config {
 	const char	*mail_reply_to;
 	const char	*mail_domain;
 	int		 batch_max;	/* actions per transaction; 0: 64 */
+	int		 leave_days;	/* leave a player may take per
+					   calendar year; 0: 45 */
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
 	void		*now_arg;

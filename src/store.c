@@ -160,6 +160,21 @@ static const char *const store_migrations[] = {
 	"  sent_at INTEGER,"
 	"  PRIMARY KEY (game_id, ply, threshold)"
 	");",
+
+	/* 4 -> 5: leaves: a player's clocks stand still from `start` to
+	 * `until` (00:00 UTC of the first day, of the day after the last). */
+	"CREATE TABLE leaves ("
+	"  id INTEGER PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  start INTEGER NOT NULL,"
+	"  until INTEGER NOT NULL,"
+	"  taken INTEGER NOT NULL,"
+	"  game_id INTEGER REFERENCES games (id),"
+	"  statement TEXT,"
+	"  signature TEXT,"
+	"  CHECK (until > start)"
+	");"
+	"CREATE INDEX leaves_player ON leaves (player_id, until);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -229,6 +244,8 @@ enum stmt_id {
 	ST_GAME_REMIND,
 	ST_REMINDER_INSERT,
 	ST_REMINDER_GET,
+	ST_LEAVE_INSERT,
+	ST_LEAVE_LIST,
 	ST_COUNT
 };
 
@@ -363,6 +380,12 @@ static const struct {
 	[ST_REMINDER_GET] = { "reminder-get", 0,
 	    "SELECT sent_at FROM reminders "
 	    "WHERE game_id = ?1 AND ply = ?2 AND threshold = ?3" },
+	[ST_LEAVE_INSERT] = { "leave-insert", 0,
+	    "INSERT INTO leaves (player_id, start, until, taken, game_id, "
+	    "statement, signature) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
+	[ST_LEAVE_LIST] = { "leave-list", 0,
+	    "SELECT id, player_id, start, until, taken, game_id FROM leaves "
+	    "WHERE player_id = ?1 AND until > ?2 ORDER BY start, id" },
 };
 
 struct store {
@@ -1496,6 +1519,59 @@ store_reminder_get(struct store *s, int64_t game_id, int ply,
 			*sent_at = store_col_opt_int(st, 0, 0);
 	} else if (rc != SQLITE_DONE)
 		status = store_fail(s, rc, "look a reminder up");
+	store_done(st);
+	return status;
+}
+
+/* Record a leave; sets l->id. */
+enum store_status
+store_leave_add(struct store *s, struct store_leave *l)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_LEAVE_INSERT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, l->player_id);
+	sqlite3_bind_int64(st, 2, l->start);
+	sqlite3_bind_int64(st, 3, l->until);
+	sqlite3_bind_int64(st, 4, l->taken);
+	store_bind_opt_int(st, 5, l->game_id, 0);
+	store_bind_opt_text(st, 6, l->statement);
+	store_bind_opt_text(st, 7, l->signature);
+	status = store_exec_stmt(s, st, "record a leave");
+	if (status == STORE_OK)
+		l->id = sqlite3_last_insert_rowid(s->db);
+	return status;
+}
+
+/* List a player's leaves that end after `since`, in order. */
+enum store_status
+store_leave_list(struct store *s, int64_t player_id, int64_t since,
+    store_leave_cb cb, void *arg)
+{
+	sqlite3_stmt		*st;
+	struct store_leave	 l;
+	enum store_status	 status = STORE_OK;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_LEAVE_LIST)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_int64(st, 2, since);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&l, 0, sizeof l);
+		l.id = sqlite3_column_int64(st, 0);
+		l.player_id = sqlite3_column_int64(st, 1);
+		l.start = sqlite3_column_int64(st, 2);
+		l.until = sqlite3_column_int64(st, 3);
+		l.taken = sqlite3_column_int64(st, 4);
+		l.game_id = store_col_opt_int(st, 5, 0);
+		if (cb(arg, &l) != 0)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		status = store_fail(s, rc, "list leaves");
 	store_done(st);
 	return status;
 }

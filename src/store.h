@@ -66,7 +66,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	4
+#define STORE_SCHEMA_VERSION	5
 
 enum store_status {
 	STORE_OK = 0,
@@ -359,6 +359,32 @@ enum store_status store_reminder_add(struct store *, int64_t game_id, int ply,
  * STORE_NOTFOUND. */
 enum store_status store_reminder_get(struct store *, int64_t game_id, int ply,
     int64_t threshold, int64_t *sent_at);
+
+/*
+ * Leaves. A player's clocks stand still from `start` to `until` (seconds
+ * since the epoch: 00:00 UTC of the first day away and of the day after
+ * the last). statement and signature: as for store_action (the caller's
+ * on add; NULL in listings).
+ */
+struct store_leave {
+	int64_t		 id;
+	int64_t		 player_id;
+	int64_t		 start;
+	int64_t		 until;
+	int64_t		 taken;		/* when it was taken */
+	int64_t		 game_id;	/* the game its statement names, or 0 */
+	const char	*statement;
+	const char	*signature;
+};
+
+typedef int (*store_leave_cb)(void *arg, const struct store_leave *);
+
+/* Record a leave; sets l->id. STORE_NOTFOUND without such player. */
+enum store_status store_leave_add(struct store *, struct store_leave *l);
+
+/* List a player's leaves that end after `since`, by start. */
+enum store_status store_leave_list(struct store *, int64_t player_id,
+    int64_t since, store_leave_cb, void *arg);
 
 /* Count the games of a status ("ongoing" or "finished") into *n. */
 enum store_status store_game_count(struct store *, const char *status,

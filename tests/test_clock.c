@@ -163,13 +163,12 @@ game_make(struct fx *fx, const char *tc, const char *fen)
 	return id;
 }
 
-/* Sign and submit an action that must be accepted. */
-static void
-play(struct fx *fx, int64_t game, uint32_t ply, const char *player,
-    const char *action, int k)
+/* Sign and submit an action; its result, the refusal in `err`. */
+static int
+submit(struct fx *fx, int64_t game, uint32_t ply, const char *player,
+    const char *action, int k, struct service_error *err)
 {
 	struct sig_statement	st;
-	struct service_error	err;
 	enum sig_error		e;
 	char			buf[SIG_SIGNED_SIZE];
 
@@ -182,10 +181,35 @@ play(struct fx *fx, int64_t game, uint32_t ply, const char *player,
 	    sig_statement_sign(&st, fx->sk[k], SIG_FORM_RAW, buf, sizeof buf,
 	    &e) != 0)
 		fail_msg("signing \"%s\": %s", action, sig_strerror(e));
-	if (service_submit(fx->svc, game, buf, strlen(buf), "http", NULL,
-	    &err) != 0)
+	memset(err, 0, sizeof *err);
+	return service_submit(fx->svc, game, buf, strlen(buf), "http", NULL,
+	    err);
+}
+
+/* Sign and submit an action that must be accepted. */
+static void
+play(struct fx *fx, int64_t game, uint32_t ply, const char *player,
+    const char *action, int k)
+{
+	struct service_error	err;
+
+	if (submit(fx, game, ply, player, action, k, &err) != 0)
 		fail_msg("%s \"%s\" refused: %s: %s", player, action, err.code,
 		    err.message);
+}
+
+/* Sign and submit an action that must be refused with `code`. */
+static void
+refused(struct fx *fx, int64_t game, uint32_t ply, const char *player,
+    const char *action, int k, const char *code)
+{
+	struct service_error	err;
+
+	if (submit(fx, game, ply, player, action, k, &err) == 0)
+		fail_msg("%s \"%s\" accepted", player, action);
+	if (strcmp(err.code, code) != 0)
+		fail_msg("%s \"%s\": %s (%s), not %s", player, action,
+		    err.code, err.message, code);
 }
 
 /* The stored row of a game, read without the service. */
@@ -651,6 +675,187 @@ test_reminders_no_address(void **state)
 	mails_free(&ms);
 }
 
+/* --- leave ------------------------------------------------------------ */
+
+/* 00:00 UTC of T0's day (2026-05-28). */
+#define D0		(T0 - T0 % DAY)
+
+/* A game alone: a leave stops one clock, and only during it. */
+static void
+test_leave_time_model(void **state)
+{
+	struct game_params	gp;
+	struct game		g;
+	struct game_action	a;
+	char			why[128];
+
+	(void)state;
+	memset(&gp, 0, sizeof gp);
+	chess_position_start(&gp.start);
+	assert_int_equal(game_tc_parse(&gp.tc, "5d/move", why, sizeof why),
+	    0);
+	gp.created = T0;
+	assert_int_equal(game_init(&g, &gp), 0);
+	assert_int_equal(game_deadline(&g), T0 + 5 * DAY);
+	assert_int_equal(game_leave_add(&g, CHESS_WHITE, T0 + 2 * DAY,
+	    T0 + 4 * DAY), 0);
+	/* Black's leave does not stop white's clock. */
+	assert_int_equal(game_leave_add(&g, CHESS_BLACK, T0, T0 + 9 * DAY),
+	    0);
+	assert_int_equal(game_deadline(&g), T0 + 7 * DAY);
+	assert_int_equal(game_time_left(&g, CHESS_WHITE, T0 + DAY), 4 * DAY);
+	assert_int_equal(game_time_left(&g, CHESS_WHITE, T0 + 3 * DAY),
+	    3 * DAY);
+	assert_int_equal(game_time_left(&g, CHESS_WHITE, T0 + 5 * DAY),
+	    2 * DAY);
+	assert_false(game_check_time(&g, T0 + 7 * DAY - 1));
+	assert_true(game_check_time(&g, T0 + 7 * DAY));
+	assert_int_equal(g.termination, GAME_TERM_TIMEOUT);
+	assert_int_equal(g.ended, T0 + 7 * DAY);
+	game_free(&g);
+
+	/* Touching leaves merge; the deadline skips both. */
+	assert_int_equal(game_init(&g, &gp), 0);
+	assert_int_equal(game_leave_add(&g, CHESS_WHITE, T0 + 2 * DAY,
+	    T0 + 3 * DAY), 0);
+	assert_int_equal(game_leave_add(&g, CHESS_WHITE, T0 + DAY,
+	    T0 + 2 * DAY), 0);
+	assert_int_equal(game_leave_add(&g, CHESS_WHITE, T0 + 20 * DAY,
+	    T0 + 21 * DAY), 0);
+	assert_int_equal(g.nleaves[CHESS_WHITE], 2);
+	assert_int_equal(game_deadline(&g), T0 + 7 * DAY);
+	assert_int_equal(game_leave_add(&g, CHESS_WHITE, T0, T0), -1);
+	game_free(&g);
+
+	/* Fischer: time on leave is not charged to the move. */
+	assert_int_equal(game_tc_parse(&gp.tc, "10d+1d", why, sizeof why),
+	    0);
+	assert_int_equal(game_init(&g, &gp), 0);
+	assert_int_equal(game_leave_add(&g, CHESS_WHITE, T0 + DAY,
+	    T0 + 3 * DAY), 0);
+	memset(&a, 0, sizeof a);
+	a.kind = GAME_ACT_MOVE;
+	a.color = CHESS_WHITE;
+	a.move = "e4";
+	a.at = T0 + 4 * DAY;
+	assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_OK);
+	assert_int_equal(game_time_left(&g, CHESS_WHITE, a.at), 9 * DAY);
+	assert_int_equal(game_deadline(&g), T0 + 14 * DAY);
+	game_free(&g);
+}
+
+/* Rebuild a game through the service: its deadline, as the row's. */
+static int64_t
+rebuilt_deadline(struct fx *fx, int64_t id)
+{
+	struct service_game	g;
+	struct service_error	err;
+	int64_t			d;
+
+	if (service_game_get(fx->svc, id, &g, &err) != 0)
+		fail_msg("game %" PRId64 ": %s", id, err.message);
+	d = game_deadline(&g.state);
+	assert_int_equal(d, g.row.deadline);
+	service_game_free(&g);
+	return d;
+}
+
+/* A signed leave stops the clocks of all the player's games, those
+ * created during it too; the games' records hold it. */
+static void
+test_leave(void **state)
+{
+	struct fx		*fx = *state;
+	struct store_game	 row;
+	struct records		 r;
+	int64_t			 id = game_make(fx, "5d/move", NULL);
+	int64_t			 other, later;
+
+	/* Bob plays alice's other game as white, his turn. */
+	other = game_make(fx, "5d/move", NULL);
+	play(fx, other, 0, "alice", "move d4", K_ALICE);
+
+	/* 2026-05-30 to 2026-06-01: three days, after today. */
+	play(fx, id, 0, "alice", "leave 2026-05-30 2026-06-01", K_ALICE);
+	row_read(fx, id, &row);
+	assert_string_equal(row.status, "ongoing");
+	assert_int_equal(row.ply, 0);
+	assert_int_equal(row.deadline, T0 + 8 * DAY);
+	assert_int_equal(rebuilt_deadline(fx, id), T0 + 8 * DAY);
+	records_read(fx, id, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.last_kind, "leave");
+	/* In the other game it is bob's move: his clock runs on, but the
+	 * leave is in that game's record too. */
+	row_read(fx, other, &row);
+	assert_int_equal(row.deadline, T0 + 5 * DAY);
+	records_read(fx, other, &r);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.last_kind, "leave");
+
+	/* A game created the day before the leave stops too. */
+	atomic_store(&fx->now, D0 + DAY + 12 * HOUR);
+	later = game_make(fx, "5d/move", NULL);
+	row_read(fx, later, &row);
+	assert_int_equal(row.deadline, D0 + DAY + 12 * HOUR + 8 * DAY);
+	assert_int_equal(rebuilt_deadline(fx, later), row.deadline);
+
+	/* Bob's flag falls on time; alice's stays up through her leave. */
+	atomic_store(&fx->now, T0 + 6 * DAY);
+	assert_int_equal(tick(fx), 1);
+	row_read(fx, other, &row);
+	assert_string_equal(row.result, "1-0");
+	row_read(fx, id, &row);
+	assert_string_equal(row.status, "ongoing");
+
+	/* Alice moves after her leave: her next clock has no leave left. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE);
+	atomic_store(&fx->now, T0 + 7 * DAY);
+	play(fx, id, 1, "bob", "move e5", K_BOB);
+	assert_int_equal(rebuilt_deadline(fx, id), T0 + 12 * DAY);
+	atomic_store(&fx->now, T0 + 12 * DAY);
+	assert_int_equal(tick(fx), 2);		/* this one and `later` */
+	row_read(fx, id, &row);
+	assert_string_equal(row.result, "0-1");
+	assert_string_equal(row.termination, "timeout");
+}
+
+/* Leaves that begin today, overlap another, or pass the allowance of a
+ * calendar year are refused; a leave across New Year counts in both. */
+static void
+test_leave_refusals(void **state)
+{
+	struct fx	*fx = *state;
+	int64_t		 id = game_make(fx, "30d+1d", NULL);
+
+	refused(fx, id, 0, "alice", "leave 2026-05-28 2026-05-29", K_ALICE,
+	    "leave-too-soon");
+	refused(fx, id, 0, "alice", "leave 2026-05-01 2026-05-02", K_ALICE,
+	    "leave-too-soon");
+	refused(fx, id, 1, "alice", "leave 2026-06-01 2026-06-02", K_ALICE,
+	    "stale-ply");
+	play(fx, id, 0, "alice", "leave 2026-05-29 2026-05-31", K_ALICE);
+	refused(fx, id, 0, "alice", "leave 2026-05-31 2026-06-03", K_ALICE,
+	    "leave-overlaps");
+	/* 3 + 43 = 46 days in 2026. */
+	refused(fx, id, 0, "alice", "leave 2026-07-01 2026-08-12", K_ALICE,
+	    "leave-allowance");
+	/* 3 + 42 = 45. */
+	play(fx, id, 0, "alice", "leave 2026-07-01 2026-08-11", K_ALICE);
+	refused(fx, id, 0, "alice", "leave 2026-09-01 2026-09-01", K_ALICE,
+	    "leave-allowance");
+
+	/* Bob: 31 days in 2026 and 14 in 2027, then 30 more in 2027. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE);
+	play(fx, id, 1, "bob", "leave 2026-12-01 2027-01-14", K_BOB);
+	play(fx, id, 1, "bob", "leave 2027-02-01 2027-03-02", K_BOB);
+	refused(fx, id, 1, "bob", "leave 2027-03-10 2027-03-11", K_BOB,
+	    "leave-allowance");
+	play(fx, id, 1, "bob", "leave 2027-03-10 2027-03-10", K_BOB);
+	refused(fx, id, 1, "bob", "leave 2026-11-20 2026-12-05", K_BOB,
+	    "leave-overlaps");
+}
+
 /* --- the clock thread -------------------------------------------------- */
 
 /* Wait (at most about 20 s) until the thread has ticked `n` times. */
@@ -725,6 +930,10 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reminders_no_address,
 		    setup, teardown),
+		cmocka_unit_test(test_leave_time_model),
+		cmocka_unit_test_setup_teardown(test_leave, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_leave_refusals, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_clock_thread, setup,
 		    teardown),
 	};
