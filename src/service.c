@@ -1057,10 +1057,10 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 
 /*
  * Remind the side to move that its deadline comes near, once per move and
- * threshold: the nearest threshold the time left has passed is taken, its
- * row and those of the farther thresholds are written with the notice, so
- * a reminder that was missed (the server was down) is not sent after a
- * nearer one. No notice goes for a threshold the move began inside of (a
+ * threshold: the nearest threshold its thinking time left (leave days do
+ * not count) has passed is taken, its row and those of the farther
+ * thresholds are written with the notice, so a reminder that was missed
+ * (the server was down) is not sent after a nearer one. No notice goes for a threshold the move began inside of (a
  * "1d/move" game would otherwise be reminded at every move), nor to a
  * player without an address; it is recorded all the same, so the game is
  * not listed again.
@@ -1079,13 +1079,14 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 
 	if (!game_ongoing(g) || (deadline = game_deadline(g)) <= now)
 		return 0;
-	left = deadline - now;
+	/* Thinking time left: a leave does not count. */
+	turn = game_turn(g);
+	left = game_time_left(g, turn, now);
 	for (i = 0; i < j->nthresholds && left > j->thresholds[i]; i++)
 		;
 	if (i == j->nthresholds)
 		return 0;
 	t = j->thresholds[i];
-	turn = game_turn(g);
 	ply = (int)game_ply(g);
 	ss = store_reminder_get(svc->wstore, row->id, ply, t, NULL);
 	if (ss == STORE_OK)

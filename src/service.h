@@ -238,7 +238,8 @@ int service_clock_tick(struct service *, size_t *ended,
  * Remind the side to move of each ongoing game when its time left falls
  * to a threshold (seconds, any order, at most SERVICE_REMINDERS_MAX; 3
  * and 1 days are usual): one notice in the player's language, once per
- * move and threshold. When several thresholds were passed at once only
+ * move and threshold. Games are found by deadline; the time left is the
+ * thinking time, leave days not counted. When several thresholds were passed at once only
  * the nearest is sent; a threshold the move began inside of (one day left
  * under "1d/move") sends nothing. Nothing happens without mail. *sent (may
  * be NULL) counts the reminders queued.
