@@ -4,10 +4,11 @@
 
 # Robustness of the real corrchessd: SIGKILL under load and restarts
 # (tests/crash.sh: every move answered 201 survives, none twice, the
-# database sound, backups taken during writes sound).
+# database sound, backups taken during writes sound); slowloris and
+# oversized requests while well-behaved clients are served (tests/abuse.sh).
 
-TESTS += tests/crash.sh
-EXTRA_DIST += tests/crash.sh
+TESTS += tests/crash.sh tests/abuse.sh
+EXTRA_DIST += tests/crash.sh tests/abuse.sh
 
 # The crash test with 50 kills instead of make check's 5 (about a minute).
 check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)

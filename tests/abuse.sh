@@ -1,0 +1,320 @@
+#!/bin/bash
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Abuse: the real corrchessd on a free loopback port under a slowloris
+# attack (ABUSE_SLOW connections, default 300, more than the example's
+# max_connections of 256, each sending its request headers a byte a second,
+# from one bash process through /dev/tcp) and a stream of oversized
+# requests (bodies past max_body_size: 413, declared or chunked; headers
+# past max_header_size: 431), while well-behaved clients read games and
+# play signed moves. Every well-behaved request must succeed (within a
+# generous timeout: no timing assertions); their latency is printed, with
+# and without the attack, for the record. The slow connections come from
+# 127.0.0.1, the oversized requests from 127.0.0.3, the well-behaved
+# clients from 127.0.0.2: max_connections_per_ip keeps the slow address
+# from holding more than its share, so the others are served. Everything
+# stays on the loopback interface and ends within about ABUSE_SECONDS
+# (default 20) seconds.
+#
+# Prints the figures and "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+corrchessd=$top_builddir/src/corrchessd
+corrchess=$top_builddir/src/corrchess
+example=$top_srcdir/conf/corrchessd.conf
+nslow=${ABUSE_SLOW:-300}
+seconds=${ABUSE_SECONDS:-20}
+
+if ! command -v curl >/dev/null 2>&1; then
+	echo "curl not found: run .ci/install-deps" >&2
+	exit 1
+fi
+
+# Well-behaved requests, per run: reads and signed moves.
+nreads=60
+# The moves (a Ruy Lopez), signed beforehand, one per request.
+read -r -a moves <<'EOF'
+e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 h6 d4 Re8
+EOF
+nmoves=${#moves[@]}
+
+passed=0
+failed=0
+pid=
+bg=()
+tmp=$(mktemp -d)
+cleanup() {
+	local p
+	touch "$tmp/stop"
+	for p in "${bg[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*" >&2
+}
+
+# same NAME GOT WANT: two strings must be equal.
+same() {
+	if [ "$2" = "$3" ]; then
+		ok
+	else
+		bad "$1: got '$2', want '$3'"
+	fi
+}
+
+# jval KEY FILE: a number member KEY of a compact JSON object.
+jval() {
+	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "$2"
+}
+
+# Start corrchessd; set $pid, $port, $base, $token.
+start() {
+	"$corrchessd" --config "$tmp/test.conf" --state-dir "$tmp/state" \
+	    2>"$tmp/log" &
+	pid=$!
+	local i=0
+	while ! grep -q 'listening on' "$tmp/log"; do
+		i=$((i + 1))
+		if [ $i -gt 400 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "corrchessd did not start:" >&2
+			cat "$tmp/log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	    "$tmp/log")
+	base=http://127.0.0.1:$port
+	token=$(cat "$tmp/state/admin.token")
+	[ -n "$port" ]
+}
+
+# good CURL-ARG...: one well-behaved request from 127.0.0.2; prints
+# "STATUS SECONDS".
+good() {
+	curl -s -o /dev/null -w '%{http_code} %{time_total}\n' \
+	    --interface 127.0.0.2 --connect-timeout 30 --max-time 60 "$@"
+}
+
+# well_behaved NAME GAME: $nreads reads of the game and the listing,
+# and $nmoves signed moves of GAME; one "STATUS SECONDS" line each in
+# $tmp/NAME.
+well_behaved() {
+	local name=$1 g=$2 i
+	: >"$tmp/$name"
+	for ((i = 0; i < nreads; i++)); do
+		if ((i % 2 == 0)); then
+			good "$base/api/v1/games/$g"
+		else
+			good "$base/api/v1/games"
+		fi >>"$tmp/$name"
+	done
+	for ((i = 0; i < nmoves; i++)); do
+		good -H 'Content-Type: text/plain' \
+		    --data-binary "@$tmp/st/$g/$i" \
+		    "$base/api/v1/games/$g/actions" >>"$tmp/$name"
+	done
+}
+
+# served NAME: every request of the run answered 200 or 201; print the
+# count and the latency (min, median, max) in milliseconds.
+served() {
+	local name=$1 n good
+	n=$(wc -l <"$tmp/$name" | tr -d ' ')
+	good=$(grep -c '^20[01] ' "$tmp/$name")
+	same "$name: well-behaved requests served" "$good/$n" \
+	    "$((nreads + nmoves))/$((nreads + nmoves))"
+	if [ "$good" != "$n" ]; then
+		echo "$name: statuses:" $(cut -d' ' -f1 "$tmp/$name" | sort |
+		    uniq -c) >&2
+	fi
+	cut -d' ' -f2 "$tmp/$name" | sort -n | awk -v name="$name" -v g="$good" \
+	    -v n="$n" '{ t[NR] = $1 * 1000 } END {
+		printf "%s: %d/%d served; latency ms: min %.1f, median %.1f, " \
+		    "max %.1f\n", name, g, n, t[1], t[int((NR + 1) / 2)], t[NR]
+	    }'
+}
+
+# new_game: create a game and sign its moves; print its number.
+new_game() {
+	local g p player
+	curl -s -o "$tmp/out" -X POST -H "Authorization: Bearer $token" \
+	    -d '{"white":"alice","black":"bob"}' "$base/api/v1/games"
+	g=$(jval id "$tmp/out")
+	mkdir -p "$tmp/st/$g"
+	for ((p = 0; p < nmoves; p++)); do
+		if ((p % 2 == 0)); then player=alice; else player=bob; fi
+		"$corrchess" sign -k "$tmp/$player" --game "$g" --ply "$p" \
+		    -p "$player" move "${moves[p]}" >"$tmp/st/$g/$p"
+	done
+	echo "$g"
+}
+
+# slowloris N: open N connections from 127.0.0.1, each starting a request
+# and then sending one more byte of a header line every second, until
+# $tmp/stop appears or $seconds pass. Writes the number opened to
+# $tmp/slow.opened and the number the server closed to $tmp/slow.closed.
+slowloris() {
+	local n=$1 i fd fds=() closed=() t=0
+	trap '' PIPE
+	for ((i = 0; i < n; i++)); do
+		exec {fd}<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null || break
+		printf 'GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' \
+		    >&"$fd" 2>/dev/null
+		fds+=("$fd")
+	done
+	# Two rounds of bytes: the connections refused are found closed.
+	for t in 1 2; do
+		for i in "${!fds[@]}"; do
+			[ -n "${closed[i]:-}" ] && continue
+			printf 'x' >&"${fds[i]}" 2>/dev/null || closed[i]=1
+		done
+		sleep 0.2
+	done
+	t=0
+	echo "${#fds[@]}" >"$tmp/slow.opened"
+	while [ ! -e "$tmp/stop" ] && [ "$t" -lt "$seconds" ]; do
+		for i in "${!fds[@]}"; do
+			[ -n "${closed[i]:-}" ] && continue
+			printf 'x' >&"${fds[i]}" 2>/dev/null || closed[i]=1
+		done
+		sleep 1
+		t=$((t + 1))
+	done
+	echo "${#closed[@]}" >"$tmp/slow.closed"
+	for fd in "${fds[@]}"; do
+		exec {fd}>&-
+	done
+}
+
+# oversized: until $tmp/stop appears or $seconds pass, send requests past
+# the limits in turn; one status a line in $tmp/big.STATUS-WANTED.
+oversized() {
+	local t0=$SECONDS
+	while [ ! -e "$tmp/stop" ] && [ $((SECONDS - t0)) -lt "$seconds" ]; do
+		curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 \
+		    --interface 127.0.0.3 \
+		    -H 'Content-Type: text/plain' --data-binary "@$tmp/bigbody" \
+		    "$base/api/v1/games/1/actions" >>"$tmp/big.413"
+		curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 \
+		    --interface 127.0.0.3 \
+		    -H 'Content-Type: text/plain' \
+		    -H 'Transfer-Encoding: chunked' \
+		    --data-binary "@$tmp/bigbody" \
+		    "$base/api/v1/games/1/actions" >>"$tmp/big.413-chunked"
+		curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 \
+		    --interface 127.0.0.3 \
+		    -H "X-Big: $bigheader" "$base/api/v1/games/1" \
+		    >>"$tmp/big.431"
+	done
+}
+
+# --- Setting up ---------------------------------------------------------
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+if ! start; then
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+max_body=$(sed -n 's/^max_body_size = //p' "$tmp/test.conf")
+max_conn=$(sed -n 's/^max_connections = //p' "$tmp/test.conf")
+per_ip=$(sed -n 's/^max_connections_per_ip = //p' "$tmp/test.conf")
+for p in alice bob; do
+	"$corrchess" keygen -f "$tmp/$p" -C "$p@example.org" >/dev/null 2>&1
+	curl -s -o /dev/null -X POST -H "Authorization: Bearer $token" \
+	    -d "{\"name\":\"$p\",\"keys\":[\"$(cat "$tmp/$p.pub")\"]}" \
+	    "$base/api/v1/players"
+done
+# A body twice max_body_size (64K in the example), a header past 8K.
+head -c 131072 /dev/zero | tr '\0' x >"$tmp/bigbody"
+bigheader=$(head -c 10000 /dev/zero | tr '\0' y)
+
+# The limits answer as documented, one request at a time.
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/plain' \
+    --data-binary "@$tmp/bigbody" "$base/api/v1/games/1/actions")
+same "a body past max_body_size ($max_body)" "$code" 413
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/plain' \
+    -H 'Transfer-Encoding: chunked' --data-binary "@$tmp/bigbody" \
+    "$base/api/v1/games/1/actions")
+same "a chunked body past max_body_size" "$code" 413
+code=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $bigheader" \
+    "$base/api/v1/games")
+same "a header past max_header_size" "$code" 431
+
+# --- Without, then under attack -----------------------------------------
+
+g=$(new_game)
+well_behaved quiet "$g"
+served quiet
+
+g=$(new_game)
+rm -f "$tmp/stop"
+slowloris "$nslow" &
+bg+=($!)
+i=0
+while [ ! -s "$tmp/slow.opened" ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+oversized &
+bg+=($!)
+sleep 1
+req_conn=$(curl -s "$base/metrics" --interface 127.0.0.2 |
+    sed -n 's/^corrchess_http_connections \([0-9]*\).*/\1/p')
+well_behaved attack "$g"
+served attack
+touch "$tmp/stop"
+for p in "${bg[@]}"; do
+	wait "$p"
+done
+bg=()
+
+opened=$(cat "$tmp/slow.opened" 2>/dev/null || echo 0)
+closed=$(cat "$tmp/slow.closed" 2>/dev/null || echo 0)
+same "slowloris: connections opened" "$opened" "$nslow"
+if [ "${per_ip:-0}" -gt 0 ] && [ "$nslow" -gt "$per_ip" ]; then
+	same "slowloris: connections held, at most max_connections_per_ip" \
+	    "$((opened - closed))" "$per_ip"
+fi
+for want in 413 413-chunked 431; do
+	n=$(wc -l <"$tmp/big.$want" | tr -d ' ')
+	m=$(grep -c "^${want%-chunked}$" "$tmp/big.$want")
+	same "oversized requests answered ${want%-chunked} (${want})" "$m" "$n"
+	echo "oversized ($want): $m/$n answered ${want%-chunked}"
+done
+echo "slowloris: $opened connections opened (max_connections $max_conn," \
+    "max_connections_per_ip ${per_ip:-unset}), $closed closed by the" \
+    "server during the attack; connections counted by /metrics under" \
+    "attack: ${req_conn:-?}"
+
+# --- After the attack ---------------------------------------------------
+
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 "$base/healthz")
+same "after the attack: /healthz" "$code" 200
+if kill -0 "$pid" 2>/dev/null; then ok; else bad "corrchessd died"; fi
+curl -s -o "$tmp/out" "$base/api/v1/games/$g"
+same "after the attack: every signed move played" "$(jval ply "$tmp/out")" \
+    "$nmoves"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
