@@ -100,6 +100,12 @@ const struct conf_key conf_table[] = {
 	  .offset = OFF(server.max_connections),
 	  .help = "Most HTTP connections open at once; more are "
 	  "refused until one closes." },
+	{ .section = "server", .name = "max_connections_per_ip",
+	  .type = CONF_INT, .min = 0, .max = 100000, .def = "128",
+	  .offset = OFF(server.max_connections_per_ip),
+	  .help = "Most HTTP connections open at once from one address "
+	  "(0: no limit), so that one client holding connections open "
+	  "cannot shut out the others." },
 	{ .section = "server", .name = "connection_timeout",
 	  .type = CONF_DURATION, .min = 1, .max = 1 * HOUR, .def = "30s",
 	  .offset = OFF(server.connection_timeout),

@@ -61,6 +61,7 @@ struct conf {
 		long long	 max_body_size;		/* bytes */
 		long long	 max_header_size;	/* bytes */
 		long long	 max_connections;
+		long long	 max_connections_per_ip;	/* 0: no limit */
 		long long	 connection_timeout;	/* seconds */
 		long long	 threads;
 	} server;

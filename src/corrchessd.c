@@ -525,6 +525,8 @@ main(int argc, char **argv)
 	hopts.max_body_size = (size_t)conf.server.max_body_size;
 	hopts.max_header_size = (size_t)conf.server.max_header_size;
 	hopts.max_connections = (unsigned)conf.server.max_connections;
+	hopts.max_connections_per_ip =
+	    (unsigned)conf.server.max_connections_per_ip;
 	hopts.connection_timeout = (unsigned)conf.server.connection_timeout;
 	hopts.threads = (unsigned)conf.server.threads;
 	hopts.admin_token = token;

@@ -78,6 +78,7 @@ struct http_options {
 	size_t		 max_body_size;
 	size_t		 max_header_size;
 	unsigned	 max_connections;
+	unsigned	 max_connections_per_ip;	/* 0: no limit */
 	unsigned	 connection_timeout;	/* seconds */
 	unsigned	 threads;
 	const char	*admin_token;		/* copied; NULL or "": admin
