@@ -30,6 +30,10 @@
 #define MAILER_RETRY_MAX	3600
 /* Give a notice up after this many temporary failures (about 2 days). */
 #define MAILER_TRIES_MAX	60
+/* Notices read from the outbox at a time, and batches sent in a row
+ * before the thread looks at the mailbox again. */
+#define MAILER_OUTBOX_BATCH	64
+#define MAILER_OUTBOX_ROUNDS	16
 
 struct mailer {
 	struct service		*svc;
@@ -46,6 +50,7 @@ struct mailer {
 	unsigned		 imap_backoff;	/* seconds, 0: none */
 	bool			 crash_after_commit; /* tests only */
 	bool			 rescanned;	/* the first poll went well */
+	int64_t			 round_sent;	/* notices tried this batch */
 	time_t			 next_poll;
 };
 
@@ -210,6 +215,7 @@ send_one(void *arg, const struct store_outbox *o)
 	int64_t				 delay;
 	int				 code = 0;
 
+	m->round_sent++;
 	r = mail_smtp_send(m->smtp, m->envelope_from, rcpt, 1, o->message,
 	    strlen(o->message), &code, why, sizeof why);
 	if (r == MAIL_SMTP_OK) {
@@ -245,6 +251,7 @@ mailer_main(void *arg)
 	struct service_error	 err;
 	struct timespec		 ts;
 	time_t			 now;
+	int			 rounds;
 
 	pthread_mutex_lock(&m->lock);
 	while (!m->stopping) {
@@ -252,9 +259,21 @@ mailer_main(void *arg)
 		now = time(NULL);
 		if (m->imap != NULL && now >= m->next_poll)
 			mailer_poll(m, now);
-		if (m->smtp != NULL && service_outbox_due(m->svc, 64, send_one,
-		    m, &err) != 0)
-			log_warnx("outbox: %s", err.message);
+		/*
+		 * A full batch: more may be due (a burst of moves); send on
+		 * without waiting, a few batches at most before the mailbox.
+		 */
+		for (rounds = 0; m->smtp != NULL &&
+		    rounds < MAILER_OUTBOX_ROUNDS; rounds++) {
+			m->round_sent = 0;
+			if (service_outbox_due(m->svc, MAILER_OUTBOX_BATCH,
+			    send_one, m, &err) != 0) {
+				log_warnx("outbox: %s", err.message);
+				break;
+			}
+			if (m->round_sent < MAILER_OUTBOX_BATCH)
+				break;
+		}
 		pthread_mutex_lock(&m->lock);
 		if (m->stopping)
 			break;
