@@ -1,7 +1,13 @@
 # libFuzzer targets: `make fuzz` builds every fuzz/fuzz_*.c with clang
 # (-fsanitize=fuzzer,address,undefined) from the sources, into fuzz/ of the
 # build tree; `make fuzz-run FUZZ_SECONDS=60` runs each from its seeds.
-EXTRA_DIST += fuzz
+# The sources, scripts and seeds (not "fuzz", which names the target
+# below: as a distributed file it would build the fuzzers in `make dist`).
+EXTRA_DIST += fuzz/build fuzz/run fuzz/corpus
+dist-hook: dist-fuzz-sources
+dist-fuzz-sources:
+	$(MKDIR_P) $(distdir)/fuzz
+	cp -p $(srcdir)/fuzz/fuzz_*.c $(distdir)/fuzz/
 FUZZ_SECONDS = 60
 
 fuzz:
@@ -16,4 +22,4 @@ clean-fuzz:
 	for f in $(top_srcdir)/fuzz/fuzz_*.c; do \
 	    rm -f $(abs_top_builddir)/fuzz/`basename $$f .c`; done
 
-.PHONY: fuzz fuzz-run clean-fuzz
+.PHONY: fuzz fuzz-run clean-fuzz dist-fuzz-sources
