@@ -66,6 +66,10 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+# No client configuration of the user running the tests.
+XDG_CONFIG_HOME=$tmp/xdg
+export XDG_CONFIG_HOME
+unset CORRCHESS_CONFIG
 
 ok() {
 	passed=$((passed + 1))
@@ -589,6 +593,28 @@ same "four records came by mail" \
 check "bob gets the Bc4 notice" waitfor 20 has bob $((nb + 1))
 sleep 2
 same "bob gets it once" "$(count bob)" $((nb + 1))
+
+# mail-move's other form: an SSH signature block, bob's move.
+na=$(count alice)
+np=$(count corrchess corrchess.processed)
+"$corrchess" mail-move -s "$base" -k "$tmp/bob" -p bob --ssh --to "$box" \
+    --from "bob@$domain" "$g" Nf6 >"$tmp/mm3" 2>"$tmp/mm.err"
+same "mail-move --ssh: exit status" $? 0
+check "mail-move --ssh: an SSH signature block" grep -q \
+    '^-----BEGIN SSH SIGNATURE-----$' "$tmp/mm3"
+same "mail-move --ssh: In-Reply-To (bob's thread)" \
+    "$(hdr In-Reply-To "$tmp/mm3")" "<game-$g.black@$domain>"
+check "mail-move --ssh: the mail is sent" send "bob@$domain" "$tmp/mm3"
+check "mail-move --ssh: the move is applied (ply 6)" waitfor 20 \
+    ply_is "$g" 6
+check "mail-move --ssh: filed in processed" waitfor 20 \
+    has corrchess $((np + 1)) corrchess.processed
+check "alice gets the Nf6 notice" waitfor 20 has alice $((na + 1))
+"$corrchess" mail-move -s "$base" -k "$tmp/bob" "$g" Nf6 >/dev/null 2>&1
+same "mail-move without a player name: usage" $? 2
+"$corrchess" mail-move -s "$base" -k "$tmp/bob" -p bob --to 'x <y@z>' \
+    "$g" Nf6 >/dev/null 2>&1
+same "mail-move --to with a display name: usage" $? 2
 
 # --- 7. No statement: a how-to answer, once a day ------------------------
 section "7. No statement: a how-to answer, once a day"
