@@ -11,7 +11,7 @@
 EXTRA_PROGRAMS += bench/genmoves bench/filldb bench/mhd-bare
 CLEANFILES += bench/genmoves$(EXEEXT) bench/filldb$(EXEEXT) \
 	bench/mhd-bare$(EXEEXT)
-EXTRA_DIST += bench/http bench/http-moves.lua bench/rss
+EXTRA_DIST += bench/http bench/http-moves.lua bench/rss doc/performance.md
 
 bench_genmoves_SOURCES = bench/genmoves.c
 bench_genmoves_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS)
