@@ -8,7 +8,8 @@
 # beforehand by `corrchess sign`, and the daemon killed with SIGKILL at a
 # random moment, then started again on the same state directory, CRASH_KILLS
 # times (default 5; `make check-crash` runs 50). After each restart:
-#   - every move answered 201 is in its game's record, at its ply;
+#   - every move answered 201 is in its game's record, at its ply (the
+#     games in play at each kill, and at the end every game);
 #   - no statement is recorded twice, and each game's record holds plies
 #     0, 1, 2 ... in order (nothing twice, nothing skipped);
 #   - each game's moves are the moves signed, in order;
@@ -337,11 +338,19 @@ for ((k = 1; k <= kills; k++)); do
 		break
 	fi
 	restarts=$((restarts + 1))
+	# The games in play at the kill; a game played to its end was
+	# verified after the restart that followed its last move.
 	while read -r g; do
-		verify_game "$g"
+		if [ "$(cat "$tmp/ply.$g" 2>/dev/null)" != "$nmoves" ]; then
+			verify_game "$g"
+		fi
 	done <"$tmp/games"
 	integrity "$tmp/state/corrchess.db"
 done
+# At the end, every game again.
+while read -r g; do
+	verify_game "$g"
+done <"$tmp/games"
 t1=$(date +%s)
 
 if [ -s "$tmp/odd" ]; then
