@@ -308,6 +308,56 @@ for p in alice bob; do
 	fi
 done
 
+# --- corrchess admin backup: where the token comes from, refusals --------
+
+# backup_cli NAME WANT-STATUS FILE ARG...: run corrchess admin backup ARG...
+# FILE (no configuration file unless the caller sets CORRCHESS_CONFIG); it
+# must exit with WANT-STATUS, leaving FILE a database (0) or absent (else).
+backup_cli() {
+	local name=$1 want=$2 file=$3 st
+	shift 3
+	rm -f "$file"
+	CORRCHESS_CONFIG=${CORRCHESS_CONFIG:-/dev/null} "$corrchess" admin \
+	    backup -s "$base" "$@" "$file" >"$tmp/backup.out" 2>&1
+	st=$?
+	if [ "$st" != "$want" ]; then
+		bad "$name: exit $st, want $want: $(cat "$tmp/backup.out")"
+	elif [ "$want" = 0 ] && [ "$(head -c 15 "$file")" != \
+	    "SQLite format 3" ]; then
+		bad "$name: $file is no database"
+	elif [ "$want" != 0 ] && ls "$file"* >/dev/null 2>&1; then
+		bad "$name: $file left behind"
+	else
+		ok
+	fi
+}
+backup_cli "admin backup, --token-file" 0 "$tmp/b1.db" \
+    -t "$tmp/state/admin.token"
+CORRCHESS_ADMIN_TOKEN=$(cat "$tmp/state/admin.token") \
+    backup_cli "admin backup, CORRCHESS_ADMIN_TOKEN" 0 "$tmp/b2.db"
+echo "admin_token_file = $tmp/state/admin.token" >"$tmp/client.conf"
+CORRCHESS_CONFIG=$tmp/client.conf \
+    backup_cli "admin backup, admin_token_file in the configuration" 0 \
+    "$tmp/b3.db"
+CORRCHESS_ADMIN_TOKEN=wrong backup_cli "admin backup, a wrong token" 1 \
+    "$tmp/b4.db"
+if grep -q 'admin token' "$tmp/backup.out"; then
+	ok
+else
+	bad "a wrong token: the server's reason: $(cat "$tmp/backup.out")"
+fi
+backup_cli "admin backup without a token" 1 "$tmp/b5.db"
+for f in b1 b2 b3; do
+	integrity "$tmp/$f.db"
+	same=$(sqlite3 "$tmp/$f.db" 'SELECT group_concat(name) FROM
+	    (SELECT name FROM players ORDER BY name)')
+	if [ "$same" = alice,bob ]; then
+		ok
+	else
+		bad "$f.db: players '$same', want alice,bob"
+	fi
+done
+
 # --- Kill, restart, verify ----------------------------------------------
 
 t0=$(date +%s)
