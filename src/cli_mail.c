@@ -164,7 +164,7 @@ cli_mail_print(const struct cli_mail_opts *o, uint64_t id,
 	}
 	printf("MIME-Version: 1.0\n");
 	printf("Content-Type: text/plain; charset=utf-8\n");
-	printf("Content-Transfer-Encoding: 8bit\n");
+	printf("Content-Transfer-Encoding: 7bit\n");
 	printf("\n%s", signed_text);
 }
 
