@@ -347,6 +347,87 @@ test_tags(void **state)
 	chess_pgn_game_free(&g);
 }
 
+/*
+ * One game struct read again and again, as chess_pgn_next() is used: each
+ * game has exactly its own tags, whatever the number and the lengths of
+ * the tags of the games before it (their memory is reused).
+ */
+static void
+test_tags_across_games(void **state)
+{
+	static const char	 text[] =
+	    "[Event \"a rather long event name\"]\n"
+	    "[Site \"somewhere far away\"]\n\n1. e4 *\n\n"
+	    "[Event \"b\"]\n[Event \"c\"]\n\n1. d4 *\n\n"
+	    "[Event \"an event name longer than any before it\"]\n"
+	    "[Site \"s\"]\n[Round \"3\"]\n[White \"w\"]\n\n1. c4 *\n";
+	struct chess_pgn_reader	 rd;
+	struct chess_pgn_game	 g;
+	char			 err[256], name[16], value[64], *buf;
+	size_t			 len, cap, k;
+	int			 game, ntags, i;
+
+	(void)state;
+	memset(&g, 0, sizeof g);
+	chess_pgn_reader_init(&rd, text, strlen(text));
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
+	assert_int_equal(g.ntags, 2);
+	assert_string_equal(chess_pgn_tag(&g, "Event"),
+	    "a rather long event name");
+	assert_string_equal(chess_pgn_tag(&g, "Site"), "somewhere far away");
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
+	assert_int_equal(g.ntags, 1);
+	assert_string_equal(chess_pgn_tag(&g, "Event"), "c");
+	assert_null(chess_pgn_tag(&g, "Site"));
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
+	assert_int_equal(g.ntags, 4);
+	assert_string_equal(chess_pgn_tag(&g, "Event"),
+	    "an event name longer than any before it");
+	assert_string_equal(chess_pgn_tag(&g, "Site"), "s");
+	assert_string_equal(chess_pgn_tag(&g, "Round"), "3");
+	assert_string_equal(chess_pgn_tag(&g, "White"), "w");
+
+	/* Setting a tag to a value read from the game itself. */
+	assert_int_equal(chess_pgn_set_tag(&g, "Site",
+	    chess_pgn_tag(&g, "Site")), 0);
+	assert_int_equal(chess_pgn_set_tag(&g, "Event",
+	    chess_pgn_tag(&g, "Round")), 0);
+	assert_string_equal(chess_pgn_tag(&g, "Site"), "s");
+	assert_string_equal(chess_pgn_tag(&g, "Event"), "3");
+	assert_int_equal(g.ntags, 4);
+	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 0);
+
+	/* Games of 1 to 40 tags and back, values growing and shrinking. */
+	cap = 40 * 80 + 16;
+	buf = malloc(cap);
+	assert_non_null(buf);
+	for (game = 0; game < 80; game++) {
+		ntags = 1 + (game < 40 ? game : 79 - game);
+		len = 0;
+		for (i = 0; i < ntags; i++) {
+			len += (size_t)snprintf(buf + len, cap - len,
+			    "[T%d \"%.*s\"]\n", i, (game * 7 + i * 3) % 50,
+			    "01234567890123456789012345678901234567890123456789");
+		}
+		len += (size_t)snprintf(buf + len, cap - len, "\n1. e4 *\n");
+		chess_pgn_reader_init(&rd, buf, len);
+		assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
+		assert_int_equal(g.ntags, (size_t)ntags);
+		for (i = 0; i < ntags; i++) {
+			snprintf(name, sizeof name, "T%d", i);
+			k = (size_t)((game * 7 + i * 3) % 50);
+			snprintf(value, sizeof value, "%.*s", (int)k,
+			    "01234567890123456789012345678901234567890123456789");
+			assert_string_equal(chess_pgn_tag(&g, name), value);
+		}
+		snprintf(name, sizeof name, "T%d", ntags);
+		assert_null(chess_pgn_tag(&g, name));
+	}
+	free(buf);
+	chess_pgn_game_free(&g);
+	assert_null(g.tags);
+}
+
 /* Comments, NAGs, variations, move numbers, suffixes, escapes: all read
  * past, leaving the same main line. */
 static void
@@ -1018,6 +1099,7 @@ main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_replay_vectors),
 		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_tags_across_games),
 		cmocka_unit_test(test_movetext_skipped),
 		cmocka_unit_test(test_setup),
 		cmocka_unit_test(test_uci_movetext),

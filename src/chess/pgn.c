@@ -113,14 +113,38 @@ pgn_fail(struct pgn_parse *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Free a game's tags, keeping the array. */
+/*
+ * A tag's one allocation: its size, then the name and the value, each with
+ * its NUL; tags[i].name points at the text. Clearing a game's tags keeps
+ * their blocks in g->tags beyond ntags (every entry below tagcap holds a
+ * block or NULL), and the next game's tags reuse them: replaying a file
+ * allocates nothing per tag once the first games have been read.
+ */
+struct pgn_block {
+	size_t	size;
+	char	text[];
+};
+
+/* The block whose text starts at `name`. */
+static struct pgn_block *
+pgn_block_of(char *name)
+{
+	return (struct pgn_block *)(void *)(name -
+	    offsetof(struct pgn_block, text));
+}
+
+/* Free the block whose text starts at `name`; NULL is ignored. */
+static void
+pgn_block_free(char *name)
+{
+	if (name != NULL)
+		free(pgn_block_of(name));
+}
+
+/* Forget a game's tags, keeping the array and the blocks for reuse. */
 static void
 pgn_clear_tags(struct chess_pgn_game *g)
 {
-	size_t	i;
-
-	for (i = 0; i < g->ntags; i++)
-		free(g->tags[i].name);	/* the value shares its block */
 	g->ntags = 0;
 }
 
@@ -128,9 +152,12 @@ pgn_clear_tags(struct chess_pgn_game *g)
 void
 chess_pgn_game_free(struct chess_pgn_game *g)
 {
+	size_t	i;
+
 	if (g == NULL)
 		return;
-	pgn_clear_tags(g);
+	for (i = 0; i < g->tagcap; i++)
+		pgn_block_free(g->tags[i].name);
 	free(g->tags);
 	chess_game_free(&g->game);
 	memset(g, 0, sizeof *g);
@@ -150,15 +177,15 @@ chess_pgn_tag(const struct chess_pgn_game *g, const char *name)
 	return NULL;
 }
 
-/* Set tag `name` (length nl) to `value` (length vl); name and value share
- * one allocation. */
+/* Set tag `name` (length nl) to `value` (length vl), in one block (see
+ * struct pgn_block). */
 static int
 pgn_put_tag(struct chess_pgn_game *g, const char *name, size_t nl,
     const char *value, size_t vl)
 {
 	struct chess_pgn_tag	*tags, *t = NULL;
-	size_t			 i;
-	char			*block;
+	struct pgn_block	*b;
+	size_t			 i, cap, size = nl + vl + 2;
 
 	for (i = 0; i < g->ntags; i++) {
 		if (g->tags[i].name[0] == name[0] &&
@@ -168,25 +195,42 @@ pgn_put_tag(struct chess_pgn_game *g, const char *name, size_t nl,
 		}
 	}
 	if (t == NULL && g->ntags == g->tagcap) {
-		size_t cap = g->tagcap ? g->tagcap * 2 : 16;
-
+		cap = g->tagcap ? g->tagcap * 2 : 16;
 		tags = realloc(g->tags, cap * sizeof *tags);
 		if (tags == NULL)
 			return -1;
+		memset(tags + g->tagcap, 0, (cap - g->tagcap) * sizeof *tags);
 		g->tags = tags;
 		g->tagcap = cap;
 	}
-	block = malloc(nl + vl + 2);
-	if (block == NULL)
-		return -1;
-	memcpy(block, name, nl + 1);
-	memcpy(block + nl + 1, value, vl + 1);
 	if (t == NULL)
-		t = &g->tags[g->ntags++];
-	else
-		free(t->name);
-	t->name = block;
-	t->value = block + nl + 1;
+		t = &g->tags[g->ntags];
+	else {
+		/* A new block: `value` may be the one being replaced. */
+		b = malloc(sizeof *b + size);
+		if (b == NULL)
+			return -1;
+		b->size = size;
+		memcpy(b->text, name, nl + 1);
+		memcpy(b->text + nl + 1, value, vl + 1);
+		pgn_block_free(t->name);
+		t->name = b->text;
+		t->value = b->text + nl + 1;
+		return 0;
+	}
+	/* Reuse the block left at this place by an earlier game. */
+	if (t->name == NULL || pgn_block_of(t->name)->size < size) {
+		b = malloc(sizeof *b + size);
+		if (b == NULL)
+			return -1;
+		b->size = size;
+		pgn_block_free(t->name);
+		t->name = b->text;
+	}
+	memcpy(t->name, name, nl + 1);
+	memcpy(t->name + nl + 1, value, vl + 1);
+	t->value = t->name + nl + 1;
+	g->ntags++;
 	return 0;
 }
 
