@@ -92,6 +92,9 @@ chess_pgn_reader_init(struct chess_pgn_reader *r, const char *buf, size_t len)
 		r->off = 3;
 }
 
+static void pgn_fail(struct pgn_parse *, const char *, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Record the first error of a game and switch to skipping its rest. */
 static void
 pgn_fail(struct pgn_parse *p, const char *fmt, ...)
