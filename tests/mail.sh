@@ -474,6 +474,24 @@ same "the replay changes nothing" "$(ply "$g")" 1
 same "refusal: in alice's thread" "$(hdr References "$tmp/a3" |
     grep -o "<game-$g.white@$domain>")" "<game-$g.white@$domain>"
 
+# A stranger's statement in alice's name: the answer goes to alice, the
+# player it names, never to the stranger.
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/carol"
+na=$(count alice)
+nr=$(count corrchess corrchess.refused)
+statement "$g" 1 alice "resign"
+sign_ssh "$tmp/carol"
+plainmail "carol@$domain" "stranger.$$@carol.$domain" "resign" \
+    "$tmp/signed" "$tmp/m3s"
+check "a stranger sends a statement in alice's name" \
+    send "carol@$domain" "$tmp/m3s"
+check "the stranger's mail is filed in refused" waitfor 20 \
+    has corrchess $((nr + 1)) corrchess.refused
+check "alice, whom it names, is told" waitfor 20 has alice $((na + 1))
+sleep 1
+same "the stranger gets no answer" "$(count carol)" 0
+same "the game goes on (ply 1)" "$(ply "$g")" 1
+
 # --- 4. One mail delivered twice: applied once ---------------------------
 section "4. One mail delivered twice: applied once"
 
