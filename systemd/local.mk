@@ -45,9 +45,9 @@ EXTRA_DIST += systemd/corrchessd.service.in systemd/corrchessd.socket \
 
 # distcheck installs under its own prefix, the unit directories too.
 AM_DISTCHECK_CONFIGURE_FLAGS = \
-	--with-systemdsystemunitdir='$$dc_install_base/lib/systemd/system' \
-	--with-sysusersdir='$$dc_install_base/lib/sysusers.d' \
-	--with-tmpfilesdir='$$dc_install_base/lib/tmpfiles.d'
+	--with-systemdsystemunitdir=$$dc_install_base/lib/systemd/system \
+	--with-sysusersdir=$$dc_install_base/lib/sysusers.d \
+	--with-tmpfilesdir=$$dc_install_base/lib/tmpfiles.d
 
 # The test: sd_notify messages, the watchdog, socket activation, SIGHUP,
 # and the shipped corrchessd.conf(5) against the table.
