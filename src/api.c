@@ -463,12 +463,17 @@ api_game_list(struct http_request *req, struct http_response *resp,
 		    "status must be \"ongoing\" or \"finished\"");
 		return;
 	}
+	/* Pages of 100 games by default, 1000 at most. */
+	f.limit = 100;
 	if (query_count(req, "limit", &f.limit) != 0 ||
-	    query_count(req, "offset", &f.offset) != 0) {
+	    query_count(req, "offset", &f.offset) != 0 || f.limit > 1000) {
 		http_respond_error(resp, 400, "bad-request",
-		    "limit and offset must be positive numbers");
+		    "limit (1 to 1000, default 100) and offset must be "
+		    "positive numbers");
 		return;
 	}
+	if (f.limit == 0)
+		f.limit = 100;
 	a = json_array();
 	if (service_game_list(user, &f, game_collect, a, &err) != 0) {
 		json_decref(a);

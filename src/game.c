@@ -456,6 +456,45 @@ game_free(struct game *g)
 	g->nleaves[0] = g->nleaves[1] = 0;
 }
 
+/* Copy a game into `dst`, which owns its own arrays afterwards. */
+int
+game_copy(struct game *dst, const struct game *src)
+{
+	size_t	cap = src->chess.cap > 0 ? src->chess.cap : 1;
+	int	c;
+
+	*dst = *src;
+	memset(&dst->chess, 0, sizeof dst->chess);
+	dst->leaves[0] = dst->leaves[1] = NULL;
+	dst->chess.moves = malloc(cap * sizeof *dst->chess.moves);
+	dst->chess.keys = malloc((cap + 1) * sizeof *dst->chess.keys);
+	if (dst->chess.moves == NULL || dst->chess.keys == NULL)
+		goto fail;
+	dst->chess.start = src->chess.start;
+	dst->chess.pos = src->chess.pos;
+	dst->chess.nply = src->chess.nply;
+	dst->chess.cap = cap;
+	if (src->chess.nply > 0)
+		memcpy(dst->chess.moves, src->chess.moves,
+		    src->chess.nply * sizeof *dst->chess.moves);
+	memcpy(dst->chess.keys, src->chess.keys,
+	    (src->chess.nply + 1) * sizeof *dst->chess.keys);
+	for (c = 0; c < 2; c++) {
+		if (src->nleaves[c] == 0)
+			continue;
+		dst->leaves[c] = malloc(src->nleaves[c] * sizeof
+		    *dst->leaves[c]);
+		if (dst->leaves[c] == NULL)
+			goto fail;
+		memcpy(dst->leaves[c], src->leaves[c], src->nleaves[c] *
+		    sizeof *dst->leaves[c]);
+	}
+	return (0);
+ fail:
+	game_free(dst);
+	return (-1);
+}
+
 /* Stop a player's clock from `from` to `to`. */
 int
 game_leave_add(struct game *g, int color, int64_t from, int64_t to)

@@ -171,6 +171,10 @@ int game_init(struct game *, const struct game_params *);
 /* Release a game. Accepts a zeroed struct. */
 void game_free(struct game *);
 
+/* Copy `src` into `dst` (not initialised: it is overwritten), with arrays
+ * of its own. 0, or -1 when out of memory (then `dst` is empty). */
+int game_copy(struct game *dst, const struct game *src);
+
 /*
  * Stop `color`'s clock from `from` to `to` (a leave): time in it is not
  * thinking time, and the deadline moves on by the part of the leave it

@@ -43,7 +43,8 @@
  * sharing the database may have moved the game on).
  */
 
-#define SERVICE_POOL_MAX	16
+#define SERVICE_POOL_MAX	64
+#define SERVICE_VIEW_SLOTS	1024
 #define SERVICE_CACHE_SLOTS	1024
 
 enum job_kind {
@@ -82,6 +83,10 @@ struct job {
 	bool				 done;
 	int				 rc;
 	struct service_error		*err;
+	struct service_game		*result;	/* JOB_ACTION: the
+							   game after it, or
+							   NULL */
+	bool				 has_result;
 };
 
 /* The rebuilt state of one game, owned by the writer thread. */
@@ -118,11 +123,16 @@ struct service {
 	pthread_t		 writer;
 	bool			 writer_started;
 	struct store		*wstore;	/* the writer's handle */
+	/* Rebuilt games for readers, each checked against the stored head
+	 * before use; guarded by view_lock. */
+	pthread_mutex_t		 view_lock;
+	struct service_game	*views;		/* SERVICE_VIEW_SLOTS */
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
 };
 
 static char *pgn_text(struct store *, const struct store_game *,
     const struct game *, size_t *);
+static int view_copy(struct service_game *, const struct service_game *);
 
 static struct metric	*m_accepted, *m_batches, *m_batched;
 
@@ -1047,6 +1057,16 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	    now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "queue the notices");
+	/* The answer, from the writer's state: no second replay. */
+	if (j->result != NULL) {
+		struct service_game	view;
+
+		view.row = *row;
+		view.state = c->state;
+		view.san = c->san;
+		view.now = now;
+		j->has_result = view_copy(j->result, &view) == 0;
+	}
 	return 0;
  over:
 	return service_fail(j->err, 409, "game-over",
@@ -1578,7 +1598,9 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	pthread_once(&metrics_once, service_metrics_init);
 	if ((svc = calloc(1, sizeof *svc)) == NULL ||
 	    (svc->cache = calloc(SERVICE_CACHE_SLOTS, sizeof *svc->cache)) ==
-	    NULL || (svc->db_path = strdup(cfg->db_path)) == NULL) {
+	    NULL || (svc->views = calloc(SERVICE_VIEW_SLOTS,
+	    sizeof *svc->views)) == NULL ||
+	    (svc->db_path = strdup(cfg->db_path)) == NULL) {
 		snprintf(err, errsize, "out of memory");
 		goto fail;
 	}
@@ -1598,6 +1620,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	svc->now = cfg->now;
 	svc->now_arg = cfg->now_arg;
 	pthread_mutex_init(&svc->pool_lock, NULL);
+	pthread_mutex_init(&svc->view_lock, NULL);
 	pthread_mutex_init(&svc->lock, NULL);
 	pthread_cond_init(&svc->work, NULL);
 	pthread_cond_init(&svc->done, NULL);
@@ -1656,8 +1679,14 @@ service_close(struct service *svc)
 		}
 		free(svc->cache);
 	}
+	if (svc->views != NULL) {
+		for (i = 0; i < SERVICE_VIEW_SLOTS; i++)
+			service_game_free(&svc->views[i]);
+		free(svc->views);
+	}
 	if (svc->db_path != NULL) {
 		pthread_mutex_destroy(&svc->pool_lock);
+		pthread_mutex_destroy(&svc->view_lock);
 		pthread_mutex_destroy(&svc->lock);
 		pthread_cond_destroy(&svc->work);
 		pthread_cond_destroy(&svc->done);
@@ -1927,10 +1956,66 @@ service_game_free(struct service_game *g)
 	g->san = NULL;
 }
 
+/* Copy a game view: row, state and SAN. 0, or -1 when out of memory. */
+static int
+view_copy(struct service_game *dst, const struct service_game *src)
+{
+	size_t	n = src->state.chess.nply;
+
+	memset(dst, 0, sizeof *dst);
+	dst->row = src->row;
+	dst->now = src->now;
+	if (game_copy(&dst->state, &src->state) != 0)
+		return -1;
+	if ((dst->san = malloc((n + 1) * sizeof *dst->san)) == NULL) {
+		game_free(&dst->state);
+		return -1;
+	}
+	if (n > 0)
+		memcpy(dst->san, src->san, n * sizeof *dst->san);
+	return 0;
+}
+
+/* Fill `out` from the view cache when it holds this row's game. */
+static bool
+view_get(struct service *svc, const struct store_game *row,
+    struct service_game *out)
+{
+	struct service_game	*v = &svc->views[(uint64_t)row->id %
+	    SERVICE_VIEW_SLOTS];
+	bool			 hit = false;
+
+	pthread_mutex_lock(&svc->view_lock);
+	if (v->row.id == row->id && v->san != NULL &&
+	    memcmp(v->row.head, row->head, STORE_HASH_LEN) == 0 &&
+	    v->row.updated == row->updated)
+		hit = view_copy(out, v) == 0;
+	pthread_mutex_unlock(&svc->view_lock);
+	if (hit)
+		out->row = *row;
+	return hit;
+}
+
+/* Keep a copy of a game view for later readers. */
+static void
+view_put(struct service *svc, const struct service_game *g)
+{
+	struct service_game	*v = &svc->views[(uint64_t)g->row.id %
+	    SERVICE_VIEW_SLOTS];
+	struct service_game	 copy;
+
+	if (view_copy(&copy, g) != 0)
+		return;
+	pthread_mutex_lock(&svc->view_lock);
+	service_game_free(v);
+	*v = copy;
+	pthread_mutex_unlock(&svc->view_lock);
+}
+
 /* Read and rebuild a game with handle `st`. */
 static int
-game_read(struct store *st, int64_t id, int64_t now, struct service_game *out,
-    struct service_error *err)
+game_read(struct service *svc, struct store *st, int64_t id, int64_t now,
+    struct service_game *out, struct service_error *err)
 {
 	enum store_status	ss;
 	size_t			cap = 0;
@@ -1943,11 +2028,17 @@ game_read(struct store *st, int64_t id, int64_t now, struct service_game *out,
 		    "there is no game %" PRId64, id);
 	if (ss != STORE_OK)
 		return service_store_fail(err, st, "read the game");
+	if (svc != NULL && view_get(svc, &out->row, out)) {
+		out->now = now;
+		return 0;
+	}
 	if (rebuild(st, &out->row, &out->state, &out->san, &cap, NULL,
 	    err) != 0) {
 		service_game_free(out);
 		return -1;
 	}
+	if (svc != NULL)
+		view_put(svc, out);
 	return 0;
 }
 
@@ -1963,7 +2054,7 @@ service_game_get(struct service *svc, int64_t id, struct service_game *out,
 
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
-	rc = game_read(st, id, now, out, err);
+	rc = game_read(svc, st, id, now, out, err);
 	if (rc == 0 && game_ongoing(&out->state) &&
 	    game_check_time(&out->state, now)) {
 		service_game_free(out);
@@ -1972,7 +2063,7 @@ service_game_get(struct service *svc, int64_t id, struct service_game *out,
 		j.game_id = id;
 		j.err = err;
 		if ((rc = job_submit(svc, &j)) == 0)
-			rc = game_read(st, id, now, out, err);
+			rc = game_read(svc, st, id, now, out, err);
 	}
 	pool_put(svc, st);
 	return rc;
@@ -2340,7 +2431,7 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 		store_rollback(st);
 		goto out;
 	}
-	rc = out != NULL ? game_read(st, row.id, now, out, err) : 0;
+	rc = out != NULL ? game_read(svc, st, row.id, now, out, err) : 0;
  out:
 	game_free(&g);
 	pool_put(svc, st);
@@ -2613,12 +2704,18 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 		goto out;
 	job_from_prepared(&j, JOB_ACTION, p, source != NULL ? source : "http",
 	    err);
-	if (job_submit(svc, &j) != 0)
+	j.result = out;
+	if (job_submit(svc, &j) != 0) {
+		if (j.has_result)
+			service_game_free(out);
 		goto out;
+	}
 	accepted = true;
 	rc = 0;
-	if (out != NULL && service_game_get(svc, (int64_t)p->st.game, out,
-	    err) != 0)
+	if (out != NULL && j.has_result)
+		view_put(svc, out);
+	else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
+	    out, err) != 0)
 		rc = -1;
  out:
 	if (accepted)
