@@ -164,6 +164,11 @@ has() {
 	[ "$(count "$1" "${3:-INBOX}")" -ge "$2" ]
 }
 
+# holds USER N [FOLDER]: the folder holds exactly N messages.
+holds() {
+	[ "$(count "$1" "${3:-INBOX}")" -eq "$2" ]
+}
+
 # fetch USER INDEX FILE [FOLDER]: the INDEX-th message (from 1, in UID
 # order) of the folder into FILE.
 fetch() {
@@ -264,6 +269,11 @@ start() {
 	base=http://127.0.0.1:$port
 	token=$(cat "$tmp/state/admin.token")
 	[ -n "$port" ]
+}
+
+# dead: corrchessd has exited.
+dead() {
+	! kill -0 "$pid" 2>/dev/null
 }
 
 # stop: stop corrchessd with SIGTERM; its exit status goes to $status.
@@ -410,8 +420,7 @@ check "alice sends her move through Postfix" send "alice@$domain" "$tmp/m2"
 check "alice's mailed move is applied (ply 1)" waitfor 20 ply_is "$g" 1
 check "the move mail is filed in processed" waitfor 20 \
     has corrchess 1 corrchess.processed
-check "the move mailbox is empty" waitfor 20 eval \
-    '[ "$(count corrchess)" -eq 0 ]'
+check "the move mailbox is empty" waitfor 20 holds corrchess 0
 check "bob gets the moved notice" waitfor 20 has bob 2
 fetch bob 2 "$tmp/b2"
 same "moved notice: subject" "$(hdr Subject "$tmp/b2")" \
@@ -420,8 +429,8 @@ same "moved notice: In-Reply-To" "$(hdr In-Reply-To "$tmp/b2")" \
     "<game-$g.black@$domain>"
 same "moved notice: References" "$(hdr References "$tmp/b2")" \
     "<game-$g.black@$domain>"
-check "moved notice: a Message-ID of its own" eval \
-    "[ \"\$(hdr Message-ID '$tmp/b2')\" != '<game-$g.black@$domain>' ]"
+check "moved notice: a Message-ID of its own" [ \
+    "$(hdr Message-ID "$tmp/b2")" != "<game-$g.black@$domain>" ]
 textpart "$tmp/b2" >"$tmp/b2.txt"
 check "moved notice: who played what" grep -q 'alice played 1\. e4\.' \
     "$tmp/b2.txt"
@@ -434,8 +443,7 @@ check "moved notice: the board has White's pawn on e4" \
     grep -q '^ *4 \. \. \. P \. \. \. \.$' "$tmp/b2.txt"
 check "moved notice: the board seen from Black's side" \
     grep -q '^ *h g f e d c b a$' "$tmp/b2.txt"
-check "alice gets no mail for her own move" eval \
-    '[ "$(count alice)" -eq 1 ]'
+check "alice gets no mail for her own move" holds alice 1
 
 # --- 3. A forged and a replayed mail: refused, answered, filed ----------
 section "3. A forged and a replayed mail: refused, answered, filed"
@@ -462,8 +470,7 @@ check "refusal: not accepted, with the reason" grep -q \
     'not accepted: the statement is signed with a key that is not registered for alice' \
     "$tmp/b3.txt"
 same "the forged move is not played" "$(ply "$g")" 1
-check "alice hears nothing of the forgery" eval \
-    "[ \"\$(count alice)\" -eq $na ]"
+check "alice hears nothing of the forgery" holds alice "$na"
 
 plainmail "alice@$domain" "replay.$$@alice.$domain" "e4 again" \
     "$tmp/e4.signed" "$tmp/m3r"
@@ -532,8 +539,8 @@ same "mail-move: To" "$(hdr To "$tmp/mm")" "$box"
 same "mail-move: From" "$(hdr From "$tmp/mm")" "alice@$domain"
 same "mail-move: In-Reply-To (alice's thread)" \
     "$(hdr In-Reply-To "$tmp/mm")" "<game-$g.white@$domain>"
-check "mail-move: a subject naming the game" eval \
-    "hdr Subject '$tmp/mm' | grep -q 'Game $g'"
+same "mail-move: the subject" "$(hdr Subject "$tmp/mm")" \
+    "[corrchess] Game $g, alice v bob: move Nf3"
 check "mail-move: the statement for ply 2" contains \
     "$(printf 'corrchess-v1\ngame: %s\nply: 2\nplayer: alice\naction: move Nf3' \
     "$g")" "$tmp/mm"
@@ -588,8 +595,7 @@ sign_ssh "$tmp/alice"
 plainmail "alice@$domain" "crash.$$@alice.$domain" "Bc4" "$tmp/signed" \
     "$tmp/m6"
 check "alice sends Bc4" send "alice@$domain" "$tmp/m6"
-check "corrchessd exits after the commit" waitfor 20 eval \
-    '! kill -0 "$pid" 2>/dev/null'
+check "corrchessd exits after the commit" waitfor 20 dead
 wait "$pid"
 same "exit status of the crash" $? 99
 pid=
@@ -604,8 +610,7 @@ fi
 same "Bc4 was committed (ply 5)" "$(ply "$g")" 5
 check "the mail is filed in processed after the restart" waitfor 20 \
     has corrchess $((np + 1)) corrchess.processed
-check "the move mailbox is empty again" waitfor 20 eval \
-    '[ "$(count corrchess)" -eq 0 ]'
+check "the move mailbox is empty again" waitfor 20 holds corrchess 0
 same "the move is applied exactly once (ply 5)" "$(ply "$g")" 5
 req GET "/api/v1/games/$g/records"
 same "five records" "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 5
