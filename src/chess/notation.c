@@ -18,6 +18,18 @@
  * move. One fit is the move; several make the text ambiguous; none make it
  * illegal, and only then do we look for the reason, with the attack tables.
  *
+ * The legal moves that fit are found in two ways, with one answer. First
+ * from the pattern itself (quick_match()): the pieces that can reach the
+ * target square, each kept only if our king is safe after its move, or the
+ * one move that both squares or a castling name. When that finds exactly
+ * one move, it is the move. Otherwise (none, several, a promotion without
+ * its piece, a king move that may be castling) the pattern is matched
+ * against the full legal move list, which also gives the reasons. This is
+ * the only move reader: PGN import uses it too. Building with
+ * -DNOTATION_CHECK_LEGAL compares every quick answer with the full list
+ * and each king-safety test with chess_move_is_legal(), and aborts on a
+ * difference.
+ *
  * What we accept, and the choices made for the lenient forms:
  *
  * - SAN with English (K Q R B N) or French (R D T F C) capital piece letters,
