@@ -151,8 +151,8 @@ served() {
 	same "$name: well-behaved requests served" "$good/$((nreads + nmoves))" \
 	    "$((nreads + nmoves))/$((nreads + nmoves))"
 	if [ "$good" != "$n" ]; then
-		echo "$name: statuses:" $(cut -d' ' -f1 "$tmp/$name" | sort |
-		    uniq -c) >&2
+		echo "$name: statuses:" "$(cut -d' ' -f1 "$tmp/$name" | sort |
+		    uniq -c | tr '\n' ' ')" >&2
 	fi
 	cut -d' ' -f2 "$tmp/$name" | sort -n | awk -v name="$name" -v g="$good" \
 	    -v n="$n" '{ t[NR] = $1 * 1000 } END {
@@ -186,14 +186,14 @@ slowloris() {
 	for ((i = 0; i < n; i++)); do
 		exec {fd}<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null || break
 		printf 'GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' \
-		    >&"$fd" 2>/dev/null
+		    2>/dev/null 1>&"$fd"
 		fds+=("$fd")
 	done
 	# Two rounds of bytes: the connections refused are found closed.
 	for t in 1 2; do
 		for i in "${!fds[@]}"; do
 			[ -n "${closed[i]:-}" ] && continue
-			printf 'x' >&"${fds[i]}" 2>/dev/null || closed[i]=1
+			printf 'x' 2>/dev/null 1>&"${fds[i]}" || closed[i]=1
 		done
 		sleep 0.2
 	done
@@ -202,7 +202,7 @@ slowloris() {
 	while [ ! -e "$tmp/stop" ] && [ "$t" -lt "$seconds" ]; do
 		for i in "${!fds[@]}"; do
 			[ -n "${closed[i]:-}" ] && continue
-			printf 'x' >&"${fds[i]}" 2>/dev/null || closed[i]=1
+			printf 'x' 2>/dev/null 1>&"${fds[i]}" || closed[i]=1
 		done
 		sleep 1
 		t=$((t + 1))
@@ -296,11 +296,11 @@ done
 bg=()
 
 opened=$(cat "$tmp/slow.opened" 2>/dev/null || echo 0)
-closed=$(cat "$tmp/slow.closed" 2>/dev/null || echo 0)
+nclosed=$(cat "$tmp/slow.closed" 2>/dev/null || echo 0)
 same "slowloris: connections opened" "$opened" "$nslow"
 if [ "${per_ip:-0}" -gt 0 ] && [ "$nslow" -gt "$per_ip" ]; then
 	same "slowloris: connections held, at most max_connections_per_ip" \
-	    "$((opened - closed))" "$per_ip"
+	    "$((opened - nclosed))" "$per_ip"
 fi
 for want in 413 413-chunked 431; do
 	n=$(wc -l <"$tmp/big.$want" | tr -d ' ')
@@ -309,7 +309,7 @@ for want in 413 413-chunked 431; do
 	echo "oversized ($want): $m/$n answered ${want%-chunked}"
 done
 echo "slowloris: $opened connections opened (max_connections $max_conn," \
-    "max_connections_per_ip ${per_ip:-unset}), $closed closed by the" \
+    "max_connections_per_ip ${per_ip:-unset}), $nclosed closed by the" \
     "server during the attack; connections counted by /metrics under" \
     "attack: ${req_conn:-?}"
 

@@ -239,7 +239,7 @@ verify_game() {
 	fi
 	req GET "/api/v1/games/$g"
 	if [ "$(jval ply)" = "$n" ] &&
-	    [ "$(jmoves)" = "$(echo "${moves[@]:0:n}")" ]; then
+	    [ "$(jmoves)" = "${moves[*]:0:n}" ]; then
 		ok
 	else
 		bad "game $g: ply $(jval ply), moves '$(jmoves)'; want $n" \
