@@ -100,6 +100,9 @@ struct http_response {
 	char			*content_type;
 	char			*data;
 	size_t			 len;
+	int			 has_fd;	/* the body is a file: */
+	int			 fd;		/* owned until queued */
+	uint64_t		 fd_size;
 	char			**headers;	/* name, value, name, ... */
 	size_t			 nheaders;
 	int			 set;
@@ -408,6 +411,9 @@ http_response_clear(struct http_response *resp)
 
 	free(resp->content_type);
 	free(resp->data);
+	if (resp->has_fd)
+		close(resp->fd);
+	resp->has_fd = 0;
 	for (i = 0; i < resp->nheaders * 2; i++)
 		free(resp->headers[i]);
 	free(resp->headers);
@@ -417,6 +423,23 @@ http_response_clear(struct http_response *resp)
 	resp->nheaders = 0;
 	resp->len = 0;
 	resp->set = 0;
+}
+
+/* Answer with a file's bytes, from its offset 0; takes the descriptor. */
+void
+http_respond_fd(struct http_response *resp, unsigned status,
+    const char *content_type, int fd, uint64_t size)
+{
+	http_response_clear(resp);
+	resp->status = status;
+	resp->set = 1;
+	resp->has_fd = 1;
+	resp->fd = fd;
+	resp->fd_size = size;
+	if ((resp->content_type = strdup(content_type)) == NULL) {
+		log_warnx("http: out of memory building a response");
+		http_response_clear(resp);
+	}
 }
 
 /* Answer with bytes of a content type. */
@@ -796,7 +819,8 @@ http_queue(struct http_server *srv, struct http_request *req,
 	size_t			 i, idx;
 	double			 ms;
 
-	if (!resp->set || (resp->data == NULL && resp->status < 500)) {
+	if (!resp->set || (resp->data == NULL && !resp->has_fd &&
+	    resp->status < 500)) {
 		if (resp->set)
 			log_warnx("http: %s %s: response lost (out of "
 			    "memory)", req->method, req->path);
@@ -806,7 +830,11 @@ http_queue(struct http_server *srv, struct http_request *req,
 		http_respond_error(resp, 500, "internal",
 		    "the server failed to answer");
 	}
-	if (resp->data != NULL) {
+	if (resp->has_fd) {
+		mr = MHD_create_response_from_fd64(resp->fd_size, resp->fd);
+		if (mr != NULL)
+			resp->has_fd = 0;	/* MHD closes it */
+	} else if (resp->data != NULL) {
 		mr = MHD_create_response_from_buffer(resp->len, resp->data,
 		    MHD_RESPMEM_MUST_FREE);
 		if (mr != NULL)

@@ -150,6 +150,13 @@ void	http_respond_json(struct http_response *resp, unsigned status,
 /* Answer with bytes (copied) of a content type, e.g. "text/plain". */
 void	http_respond_data(struct http_response *resp, unsigned status,
 	    const char *content_type, const void *data, size_t len);
+/*
+ * Answer with the first `size` bytes of an open file (sent from its offset
+ * 0 as the client reads them, not copied); the response owns fd and
+ * closes it.
+ */
+void	http_respond_fd(struct http_response *resp, unsigned status,
+	    const char *content_type, int fd, uint64_t size);
 /* Answer with text/plain; charset=utf-8 (copied). */
 void	http_respond_text(struct http_response *resp, unsigned status,
 	    const char *text);
