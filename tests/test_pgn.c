@@ -968,6 +968,7 @@ test_every_legal_move(void **state)
 				if (chess_fen_parse(&pos, fens[--extra], 0) !=
 				    CHESS_OK)
 					fail_msg("bad FEN %s", fens[extra]);
+				chess_game_free(&pg.game);
 				assert_int_equal(chess_game_init(&pg.game,
 				    &pos), 0);
 			}
