@@ -120,6 +120,26 @@ const struct conf_key conf_table[] = {
 	  .help = "full: every accepted action survives a power loss; "
 	  "normal: faster, but not durable across power loss." },
 
+	{ .section = "clock", .name = "interval", .type = CONF_DURATION,
+	  .min = 1, .max = 1 * HOUR, .def = "1m",
+	  .offset = OFF(clock.interval),
+	  .help = "How often games whose time ran out are ended (and their "
+	  "players told) and reminders are sent." },
+	{ .section = "clock", .name = "first_reminder", .type = CONF_DURATION,
+	  .min = 0, .max = 30 * DAY, .def = "3d",
+	  .offset = OFF(clock.first_reminder),
+	  .help = "Remind the player to move when this much time is left "
+	  "(0: no such reminder)." },
+	{ .section = "clock", .name = "second_reminder",
+	  .type = CONF_DURATION, .min = 0, .max = 30 * DAY, .def = "1d",
+	  .offset = OFF(clock.second_reminder),
+	  .help = "A second, later reminder (0: none)." },
+
+	{ .section = "game", .name = "leave_days", .type = CONF_INT,
+	  .min = 0, .max = 365, .def = "45", .offset = OFF(game.leave_days),
+	  .help = "Days of leave each player may take per calendar year "
+	  "(the clocks of their games stop meanwhile; ICCF gives 45)." },
+
 	{ .section = "log", .name = "level", .type = CONF_CHOICE,
 	  .choices = conf_log_level_choices, .def = "info",
 	  .offset = OFF(log.level),

@@ -68,6 +68,14 @@ struct conf {
 	struct conf_storage {
 		long long	 synchronous;	/* enum conf_synchronous */
 	} storage;
+	struct conf_clock {
+		long long	 interval;		/* seconds */
+		long long	 first_reminder;	/* seconds; 0: none */
+		long long	 second_reminder;	/* seconds; 0: none */
+	} clock;
+	struct conf_game {
+		long long	 leave_days;		/* per player and year */
+	} game;
 	struct conf_log {
 		long long	 level;		/* enum log_level (log.h) */
 		bool		 requests;

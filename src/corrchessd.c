@@ -48,6 +48,7 @@
 #include "http.h"
 #include "log.h"
 #include "routes.h"
+#include "clock.h"
 #include "mailer.h"
 #include "sdnotify.h"
 #include "service.h"
@@ -365,6 +366,9 @@ main(int argc, char **argv)
 	struct http_server	*srv = NULL;
 	struct service		*svc = NULL;
 	struct mailer		*mailer = NULL;
+	struct clock		*clk = NULL;
+	struct clock_options	 copts;
+	int64_t			 reminders[2];
 	char			 domain[256];
 	struct service_config	 scfg;
 	char			*db_path = NULL;
@@ -480,6 +484,7 @@ main(int argc, char **argv)
 	}
 	memset(&scfg, 0, sizeof scfg);
 	scfg.db_path = db_path;
+	scfg.leave_days = (int)conf.game.leave_days;
 	scfg.sync = conf.storage.synchronous == CONF_SYNC_NORMAL ?
 	    STORE_SYNC_NORMAL : STORE_SYNC_FULL;
 	if ((scfg.now_arg = getenv("CORRCHESSD_TEST_CLOCK_FILE")) != NULL) {
@@ -559,6 +564,24 @@ main(int argc, char **argv)
 		    conf.mail.poll_interval);
 	}
 
+	/* The clock: games whose time ran out end by themselves. */
+	memset(&copts, 0, sizeof copts);
+	copts.interval = conf.clock.interval;
+	copts.reminders = reminders;
+	if (conf.clock.first_reminder > 0)
+		reminders[copts.nreminders++] = conf.clock.first_reminder;
+	if (conf.clock.second_reminder > 0)
+		reminders[copts.nreminders++] = conf.clock.second_reminder;
+	if (copts.nreminders == 2 && reminders[0] > reminders[1]) {
+		/* Nearest to the deadline first. */
+		reminders[0] = conf.clock.second_reminder;
+		reminders[1] = conf.clock.first_reminder;
+	}
+	if ((clk = clock_start(svc, &copts, err, sizeof err)) == NULL) {
+		log_errorx("clock: %s", err);
+		goto out;
+	}
+
 	notify("READY=1\nSTATUS=serving");
 	if ((watchdog_usec = sdnotify_watchdog_usec()) > 0) {
 		/* Ping at half the interval the manager waits for. */
@@ -592,6 +615,8 @@ main(int argc, char **argv)
 		notify("STOPPING=1");
 		break;
 	}
+	clock_stop(clk);
+	clk = NULL;
 	mailer_stop(mailer);
 	mailer = NULL;
 	http_server_stop(srv, (unsigned)conf.server.connection_timeout);
@@ -599,6 +624,7 @@ main(int argc, char **argv)
 	log_info("stopped");
 	status = 0;
 out:
+	clock_stop(clk);
 	mailer_stop(mailer);
 	http_server_stop(srv, 0);
 	service_close(svc);
