@@ -12,73 +12,10 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
-example=$top_srcdir/conf/corrchessd.conf
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
-if ! command -v curl >/dev/null 2>&1; then
-	echo "curl not found: install curl" >&2
-	exit 1
-fi
-
-passed=0
-failed=0
-pid=
-tmp=$(mktemp -d)
-cleanup() {
-	if [ -n "$pid" ]; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
-
-# check NAME COMMAND...: the command must succeed.
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-
-# Start corrchessd with arguments; wait for its "listening" line and set
-# $port. Its standard error goes to $tmp/log.
-start() {
-	: >"$tmp/log"
-	"$corrchessd" "$@" 2>"$tmp/log" &
-	pid=$!
-	i=0
-	while ! grep -q 'listening on' "$tmp/log"; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "corrchessd did not start:" >&2
-			cat "$tmp/log" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
-	    "$tmp/log")
-	[ -n "$port" ]
-}
-
-# Send SIGTERM and wait for the exit status into $status.
-stop() {
-	kill -TERM "$pid"
-	wait "$pid"
-	status=$?
-	pid=
-}
+need curl
 
 # --- Options and configuration errors -----------------------------------
 
@@ -133,13 +70,8 @@ sed -e 's/^port = .*/port = 0/' -e 's/^connection_timeout = .*/connection_timeou
 cd "$tmp" || exit 1
 
 # A relative --state-dir, created with its parents.
-if start --config "$tmp/test.conf" --state-dir ./state/dev; then
-	ok
-else
-	bad "corrchessd starts"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
+check "corrchessd starts" daemon_launch "$corrchessd" \
+    --config "$tmp/test.conf" --state-dir ./state/dev || finish
 check "state directory created" [ -d "$tmp/state/dev" ]
 token_file=$tmp/state/dev/admin.token
 check "admin token created" [ -f "$token_file" ]
@@ -149,33 +81,31 @@ check "admin token path logged" grep -q \
     "admin token created in $token_file" "$tmp/log"
 check "token not logged" sh -c "! grep -qF '$(cat "$token_file")' '$tmp/log'"
 
-curl -s "http://127.0.0.1:$port/healthz" >"$tmp/out"
+curl -s "$base/healthz" >"$tmp/out"
 check "GET /healthz" grep -qx ok "$tmp/out"
 
 # Two URLs in one curl command share one connection.
-curl -sv "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/api/v1" \
-    >"$tmp/out" 2>"$tmp/verbose"
+curl -sv "$base/healthz" "$base/api/v1" >"$tmp/out" 2>"$tmp/verbose"
 check "keep-alive: connection reused" grep -q 'Re-using existing connection' \
     "$tmp/verbose"
 check "keep-alive: one connect" [ "$(grep -c 'Connected to' "$tmp/verbose")" -eq 1 ]
 check "GET /api/v1 names the API" grep -q '"api":"v1"' "$tmp/out"
 
-code=$(curl -s -o "$tmp/out" -w '%{http_code}' "http://127.0.0.1:$port/api/v1/nope")
+req GET /api/v1/nope
 check "404 status" [ "$code" = 404 ]
 check "404 JSON error" grep -q '{"error":{"code":"not-found"' "$tmp/out"
 
-code=$(curl -s -o "$tmp/out" -w '%{http_code}' -H 'Accept: text/plain' \
-    "http://127.0.0.1:$port/api/v1/nope")
+req GET /api/v1/nope -H 'Accept: text/plain'
 check "404 text/plain error" grep -qx 'error: no such resource: /api/v1/nope' \
     "$tmp/out"
 
-curl -s -D "$tmp/headers" -o "$tmp/out" -X POST "http://127.0.0.1:$port/healthz"
+req POST /healthz -D "$tmp/headers"
 check "405 with Allow" grep -qi '^Allow: GET, HEAD' "$tmp/headers"
 
 # (413, 401 and the slow client need routes that take a body or a token;
 # tests/test_http covers them with its own route table.)
 
-curl -s "http://127.0.0.1:$port/metrics" >"$tmp/out"
+curl -s "$base/metrics" >"$tmp/out"
 check "metrics: healthz counted" grep -q \
     '^corrchess_http_requests_total{route="GET /healthz",code="200"} 2$' \
     "$tmp/out"
@@ -190,7 +120,7 @@ while ! grep -q 'SIGHUP' "$tmp/log" && [ $i -lt 100 ]; do
 	sleep 0.05
 done
 check "SIGHUP logged" grep -q 'SIGHUP: reading' "$tmp/log"
-curl -s "http://127.0.0.1:$port/healthz" >"$tmp/out"
+curl -s "$base/healthz" >"$tmp/out"
 check "serving after SIGHUP" grep -qx ok "$tmp/out"
 
 # A second daemon on the same port fails with the reason.
@@ -201,17 +131,14 @@ status=$?
 check "busy port: exit 1" [ "$status" -eq 1 ]
 check "busy port: reason" grep -q 'Address already in use' "$tmp/out"
 
-stop
+daemon_stop
 check "SIGTERM: exit 0" [ "$status" -eq 0 ]
 check "SIGTERM: logged" grep -q 'stopped' "$tmp/log"
 
 # The token is kept across restarts.
 before=$(cat "$token_file")
-if start --config "$tmp/test.conf" --state-dir ./state/dev; then
-	ok
-else
-	bad "corrchessd starts again"
-fi
+check "corrchessd starts again" daemon_launch "$corrchessd" \
+    --config "$tmp/test.conf" --state-dir ./state/dev
 check "admin token read back" grep -q "admin token read from" "$tmp/log"
 check "admin token unchanged" [ "$(cat "$token_file")" = "$before" ]
 kill -INT "$pid"
@@ -220,5 +147,4 @@ status=$?
 pid=
 check "SIGINT: exit 0" [ "$status" -eq 0 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -17,84 +17,12 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
-corrchess=$top_builddir/src/corrchess
-example=$top_srcdir/conf/corrchessd.conf
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
-for prog in curl ssh-keygen openssl; do
-	if ! command -v "$prog" >/dev/null 2>&1; then
-		echo "$prog not found: run .ci/install-deps" >&2
-		exit 1
-	fi
-done
-
-passed=0
-failed=0
-pid=
-tmp=$(mktemp -d)
-cleanup() {
-	if [ -n "$pid" ]; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
-
-# check NAME COMMAND...: the command must succeed.
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-
-# same NAME GOT WANT: two strings must be equal.
-same() {
-	if [ "$2" = "$3" ]; then
-		ok
-	else
-		bad "$1: got '$2', want '$3'"
-	fi
-}
+need curl ssh-keygen openssl
 
 # --- HTTP and JSON helpers ----------------------------------------------
-
-# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
-# $code.
-req() {
-	method=$1
-	path=$2
-	shift 2
-	code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" "$@" \
-	    "$base$path")
-}
-
-# admin METHOD PATH [CURL-ARG...]: req with the admin token.
-admin() {
-	req "$@" -H "Authorization: Bearer $token"
-}
-
-# jstr KEY [FILE]: string member KEY of a compact JSON object (the last
-# one when KEY appears more than once).
-jstr() {
-	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "${2:-$tmp/out}"
-}
-
-# jval KEY [FILE]: a number, true/false/null member KEY.
-jval() {
-	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
-}
 
 # jmoves: the "moves" array of the last answer as space-separated SAN.
 jmoves() {
@@ -117,20 +45,6 @@ expect() {
 
 # --- Signed statements --------------------------------------------------
 
-# statement GAME PLY PLAYER ACTION: write the five lines to $tmp/st.
-statement() {
-	printf 'corrchess-v1\ngame: %s\nply: %s\nplayer: %s\naction: %s\n' \
-	    "$1" "$2" "$3" "$4" >"$tmp/st"
-}
-
-# sign_ssh KEY [NAMESPACE]: $tmp/body = $tmp/st and its SSH signature.
-sign_ssh() {
-	rm -f "$tmp/st.sig"
-	ssh-keygen -q -Y sign -n "${2:-corrchess}" -f "$1" "$tmp/st" \
-	    2>"$tmp/sshlog" || cat "$tmp/sshlog" >&2
-	cat "$tmp/st" "$tmp/st.sig" >"$tmp/body"
-}
-
 # rawsig PEM: the raw Ed25519 signature of $tmp/st in base64.
 rawsig() {
 	openssl pkeyutl -sign -inkey "$1" -rawin -in "$tmp/st" | base64 |
@@ -143,12 +57,6 @@ sign_raw() {
 		cat "$tmp/st"
 		printf 'signature: %s\n' "$(rawsig "$1")"
 	} >"$tmp/body"
-}
-
-# submit GAME: post $tmp/body as text/plain to the game's actions.
-submit() {
-	req POST "/api/v1/games/$1/actions" -H 'Content-Type: text/plain' \
-	    --data-binary "@$tmp/body"
 }
 
 # play GAME PLAYER FORM ACTION: sign ACTION for the game's current ply and
@@ -186,48 +94,9 @@ refused() {
 	same "$1: game unchanged" "$(jstr fen) $(jval ply)" "$before"
 }
 
-# --- The daemon ---------------------------------------------------------
-
-# Start corrchessd on the state directory; set $port, $base, $token.
-start() {
-	: >"$tmp/log"
-	CORRCHESSD_TEST_CLOCK_FILE=$tmp/clock "$corrchessd" \
-	    --config "$tmp/test.conf" --state-dir "$tmp/state" 2>"$tmp/log" &
-	pid=$!
-	i=0
-	while ! grep -q 'listening on' "$tmp/log"; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "corrchessd did not start:" >&2
-			cat "$tmp/log" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
-	    "$tmp/log")
-	base=http://127.0.0.1:$port
-	token=$(cat "$tmp/state/admin.token")
-	[ -n "$port" ]
-}
-
-# Stop corrchessd with SIGTERM; its exit status goes to $status.
-stop() {
-	kill -TERM "$pid"
-	wait "$pid"
-	status=$?
-	pid=
-}
-
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
-if start; then
-	ok
-else
-	bad "corrchessd starts"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
+check "corrchessd starts" daemon_start || finish
 
 # --- Players ------------------------------------------------------------
 
@@ -662,15 +531,9 @@ snapshot() {
 	done
 }
 snapshot >"$tmp/before"
-stop
+daemon_stop
 same "SIGTERM: exit 0" "$status" 0
-if start; then
-	ok
-else
-	bad "corrchessd starts again"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
+check "corrchessd starts again" daemon_start || finish
 snapshot >"$tmp/after"
 check "after restart: every game intact" cmp -s "$tmp/before" "$tmp/after"
 check "after restart: seven games" [ "$(grep -c '|' "$tmp/after")" -eq 7 ]
@@ -689,5 +552,4 @@ check "metrics: refused actions by reason" grep -q \
 check "metrics: requests by route" grep -q '^corrchess_http_requests_total{route="POST /api/v1/games/{id:int}/actions",code="201"}' \
     "$tmp/out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,4 +8,5 @@
 # the sources.
 
 TESTS += tests/daemon.sh tests/openapi.sh
-EXTRA_DIST += tests/daemon.sh tests/openapi.sh doc/openapi.yaml doc/api.md
+EXTRA_DIST += tests/daemon.sh tests/openapi.sh tests/lib.sh doc/openapi.yaml \
+    doc/api.md

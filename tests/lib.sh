@@ -1,0 +1,189 @@
+# shellcheck shell=sh
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# What the integration scripts share, sourced after they set top_srcdir:
+# the built programs, a temporary directory removed at exit, the
+# check/pass/fail counters and the closing "N passed, N failed" line,
+# corrchessd started on a free loopback port (port = 0, read back from its
+# log) and stopped, curl requests to it, signed statements.
+
+top_builddir=${top_builddir:-$top_srcdir}
+corrchessd=$top_builddir/src/corrchessd
+# shellcheck disable=SC2034 # used by the scripts
+corrchess=$top_builddir/src/corrchess
+# shellcheck disable=SC2034 # used by the scripts
+example=$top_srcdir/conf/corrchessd.conf
+
+passed=0
+failed=0
+# corrchessd's process, other background processes to kill at exit, and
+# a command the script runs at exit before $tmp goes.
+pid=
+bg=
+at_exit=
+tmp=$(mktemp -d)
+
+# Kill corrchessd and the processes in $bg, run $at_exit, remove $tmp.
+cleanup() {
+	for p in $pid $bg; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	if [ -n "$at_exit" ]; then
+		"$at_exit"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# need PROGRAM...: each program must be on the PATH, or the test fails.
+need() {
+	for prog; do
+		if ! command -v "$prog" >/dev/null 2>&1; then
+			echo "$prog not found: run .ci/install-deps" >&2
+			exit 1
+		fi
+	done
+}
+
+# --- Counters -----------------------------------------------------------
+
+# ok NAME: one check passed. (A script may define its own ok and bad.)
+ok() {
+	passed=$((passed + 1))
+}
+
+# bad NAME: one check failed.
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*" >&2
+}
+
+# check NAME COMMAND...: the command must succeed; fails as it does.
+check() {
+	name=$1
+	shift
+	if "$@"; then
+		ok "$name"
+	else
+		bad "$name"
+		return 1
+	fi
+}
+
+# same NAME GOT WANT: two strings must be equal.
+same() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		bad "$1: got '$2', want '$3'"
+	fi
+}
+
+# finish: print "N passed, N failed" and exit, 0 when nothing failed.
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit $?
+}
+
+# --- The daemon ---------------------------------------------------------
+
+# daemon_launch COMMAND...: run COMMAND (corrchessd, perhaps behind env)
+# in the background, its standard error to $tmp/log, until it logs that
+# it listens; set $pid, $port and $base. Fails with the log on standard
+# error when corrchessd exits first or takes over 10 s.
+daemon_launch() {
+	: >"$tmp/log"
+	"$@" 2>"$tmp/log" &
+	pid=$!
+	i=0
+	while ! grep -q 'listening on' "$tmp/log"; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+			echo "corrchessd did not start:" >&2
+			cat "$tmp/log" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	    "$tmp/log")
+	base=http://127.0.0.1:$port
+	[ -n "$port" ]
+}
+
+# daemon_start [VAR=VALUE...]: corrchessd with $tmp/test.conf on the state
+# directory $tmp/state, its clock read from $tmp/clock, VAR=VALUE in its
+# environment; set $pid, $port, $base and $token (the admin token).
+daemon_start() {
+	daemon_launch env CORRCHESSD_TEST_CLOCK_FILE="$tmp/clock" "$@" \
+	    "$corrchessd" --config "$tmp/test.conf" \
+	    --state-dir "$tmp/state" || return 1
+	token=$(cat "$tmp/state/admin.token")
+}
+
+# daemon_stop: stop corrchessd with SIGTERM; its exit status goes to
+# $status.
+daemon_stop() {
+	kill -TERM "$pid"
+	wait "$pid"
+	# shellcheck disable=SC2034 # read by the scripts
+	status=$?
+	pid=
+}
+
+# --- HTTP and JSON ------------------------------------------------------
+
+# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
+# $code.
+req() {
+	method=$1
+	path=$2
+	shift 2
+	# shellcheck disable=SC2034 # read by the scripts
+	code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" "$@" \
+	    "$base$path")
+}
+
+# admin METHOD PATH [CURL-ARG...]: req with the admin token.
+admin() {
+	req "$@" -H "Authorization: Bearer $token"
+}
+
+# submit GAME [FILE]: post FILE ($tmp/body by default) as text/plain to
+# the game's actions.
+submit() {
+	req POST "/api/v1/games/$1/actions" -H 'Content-Type: text/plain' \
+	    --data-binary "@${2:-$tmp/body}"
+}
+
+# jstr KEY [FILE]: string member KEY of a compact JSON object (the last
+# one when KEY appears more than once); FILE is $tmp/out by default.
+jstr() {
+	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "${2:-$tmp/out}"
+}
+
+# jval KEY [FILE]: a number, true/false/null member KEY.
+jval() {
+	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
+}
+
+# --- Signed statements --------------------------------------------------
+
+# statement GAME PLY PLAYER ACTION: write the five lines to $tmp/st.
+statement() {
+	printf 'corrchess-v1\ngame: %s\nply: %s\nplayer: %s\naction: %s\n' \
+	    "$1" "$2" "$3" "$4" >"$tmp/st"
+}
+
+# sign_ssh KEY [NAMESPACE]: $tmp/body = $tmp/st and its SSH signature.
+sign_ssh() {
+	rm -f "$tmp/st.sig"
+	ssh-keygen -q -Y sign -n "${2:-corrchess}" -f "$1" "$tmp/st" \
+	    2>"$tmp/sshlog" || cat "$tmp/sshlog" >&2
+	cat "$tmp/st" "$tmp/st.sig" >"$tmp/body"
+}
