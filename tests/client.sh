@@ -16,31 +16,10 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
-corrchess=$top_builddir/src/corrchess
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
-for tool in curl ssh-keygen; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "$tool not found: install it (curl, openssh-client)" >&2
-		exit 1
-	fi
-done
-
-passed=0
-failed=0
-pid=
-fake=
-tmp=$(mktemp -d)
-cleanup() {
-	for p in $pid $fake; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+need curl ssh-keygen
 
 # The client reads no file of the user running the tests.
 HOME=$tmp/home
@@ -61,13 +40,6 @@ bad() {
 	sed 's/^/#     /' "$tmp/out" 2>/dev/null
 	echo "#   stderr:"
 	sed 's/^/#     /' "$tmp/err" 2>/dev/null
-}
-
-# check NAME COMMAND...: the command must succeed.
-check() {
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
 }
 
 # Run corrchess; keep stdout, stderr and the exit status.
@@ -93,37 +65,15 @@ err_has() {
 
 printf '[server]\nport = 0\nstate_directory = %s\n' "$tmp/state" \
     >"$tmp/corrchessd.conf"
-"$corrchessd" --config "$tmp/corrchessd.conf" 2>"$tmp/log" &
-pid=$!
-i=0
-while ! grep -q 'listening on' "$tmp/log"; do
-	i=$((i + 1))
-	if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
-		echo "corrchessd did not start:" >&2
-		cat "$tmp/log" >&2
-		echo "0 passed, 1 failed"
-		exit 1
-	fi
-	sleep 0.05
-done
-port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
-    "$tmp/log")
-url=http://127.0.0.1:$port
+daemon_launch "$corrchessd" --config "$tmp/corrchessd.conf" || {
+	failed=1
+	finish
+}
 token=$(cat "$tmp/state/admin.token")
 
-# admin METHOD PATH JSON: an admin request; the body goes to $tmp/admin.
-admin() {
-	curl -s -o "$tmp/admin" -w '%{http_code}' -X "$1" \
-	    -H "Authorization: Bearer $token" \
-	    -H 'Content-Type: application/json' -d "$3" "$url$2"
-}
-
-# post FILE GAME: post a signed statement with curl; the status code is
-# printed, the answer goes to $tmp/post.
-post() {
-	curl -s -o "$tmp/post" -w '%{http_code}' \
-	    -H 'Content-Type: text/plain' --data-binary "@$1" \
-	    "$url/api/v1/games/$2/actions"
+# jadmin METHOD PATH JSON: an admin request with a JSON body.
+jadmin() {
+	admin "$1" "$2" -H 'Content-Type: application/json' -d "$3"
 }
 
 # --- keygen -------------------------------------------------------------
@@ -161,17 +111,17 @@ ssh-keygen -q -t ed25519 -N '' -C bob -f "$tmp/bob"
 
 # player NAME PUBFILE: register a player with one key.
 player() {
-	admin POST /api/v1/players "{\"name\":\"$1\",\"email\":\"$1@example.org\",
+	jadmin POST /api/v1/players "{\"name\":\"$1\",\"email\":\"$1@example.org\",
 	    \"lang\":\"en\",\"keys\":[\"$(cat "$2")\"]}"
 }
-code=$(player alice "$tmp/alice.pub")
+player alice "$tmp/alice.pub"
 check "register alice (key from corrchess keygen)" [ "$code" = 201 ]
-code=$(player bob "$tmp/bob.pub")
+player bob "$tmp/bob.pub"
 check "register bob (key from ssh-keygen)" [ "$code" = 201 ]
-code=$(admin POST /api/v1/games \
-    '{"white":"alice","black":"bob","time_control":"3d/move"}')
+jadmin POST /api/v1/games \
+    '{"white":"alice","black":"bob","time_control":"3d/move"}'
 check "game 1: alice v bob" [ "$code" = 201 ]
-code=$(admin POST /api/v1/games '{"white":"bob","black":"alice"}')
+jadmin POST /api/v1/games '{"white":"bob","black":"alice"}'
 check "game 2: bob v alice" [ "$code" = 201 ]
 
 # --- configuration ------------------------------------------------------
@@ -179,14 +129,14 @@ check "game 2: bob v alice" [ "$code" = 201 ]
 # alice's settings in a file named by CORRCHESS_CONFIG.
 cat >"$tmp/alice.conf" <<EOF
 # alice's corrchess settings
-server = $url
+server = $base
 key = $tmp/alice
 player = alice
 EOF
 CORRCHESS_CONFIG=$tmp/alice.conf
 export CORRCHESS_CONFIG
 
-printf 'server = %s\nplayr = bob\n' "$url" >"$tmp/bad.conf"
+printf 'server = %s\nplayr = bob\n' "$base" >"$tmp/bad.conf"
 CORRCHESS_CONFIG=$tmp/bad.conf run show 1
 check "config: unknown setting, exit 1" status_is 1
 check "config: unknown setting named with file:line" \
@@ -197,8 +147,8 @@ check "config: names the missing file" err_has "$tmp/missing.conf"
 
 # The default place: $XDG_CONFIG_HOME/corrchess/config.
 mkdir -p "$tmp/xdg2/corrchess"
-printf 'server = %s\n' "$url" >"$tmp/xdg2/corrchess/config"
-CORRCHESS_CONFIG= XDG_CONFIG_HOME=$tmp/xdg2 run show 1
+printf 'server = %s\n' "$base" >"$tmp/xdg2/corrchess/config"
+CORRCHESS_CONFIG='' XDG_CONFIG_HOME=$tmp/xdg2 run show 1
 check "config: read from \$XDG_CONFIG_HOME/corrchess/config" status_is 0
 
 # --- show ---------------------------------------------------------------
@@ -233,9 +183,9 @@ check "wrong turn: says whose move it is" \
 # The server's own message for an illegal move, as curl sees it.
 run sign -k "$tmp/bob" --game 1 --ply 1 -p bob move e4
 cp "$tmp/out" "$tmp/illegal"
-code=$(post "$tmp/illegal" 1)
+submit 1 "$tmp/illegal"
 check "illegal move by curl: 422" [ "$code" = 422 ]
-msg=$(sed -n 's/.*"message":"\([^"]*\)".*/\1/p' "$tmp/post")
+msg=$(jstr message)
 run move -p bob -k "$tmp/bob" 1 e4
 check "illegal move: exit 1" status_is 1
 check "illegal move: the server's message" \
@@ -275,9 +225,9 @@ check "sign: the five statement lines" \
 check "sign: a signature line" \
     grep -qE '^signature: [A-Za-z0-9+/]{86}==$' "$tmp/out"
 cp "$tmp/out" "$tmp/signed1"
-code=$(post "$tmp/signed1" 1)
+submit 1 "$tmp/signed1"
 check "sign: curl posts it, 201" [ "$code" = 201 ]
-code=$(post "$tmp/signed1" 1)
+submit 1 "$tmp/signed1"
 check "sign: the same statement again is stale, 409" [ "$code" = 409 ]
 
 run sign -k "$tmp/bob" -g 1 -n 3 -p bob --ssh move Nc6
@@ -292,7 +242,7 @@ echo "bob $(cat "$tmp/bob.pub")" >"$tmp/allowed"
 check "sign --ssh: ssh-keygen -Y verify accepts it" \
     ssh-keygen -Y verify -f "$tmp/allowed" -I bob -n corrchess \
     -s "$tmp/signed2.sig" <"$tmp/stmt2" >/dev/null 2>&1
-code=$(post "$tmp/signed2" 1)
+submit 1 "$tmp/signed2"
 check "sign --ssh: curl posts it, 201" [ "$code" = 201 ]
 
 run sign -k "$tmp/alice" --game 1 --ply 4 -p Alice move d4
@@ -342,7 +292,7 @@ check "games --status: a bad value is a usage error" status_is 2
 
 # --- a draw offer accepted; a claim with the move that repeats ---------
 
-code=$(admin POST /api/v1/games '{"white":"alice","black":"bob"}')
+jadmin POST /api/v1/games '{"white":"alice","black":"bob"}'
 check "game 3: alice v bob" [ "$code" = 201 ]
 run move --offer-draw 3 Nf3
 check "game 3: alice offers a draw" status_is 0
@@ -358,8 +308,8 @@ check "act accept-draw: a draw by agreement" \
 # A game where draws are claimed, not adjudicated: Nf3 Nf6 Ng1 Ng8 twice,
 # then Black claims with the knight's return (the start position a third
 # time).
-code=$(admin POST /api/v1/games \
-    '{"white":"alice","black":"bob","policy":"claim"}')
+jadmin POST /api/v1/games \
+    '{"white":"alice","black":"bob","policy":"claim"}'
 check "game 4: alice v bob, draws by claim" [ "$code" = 201 ]
 for m in Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1; do
 	case $m in
@@ -421,7 +371,7 @@ if command -v python3 >/dev/null 2>&1; then
 	printf '{"games": [{"id": 3}]}' >"$tmp/www/list/api/v1/games"
 	(cd "$tmp/www" && PYTHONUNBUFFERED=1 exec python3 -m http.server \
 	    --bind 127.0.0.1 0 >"$tmp/www.log" 2>&1) &
-	fake=$!
+	bg_pids=$!
 	i=0
 	while ! grep -q 'port [0-9]' "$tmp/www.log" 2>/dev/null; do
 		i=$((i + 1))

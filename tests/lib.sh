@@ -21,13 +21,13 @@ failed=0
 # corrchessd's process, other background processes to kill at exit, and
 # a command the script runs at exit before $tmp goes.
 pid=
-bg=
+bg_pids=
 at_exit=
 tmp=$(mktemp -d)
 
-# Kill corrchessd and the processes in $bg, run $at_exit, remove $tmp.
+# Kill corrchessd and the processes in $bg_pids, run $at_exit, remove $tmp.
 cleanup() {
-	for p in $pid $bg; do
+	for p in $pid $bg_pids; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
