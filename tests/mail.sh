@@ -19,10 +19,8 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
-corrchess=$top_builddir/src/corrchess
-example=$top_srcdir/conf/corrchessd.conf
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 mailenv=$top_srcdir/tests/mailenv.sh
 
 # No mail servers: a clear failure, or a skip when asked for.
@@ -39,62 +37,23 @@ if [ -n "$missing" ]; then
 	    "or set CORRCHESS_NO_MAIL_SERVERS=1 to skip this test" >&2
 	exit 1
 fi
-for prog in curl ssh-keygen perl; do
-	if ! command -v "$prog" >/dev/null 2>&1; then
-		echo "$prog not found: run .ci/install-deps" >&2
-		exit 1
-	fi
-done
+need curl ssh-keygen perl
 
-passed=0
-failed=0
-pid=
-tmp=$(mktemp -d)
 mdir=$(mktemp -d /tmp/ccm.XXXXXX)
-cleanup() {
-	if [ -n "$pid" ]; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
+# Stop the mail servers; show corrchessd's log when a check failed.
+mail_cleanup() {
 	"$mailenv" stop "$mdir" >/dev/null 2>&1
 	rm -rf "$mdir"
 	if [ "$failed" -gt 0 ] || [ -n "${KEEP:-}" ]; then
 		echo "--- corrchessd log (last 40 lines)" >&2
 		tail -n 40 "$tmp/log.all" >&2 2>/dev/null
 	fi
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+at_exit=mail_cleanup
 # No client configuration of the user running the tests.
 XDG_CONFIG_HOME=$tmp/xdg
 export XDG_CONFIG_HOME
 unset CORRCHESS_CONFIG
-
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
-
-# check NAME COMMAND...: the command must succeed.
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
-
-# same NAME GOT WANT: two strings must be equal.
-same() {
-	if [ "$2" = "$3" ]; then
-		ok
-	else
-		bad "$1: got '$2', want '$3'"
-	fi
-}
 
 # contains TEXT FILE: the file holds TEXT, all its lines in a row.
 contains() {
@@ -118,12 +77,6 @@ waitfor() {
 t0=$(date +%s)
 section() {
 	echo "== $* ($(($(date +%s) - t0)) s)"
-}
-
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit $?
 }
 
 # --- The mail servers ---------------------------------------------------
@@ -247,30 +200,6 @@ confset mail tls_verify no
 echo 0 >"$tmp/clock"
 : >"$tmp/log.all"
 
-# start [ENV=VALUE...]: start corrchessd on the state directory; set $pid,
-# $port, $base, $token.
-start() {
-	: >"$tmp/log"
-	env CORRCHESSD_TEST_CLOCK_FILE="$tmp/clock" "$@" "$corrchessd" \
-	    --config "$tmp/test.conf" --state-dir "$tmp/state" 2>"$tmp/log" &
-	pid=$!
-	i=0
-	while ! grep -q 'listening on' "$tmp/log"; do
-		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "corrchessd did not start:" >&2
-			cat "$tmp/log" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
-	    "$tmp/log")
-	base=http://127.0.0.1:$port
-	token=$(cat "$tmp/state/admin.token")
-	[ -n "$port" ]
-}
-
 # dead: corrchessd has exited.
 dead() {
 	! kill -0 "$pid" 2>/dev/null
@@ -278,30 +207,8 @@ dead() {
 
 # stop: stop corrchessd with SIGTERM; its exit status goes to $status.
 stop() {
-	kill -TERM "$pid"
-	wait "$pid"
-	status=$?
-	pid=
+	daemon_stop
 	cat "$tmp/log" >>"$tmp/log.all"
-}
-
-# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
-# $code.
-req() {
-	method=$1
-	path=$2
-	shift 2
-	code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" "$@" \
-	    "$base$path")
-}
-
-admin() {
-	req "$@" -H "Authorization: Bearer $token"
-}
-
-# jval KEY: a number member of the last answer.
-jval() {
-	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "$tmp/out"
 }
 
 # ply GAME: the game's ply, as the server says.
@@ -313,20 +220,6 @@ ply() {
 # ply_is GAME N: the game has reached ply N.
 ply_is() {
 	[ "$(ply "$1")" = "$2" ]
-}
-
-# statement GAME PLY PLAYER ACTION: the five lines into $tmp/st.
-statement() {
-	printf 'corrchess-v1\ngame: %s\nply: %s\nplayer: %s\naction: %s\n' \
-	    "$1" "$2" "$3" "$4" >"$tmp/st"
-}
-
-# sign_ssh KEY: $tmp/signed = $tmp/st and its SSH signature.
-sign_ssh() {
-	rm -f "$tmp/st.sig"
-	ssh-keygen -q -Y sign -n corrchess -f "$1" "$tmp/st" 2>"$tmp/sshlog" ||
-	    cat "$tmp/sshlog" >&2
-	cat "$tmp/st" "$tmp/st.sig" >"$tmp/signed"
 }
 
 # plainmail FROM ID SUBJECT BODYFILE OUT: a text/plain mail.
@@ -341,12 +234,7 @@ plainmail() {
 	} >"$5"
 }
 
-if start; then
-	ok
-else
-	bad "corrchessd starts with [mail] enabled"
-	finish
-fi
+check "corrchessd starts with [mail] enabled" daemon_start || finish
 
 for p in alice bob; do
 	ssh-keygen -q -t ed25519 -N '' -C "$p@$domain" -f "$tmp/$p"
@@ -386,13 +274,13 @@ section "2. alice's move: multipart/alternative, quoted-printable, quoting"
 statement "$g" 0 alice "move e4"
 sign_ssh "$tmp/alice"
 {
-	cat "$tmp/signed"
+	cat "$tmp/body"
 	printf '\nOn %s, corrchess wrote:\n' "$(LC_ALL=C date -R)"
 	sed 's/^/> /' "$tmp/a1.txt"
 } >"$tmp/reply.txt"
 {
 	printf '<html><body><pre>'
-	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$tmp/signed"
+	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$tmp/body"
 	printf '</pre><blockquote><pre>'
 	sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g' "$tmp/a1.txt"
 	printf '</pre></blockquote></body></html>\n'
@@ -448,13 +336,13 @@ check "alice gets no mail for her own move" holds alice 1
 # --- 3. A forged and a replayed mail: refused, answered, filed ----------
 section "3. A forged and a replayed mail: refused, answered, filed"
 
-cp "$tmp/signed" "$tmp/e4.signed"
+cp "$tmp/body" "$tmp/e4.signed"
 nb=$(count bob)
 na=$(count alice)
 # bob signs a statement in alice's name with his own key.
 statement "$g" 1 alice "move Nf3"
 sign_ssh "$tmp/bob"
-plainmail "bob@$domain" "forged.$$@bob.$domain" "my move" "$tmp/signed" \
+plainmail "bob@$domain" "forged.$$@bob.$domain" "my move" "$tmp/body" \
     "$tmp/m3"
 check "bob sends a forged statement" send "bob@$domain" "$tmp/m3"
 check "the forged mail is filed in refused" waitfor 20 \
@@ -494,7 +382,7 @@ nr=$(count corrchess corrchess.refused)
 statement "$g" 1 alice "resign"
 sign_ssh "$tmp/carol"
 plainmail "carol@$domain" "stranger.$$@carol.$domain" "resign" \
-    "$tmp/signed" "$tmp/m3s"
+    "$tmp/body" "$tmp/m3s"
 check "a stranger sends a statement in alice's name" \
     send "carol@$domain" "$tmp/m3s"
 check "the stranger's mail is filed in refused" waitfor 20 \
@@ -511,7 +399,7 @@ na=$(count alice)
 np=$(count corrchess corrchess.processed)
 statement "$g" 1 bob "move e5"
 sign_ssh "$tmp/bob"
-plainmail "bob@$domain" "twice.$$@bob.$domain" "e5" "$tmp/signed" "$tmp/m4"
+plainmail "bob@$domain" "twice.$$@bob.$domain" "e5" "$tmp/body" "$tmp/m4"
 check "bob's move, first delivery" send "bob@$domain" "$tmp/m4"
 check "bob's move, second delivery" send "bob@$domain" "$tmp/m4"
 check "both deliveries are filed in processed" waitfor 20 \
@@ -584,15 +472,11 @@ section "6. A crash between a mail's commit and its filing"
 stop
 nb=$(count bob)
 np=$(count corrchess corrchess.processed)
-if start CORRCHESSD_TEST_CRASH_AFTER_MAIL_COMMIT=1; then
-	ok
-else
-	bad "corrchessd starts with the crash switch"
-	finish
-fi
+check "corrchessd starts with the crash switch" \
+    daemon_start CORRCHESSD_TEST_CRASH_AFTER_MAIL_COMMIT=1 || finish
 statement "$g" 4 alice "move Bc4"
 sign_ssh "$tmp/alice"
-plainmail "alice@$domain" "crash.$$@alice.$domain" "Bc4" "$tmp/signed" \
+plainmail "alice@$domain" "crash.$$@alice.$domain" "Bc4" "$tmp/body" \
     "$tmp/m6"
 check "alice sends Bc4" send "alice@$domain" "$tmp/m6"
 check "corrchessd exits after the commit" waitfor 20 dead
@@ -601,12 +485,7 @@ same "exit status of the crash" $? 99
 pid=
 cat "$tmp/log" >>"$tmp/log.all"
 same "the mail is still in the mailbox" "$(count corrchess)" 1
-if start; then
-	ok
-else
-	bad "corrchessd starts again after the crash"
-	finish
-fi
+check "corrchessd starts again after the crash" daemon_start || finish
 same "Bc4 was committed (ply 5)" "$(ply "$g")" 5
 check "the mail is filed in processed after the restart" waitfor 20 \
     has corrchess $((np + 1)) corrchess.processed
