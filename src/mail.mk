@@ -8,7 +8,8 @@
 # not installed, unless CORRCHESS_NO_MAIL_SERVERS=1 makes it skip.
 # CORRCHESS_MAIL_BENCH=1 also measures the fetch rate of 1000 messages.
 
-src_libcorrchessd_a_SOURCES += src/mail_imap.h src/mail_imap.c \
+src_libcorrchessd_a_SOURCES += src/mail_curl.h src/mail_curl.c \
+	src/mail_imap.h src/mail_imap.c \
 	src/mail_smtp.h src/mail_smtp.c
 src_libcorrchessd_a_CFLAGS += $(CURL_CFLAGS)
 src_corrchessd_LDADD += $(CURL_LIBS)

@@ -18,7 +18,6 @@
 
 #include "config.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 #include <curl/curl.h>
 
 #include "log.h"
+#include "mail_curl.h"
 #include "mail_imap.h"
 
 /* Defaults of the options. */
@@ -51,15 +51,8 @@ struct imap_buf {
 struct mail_imap {
 	CURL			*curl;
 	char			*base;		/* scheme://host[:port] */
-	char			*user;
-	char			*password;
 	char			*mailbox;	/* as configured, '/' levels */
-	char			*ca_file;	/* NULL: system */
-	enum mail_starttls	 starttls;
-	int			 tls;		/* imaps:// */
-	int			 tls_verify;
-	long			 connect_timeout;
-	long			 timeout;
+	struct mail_curl_options co;		/* user always set */
 	size_t			 max_message;
 
 	int			 session;	/* separator, caps known */
@@ -72,18 +65,8 @@ struct mail_imap {
 	char			 line[IMAP_LINE_SIZE];	/* server's last */
 };
 
-static pthread_once_t	imap_curl_once = PTHREAD_ONCE_INIT;
-static CURLcode		imap_curl_init_result;
-
 static int	imap_error(char *, size_t, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
-
-/* Initialise libcurl once per process. */
-static void
-imap_curl_init(void)
-{
-	imap_curl_init_result = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 /* Write an error into the caller's buffer; return -1. */
 static int
@@ -192,20 +175,10 @@ imap_debug(CURL *curl, curl_infotype type, char *data, size_t size,
     void *arg)
 {
 	struct mail_imap	*imap = arg;
-	size_t			 i, n;
 
 	(void)curl;
-	if (type != CURLINFO_HEADER_IN)
-		return (0);
-	n = 0;
-	for (i = 0; i < size && n + 1 < sizeof imap->line; i++) {
-		if (data[i] == '\r' || data[i] == '\n')
-			break;
-		imap->line[n++] = (data[i] < 0x20 || data[i] == 0x7f) ?
-		    '?' : data[i];
-	}
-	if (n > 0)
-		imap->line[n] = '\0';
+	if (type == CURLINFO_HEADER_IN)
+		mail_curl_line(imap->line, sizeof imap->line, data, size);
 	return (0);
 }
 
@@ -267,46 +240,15 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 	imap->errbuf[0] = '\0';
 	imap->line[0] = '\0';
 
-	rc = curl_easy_setopt(c, CURLOPT_URL, url);
+	rc = mail_curl_setup(c, &imap->co, imap->errbuf, imap_debug, imap);
 	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_USERNAME, imap->user);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_PASSWORD, imap->password);
+		rc = curl_easy_setopt(c, CURLOPT_URL, url);
 	if (rc == CURLE_OK && command != NULL)
 		rc = curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, command);
-	if (rc == CURLE_OK && !imap->tls) {
-		rc = curl_easy_setopt(c, CURLOPT_USE_SSL,
-		    imap->starttls == MAIL_STARTTLS_REQUIRED ? CURLUSESSL_ALL :
-		    imap->starttls == MAIL_STARTTLS_TRY ? CURLUSESSL_TRY :
-		    CURLUSESSL_NONE);
-	}
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER,
-		    imap->tls_verify ? 1L : 0L);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST,
-		    imap->tls_verify ? 2L : 0L);
-	if (rc == CURLE_OK && imap->ca_file != NULL)
-		rc = curl_easy_setopt(c, CURLOPT_CAINFO, imap->ca_file);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
-		    imap->connect_timeout);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_TIMEOUT, imap->timeout);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, imap_write);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_WRITEDATA, imap);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_ERRORBUFFER, imap->errbuf);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, imap_debug);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_DEBUGDATA, imap);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	if (rc != CURLE_OK) {
 		*rcp = rc;
 		imap_error(err, errsize, "%s: libcurl: %s", imap->base,
@@ -353,12 +295,11 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	enum mail_imap_err	 e = MAIL_IMAP_ENOMEM;
 	size_t			 len;
 	const char		*mb;
+	CURLcode		 rc;
 
 	*out = NULL;
-	pthread_once(&imap_curl_once, imap_curl_init);
-	if (imap_curl_init_result != CURLE_OK) {
-		imap_error(err, errsize, "libcurl: %s",
-		    curl_easy_strerror(imap_curl_init_result));
+	if ((rc = mail_curl_init()) != CURLE_OK) {
+		imap_error(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
 		return (MAIL_IMAP_ENOMEM);
 	}
 	if (o->url == NULL || *o->url == '\0') {
@@ -381,7 +322,7 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 		goto fail;
 	}
 	if (strcmp(scheme, "imaps") == 0)
-		imap->tls = 1;
+		imap->co.tls = 1;
 	else if (strcmp(scheme, "imap") != 0) {
 		imap_error(err, errsize, "%s: not an imap:// or imaps:// URL",
 		    o->url);
@@ -397,29 +338,29 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	    port != NULL ? ":" : "", port != NULL ? port : "");
 
 	mb = o->mailbox != NULL && *o->mailbox != '\0' ? o->mailbox : "INBOX";
-	if ((imap->user = strdup(o->user != NULL ? o->user : "")) == NULL ||
-	    (imap->password = strdup(o->password != NULL ? o->password :
+	if ((imap->co.user = strdup(o->user != NULL ? o->user : "")) == NULL ||
+	    (imap->co.password = strdup(o->password != NULL ? o->password :
 	    "")) == NULL || (imap->mailbox = strdup(mb)) == NULL)
 		goto nomem;
 	if (o->ca_file != NULL && *o->ca_file != '\0' &&
-	    (imap->ca_file = strdup(o->ca_file)) == NULL)
+	    (imap->co.ca_file = strdup(o->ca_file)) == NULL)
 		goto nomem;
-	imap->starttls = o->starttls;
-	imap->tls_verify = o->tls_verify;
-	imap->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
-	    IMAP_CONNECT_TIMEOUT;
-	imap->timeout = o->timeout > 0 ? o->timeout : IMAP_TIMEOUT;
+	imap->co.starttls = o->starttls;
+	imap->co.tls_verify = o->tls_verify;
+	imap->co.connect_timeout = o->connect_timeout > 0 ?
+	    o->connect_timeout : IMAP_CONNECT_TIMEOUT;
+	imap->co.timeout = o->timeout > 0 ? o->timeout : IMAP_TIMEOUT;
 	imap->max_message = o->max_message_size > 0 ? o->max_message_size :
 	    IMAP_MAX_MESSAGE;
 	if ((imap->curl = curl_easy_init()) == NULL)
 		goto nomem;
 
-	if (!imap->tls_verify && (imap->tls ||
-	    imap->starttls != MAIL_STARTTLS_NONE))
+	if (!imap->co.tls_verify && (imap->co.tls ||
+	    imap->co.starttls != MAIL_STARTTLS_NONE))
 		log_warnx("mail: TLS certificate verification is OFF for %s: "
 		    "anyone between here and the server can read the "
 		    "password and the mail", imap->base);
-	if (!imap->tls && imap->starttls == MAIL_STARTTLS_NONE)
+	if (!imap->co.tls && imap->co.starttls == MAIL_STARTTLS_NONE)
 		log_warnx("mail: %s without TLS: the password and the mail "
 		    "cross the network in clear", imap->base);
 
@@ -458,13 +399,13 @@ mail_imap_free(struct mail_imap *imap)
 	if (imap->curl != NULL)
 		curl_easy_cleanup(imap->curl);
 	free(imap->base);
-	free(imap->user);
-	if (imap->password != NULL) {
-		memset(imap->password, 0, strlen(imap->password));
-		free(imap->password);
+	free(imap->co.user);
+	if (imap->co.password != NULL) {
+		memset(imap->co.password, 0, strlen(imap->co.password));
+		free(imap->co.password);
 	}
 	free(imap->mailbox);
-	free(imap->ca_file);
+	free(imap->co.ca_file);
 	free(imap->answer.data);
 	free(imap);
 }

@@ -12,7 +12,6 @@
 
 #include "config.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <curl/curl.h>
 
 #include "log.h"
+#include "mail_curl.h"
 #include "mail_smtp.h"
 
 #define SMTP_CONNECT_TIMEOUT	30L
@@ -30,14 +30,7 @@
 struct mail_smtp {
 	CURL			*curl;
 	char			*url;
-	char			*user;		/* NULL: no AUTH */
-	char			*password;
-	char			*ca_file;
-	enum mail_starttls	 starttls;
-	int			 tls;		/* smtps:// */
-	int			 tls_verify;
-	long			 connect_timeout;
-	long			 timeout;
+	struct mail_curl_options co;		/* user NULL: no AUTH */
 	unsigned long		 connections;
 
 	/* The message being read by libcurl. */
@@ -50,18 +43,8 @@ struct mail_smtp {
 	char			 eline[SMTP_LINE_SIZE];	/* last 4xx, 5xx */
 };
 
-static pthread_once_t	smtp_curl_once = PTHREAD_ONCE_INIT;
-static CURLcode		smtp_curl_init_result;
-
 static int	smtp_error(char *, size_t, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
-
-/* Initialise libcurl once per process. */
-static void
-smtp_curl_init(void)
-{
-	smtp_curl_init_result = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 /* Write an error into the caller's buffer; return -1. */
 static int
@@ -100,12 +83,12 @@ mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
 	struct mail_smtp	*smtp = NULL;
 	CURLU			*u = NULL;
 	char			*scheme = NULL;
+	CURLcode		 rc;
 
 	*out = NULL;
-	pthread_once(&smtp_curl_once, smtp_curl_init);
-	if (smtp_curl_init_result != CURLE_OK)
+	if ((rc = mail_curl_init()) != CURLE_OK)
 		return (smtp_error(err, errsize, "libcurl: %s",
-		    curl_easy_strerror(smtp_curl_init_result)));
+		    curl_easy_strerror(rc)));
 	if (o->url == NULL || *o->url == '\0')
 		return (smtp_error(err, errsize, "no SMTP URL"));
 	if ((u = curl_url()) == NULL)
@@ -122,33 +105,34 @@ mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
 	}
 	if ((smtp = calloc(1, sizeof *smtp)) == NULL)
 		goto nomem;
-	smtp->tls = strcmp(scheme, "smtps") == 0;
+	smtp->co.tls = strcmp(scheme, "smtps") == 0;
 	if ((smtp->url = strdup(o->url)) == NULL)
 		goto nomem;
 	if (o->user != NULL && *o->user != '\0') {
-		if ((smtp->user = strdup(o->user)) == NULL ||
-		    (smtp->password = strdup(o->password != NULL ?
+		if ((smtp->co.user = strdup(o->user)) == NULL ||
+		    (smtp->co.password = strdup(o->password != NULL ?
 		    o->password : "")) == NULL)
 			goto nomem;
 	}
 	if (o->ca_file != NULL && *o->ca_file != '\0' &&
-	    (smtp->ca_file = strdup(o->ca_file)) == NULL)
+	    (smtp->co.ca_file = strdup(o->ca_file)) == NULL)
 		goto nomem;
-	smtp->starttls = o->starttls;
-	smtp->tls_verify = o->tls_verify;
-	smtp->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
+	smtp->co.starttls = o->starttls;
+	smtp->co.tls_verify = o->tls_verify;
+	smtp->co.connect_timeout = o->connect_timeout > 0 ? o->connect_timeout :
 	    SMTP_CONNECT_TIMEOUT;
-	smtp->timeout = o->timeout > 0 ? o->timeout : SMTP_TIMEOUT;
+	smtp->co.timeout = o->timeout > 0 ? o->timeout : SMTP_TIMEOUT;
 	if ((smtp->curl = curl_easy_init()) == NULL)
 		goto nomem;
 
-	if (!smtp->tls_verify && (smtp->tls ||
-	    smtp->starttls != MAIL_STARTTLS_NONE))
+	if (!smtp->co.tls_verify && (smtp->co.tls ||
+	    smtp->co.starttls != MAIL_STARTTLS_NONE))
 		log_warnx("mail: TLS certificate verification is OFF for %s: "
 		    "anyone between here and the server can read the mail%s",
-		    smtp->url, smtp->user != NULL ? " and the password" : "");
-	if (!smtp->tls && smtp->starttls == MAIL_STARTTLS_NONE &&
-	    smtp->user != NULL)
+		    smtp->url,
+		    smtp->co.user != NULL ? " and the password" : "");
+	if (!smtp->co.tls && smtp->co.starttls == MAIL_STARTTLS_NONE &&
+	    smtp->co.user != NULL)
 		log_warnx("mail: %s without TLS: the password crosses the "
 		    "network in clear", smtp->url);
 
@@ -175,12 +159,12 @@ mail_smtp_free(struct mail_smtp *smtp)
 	if (smtp->curl != NULL)
 		curl_easy_cleanup(smtp->curl);
 	free(smtp->url);
-	free(smtp->user);
-	if (smtp->password != NULL) {
-		memset(smtp->password, 0, strlen(smtp->password));
-		free(smtp->password);
+	free(smtp->co.user);
+	if (smtp->co.password != NULL) {
+		memset(smtp->co.password, 0, strlen(smtp->co.password));
+		free(smtp->co.password);
 	}
-	free(smtp->ca_file);
+	free(smtp->co.ca_file);
 	free(smtp);
 }
 
@@ -211,20 +195,12 @@ smtp_debug(CURL *curl, curl_infotype type, char *data, size_t size,
     void *arg)
 {
 	struct mail_smtp	*smtp = arg;
-	size_t			 i, n;
+	size_t			 n;
 
 	(void)curl;
 	if (type != CURLINFO_HEADER_IN)
 		return (0);
-	n = 0;
-	for (i = 0; i < size && n + 1 < sizeof smtp->line; i++) {
-		if (data[i] == '\r' || data[i] == '\n')
-			break;
-		smtp->line[n++] = (data[i] < 0x20 || data[i] == 0x7f) ?
-		    '?' : data[i];
-	}
-	if (n > 0)
-		smtp->line[n] = '\0';
+	n = mail_curl_line(smtp->line, sizeof smtp->line, data, size);
 	/* libcurl QUITs after a refusal: keep the refusal itself. */
 	if (n > 0 && (smtp->line[0] == '4' || smtp->line[0] == '5'))
 		memcpy(smtp->eline, smtp->line, n + 1);
@@ -285,7 +261,9 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 	smtp->errbuf[0] = '\0';
 	smtp->line[0] = '\0';
 	smtp->eline[0] = '\0';
-	rc = curl_easy_setopt(c, CURLOPT_URL, smtp->url);
+	rc = mail_curl_setup(c, &smtp->co, smtp->errbuf, smtp_debug, smtp);
+	if (rc == CURLE_OK)
+		rc = curl_easy_setopt(c, CURLOPT_URL, smtp->url);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_MAIL_FROM, addr);
 	if (rc == CURLE_OK)
@@ -299,39 +277,6 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 		rc = curl_easy_setopt(c, CURLOPT_READFUNCTION, smtp_read);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_READDATA, smtp);
-	if (rc == CURLE_OK && smtp->user != NULL)
-		rc = curl_easy_setopt(c, CURLOPT_USERNAME, smtp->user);
-	if (rc == CURLE_OK && smtp->user != NULL)
-		rc = curl_easy_setopt(c, CURLOPT_PASSWORD, smtp->password);
-	if (rc == CURLE_OK && !smtp->tls) {
-		rc = curl_easy_setopt(c, CURLOPT_USE_SSL,
-		    smtp->starttls == MAIL_STARTTLS_REQUIRED ? CURLUSESSL_ALL :
-		    smtp->starttls == MAIL_STARTTLS_TRY ? CURLUSESSL_TRY :
-		    CURLUSESSL_NONE);
-	}
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER,
-		    smtp->tls_verify ? 1L : 0L);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST,
-		    smtp->tls_verify ? 2L : 0L);
-	if (rc == CURLE_OK && smtp->ca_file != NULL)
-		rc = curl_easy_setopt(c, CURLOPT_CAINFO, smtp->ca_file);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
-		    smtp->connect_timeout);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_TIMEOUT, smtp->timeout);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_ERRORBUFFER, smtp->errbuf);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, smtp_debug);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_DEBUGDATA, smtp);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	if (rc != CURLE_OK) {
 		smtp_error(err, errsize, "%s: libcurl: %s", smtp->url,
 		    curl_easy_strerror(rc));
