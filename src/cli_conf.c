@@ -16,30 +16,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_client.h"
-
-/* Write a formatted sentence into err; return -1. */
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
 
 /* Replace a setting by a copy of value. */
 int
@@ -80,10 +62,10 @@ cli_conf_dir(char *buf, size_t size, char *err, size_t errsize)
 	else if (home != NULL && home[0] != '\0')
 		n = snprintf(buf, size, "%s/.config/corrchess", home);
 	else
-		return (fail(err, errsize, "neither XDG_CONFIG_HOME nor "
+		return (cli_fail(err, errsize, "neither XDG_CONFIG_HOME nor "
 		    "HOME is set: cannot find the configuration directory"));
 	if (n < 0 || (size_t)n >= size)
-		return (fail(err, errsize, "configuration directory "
+		return (cli_fail(err, errsize, "configuration directory "
 		    "name too long"));
 	return (0);
 }
@@ -120,7 +102,7 @@ cli_conf_default_key(char *buf, size_t size, char *err, size_t errsize)
 		return (-1);
 	n = snprintf(buf, size, "%s/id_ed25519", dir);
 	if (n < 0 || (size_t)n >= size)
-		return (fail(err, errsize, "key file name too long"));
+		return (cli_fail(err, errsize, "key file name too long"));
 	return (0);
 }
 
@@ -170,7 +152,7 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 		if (*s == '\0' || *s == '#' || *s == ';' || *s == '[')
 			continue;
 		if ((eq = strchr(s, '=')) == NULL) {
-			fail(err, errsize, "%s:%u: expected "
+			cli_fail(err, errsize, "%s:%u: expected "
 			    "\"name = value\"", path, lineno);
 			goto out;
 		}
@@ -191,12 +173,12 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 		else if (strcmp(name, "admin_token_file") == 0)
 			field = &cf->admin_token_file;
 		else {
-			fail(err, errsize, "%s:%u: unknown setting '%s' "
+			cli_fail(err, errsize, "%s:%u: unknown setting '%s' "
 			    "(known: server, key, player, admin_token_file)", path, lineno, name);
 			goto out;
 		}
 		if (*value == '\0') {
-			fail(err, errsize, "%s:%u: %s: empty value",
+			cli_fail(err, errsize, "%s:%u: %s: empty value",
 			    path, lineno, name);
 			goto out;
 		}
@@ -204,14 +186,14 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 		    cli_conf_expand_home(value) :
 		    strdup(value);
 		if (copy == NULL) {
-			fail(err, errsize, "out of memory");
+			cli_fail(err, errsize, "out of memory");
 			goto out;
 		}
 		free(*field);
 		*field = copy;
 	}
 	if (ferror(f)) {
-		fail(err, errsize, "%s: %s", path, strerror(errno));
+		cli_fail(err, errsize, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -232,10 +214,10 @@ cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
 	memset(cf, 0, sizeof *cf);
 	if (env != NULL && env[0] != '\0') {
 		if (snprintf(path, sizeof path, "%s", env) >= (int)sizeof path)
-			return (fail(err, errsize, "CORRCHESS_CONFIG: "
+			return (cli_fail(err, errsize, "CORRCHESS_CONFIG: "
 			    "file name too long"));
 		if ((f = fopen(path, "r")) == NULL)
-			return (fail(err, errsize, "%s (from "
+			return (cli_fail(err, errsize, "%s (from "
 			    "CORRCHESS_CONFIG): %s", path, strerror(errno)));
 	} else {
 		/* No home directory: no file, the defaults apply. */
@@ -245,12 +227,12 @@ cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
 		if ((f = fopen(path, "r")) == NULL) {
 			if (errno == ENOENT || errno == ENOTDIR)
 				return (0);
-			return (fail(err, errsize, "%s: %s", path,
+			return (cli_fail(err, errsize, "%s: %s", path,
 			    strerror(errno)));
 		}
 	}
 	if ((cf->path = strdup(path)) == NULL) {
-		fail(err, errsize, "out of memory");
+		cli_fail(err, errsize, "out of memory");
 		goto out;
 	}
 	if (cli_conf_read(cf, f, path, err, errsize) == -1)

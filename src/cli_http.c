@@ -15,7 +15,6 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "cli.h"
 #include "cli_client.h"
 
 /* Largest answer we read from the server. */
@@ -34,30 +34,12 @@
 #define CLI_HTTP_CONNECT_TIMEOUT	15
 #define CLI_HTTP_TIMEOUT		120
 
-/* Write a formatted sentence into err; return -1. */
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
-
 /* Start libcurl. */
 int
 cli_http_init(char *err, size_t errsize)
 {
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return (fail(err, errsize, "cannot start libcurl"));
+		return (cli_fail(err, errsize, "cannot start libcurl"));
 	return (0);
 }
 
@@ -118,7 +100,7 @@ cli_http_request(const char *server, const char *method, const char *path,
 		goto oom;
 	}
 	if ((curl = curl_easy_init()) == NULL) {
-		fail(err, errsize, "cannot start libcurl");
+		cli_fail(err, errsize, "cannot start libcurl");
 		goto out;
 	}
 
@@ -168,11 +150,11 @@ cli_http_request(const char *server, const char *method, const char *path,
 		if (b.failed)
 			goto oom;
 		if (cc == CURLE_WRITE_ERROR)
-			fail(err, errsize, "the answer of the corrchess "
+			cli_fail(err, errsize, "the answer of the corrchess "
 			    "server at %.*s is larger than %d MiB", (int)slen,
 			    server, CLI_HTTP_REPLY_MAX / (1024 * 1024));
 		else
-			fail(err, errsize, "cannot reach the corrchess "
+			cli_fail(err, errsize, "cannot reach the corrchess "
 			    "server at %.*s: %s", (int)slen, server,
 			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
 		goto out;
@@ -192,7 +174,7 @@ cli_http_request(const char *server, const char *method, const char *path,
 	rc = 0;
 	goto out;
 oom:
-	fail(err, errsize, "out of memory");
+	cli_fail(err, errsize, "out of memory");
 out:
 	if (rc == -1)
 		cli_http_reply_free(r);

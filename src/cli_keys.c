@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,24 +28,6 @@
 #include "cli.h"
 #include "cli_client.h"
 #include "sig.h"
-
-/* Write a formatted sentence into err; return -1. */
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
 
 /* Read a secret key file. */
 int
@@ -61,21 +42,23 @@ cli_keys_load(const char *path, uint8_t sk[SIG_SECKEY_BYTES], char *err,
 	switch (e) {
 	case SIG_EIO:
 		if (errno == ENOENT)
-			return (fail(err, errsize, "no key file %s (make one "
-			    "with 'corrchess keygen', or give -k FILE)",
+			return (cli_fail(err, errsize, "no key file %s (make "
+			    "one with 'corrchess keygen', or give -k FILE)",
 			    path));
-		return (fail(err, errsize, "%s: %s", path, strerror(errno)));
+		return (cli_fail(err, errsize, "%s: %s", path,
+		    strerror(errno)));
 	case SIG_EKEY_ENCRYPTED:
-		return (fail(err, errsize, "%s: the key is protected by a "
+		return (cli_fail(err, errsize, "%s: the key is protected by a "
 		    "passphrase, which corrchess cannot read; sign with "
 		    "'ssh-keygen -Y sign -n corrchess' instead", path));
 	case SIG_EKEY_FORMAT:
 		if (n > 4 && strcmp(path + n - 4, ".pub") == 0)
-			return (fail(err, errsize, "%s is a public key: give "
-			    "the private key file", path));
+			return (cli_fail(err, errsize, "%s is a public key: "
+			    "give the private key file", path));
 		/* FALLTHROUGH */
 	default:
-		return (fail(err, errsize, "%s: %s", path, sig_strerror(e)));
+		return (cli_fail(err, errsize, "%s: %s", path,
+		    sig_strerror(e)));
 	}
 }
 
@@ -89,31 +72,31 @@ cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
 
 	memset(st, 0, sizeof *st);
 	if (game == 0 || game > SIG_GAME_MAX)
-		return (fail(err, errsize, "game %llu: not a game number",
+		return (cli_fail(err, errsize, "game %llu: not a game number",
 		    (unsigned long long)game));
 	if (ply > SIG_PLY_MAX)
-		return (fail(err, errsize, "ply %llu: too large",
+		return (cli_fail(err, errsize, "ply %llu: too large",
 		    (unsigned long long)ply));
 	if (strlen(player) > SIG_PLAYER_MAX)
-		return (fail(err, errsize, "player name '%s': longer than %d "
-		    "characters", player, SIG_PLAYER_MAX));
+		return (cli_fail(err, errsize, "player name '%s': longer "
+		    "than %d characters", player, SIG_PLAYER_MAX));
 	if (len == 0)
-		return (fail(err, errsize, "no action given"));
+		return (cli_fail(err, errsize, "no action given"));
 	if (len > SIG_ACTION_MAX)
-		return (fail(err, errsize, "action '%s': longer than %d bytes",
-		    action, SIG_ACTION_MAX));
+		return (cli_fail(err, errsize, "action '%s': longer than %d "
+		    "bytes", action, SIG_ACTION_MAX));
 	st->game = game;
 	st->ply = (uint32_t)ply;
 	memcpy(st->player, player, strlen(player) + 1);
 	if (sig_action_parse(action, len, &st->action, &e) == -1)
-		return (fail(err, errsize, "action '%s': %s", action,
+		return (cli_fail(err, errsize, "action '%s': %s", action,
 		    sig_strerror(e)));
 	if (sig_statement_build(st, &e) == -1) {
 		if (e == SIG_EPLAYER)
-			return (fail(err, errsize, "player name '%s': %s (a "
-			    "to z in lower case, 0 to 9, '_', '.', '-')",
+			return (cli_fail(err, errsize, "player name '%s': %s "
+			    "(a to z in lower case, 0 to 9, '_', '.', '-')",
 			    player, sig_strerror(e)));
-		return (fail(err, errsize, "%s", sig_strerror(e)));
+		return (cli_fail(err, errsize, "%s", sig_strerror(e)));
 	}
 	return (0);
 }
@@ -130,7 +113,7 @@ cli_keys_sign_statement(const char *keypath, const struct sig_statement *st,
 	if (cli_keys_load(keypath, sk, err, errsize) == -1)
 		goto out;
 	if (sig_statement_sign(st, sk, form, buf, size, &e) == -1) {
-		fail(err, errsize, "cannot sign: %s", sig_strerror(e));
+		cli_fail(err, errsize, "cannot sign: %s", sig_strerror(e));
 		goto out;
 	}
 	rc = 0;
@@ -167,7 +150,7 @@ cli_keys_mkdirs(const char *dir, char *err, size_t errsize)
 	char	path[4096], *p;
 
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-		return (fail(err, errsize, "%s: name too long", dir));
+		return (cli_fail(err, errsize, "%s: name too long", dir));
 	for (p = path + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
@@ -176,8 +159,8 @@ cli_keys_mkdirs(const char *dir, char *err, size_t errsize)
 
 			*p = '\0';
 			if (mkdir(path, 0700) == -1 && errno != EEXIST)
-				return (fail(err, errsize, "cannot create %s: "
-				    "%s", path, strerror(errno)));
+				return (cli_fail(err, errsize, "cannot create "
+				    "%s: %s", path, strerror(errno)));
 			*p = c;
 		}
 		if (*p == '\0')
