@@ -628,6 +628,8 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 		}
 		if (!p.any && c > ' ')
 			g->line = r->line;
+		if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			goto token;	/* a letter starts a move: no dispatch */
 		switch (c) {
 		case '\n':
 			r->line++;
@@ -700,6 +702,7 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 		}
 
 		/* Move numbers, results and moves. */
+token:
 		p.any = p.movetext = 1;
 		start = r->off;
 		if (c >= '0' && c <= '9') {
