@@ -21,6 +21,8 @@
 
 #include "config.h"
 
+#include <ctype.h>
+
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -276,8 +278,9 @@ qp_decode(const char *s)
 			s += 3;
 		else if (s[0] == '=' && s[1] == '\n')
 			s += 2;
-		else if (s[0] == '=' && sscanf(s + 1, "%2x", &x) == 1 &&
-		    s[1] != '\0' && s[2] != '\0') {
+		else if (s[0] == '=' && isxdigit((unsigned char)s[1]) &&
+		    isxdigit((unsigned char)s[2]) &&
+		    sscanf(s + 1, "%2x", &x) == 1) {
 			*o++ = (char)x;
 			s += 3;
 		} else
