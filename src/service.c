@@ -2750,46 +2750,98 @@ int
 service_mail(struct service *svc, const struct service_mail_in *m,
     enum service_mail_outcome *outcome, struct service_error *err)
 {
-	struct prepared		*p;
-	struct job		 j;
 	struct service_error	 local;
-	int			 rc = -1;
 
 	if (err == NULL)
 		err = &local;
+	return service_mail_many(svc, m, 1, outcome, err);
+}
+
+/*
+ * Make the job of one mail: its statement parsed and its signature checked
+ * here, on the caller's thread. -1 only for an internal failure.
+ */
+static int
+mail_job_prepare(struct service *svc, const struct service_mail_in *m,
+    struct prepared *p, struct job *j, struct service_error *err)
+{
 	memset(err, 0, sizeof *err);
-	if ((p = calloc(1, sizeof *p)) == NULL)
-		return service_fail(err, 500, "internal", "out of memory");
-	memset(&j, 0, sizeof j);
+	memset(j, 0, sizeof *j);
 	if (m->statement != NULL) {
 		if (prepare(svc, 0, m->statement, m->statement_len, p,
 		    err) != 0) {
 			if (err->status == 500)
-				goto out;
-			j.refused = true;
+				return -1;
+			j->refused = true;
 		}
-		job_from_prepared(&j, JOB_MAIL, p, "mail", err);
+		job_from_prepared(j, JOB_MAIL, p, "mail", err);
 		/* Before the writer, only a parsed statement may be kept. */
-		if (j.refused && p->st.player[0] == '\0')
-			j.st = NULL;
-		j.refused = err->code[0] != '\0';
-	} else {
-		j.kind = JOB_MAIL;
-		j.err = err;
-	}
-	j.kind = JOB_MAIL;
-	j.mail = m;
-	if (job_submit(svc, &j) != 0)
+		if (j->refused && p->st.player[0] == '\0')
+			j->st = NULL;
+		j->refused = err->code[0] != '\0';
+	} else
+		j->err = err;
+	j->kind = JOB_MAIL;
+	j->mail = m;
+	return 0;
+}
+
+/* Handle `n` mails, queued together so that they commit together. */
+int
+service_mail_many(struct service *svc, const struct service_mail_in *ins,
+    size_t n, enum service_mail_outcome *outcomes,
+    struct service_error *errs)
+{
+	struct prepared		*p = NULL;
+	struct job		*jobs = NULL, one;
+	size_t			*at = NULL, i, nq = 0;
+	int			 rc = 0;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		memset(&errs[i], 0, sizeof errs[i]);
+	if ((p = calloc(n, sizeof *p)) == NULL ||
+	    (jobs = calloc(n, sizeof *jobs)) == NULL ||
+	    (at = calloc(n, sizeof *at)) == NULL) {
+		for (i = 0; i < n; i++)
+			service_fail(&errs[i], 500, "internal",
+			    "out of memory");
+		rc = -1;
 		goto out;
-	*outcome = j.outcome;
-	if (j.outcome == SERVICE_MAIL_APPLIED)
-		metrics_inc(m_accepted);
-	else if (j.outcome == SERVICE_MAIL_REFUSED)
-		refusal_count(err->code[0] != '\0' ? err->code : "internal");
-	rc = 0;
+	}
+	/* The prepared jobs side by side, in the mails' order. */
+	for (i = 0; i < n; i++) {
+		if (mail_job_prepare(svc, &ins[i], &p[i], &one,
+		    &errs[i]) != 0) {
+			rc = -1;
+			continue;
+		}
+		at[nq] = i;
+		jobs[nq++] = one;
+	}
+	if (job_submit_all(svc, jobs, nq) != 0)
+		rc = -1;
+	for (i = 0; i < nq; i++) {
+		if (jobs[i].rc != 0) {
+			rc = -1;
+			continue;
+		}
+		outcomes[at[i]] = jobs[i].outcome;
+		if (jobs[i].outcome == SERVICE_MAIL_APPLIED)
+			metrics_inc(m_accepted);
+		else if (jobs[i].outcome == SERVICE_MAIL_REFUSED)
+			refusal_count(errs[at[i]].code[0] != '\0' ?
+			    errs[at[i]].code : "internal");
+	}
  out:
-	service_player_free(&p->sp);
+	if (p != NULL) {
+		for (i = 0; i < n; i++)
+			service_player_free(&p[i].sp);
+	}
 	free(p);
+	free(jobs);
+	free(at);
 	return rc;
 }
 

@@ -186,6 +186,19 @@ const char *service_mail_outcome_name(enum service_mail_outcome);
 int service_mail(struct service *, const struct service_mail_in *,
     enum service_mail_outcome *outcome, struct service_error *err);
 
+/*
+ * Handle `n` mails as service_mail() does, but together: each is parsed and
+ * its signature checked on the caller's thread, then all are queued at once
+ * so that the writer applies them in this order and commits them together
+ * (each mail still in its own savepoint). outcomes[i] and errs[i] are mail
+ * i's. Returns 0 when every mail was dealt with; -1 when some could not be
+ * recorded: their errs[i].status is 500 or above (a refusal's is below),
+ * and the others are dealt with as their outcomes say.
+ */
+int service_mail_many(struct service *, const struct service_mail_in *ins,
+    size_t n, enum service_mail_outcome *outcomes,
+    struct service_error *errs);
+
 /* Where polling `mailbox` got to: its UIDVALIDITY and the last UID dealt
  * with (both 0 the first time). */
 int service_mail_position(struct service *, const char *mailbox,

@@ -996,6 +996,87 @@ test_group_commit(void **state)
 	free(t);
 }
 
+/*
+ * Several mails handled together: applied in their order, in one commit;
+ * a refused one and a duplicate among them do not stop the others.
+ */
+static void
+test_mail_many(void **state)
+{
+	struct fx			*fx = *state;
+	struct service_mail_in		 in[6];
+	enum service_mail_outcome	 out[6], one;
+	struct service_error		 errs[6], err;
+	struct service_game		 g;
+	char				 text[4][SIG_SIGNED_SIZE];
+	char				 mid[6][64];
+	int64_t				 id, batches0, v = 0, last = 0;
+	int				 i;
+
+	id = game_make(fx, "alice", "bob", NULL, NULL);
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, text[0],
+	    sizeof text[0]);
+	/* Ply 1 only applies after ply 0 of the same batch. */
+	sign(fx, id, 1, "bob", "move e5", K_BOB, SIG_FORM_SSHSIG, text[1],
+	    sizeof text[1]);
+	/* Signed with a key that is not alice's: refused. */
+	sign(fx, id, 2, "alice", "move Nf3", K_STRANGER, SIG_FORM_RAW,
+	    text[2], sizeof text[2]);
+	sign(fx, id, 2, "alice", "move Nf3", K_ALICE, SIG_FORM_RAW, text[3],
+	    sizeof text[3]);
+	memset(in, 0, sizeof in);
+	for (i = 0; i < 6; i++) {
+		snprintf(mid[i], sizeof mid[i], "<m%d@example.org>", i);
+		in[i].mailbox = "INBOX";
+		in[i].uidvalidity = 7;
+		in[i].uid = 10 + i;
+		in[i].message_id = mid[i];
+		in[i].sender = i % 2 ? "bob@example.org" : "alice@example.org";
+		in[i].subject = "move";
+		if (i < 4) {
+			in[i].statement = text[i];
+			in[i].statement_len = strlen(text[i]);
+		}
+	}
+	/* Mail 4: mail 1 again under another UID (same Message-ID). */
+	in[4].message_id = mid[1];
+	in[4].statement = text[1];
+	in[4].statement_len = strlen(text[1]);
+	/* Mail 5 has no statement. */
+
+	batches0 = metric_value("corrchess_commit_batches_total");
+	assert_int_equal(service_mail_many(fx->svc, in, 6, out, errs), 0);
+	assert_int_equal(metric_value("corrchess_commit_batches_total") -
+	    batches0, 1);
+	assert_int_equal(out[0], SERVICE_MAIL_APPLIED);
+	assert_int_equal(out[1], SERVICE_MAIL_APPLIED);
+	assert_int_equal(out[2], SERVICE_MAIL_REFUSED);
+	assert_true(errs[2].status >= 400 && errs[2].status < 500);
+	assert_true(errs[2].code[0] != '\0');
+	assert_int_equal(out[3], SERVICE_MAIL_APPLIED);
+	assert_int_equal(out[4], SERVICE_MAIL_DUPLICATE);
+	assert_int_equal(out[5], SERVICE_MAIL_NO_STATEMENT);
+
+	game_read(fx, id, &g);
+	assert_int_equal(game_ply(&g.state), 3);
+	service_game_free(&g);
+	assert_int_equal(service_mail_position(fx->svc, "INBOX", &v, &last,
+	    &err), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(last, 15);
+
+	/* Read again (a crash before the move): each is a duplicate. */
+	assert_int_equal(service_mail_many(fx->svc, in, 6, out, errs), 0);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(out[i], SERVICE_MAIL_DUPLICATE);
+	assert_int_equal(service_mail(fx->svc, &in[3], &one, &err), 0);
+	assert_int_equal(one, SERVICE_MAIL_DUPLICATE);
+	game_read(fx, id, &g);
+	assert_int_equal(game_ply(&g.state), 3);
+	service_game_free(&g);
+	assert_int_equal(service_mail_many(fx->svc, in, 0, out, errs), 0);
+}
+
 struct race {
 	pthread_t		 t;
 	struct fx		*fx;
@@ -1388,6 +1469,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_same_statement_race, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mail_many, setup,
+		    teardown),
 		cmocka_unit_test(test_api_json_player),
 		cmocka_unit_test(test_api_json_game),
 		cmocka_unit_test_setup_teardown(test_api_json_action, setup,
