@@ -49,6 +49,7 @@ struct texts {
 	const char	*intro_refused;	/* reason */
 	const char	*refused_detail;/* the service's sentence */
 	const char	*intro_howto;
+	const char	*intro_leave;	/* who, from, to */
 	const char	*game_line;	/* id, white, colour, black, colour */
 	const char	*tc_line;	/* time control */
 	const char	*start_line;	/* FEN */
@@ -94,6 +95,7 @@ static const struct texts texts_en = {
 		[NOTICE_REMINDER] = "your move, %s left",
 		[NOTICE_REFUSED] = "not accepted",
 		[NOTICE_HOWTO] = "how to send a move",
+		[NOTICE_LEAVE] = "%s is on leave",
 	},
 	.hello = "Hello %s,",
 	.intro_new = "A new correspondence game has started. You play %s.",
@@ -113,6 +115,8 @@ static const struct texts texts_en = {
 	.refused_detail = "%s",
 	.intro_howto = "Your mail holds no signed statement, so nothing was "
 	    "done.",
+	.intro_leave = "%s is on leave from %s to %s; their clock stops "
+	    "meanwhile.",
 	.game_line = "Game %s: %s (%s) v %s (%s)",
 	.tc_line = "Time control: %s",
 	.start_line = "Start position: %s",
@@ -177,6 +181,7 @@ static const struct texts texts_fr = {
 		[NOTICE_REMINDER] = "à vous de jouer, il reste %s",
 		[NOTICE_REFUSED] = "refusé",
 		[NOTICE_HOWTO] = "comment envoyer un coup",
+		[NOTICE_LEAVE] = "%s est en congé",
 	},
 	.hello = "Bonjour %s,",
 	.intro_new = "Une nouvelle partie par correspondance commence. Vous "
@@ -199,6 +204,8 @@ static const struct texts texts_fr = {
 	.refused_detail = "Message du serveur : %s",
 	.intro_howto = "Votre courriel ne contient aucune déclaration "
 	    "signée : rien n'a été fait.",
+	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
+	    "arrêtée pendant ce temps.",
 	.game_line = "Partie %s : %s (%s) c. %s (%s)",
 	.tc_line = "Cadence : %s",
 	.start_line = "Position de départ : %s",
@@ -304,7 +311,7 @@ static const struct {
 
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
 	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
-	"claim", "game-over", "reminder", "refused", "howto",
+	"claim", "game-over", "reminder", "refused", "howto", "leave",
 };
 
 /* What a notice is about, worked out once. */
@@ -623,6 +630,9 @@ subject(const struct ctx *c, struct buf *b)
 		duration(c, n->deadline - n->date, t, sizeof t);
 		put(b, fmt, t);
 		break;
+	case NOTICE_LEAVE:
+		put(b, fmt, pname(c, actor(c)));
+		break;
 	default:
 		buf_adds(b, fmt);
 		break;
@@ -701,6 +711,11 @@ intro(const struct ctx *c, struct buf *b)
 		break;
 	case NOTICE_HOWTO:
 		buf_adds(b, tx->intro_howto);
+		break;
+	case NOTICE_LEAVE:
+		prose(b, tx->intro_leave, pname(c, actor(c)),
+		    n->leave_from != NULL ? n->leave_from : "?",
+		    n->leave_to != NULL ? n->leave_to : "?");
 		break;
 	}
 	buf_adds(b, "\n\n");

@@ -63,8 +63,9 @@ enum notice_kind {
 	NOTICE_REMINDER,	/* your move; the deadline comes closer */
 	NOTICE_REFUSED,		/* reply: the player's action was refused */
 	NOTICE_HOWTO,		/* reply: no statement found in the mail */
+	NOTICE_LEAVE,		/* the opponent (actor) takes leave */
 };
-#define NOTICE_KIND_COUNT	10
+#define NOTICE_KIND_COUNT	11
 
 /* One player of the game. */
 struct notice_player {
@@ -130,6 +131,10 @@ struct notice {
 	/* NOTICE_REFUSED: the service's sentence and its code. */
 	const char		*reason;
 	const char		*reason_code;	/* "illegal-move" ..., or NULL */
+
+	/* NOTICE_LEAVE: the first and last days ("2026-12-24"). */
+	const char		*leave_from;
+	const char		*leave_to;
 };
 
 /* A composed mail. Free with notice_mail_free(). */

@@ -836,6 +836,44 @@ leave_collect(void *arg, const struct store_leave *l)
 	return 0;
 }
 
+/* Tell the opponent of `color` in a game that `color` is on leave from
+ * `from` to `to`. */
+static int
+notify_leave(struct service *svc, const struct store_game *row,
+    const struct cached *c, int color, const struct sig_date *from,
+    const struct sig_date *to, int64_t now)
+{
+	struct store_player	 pl[2];
+	struct notice		 n;
+	const char		**sanv;
+	char			*pgn, d1[16], d2[16];
+	int			 rc = 0;
+
+	if (!svc->mail || (color != CHESS_WHITE && color != CHESS_BLACK))
+		return 0;
+	memset(&n, 0, sizeof n);
+	if (notice_fill(svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
+	    &pgn, now) != 0) {
+		rc = -1;
+		goto out;
+	}
+	snprintf(d1, sizeof d1, "%04u-%02u-%02u", from->year % 10000,
+	    from->month % 100, from->day % 100);
+	snprintf(d2, sizeof d2, "%04u-%02u-%02u", to->year % 10000,
+	    to->month % 100, to->day % 100);
+	n.kind = NOTICE_LEAVE;
+	n.actor = color;
+	n.recipient = !color;
+	n.leave_from = d1;
+	n.leave_to = d2;
+	if (pl[!color].email[0] != '\0')
+		rc = notice_queue(svc, svc->wstore, &n, now);
+ out:
+	free(sanv);
+	free(pgn);
+	return rc;
+}
+
 /*
  * Take a leave: check it (it begins after today, UTC; it overlaps no other
  * leave of the player; with the others it stays within the allowance of
@@ -964,6 +1002,12 @@ job_leave(struct service *svc, struct job *j, struct store_game *row,
 		    0) {
 			service_store_fail(j->err, svc->wstore,
 			    "record the leave in a game");
+			goto out;
+		}
+		if (notify_leave(svc, &g, c, row_color(&g, j->player_id),
+		    from, to, now) != 0) {
+			service_store_fail(j->err, svc->wstore,
+			    "queue the leave notice");
 			goto out;
 		}
 	}

@@ -859,6 +859,69 @@ test_leave_refusals(void **state)
 	    "leave-overlaps");
 }
 
+/* True if `text` holds `phrase`, any run of spaces and line ends in the
+ * text matching one space of the phrase (the mail's prose is wrapped). */
+static bool
+has_words(const char *text, const char *phrase)
+{
+	const char	*t, *p;
+
+	for (; *text != '\0'; text++) {
+		for (t = text, p = phrase; *p != '\0'; p++) {
+			if (*p == ' ') {
+				if (!isspace((unsigned char)*t))
+					break;
+				while (isspace((unsigned char)*t))
+					t++;
+			} else if (*t++ != *p)
+				break;
+		}
+		if (*p == '\0')
+			return true;
+	}
+	return false;
+}
+
+/* A leave tells the opponent of each ongoing game, in their language,
+ * and not the player who takes it. */
+static void
+test_leave_notice(void **state)
+{
+	struct fx	*fx = *state;
+	struct mails	 ms;
+	const char	*text = NULL;
+	int64_t		 id = game_make(fx, "5d/move", NULL);
+	int64_t		 other = game_make(fx, "5d/move", NULL);
+
+	play(fx, other, 0, "alice", "move d4", K_ALICE);
+	play(fx, id, 0, "alice", "leave 2026-05-30 2026-06-01", K_ALICE);
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "leave", "bob@example.org", id,
+	    &text), 1);
+	assert_true(has_words(text, "alice est en cong\u00e9 du 2026-05-30 "
+	    "au 2026-06-01 ; sa pendule est arr\u00eat\u00e9e pendant ce "
+	    "temps."));
+	assert_int_equal(mails_count(&ms, "leave", "bob@example.org", other,
+	    &text), 1);
+	assert_non_null(strstr(text, "1. d4"));
+	assert_int_equal(mails_count(&ms, "leave", "alice@example.org", id,
+	    NULL), 0);
+	assert_int_equal(mails_count(&ms, "leave", "alice@example.org", other,
+	    NULL), 0);
+	mails_free(&ms);
+
+	/* Bob's leave goes to alice, in English. */
+	play(fx, other, 1, "bob", "leave 2026-06-10 2026-06-12", K_BOB);
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "leave", "alice@example.org", other,
+	    &text), 1);
+	assert_true(has_words(text, "bob is on leave from 2026-06-10 to "
+	    "2026-06-12; their clock stops meanwhile."));
+	assert_int_equal(mails_count(&ms, "leave", "alice@example.org", id,
+	    NULL), 1);
+	mails_free(&ms);
+}
+
 /* --- the clock thread -------------------------------------------------- */
 
 /* Wait (at most about 20 s) until the thread has ticked `n` times. */
@@ -936,6 +999,8 @@ main(void)
 		cmocka_unit_test(test_leave_time_model),
 		cmocka_unit_test_setup_teardown(test_leave, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_leave_refusals, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_leave_notice, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_clock_thread, setup,
 		    teardown),
