@@ -171,15 +171,29 @@ static void
 api_player_get(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	struct service_player	sp;
-	struct service_error	err;
+	struct service_player		sp;
+	struct service_leave_year	ly;
+	struct service_error		err;
+	json_t				*o;
 
 	if (service_player_get(user, http_request_param(req, "name"), &sp,
 	    &err) != 0) {
 		api_error(resp, &err);
 		return;
 	}
-	http_respond_json(resp, 200, player_json(&sp.p, sp.keys, sp.nkeys));
+	if (service_player_leave(user, sp.p.id, &ly, &err) != 0) {
+		service_player_free(&sp);
+		api_error(resp, &err);
+		return;
+	}
+	o = player_json(&sp.p, sp.keys, sp.nkeys);
+	if (o != NULL)
+		json_object_set_new(o, "leave", json_pack("{s:i,s:I,s:I,s:I}",
+		    "year", ly.year, "allowance_days",
+		    (json_int_t)ly.allowance_days, "taken_days",
+		    (json_int_t)ly.taken_days, "left_days",
+		    (json_int_t)ly.left_days));
+	http_respond_json(resp, 200, o);
 	service_player_free(&sp);
 }
 

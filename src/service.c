@@ -874,6 +874,48 @@ notify_leave(struct service *svc, const struct store_game *row,
 	return rc;
 }
 
+/* Read what player `player_id` has taken of this year's leave. */
+int
+service_player_leave(struct service *svc, int64_t player_id,
+    struct service_leave_year *out, struct service_error *err)
+{
+	struct store		*st;
+	struct leave_list	 ll;
+	struct tm		 tm;
+	time_t			 t = (time_t)service_now(svc);
+	int64_t			 ys, ye, taken = 0;
+	size_t			 i;
+	int			 rc = -1;
+
+	memset(out, 0, sizeof *out);
+	memset(&ll, 0, sizeof ll);
+	if (gmtime_r(&t, &tm) == NULL)
+		return service_fail(err, 500, "internal", "the date is out of "
+		    "range");
+	out->year = tm.tm_year + 1900;
+	ys = days_from_civil(out->year, 1, 1) * GAME_DAY;
+	ye = days_from_civil((int64_t)out->year + 1, 1, 1) * GAME_DAY;
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_leave_list(st, player_id, ys, leave_collect, &ll) !=
+	    STORE_OK) {
+		service_store_fail(err, st, "read the player's leaves");
+		goto out;
+	}
+	for (i = 0; i < ll.n; i++)
+		taken += overlap(ll.l[i].start, ll.l[i].until, ys, ye);
+	out->allowance_days = svc->leave_days;
+	out->taken_days = taken / GAME_DAY;
+	out->left_days = out->allowance_days - out->taken_days;
+	if (out->left_days < 0)
+		out->left_days = 0;
+	rc = 0;
+ out:
+	free(ll.l);
+	pool_put(svc, st);
+	return rc;
+}
+
 /*
  * Take a leave: check it (it begins after today, UTC; it overlaps no other
  * leave of the player; with the others it stays within the allowance of

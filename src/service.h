@@ -121,6 +121,16 @@ int service_key_revoke(struct service *, const char *name, int64_t key_id,
     struct service_error *);
 void service_player_free(struct service_player *);
 
+/* A player's leave in the current calendar year (UTC), in days. */
+struct service_leave_year {
+	int		year;
+	int64_t		allowance_days;
+	int64_t		taken_days;	/* of leaves taken, past or to come */
+	int64_t		left_days;
+};
+int service_player_leave(struct service *, int64_t player_id,
+    struct service_leave_year *out, struct service_error *);
+
 /* Games. */
 int service_game_create(struct service *, const struct service_game_params *,
     struct service_game *out, struct service_error *);

@@ -922,6 +922,51 @@ test_leave_notice(void **state)
 	mails_free(&ms);
 }
 
+/* The player's data shows what is left of this year's allowance. */
+static void
+test_leave_allowance(void **state)
+{
+	struct fx			*fx = *state;
+	struct service_player		 sp;
+	struct service_leave_year	 ly;
+	struct service_error		 err;
+	int64_t				 id = game_make(fx, "30d+1d", NULL);
+	int64_t				 alice, bob;
+
+	assert_int_equal(service_player_get(fx->svc, "alice", &sp, &err), 0);
+	alice = sp.p.id;
+	service_player_free(&sp);
+	assert_int_equal(service_player_get(fx->svc, "bob", &sp, &err), 0);
+	bob = sp.p.id;
+	service_player_free(&sp);
+
+	assert_int_equal(service_player_leave(fx->svc, alice, &ly, &err), 0);
+	assert_int_equal(ly.year, 2026);
+	assert_int_equal(ly.allowance_days, 45);
+	assert_int_equal(ly.taken_days, 0);
+	assert_int_equal(ly.left_days, 45);
+
+	play(fx, id, 0, "alice", "leave 2026-05-30 2026-06-01", K_ALICE);
+	play(fx, id, 0, "alice", "leave 2026-07-01 2026-07-10", K_ALICE);
+	assert_int_equal(service_player_leave(fx->svc, alice, &ly, &err), 0);
+	assert_int_equal(ly.taken_days, 13);
+	assert_int_equal(ly.left_days, 32);
+
+	/* Across New Year: only this year's days count. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE);
+	play(fx, id, 1, "bob", "leave 2026-12-01 2027-01-14", K_BOB);
+	assert_int_equal(service_player_leave(fx->svc, bob, &ly, &err), 0);
+	assert_int_equal(ly.taken_days, 31);
+	assert_int_equal(ly.left_days, 14);
+
+	/* Next year, bob's January days are what is taken. */
+	atomic_store(&fx->now, T0 + 250 * DAY);
+	assert_int_equal(service_player_leave(fx->svc, bob, &ly, &err), 0);
+	assert_int_equal(ly.year, 2027);
+	assert_int_equal(ly.taken_days, 14);
+	assert_int_equal(ly.left_days, 31);
+}
+
 /* --- the clock thread -------------------------------------------------- */
 
 /* Wait (at most about 20 s) until the thread has ticked `n` times. */
@@ -1001,6 +1046,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_leave_refusals, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_leave_notice, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_leave_allowance, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_clock_thread, setup,
 		    teardown),
