@@ -830,19 +830,76 @@ out:
 	return (e);
 }
 
+/*
+ * Write into buf the UIDs of a (sorted, n > 0) as an IMAP set ("5,7,9:12"),
+ * as many as fit in size; return how many were written.
+ */
+static size_t
+imap_uid_set(const uint32_t *a, size_t n, char *buf, size_t size)
+{
+	size_t	i = 0, j, len = 0;
+	int	w;
+
+	buf[0] = '\0';
+	while (i < n) {
+		for (j = i; j + 1 < n && (a[j + 1] == a[j] ||
+		    a[j + 1] == a[j] + 1); j++)
+			;
+		if (a[j] == a[i])
+			w = snprintf(buf + len, size - len, "%s%lu",
+			    len > 0 ? "," : "", (unsigned long)a[i]);
+		else
+			w = snprintf(buf + len, size - len, "%s%lu:%lu",
+			    len > 0 ? "," : "", (unsigned long)a[i],
+			    (unsigned long)a[j]);
+		if (w < 0 || (size_t)w >= size - len) {
+			buf[len] = '\0';
+			break;
+		}
+		len += (size_t)w;
+		i = j + 1;
+	}
+	return (i);
+}
+
 /* File a message into a folder. */
 enum mail_imap_err
 mail_imap_move(struct mail_imap *imap, uint32_t uidvalidity, uint32_t uid,
     const char *folder, char *err, size_t errsize)
 {
-	char			 url[1200], base[1024], quoted[1024];
-	char			 command[1200];
-	CURLcode		 rc;
-	enum mail_imap_err	 e;
-
-	if (uidvalidity == 0 || uid == 0) {
+	if (uid == 0) {
 		imap_error(err, errsize, "no UIDVALIDITY or UID to move");
 		return (MAIL_IMAP_ECONFIG);
+	}
+	return (mail_imap_move_set(imap, uidvalidity, &uid, 1, folder, err,
+	    errsize));
+}
+
+/* File a set of messages into a folder. */
+enum mail_imap_err
+mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
+    const uint32_t *uids, size_t n, const char *folder, char *err,
+    size_t errsize)
+{
+	char			 url[1200], base[1024], quoted[1024];
+	char			 set[1024], command[2200];
+	uint32_t		*a = NULL;
+	size_t			 i, done, k;
+	CURLcode		 rc;
+	enum mail_imap_err	 e = MAIL_IMAP_OK;
+
+	if (n == 0)
+		return (MAIL_IMAP_OK);
+	if (uidvalidity == 0) {
+		imap_error(err, errsize, "no UIDVALIDITY or UID to move");
+		return (MAIL_IMAP_ECONFIG);
+	}
+	for (i = 0; i < n; i++) {
+		if (uids[i] == 0) {
+			imap_error(err, errsize, "no UIDVALIDITY or UID to "
+			    "move");
+			return (MAIL_IMAP_ECONFIG);
+		}
 	}
 	if ((e = imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
 		return (e);
@@ -852,30 +909,51 @@ mail_imap_move(struct mail_imap *imap, uint32_t uidvalidity, uint32_t uid,
 	if ((e = imap_mailbox_url(imap, uidvalidity, 0, url, sizeof url, err,
 	    errsize)) != MAIL_IMAP_OK)
 		return (e);
-
-	if (!imap->has_move) {
-		snprintf(command, sizeof command,
-		    "UID STORE %lu +FLAGS.SILENT (\\Seen)", (unsigned long)uid);
-		return (imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc,
-		    err, errsize));
+	if ((a = malloc(n * sizeof *a)) == NULL) {
+		imap_error(err, errsize, "out of memory");
+		return (MAIL_IMAP_ENOMEM);
 	}
+	memcpy(a, uids, n * sizeof *a);
+	qsort(a, n, sizeof *a, imap_uid_cmp);
 
-	snprintf(command, sizeof command, "UID MOVE %lu %s",
-	    (unsigned long)uid, quoted);
-	e = imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc, err,
-	    errsize);
-	if (e != MAIL_IMAP_EPROTO || rc != CURLE_QUOTE_ERROR)
-		return (e);
-
-	/*
-	 * Refused: most likely [TRYCREATE], the folder is missing. Create
-	 * it (an error there means it exists: fine) and move again.
-	 */
-	snprintf(base, sizeof base, "%s/", imap->base);
-	snprintf(command, sizeof command, "CREATE %s", quoted);
-	(void)imap_request(imap, base, command, IMAP_MAX_ANSWER, &rc, NULL, 0);
-	snprintf(command, sizeof command, "UID MOVE %lu %s",
-	    (unsigned long)uid, quoted);
-	return (imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc, err,
-	    errsize));
+	/* One command per set that fits in a line of reasonable length. */
+	for (done = 0; done < n; done += k) {
+		k = imap_uid_set(a + done, n - done, set, sizeof set);
+		if (!imap->has_move) {
+			snprintf(command, sizeof command,
+			    "UID STORE %s +FLAGS.SILENT (\\Seen)", set);
+			if ((e = imap_request(imap, url, command,
+			    IMAP_MAX_ANSWER, &rc, err, errsize)) !=
+			    MAIL_IMAP_OK)
+				goto out;
+			continue;
+		}
+		snprintf(command, sizeof command, "UID MOVE %s %s", set,
+		    quoted);
+		e = imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc, err,
+		    errsize);
+		if (e != MAIL_IMAP_EPROTO || rc != CURLE_QUOTE_ERROR) {
+			if (e != MAIL_IMAP_OK)
+				goto out;
+			continue;
+		}
+		/*
+		 * Refused: most likely [TRYCREATE], the folder is missing.
+		 * Create it (an error there means it exists: fine) and move
+		 * again.
+		 */
+		snprintf(base, sizeof base, "%s/", imap->base);
+		snprintf(command, sizeof command, "CREATE %s", quoted);
+		(void)imap_request(imap, base, command, IMAP_MAX_ANSWER, &rc,
+		    NULL, 0);
+		snprintf(command, sizeof command, "UID MOVE %s %s", set,
+		    quoted);
+		if ((e = imap_request(imap, url, command, IMAP_MAX_ANSWER,
+		    &rc, err, errsize)) != MAIL_IMAP_OK)
+			goto out;
+	}
+	e = MAIL_IMAP_OK;
+out:
+	free(a);
+	return (e);
 }

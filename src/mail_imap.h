@@ -165,6 +165,16 @@ enum mail_imap_err mail_imap_move(struct mail_imap *imap,
 	    char *err, size_t errsize);
 
 /*
+ * File the messages uids[0..n-1] of the mailbox into folder at once, as
+ * mail_imap_move() does one: UID MOVE with a UID set ("5,7,9:12"; a long
+ * set is split over several commands), or where the server has no MOVE,
+ * flag them \Seen. The order of uids does not matter; n may be 0.
+ */
+enum mail_imap_err mail_imap_move_set(struct mail_imap *imap,
+	    uint32_t uidvalidity, const uint32_t *uids, size_t n,
+	    const char *folder, char *err, size_t errsize);
+
+/*
  * Read the mailbox's (or, when mailbox is non-NULL, that mailbox's or
  * folder's) UIDVALIDITY, UIDNEXT and message count with STATUS. Returns
  * MAIL_IMAP_OK, or an error (MAIL_IMAP_EPROTO for a missing mailbox).

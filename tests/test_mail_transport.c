@@ -517,6 +517,112 @@ test_move_without_move(void **state)
 	mail_imap_free(imap);
 }
 
+/* Count the messages of mailbox (NULL: INBOX) of imap. */
+static uint32_t
+count_of(struct mail_imap *imap, const char *mailbox)
+{
+	char		err[MAIL_ERR_SIZE];
+	uint32_t	v, next, count;
+
+	if (mail_imap_status(imap, mailbox, &v, &next, &count, err,
+	    sizeof err) != MAIL_IMAP_OK)
+		fail_msg("mail_imap_status: %s", err);
+	return (count);
+}
+
+/*
+ * A set of messages, given in any order, moves at once into a folder
+ * created on the way; those not in the set stay. A set too long for one
+ * command (UIDs that are not there among them) is split and still works;
+ * where the server has no MOVE, the set is flagged \Seen and stays.
+ */
+static void
+test_move_set(void **state)
+{
+	struct mail_imap	*imap;
+	struct got		 g = { 0 };
+	char			 err[MAIL_ERR_SIZE], command[64], *m, *answer;
+	uint32_t		 v, next, in0, set[4], *many;
+	size_t			 len, i;
+
+	(void)state;
+	imap = imap_for("alice");
+	assert_int_equal(mail_imap_status(imap, NULL, &v, &next, &in0, err,
+	    sizeof err), MAIL_IMAP_OK);
+	for (i = 0; i < 6; i++) {
+		m = compose("alice@example.org", "one of a set", &len);
+		maildir_drop("alice", m, len);
+		free(m);
+	}
+	wait_messages(imap, NULL, in0 + 6);
+	poll_ok(imap, v, next - 1, &g, NULL);
+	assert_int_equal(g.n, 6);
+
+	/* Out of order, a range and a single one: "u0:u2,u4". */
+	set[0] = g.uid[4];
+	set[1] = g.uid[1];
+	set[2] = g.uid[0];
+	set[3] = g.uid[2];
+	assert_int_equal(mail_imap_move_set(imap, v, set, 4, "corrchess/set",
+	    err, sizeof err), MAIL_IMAP_OK);
+	assert_int_equal(count_of(imap, NULL), in0 + 2);
+	assert_int_equal(count_of(imap, "corrchess/set"), 4);
+	/* Moved already: not an error, nothing changes. */
+	assert_int_equal(mail_imap_move_set(imap, v, set, 4, "corrchess/set",
+	    err, sizeof err), MAIL_IMAP_OK);
+	assert_int_equal(count_of(imap, "corrchess/set"), 4);
+	assert_int_equal(mail_imap_move_set(imap, v, set, 0, "corrchess/set",
+	    err, sizeof err), MAIL_IMAP_OK);
+
+	/* u3, u5 and 600 UIDs that are not there (every other one). */
+	assert_non_null(many = calloc(602, sizeof *many));
+	for (i = 0; i < 600; i++)
+		many[i] = 3000000000u + 2 * (uint32_t)i;
+	many[600] = g.uid[5];
+	many[601] = g.uid[3];
+	assert_int_equal(mail_imap_move_set(imap, v, many, 602,
+	    "corrchess/set", err, sizeof err), MAIL_IMAP_OK);
+	free(many);
+	assert_int_equal(count_of(imap, NULL), in0);
+	assert_int_equal(count_of(imap, "corrchess/set"), 6);
+
+	/* Another UIDVALIDITY: nothing moves. */
+	assert_int_not_equal(mail_imap_move_set(imap, v + 1, set, 1,
+	    "corrchess/set", err, sizeof err), MAIL_IMAP_OK);
+	got_free(&g);
+	mail_imap_free(imap);
+
+	/* carol's server has no MOVE. */
+	imap = imap_for("carol");
+	assert_int_equal(mail_imap_status(imap, NULL, &v, &next, &in0, err,
+	    sizeof err), MAIL_IMAP_OK);
+	for (i = 0; i < 2; i++) {
+		m = compose("carol@example.org", "no MOVE for a set", &len);
+		maildir_drop("carol", m, len);
+		free(m);
+	}
+	wait_messages(imap, NULL, in0 + 2);
+	poll_ok(imap, v, next - 1, &g, NULL);
+	assert_int_equal(g.n, 2);
+	for (i = 0; i < 2; i++) {
+		snprintf(command, sizeof command,
+		    "UID STORE %u -FLAGS (\\Seen)", g.uid[i]);
+		free(imap_command("carol", command));
+	}
+	assert_int_equal(mail_imap_move_set(imap, v, g.uid, 2,
+	    "corrchess/processed", err, sizeof err), MAIL_IMAP_OK);
+	for (i = 0; i < 2; i++) {
+		snprintf(command, sizeof command, "UID FETCH %u (FLAGS)",
+		    g.uid[i]);
+		answer = imap_command("carol", command);
+		assert_non_null(strstr(answer, "\\Seen"));
+		free(answer);
+	}
+	assert_int_equal(count_of(imap, NULL), in0 + 2);
+	got_free(&g);
+	mail_imap_free(imap);
+}
+
 /* What head() saw of the last message. */
 struct head {
 	size_t	 n;
@@ -1131,6 +1237,7 @@ main(void)
 		cmocka_unit_test(test_smtp_to_imap_and_move),
 		cmocka_unit_test(test_exact_bytes),
 		cmocka_unit_test(test_move_without_move),
+		cmocka_unit_test(test_move_set),
 		cmocka_unit_test(test_only_new_uids),
 		cmocka_unit_test(test_login_refused),
 		cmocka_unit_test(test_imap_server_restart),
