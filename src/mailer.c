@@ -97,80 +97,156 @@ mailer_bare_address(const char *from, char *buf, size_t size)
 	return (size_t)snprintf(buf, size, "%.*s", (int)n, from);
 }
 
+/* Mails handed to the service at a time (one transaction). */
+#define MAILER_MAIL_BATCH	64
+
+/* A poll: the mails fetched and not yet handed to the service. */
 struct poll_ctx {
-	struct mailer	*m;
-	bool		 failed;
+	struct mailer			*m;
+	bool				 failed;
+	size_t				 n;
+	struct mail_message		 mm[MAILER_MAIL_BATCH];
+	struct service_mail_in		 in[MAILER_MAIL_BATCH];
+	enum service_mail_outcome	 outcome[MAILER_MAIL_BATCH];
+	struct service_error		 err[MAILER_MAIL_BATCH];
+	uint32_t			 done[MAILER_MAIL_BATCH];
+	uint32_t			 refused[MAILER_MAIL_BATCH];
 };
 
-/* Handle one fetched mail: the service decides, then move it away. */
+/* Move the mails in uids away into folder. */
+static void
+move_set(struct mailer *m, uint32_t uidvalidity, const uint32_t *uids,
+    size_t n, const char *folder)
+{
+	char	why[MAIL_ERR_SIZE];
+
+	if (n > 0 && mail_imap_move_set(m->imap, uidvalidity, uids, n, folder,
+	    why, sizeof why) != MAIL_IMAP_OK)
+		log_warnx("mail: cannot move %zu mail%s (uid %" PRIu32
+		    "...) to %s: %s", n, n == 1 ? "" : "s", uids[0], folder,
+		    why);
+}
+
+/*
+ * Hand the collected mails to the service, which applies them in UID order
+ * and commits them together, then move those dealt with away. -1 when some
+ * could not be recorded: they stay in the mailbox.
+ */
+static int
+poll_flush(struct poll_ctx *pc)
+{
+	struct mailer		*m = pc->m;
+	const struct conf_mail	*cm = &m->conf->mail;
+	size_t			 i, ndone = 0, nrefused = 0;
+	uint32_t		 uid, uidvalidity;
+	int			 rc = 0;
+
+	if (pc->n == 0)
+		return 0;
+	uidvalidity = (uint32_t)pc->in[0].uidvalidity;
+	if (service_mail_many(m->svc, pc->in, pc->n, pc->outcome,
+	    pc->err) != 0)
+		rc = -1;
+	for (i = 0; i < pc->n; i++) {
+		uid = (uint32_t)pc->in[i].uid;
+		if (pc->err[i].status >= 500) {
+			log_warnx("mail uid %" PRIu32 " from %s: %s; will try "
+			    "again", uid, pc->in[i].sender,
+			    pc->err[i].message);
+			continue;
+		}
+		log_info("mail uid %" PRIu32 " from %s: %s%s%s", uid,
+		    pc->in[i].sender,
+		    service_mail_outcome_name(pc->outcome[i]),
+		    pc->outcome[i] == SERVICE_MAIL_REFUSED ? ": " : "",
+		    pc->outcome[i] == SERVICE_MAIL_REFUSED ?
+		    pc->err[i].message : "");
+		if (pc->outcome[i] == SERVICE_MAIL_APPLIED ||
+		    pc->outcome[i] == SERVICE_MAIL_DUPLICATE)
+			pc->done[ndone++] = uid;
+		else
+			pc->refused[nrefused++] = uid;
+	}
+	for (i = 0; i < pc->n; i++)
+		mail_message_free(&pc->mm[i]);
+	pc->n = 0;
+	/*
+	 * For the crash test: die between the commit and the move, the
+	 * moment where mail is applied but still in the mailbox.
+	 */
+	if (m->crash_after_commit && ndone + nrefused > 0)
+		_exit(99);
+	move_set(m, uidvalidity, pc->done, ndone, cm->processed_folder);
+	move_set(m, uidvalidity, pc->refused, nrefused, cm->refused_folder);
+	return rc;
+}
+
+/* Drop the collected mails unhandled. */
+static void
+poll_discard(struct poll_ctx *pc)
+{
+	size_t	i;
+
+	for (i = 0; i < pc->n; i++)
+		mail_message_free(&pc->mm[i]);
+	pc->n = 0;
+}
+
+/* Take one fetched mail: parse it now, hand it on with its batch. */
 static int
 mail_one(const struct mail_imap_message *msg, void *arg)
 {
-	struct poll_ctx			*pc = arg;
-	struct mailer			*m = pc->m;
-	const struct conf_mail		*cm = &m->conf->mail;
-	struct mail_message		 mm;
-	struct service_mail_in		 in;
-	struct service_error		 err;
-	enum service_mail_outcome	 outcome = SERVICE_MAIL_NO_STATEMENT;
-	char				 why[256];
-	const char			*folder;
-	bool				 parsed;
+	struct poll_ctx		*pc = arg;
+	struct mailer		*m = pc->m;
+	struct mail_message	*mm = &pc->mm[pc->n];
+	struct service_mail_in	*in = &pc->in[pc->n];
+	char			 why[256];
+	bool			 parsed;
 
-	memset(&mm, 0, sizeof mm);
-	parsed = mail_parse(msg->data, msg->len, &mm, why, sizeof why) == 0;
-	if (!parsed)
+	/* One UIDVALIDITY per batch (a poll has one). */
+	if (pc->n > 0 && (uint32_t)pc->in[0].uidvalidity != msg->uidvalidity &&
+	    poll_flush(pc) != 0)
+		goto fail;
+	mm = &pc->mm[pc->n];
+	in = &pc->in[pc->n];
+	memset(mm, 0, sizeof *mm);
+	parsed = mail_parse(msg->data, msg->len, mm, why, sizeof why) == 0;
+	if (!parsed) {
 		log_warnx("mail uid %" PRIu32 ": %s", msg->uid, why);
-	memset(&in, 0, sizeof in);
-	in.mailbox = cm->mailbox;
-	in.uidvalidity = msg->uidvalidity;
-	in.uid = msg->uid;
-	in.message_id = parsed && mm.message_id ? mm.message_id : "";
-	in.sender = parsed && mm.from ? mm.from : "";
-	in.subject = parsed && mm.subject ? mm.subject : "";
-	in.automatic = !parsed || mm.automatic;
-	if (parsed && !msg->truncated && mm.statement != NULL) {
-		in.statement = mm.statement;
-		in.statement_len = mm.statement_len;
+		mail_message_free(mm);
+		memset(mm, 0, sizeof *mm);
 	}
-	if (service_mail(m->svc, &in, &outcome, &err) != 0) {
-		log_warnx("mail uid %" PRIu32 " from %s: %s; will try again",
-		    msg->uid, in.sender, err.message);
-		pc->failed = true;
-		mail_message_free(&mm);
-		return 1;
+	memset(in, 0, sizeof *in);
+	in->mailbox = m->conf->mail.mailbox;
+	in->uidvalidity = msg->uidvalidity;
+	in->uid = msg->uid;
+	in->message_id = parsed && mm->message_id ? mm->message_id : "";
+	in->sender = parsed && mm->from ? mm->from : "";
+	in->subject = parsed && mm->subject ? mm->subject : "";
+	in->automatic = !parsed || mm->automatic;
+	if (parsed && !msg->truncated && mm->statement != NULL) {
+		in->statement = mm->statement;
+		in->statement_len = mm->statement_len;
 	}
-	log_info("mail uid %" PRIu32 " from %s: %s%s%s", msg->uid, in.sender,
-	    service_mail_outcome_name(outcome),
-	    outcome == SERVICE_MAIL_REFUSED ? ": " : "",
-	    outcome == SERVICE_MAIL_REFUSED ? err.message : "");
-	mail_message_free(&mm);
-	/*
-	 * For the crash test: die between the commit and the move, the
-	 * moment where a mail is applied but still in the mailbox.
-	 */
-	if (m->crash_after_commit)
-		_exit(99);
-	folder = outcome == SERVICE_MAIL_APPLIED ||
-	    outcome == SERVICE_MAIL_DUPLICATE ? cm->processed_folder :
-	    cm->refused_folder;
-	if (mail_imap_move(m->imap, msg->uidvalidity, msg->uid, folder, why,
-	    sizeof why) != MAIL_IMAP_OK)
-		log_warnx("mail uid %" PRIu32 ": cannot move it to %s: %s",
-		    msg->uid, folder, why);
+	if (++pc->n == MAILER_MAIL_BATCH && poll_flush(pc) != 0)
+		goto fail;
 	return 0;
+ fail:
+	pc->failed = true;
+	return 1;
 }
 
 /* Poll the mailbox once; back off after a failure. */
 static void
 mailer_poll(struct mailer *m, time_t now)
 {
-	struct poll_ctx			 pc = { m, false };
+	struct poll_ctx			*pc;
 	struct mail_imap_poll_result	 res;
 	struct service_error		 err;
 	enum mail_imap_err		 e;
 	int64_t				 uidvalidity = 0, last_uid = 0;
 	char				 why[512];
+	bool				 failed;
 
 	if (service_mail_position(m->svc, m->conf->mail.mailbox, &uidvalidity,
 	    &last_uid, &err) != 0) {
@@ -185,9 +261,27 @@ mailer_poll(struct mailer *m, time_t now)
 	 */
 	if (!m->rescanned)
 		last_uid = 0;
+	pc = calloc(1, sizeof *pc);
+	if (pc == NULL) {
+		log_warnx("mail: out of memory");
+		return;
+	}
+	pc->m = m;
 	e = mail_imap_poll(m->imap, (uint32_t)uidvalidity, (uint32_t)last_uid,
-	    mail_one, &pc, &res, why, sizeof why);
-	if (e != MAIL_IMAP_OK || pc.failed) {
+	    mail_one, pc, &res, why, sizeof why);
+	/* The last batch, also after a failed fetch: what came is good. */
+	if (!pc->failed && poll_flush(pc) != 0)
+		pc->failed = true;
+	poll_discard(pc);
+	failed = pc->failed;
+	free(pc);
+	/*
+	 * A mail that could not be recorded stays, maybe below mail of its
+	 * batch that was: read the whole mailbox again next time.
+	 */
+	if (failed)
+		m->rescanned = false;
+	if (e != MAIL_IMAP_OK || failed) {
 		m->imap_backoff = mail_imap_backoff_next(m->imap_backoff, 300);
 		if (e != MAIL_IMAP_OK)
 			log_warnx("imap: %s; retrying in %u s", why,
