@@ -113,6 +113,12 @@ const struct conf_key conf_table[] = {
 	{ .section = "server", .name = "threads", .type = CONF_INT,
 	  .min = 1, .max = 256, .def = "2", .offset = OFF(server.threads),
 	  .help = "Threads serving HTTP (each runs its own epoll loop)." },
+	{ .section = "server", .name = "action_threads", .type = CONF_INT,
+	  .min = 0, .max = 1024, .def = "32",
+	  .offset = OFF(server.action_threads),
+	  .help = "Threads that run signed actions and other requests that "
+	  "wait for a commit, so that many wait at once and commit together "
+	  "(0: run them on the HTTP threads)." },
 
 	{ .section = "storage", .name = "synchronous", .type = CONF_CHOICE,
 	  .choices = conf_synchronous_choices, .def = "full",

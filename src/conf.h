@@ -64,6 +64,7 @@ struct conf {
 		long long	 max_connections_per_ip;	/* 0: no limit */
 		long long	 connection_timeout;	/* seconds */
 		long long	 threads;
+		long long	 action_threads;
 	} server;
 	struct conf_storage {
 		long long	 synchronous;	/* enum conf_synchronous */

@@ -534,6 +534,7 @@ main(int argc, char **argv)
 	    (unsigned)conf.server.max_connections_per_ip;
 	hopts.connection_timeout = (unsigned)conf.server.connection_timeout;
 	hopts.threads = (unsigned)conf.server.threads;
+	hopts.workers = (unsigned)conf.server.action_threads;
 	hopts.admin_token = token;
 	hopts.log_requests = conf.log.requests;
 	if (nfds == 1)

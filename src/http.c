@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,13 @@ struct http_server {
 	atomic_int		 draining;
 	atomic_bool		 log_requests;
 	void			*user;
+	/* Workers for slow handlers, and their queue of suspended requests. */
+	pthread_t		*workers;
+	unsigned		 nworkers;
+	pthread_mutex_t		 wlock;
+	pthread_cond_t		 wcond;
+	struct http_request	*whead, *wtail;
+	bool			 wstop;
 };
 
 struct http_response {
@@ -124,6 +132,10 @@ struct http_request {
 	char			 allow[128];	/* for 405 */
 	int			 queued;
 	struct timespec		 start;
+	/* A slow request: queued for a worker (1), answered by it (2). */
+	atomic_int		 deferred;
+	struct http_response	*dresp;
+	struct http_request	*wnext;
 };
 
 static void	http_healthz(struct http_request *, struct http_response *,
@@ -930,6 +942,10 @@ http_request_free(struct http_request *req)
 		return;
 	for (i = 0; i < HTTP_MAX_PARAMS; i++)
 		free(req->params[i]);
+	if (req->dresp != NULL) {
+		http_response_clear(req->dresp);
+		free(req->dresp);
+	}
 	free(req->path);
 	free(req->body);
 	free(req);
@@ -1054,6 +1070,72 @@ http_body(struct http_server *srv, struct http_request *req,
 	return (MHD_YES);
 }
 
+/*
+ * Hand a slow request to the workers: suspend its connection until a
+ * worker has run the handler. 0, or -1 to run it here instead.
+ */
+static int
+http_defer(struct http_server *srv, struct http_request *req)
+{
+	if ((req->dresp = calloc(1, sizeof *req->dresp)) == NULL)
+		return (-1);
+	req->dresp->req = req;
+	atomic_store(&req->deferred, 1);
+	MHD_suspend_connection(req->conn);
+	pthread_mutex_lock(&srv->wlock);
+	req->wnext = NULL;
+	if (srv->wtail != NULL)
+		srv->wtail->wnext = req;
+	else
+		srv->whead = req;
+	srv->wtail = req;
+	pthread_cond_signal(&srv->wcond);
+	pthread_mutex_unlock(&srv->wlock);
+	return (0);
+}
+
+/* A worker: run slow handlers, then wake their connections. */
+static void *
+http_worker(void *arg)
+{
+	struct http_server	*srv = arg;
+	struct http_request	*req;
+
+	pthread_mutex_lock(&srv->wlock);
+	for (;;) {
+		while (srv->whead == NULL && !srv->wstop)
+			pthread_cond_wait(&srv->wcond, &srv->wlock);
+		if ((req = srv->whead) == NULL)
+			break;
+		if ((srv->whead = req->wnext) == NULL)
+			srv->wtail = NULL;
+		pthread_mutex_unlock(&srv->wlock);
+		req->croute->route->handler(req, req->dresp, srv->user);
+		atomic_store(&req->deferred, 2);
+		MHD_resume_connection(req->conn);
+		pthread_mutex_lock(&srv->wlock);
+	}
+	pthread_mutex_unlock(&srv->wlock);
+	return (NULL);
+}
+
+/* Stop the workers after the requests already queued. */
+static void
+http_workers_stop(struct http_server *srv)
+{
+	unsigned	i;
+
+	if (srv->nworkers == 0)
+		return;
+	pthread_mutex_lock(&srv->wlock);
+	srv->wstop = true;
+	pthread_cond_broadcast(&srv->wcond);
+	pthread_mutex_unlock(&srv->wlock);
+	for (i = 0; i < srv->nworkers; i++)
+		pthread_join(srv->workers[i], NULL);
+	srv->nworkers = 0;
+}
+
 /* Run the route's handler and queue its answer. */
 static mhd_result
 http_dispatch(struct http_server *srv, struct http_request *req)
@@ -1063,6 +1145,9 @@ http_dispatch(struct http_server *srv, struct http_request *req)
 
 	if (req->error != 0)
 		return (http_queue_error(srv, req));
+	if (srv->nworkers > 0 && (req->croute->route->flags &
+	    HTTP_ROUTE_SLOW) && http_defer(srv, req) == 0)
+		return (MHD_YES);
 	req->croute->route->handler(req, &resp, srv->user);
 	ret = http_queue(srv, req, &resp);
 	http_response_clear(&resp);
@@ -1081,6 +1166,22 @@ http_access(void *cls, struct MHD_Connection *conn, const char *url,
 	(void)version;
 	if (req == NULL)
 		return (http_begin(srv, conn, url, method, con_cls));
+	switch (atomic_load(&req->deferred)) {
+	case 1:		/* still with a worker */
+		*upload_data_size = 0;
+		return (MHD_YES);
+	case 2: {	/* a worker answered: queue it */
+		mhd_result ret = http_queue(srv, req, req->dresp);
+
+		http_response_clear(req->dresp);
+		free(req->dresp);
+		req->dresp = NULL;
+		atomic_store(&req->deferred, 0);
+		return (ret);
+	}
+	default:
+		break;
+	}
 	if (req->queued) {
 		*upload_data_size = 0;
 		return (MHD_YES);
@@ -1300,6 +1401,10 @@ http_server_free(struct http_server *srv)
 
 	if (srv == NULL)
 		return;
+	http_workers_stop(srv);
+	free(srv->workers);
+	pthread_mutex_destroy(&srv->wlock);
+	pthread_cond_destroy(&srv->wcond);
 	for (i = 0; i < srv->nroutes; i++)
 		http_croute_clear(&srv->routes[i]);
 	free(srv->routes);
@@ -1329,6 +1434,8 @@ http_server_start(const struct http_options *opts,
 	}
 	srv->fd = -1;
 	srv->user = user;
+	pthread_mutex_init(&srv->wlock, NULL);
+	pthread_cond_init(&srv->wcond, NULL);
 	srv->opts = *opts;
 	srv->opts.admin_token = NULL;
 	atomic_store(&srv->log_requests, opts->log_requests);
@@ -1345,9 +1452,9 @@ http_server_start(const struct http_options *opts,
 
 	/* The caller's routes first, then the built-in ones. */
 	srv->builtin[0] = (struct http_route){ "GET", "/healthz",
-	    HTTP_AUTH_NONE, http_healthz };
+	    HTTP_AUTH_NONE, http_healthz, 0 };
 	srv->builtin[1] = (struct http_route){ "GET", "/metrics",
-	    HTTP_AUTH_NONE, http_metrics };
+	    HTTP_AUTH_NONE, http_metrics, 0 };
 	srv->routes = calloc(nroutes + 2, sizeof *srv->routes);
 	if (srv->routes == NULL) {
 		snprintf(err, errsize, "out of memory");
@@ -1366,7 +1473,7 @@ http_server_start(const struct http_options *opts,
 	/* Room for the request line and headers, and the answer's headers. */
 	mem = opts->max_header_size + 4096;
 	flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC |
-	    MHD_USE_ERROR_LOG;
+	    MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	srv->mhd = MHD_start_daemon(flags, 0, NULL, NULL,
 	    http_access, srv,
 	    MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, srv,
@@ -1384,6 +1491,18 @@ http_server_start(const struct http_options *opts,
 		snprintf(err, errsize, "libmicrohttpd failed to start on %s "
 		    "port %u", opts->address, srv->port);
 		goto fail;
+	}
+	if (opts->workers > 0 && (srv->workers = calloc(opts->workers,
+	    sizeof *srv->workers)) != NULL) {
+		for (i = 0; i < opts->workers; i++) {
+			if (pthread_create(&srv->workers[i], NULL, http_worker,
+			    srv) != 0)
+				break;
+			srv->nworkers++;
+		}
+		if (srv->nworkers < opts->workers)
+			log_warnx("http: %u of %u worker threads started",
+			    srv->nworkers, opts->workers);
 	}
 	return (srv);
 fail:
@@ -1431,6 +1550,8 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 		}
 		nanosleep(&pause, NULL);
 	}
+	/* Suspended connections must be resumed before MHD stops. */
+	http_workers_stop(srv);
 	MHD_stop_daemon(srv->mhd);
 	srv->mhd = NULL;
 	if (srv->fd != -1) {

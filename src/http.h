@@ -62,11 +62,20 @@ enum http_auth {
 typedef void (*http_handler)(struct http_request *req,
     struct http_response *resp, void *user);
 
+/*
+ * Route flags. HTTP_ROUTE_SLOW: the handler may wait (for a commit, a
+ * backup); with http_options.workers set it runs on a worker thread while
+ * its connection is suspended, so the HTTP threads go on serving and many
+ * such requests can wait at once (their actions then commit together).
+ */
+#define HTTP_ROUTE_SLOW	0x1
+
 struct http_route {
 	const char	*method;	/* "GET", "POST", ... */
 	const char	*pattern;	/* "/api/v1/games/{id:int}/actions" */
 	enum http_auth	 auth;
 	http_handler	 handler;
+	unsigned	 flags;		/* HTTP_ROUTE_* */
 };
 
 /* Most path parameters in one pattern. */
@@ -81,6 +90,9 @@ struct http_options {
 	unsigned	 max_connections_per_ip;	/* 0: no limit */
 	unsigned	 connection_timeout;	/* seconds */
 	unsigned	 threads;
+	unsigned	 workers;		/* threads for HTTP_ROUTE_SLOW
+						 * handlers; 0: none, they run
+						 * on the HTTP threads */
 	const char	*admin_token;		/* copied; NULL or "": admin
 						 * routes always answer 401 */
 	bool		 log_requests;		/* one info line per request */

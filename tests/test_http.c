@@ -151,15 +151,17 @@ h_slow(struct http_request *req, struct http_response *resp, void *user)
 }
 
 static const struct http_route test_routes[] = {
-	{ "GET", "/api/v1/games/{id:int}", HTTP_AUTH_NONE, h_game },
+	{ "GET", "/api/v1/games/{id:int}", HTTP_AUTH_NONE, h_game, 0 },
 	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
-	  h_actions },
-	{ "GET", "/api/v1/players/{name}", HTTP_AUTH_NONE, h_player },
-	{ "POST", "/api/v1/admin/ping", HTTP_AUTH_ADMIN, h_admin },
-	{ "GET", "/api/v1/silent", HTTP_AUTH_NONE, h_silent },
-	{ "POST", "/api/v1/json", HTTP_AUTH_NONE, h_json },
-	{ "GET", "/api/v1/echo", HTTP_AUTH_NONE, h_echo },
-	{ "GET", "/api/v1/slow", HTTP_AUTH_NONE, h_slow },
+	  h_actions, 0 },
+	{ "GET", "/api/v1/players/{name}", HTTP_AUTH_NONE, h_player, 0 },
+	{ "POST", "/api/v1/admin/ping", HTTP_AUTH_ADMIN, h_admin, 0 },
+	{ "GET", "/api/v1/silent", HTTP_AUTH_NONE, h_silent, 0 },
+	{ "POST", "/api/v1/json", HTTP_AUTH_NONE, h_json, 0 },
+	{ "GET", "/api/v1/echo", HTTP_AUTH_NONE, h_echo, 0 },
+	{ "GET", "/api/v1/slow", HTTP_AUTH_NONE, h_slow, 0 },
+	{ "GET", "/api/v1/deferred", HTTP_AUTH_NONE, h_slow,
+	  HTTP_ROUTE_SLOW },
 };
 
 /* Start a server on a free loopback port. */
@@ -175,6 +177,7 @@ setup(void **state)
 		.max_connections = 32,
 		.connection_timeout = 1,
 		.threads = 2,
+		.workers = 2,
 		.admin_token = TOKEN,
 	};
 	char			 err[256];
@@ -893,6 +896,55 @@ test_stop_drains(void **state)
 	curl_easy_cleanup(h);
 }
 
+/* Run one slow request on a worker in a thread. */
+static void *
+deferred_request(void *arg)
+{
+	struct fixture	*fx = arg;
+	struct reply	*r;
+
+	r = malloc(sizeof *r);
+	assert_non_null(r);
+	request(fx->port, "GET", "/api/v1/deferred", NULL, NULL, r);
+	return (r);
+}
+
+/*
+ * A slow route runs on a worker with its connection suspended: more of
+ * them wait at once than there are HTTP threads, the HTTP threads go on
+ * serving meanwhile, and each gets its answer when released.
+ */
+static void
+test_slow_route_on_workers(void **state)
+{
+	struct fixture	*fx = *state;
+	struct reply	 r, *slow[2];
+	pthread_t	 t[2];
+	int		 i;
+
+	for (i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, deferred_request,
+		    fx), 0);
+	sem_wait(&fx->entered);
+	sem_wait(&fx->entered);
+	/* Both workers wait; the two HTTP threads are free. */
+	for (i = 0; i < 4; i++) {
+		request(fx->port, "GET", "/healthz", NULL, NULL, &r);
+		assert_int_equal(r.status, 200);
+		free(r.body);
+	}
+	sem_post(&fx->release);
+	sem_post(&fx->release);
+	for (i = 0; i < 2; i++) {
+		pthread_join(t[i], (void **)&slow[i]);
+		assert_int_equal(slow[i]->status, 200);
+		assert_string_equal(slow[i]->body, "slow ok\n");
+		assert_false(has_header(slow[i], "Connection: close"));
+		free(slow[i]->body);
+		free(slow[i]);
+	}
+}
+
 /* Ask GET /healthz on a raw connection and read the whole answer. */
 static void
 raw_healthz(int fd)
@@ -979,7 +1031,7 @@ static void
 test_start_errors(void **state)
 {
 	static const struct http_route bad[] = {
-		{ "GET", "/a/{id:number}", HTTP_AUTH_NONE, h_game },
+		{ "GET", "/a/{id:number}", HTTP_AUTH_NONE, h_game, 0 },
 	};
 	struct fixture		*fx = *state;
 	struct http_options	 opts = {
@@ -1019,6 +1071,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_admin_auth, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_slow_route_on_workers,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_alive, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
