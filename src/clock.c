@@ -32,7 +32,8 @@ struct clock {
 	uint64_t		 ticks;
 };
 
-/* One tick: end the games on time, then send the reminders due. */
+/* One tick: end the games on time, then queue the daily digests and the
+ * reminders due. */
 static void
 clock_tick(struct clock *c)
 {
@@ -45,6 +46,11 @@ clock_tick(struct clock *c)
 	if (n > 0)
 		log_info("clock: %zu game%s ended on time", n,
 		    n == 1 ? "" : "s");
+	memset(&err, 0, sizeof err);
+	if (service_clock_digest(c->svc, &n, &err) != 0)
+		log_warnx("clock: digests: %s", err.message);
+	if (n > 0)
+		log_info("clock: %zu digest%s queued", n, n == 1 ? "" : "s");
 	if (c->nreminders == 0)
 		return;
 	memset(&err, 0, sizeof err);

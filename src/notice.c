@@ -50,6 +50,12 @@ struct texts {
 	const char	*refused_detail;/* the service's sentence */
 	const char	*intro_howto;
 	const char	*intro_leave;	/* who, from, to */
+	const char	*subject_digest_one;
+	const char	*intro_digest;
+	const char	*digest_deadline;	/* time, duration */
+	const char	*digest_deadline_past;	/* time */
+	const char	*digest_left;	/* duration */
+	const char	*digest_play;	/* game, ply */
 	const char	*game_line;	/* id, white, colour, black, colour */
 	const char	*tc_line;	/* time control */
 	const char	*start_line;	/* FEN */
@@ -96,6 +102,7 @@ static const struct texts texts_en = {
 		[NOTICE_REFUSED] = "not accepted",
 		[NOTICE_HOWTO] = "how to send a move",
 		[NOTICE_LEAVE] = "%s is on leave",
+		[NOTICE_DIGEST] = "daily digest, your move in %s games",
 	},
 	.hello = "Hello %s,",
 	.intro_new = "A new correspondence game has started. You play %s.",
@@ -117,6 +124,15 @@ static const struct texts texts_en = {
 	    "done.",
 	.intro_leave = "%s is on leave from %s to %s; their clock stops "
 	    "meanwhile.",
+	.subject_digest_one = "daily digest, your move in 1 game",
+	.intro_digest = "It is your move in the games below. This daily "
+	    "digest comes beside the mail of each move, which you still get; "
+	    "it is sent only on days when a game waits for you.",
+	.digest_deadline = "Deadline: %s (in %s)",
+	.digest_deadline_past = "Deadline: %s (passed)",
+	.digest_left = "Time left: %s",
+	.digest_play = "To play: game %s, ply %s (reply to the game's last "
+	    "mail).",
 	.game_line = "Game %s: %s (%s) v %s (%s)",
 	.tc_line = "Time control: %s",
 	.start_line = "Start position: %s",
@@ -182,6 +198,8 @@ static const struct texts texts_fr = {
 		[NOTICE_REFUSED] = "refusé",
 		[NOTICE_HOWTO] = "comment envoyer un coup",
 		[NOTICE_LEAVE] = "%s est en congé",
+		[NOTICE_DIGEST] = "résumé du jour, à vous de jouer dans %s "
+		    "parties",
 	},
 	.hello = "Bonjour %s,",
 	.intro_new = "Une nouvelle partie par correspondance commence. Vous "
@@ -206,6 +224,16 @@ static const struct texts texts_fr = {
 	    "signée : rien n'a été fait.",
 	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
 	    "arrêtée pendant ce temps.",
+	.subject_digest_one = "résumé du jour, à vous de jouer dans 1 partie",
+	.intro_digest = "C'est à vous de jouer dans les parties ci-dessous. "
+	    "Ce résumé quotidien s'ajoute aux courriels de chaque coup, que "
+	    "vous recevez toujours ; il n'est envoyé que les jours où une "
+	    "partie vous attend.",
+	.digest_deadline = "Délai : %s (dans %s)",
+	.digest_deadline_past = "Délai : %s (dépassé)",
+	.digest_left = "Temps restant : %s",
+	.digest_play = "Pour jouer : partie %s, demi-coup (ply) %s "
+	    "(répondez au dernier courriel de la partie).",
 	.game_line = "Partie %s : %s (%s) c. %s (%s)",
 	.tc_line = "Cadence : %s",
 	.start_line = "Position de départ : %s",
@@ -312,6 +340,7 @@ static const struct {
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
 	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
 	"claim", "game-over", "reminder", "refused", "howto", "leave",
+	"digest",
 };
 
 /* What a notice is about, worked out once. */
@@ -633,6 +662,13 @@ subject(const struct ctx *c, struct buf *b)
 	case NOTICE_LEAVE:
 		put(b, fmt, pname(c, actor(c)));
 		break;
+	case NOTICE_DIGEST:
+		snprintf(id, sizeof id, "%zu", n->ndigest);
+		if (n->ndigest == 1)
+			buf_adds(b, tx->subject_digest_one);
+		else
+			put(b, fmt, id);
+		break;
 	default:
 		buf_adds(b, fmt);
 		break;
@@ -711,6 +747,9 @@ intro(const struct ctx *c, struct buf *b)
 		break;
 	case NOTICE_HOWTO:
 		buf_adds(b, tx->intro_howto);
+		break;
+	case NOTICE_DIGEST:
+		prose(b, tx->intro_digest);
 		break;
 	case NOTICE_LEAVE:
 		prose(b, tx->intro_leave, pname(c, actor(c)),
@@ -896,12 +935,94 @@ next_action(const struct ctx *c, struct buf *b)
 	sign_howto(c, b, id, ply, pname(c, c->rcpt), tx->example_move);
 }
 
+/* Write the last move of a digest's game, in the recipient's language,
+ * and who played it; "" when none or when the moves do not replay. */
+static void
+digest_last(const struct ctx *c, const struct notice_digest_game *e,
+    char *buf, size_t size, int *mover)
+{
+	struct chess_position	pos, start;
+	chess_move		m;
+	char			san[CHESS_SAN_MAX];
+	size_t			i;
+	unsigned		side;
+	unsigned long		num;
+
+	buf[0] = '\0';
+	*mover = -1;
+	if (e->start_fen != NULL && *e->start_fen != '\0') {
+		if (chess_fen_parse(&start, e->start_fen, e->chess960 ?
+		    CHESS_FEN_960 : 0) != CHESS_OK)
+			return;
+	} else
+		chess_position_start(&start);
+	pos = start;
+	for (i = 0; i < e->nply; i++) {
+		if (e->san == NULL || e->san[i] == NULL ||
+		    chess_move_parse(&pos, e->san[i], CHESS_LANG_EN, &m, NULL,
+		    0) != CHESS_OK)
+			return;
+		if (i + 1 == e->nply) {
+			chess_move_san(&pos, m, c->lang, san, sizeof san);
+			side = (start.side + i) % 2;
+			num = start.fullmove + (start.side + i) / 2;
+			snprintf(buf, size, "%lu%s %s", num, side ==
+			    CHESS_WHITE ? "." : "...", san);
+			*mover = (int)side;
+		}
+		chess_position_make(&pos, m);
+	}
+}
+
+/* Write one game of a digest. */
+static void
+digest_game(const struct ctx *c, struct buf *b,
+    const struct notice_digest_game *e)
+{
+	const struct texts	*tx = c->tx;
+	char			 id[24], ply[24], last[CHESS_SAN_MAX + 24];
+	char			 t[64], d[64];
+	int			 mover;
+
+	snprintf(id, sizeof id, "%" PRId64, e->game_id);
+	snprintf(ply, sizeof ply, "%zu", e->nply);
+	put(b, tx->game_line, id, e->white != NULL ? e->white : "?",
+	    tx->color[CHESS_WHITE], e->black != NULL ? e->black : "?",
+	    tx->color[CHESS_BLACK]);
+	buf_adds(b, "\n");
+	digest_last(c, e, last, sizeof last, &mover);
+	if (last[0] != '\0') {
+		put(b, tx->last_move, last, mover == CHESS_WHITE ?
+		    (e->white != NULL ? e->white : "?") :
+		    (e->black != NULL ? e->black : "?"));
+	} else
+		buf_adds(b, tx->no_move);
+	buf_adds(b, "\n");
+	if (e->time_left >= 0) {
+		duration(c, e->time_left, d, sizeof d);
+		put(b, tx->digest_left, d);
+		buf_adds(b, "\n");
+	}
+	if (e->deadline > 0) {
+		render_time(e->deadline, t, sizeof t);
+		if (e->deadline > c->n->date) {
+			duration(c, e->deadline - c->n->date, d, sizeof d);
+			put(b, tx->digest_deadline, t, d);
+		} else
+			put(b, tx->digest_deadline_past, t);
+		buf_adds(b, "\n");
+	}
+	prose(b, tx->digest_play, id, ply);
+	buf_adds(b, "\n\n");
+}
+
 /* Write the body text. */
 static void
 body(const struct ctx *c, struct buf *b, const char *to_name)
 {
 	const struct notice	*n = c->n;
 	const struct texts	*tx = c->tx;
+	size_t			 i;
 
 	put(b, tx->hello, to_name);
 	buf_adds(b, "\n\n");
@@ -909,6 +1030,9 @@ body(const struct ctx *c, struct buf *b, const char *to_name)
 	if (c->game) {
 		state(c, b);
 		next_action(c, b);
+	} else if (n->kind == NOTICE_DIGEST) {
+		for (i = 0; i < n->ndigest; i++)
+			digest_game(c, b, &n->digest[i]);
 	} else if (n->kind == NOTICE_HOWTO || n->kind == NOTICE_REFUSED) {
 		para(b, tx->howto_generic);
 		sign_howto(c, b, tx->placeholders[0], tx->placeholders[1],
@@ -1024,8 +1148,13 @@ notice_compose(const struct notice *n, struct notice_mail *out, char *err,
 		to_name = "";
 	if (setup(&c, err, errsize) != 0)
 		goto out;
+	if (n->kind == NOTICE_DIGEST && (n->ndigest == 0 || n->digest ==
+	    NULL)) {
+		fail(err, errsize, "a digest needs at least one game", NULL);
+		goto out;
+	}
 	if (n->kind != NOTICE_HOWTO && n->kind != NOTICE_REFUSED &&
-	    (!c.game || c.rcpt < 0)) {
+	    n->kind != NOTICE_DIGEST && (!c.game || c.rcpt < 0)) {
 		fail(err, errsize, "this notice needs a game and one of "
 		    "its players", NULL);
 		goto out;

@@ -64,8 +64,22 @@ enum notice_kind {
 	NOTICE_REFUSED,		/* reply: the player's action was refused */
 	NOTICE_HOWTO,		/* reply: no statement found in the mail */
 	NOTICE_LEAVE,		/* the opponent (actor) takes leave */
+	NOTICE_DIGEST,		/* daily: the games where it is your move */
 };
-#define NOTICE_KIND_COUNT	11
+#define NOTICE_KIND_COUNT	12
+
+/* One game of a digest, where it is the recipient's move. */
+struct notice_digest_game {
+	int64_t			 game_id;
+	const char		*white;		/* login names */
+	const char		*black;
+	bool			 chess960;
+	const char		*start_fen;	/* NULL: the standard start */
+	const char *const	*san;		/* SAN (English) of each move */
+	size_t			 nply;
+	int64_t			 deadline;	/* 0: none */
+	int64_t			 time_left;	/* seconds, or -1: no clock */
+};
 
 /* One player of the game. */
 struct notice_player {
@@ -135,6 +149,11 @@ struct notice {
 	/* NOTICE_LEAVE: the first and last days ("2026-12-24"). */
 	const char		*leave_from;
 	const char		*leave_to;
+
+	/* NOTICE_DIGEST (recipient -1, game_id 0): the games, at least
+	 * one. */
+	const struct notice_digest_game	*digest;
+	size_t			 ndigest;
 };
 
 /* A composed mail. Free with notice_mail_free(). */

@@ -916,6 +916,264 @@ service_player_leave(struct service *svc, int64_t player_id,
 	return rc;
 }
 
+/* --- digest ------------------------------------------------------------ */
+
+static int game_read(struct service *, struct store *, int64_t, int64_t,
+    struct service_game *, struct service_error *);
+static int player_read(struct store *, const char *, struct service_player *,
+    struct service_error *);
+static bool lang_valid(const char *);
+
+/* Players whose digest is due, gathered. */
+struct digest_due {
+	struct store_player	*p;
+	size_t			 n, cap;
+	int64_t			 now;
+};
+
+/* Keep a player whose daily digest is due. */
+static int
+digest_collect(void *arg, const struct store_player *p)
+{
+	struct digest_due	*dd = arg;
+	struct store_player	*np;
+	size_t			 ncap;
+
+	if (strcmp(p->digest, "daily") != 0 || p->email[0] == '\0' ||
+	    dd->now - p->digest_sent < GAME_DAY)
+		return 0;
+	if (dd->n == dd->cap) {
+		ncap = dd->cap != 0 ? dd->cap * 2 : 16;
+		if ((np = realloc(dd->p, ncap * sizeof *np)) == NULL)
+			return -1;
+		dd->p = np;
+		dd->cap = ncap;
+	}
+	dd->p[dd->n++] = *p;
+	return 0;
+}
+
+/*
+ * Inside `st`'s transaction: queue player `p`'s digest (the games where it
+ * is their move) when there is one, and record the day's digest as done.
+ * *sent is set when a mail was queued.
+ */
+static int
+digest_one(struct service *svc, struct store *st,
+    const struct store_player *p, int64_t now, bool *sent,
+    struct service_error *err)
+{
+	struct store_game_filter	 f;
+	struct id_list			 games;
+	struct service_game		*g = NULL;
+	struct notice_digest_game	*e = NULL;
+	const char			**sanv = NULL;
+	struct notice			 n;
+	size_t				 i, k, ng = 0, nsan = 0, o;
+	int				 color, rc = -1;
+
+	*sent = false;
+	memset(&games, 0, sizeof games);
+	memset(&f, 0, sizeof f);
+	f.player = p->name;
+	f.status = "ongoing";
+	if (store_game_list(st, &f, id_collect, &games) != STORE_OK) {
+		service_store_fail(err, st, "list the player's games");
+		goto out;
+	}
+	if (games.n > 0 && ((g = calloc(games.n, sizeof *g)) == NULL ||
+	    (e = calloc(games.n, sizeof *e)) == NULL)) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	for (i = 0; i < games.n; i++) {
+		if (game_read(svc, st, games.ids[i], now, &g[ng], err) != 0)
+			goto out;
+		color = row_color(&g[ng].row, p->id);
+		if (color == -1 || !game_ongoing(&g[ng].state) ||
+		    game_turn(&g[ng].state) != color) {
+			service_game_free(&g[ng]);
+			continue;
+		}
+		nsan += g[ng].state.chess.nply;
+		ng++;
+	}
+	if (ng > 0) {
+		if ((sanv = calloc(nsan + 1, sizeof *sanv)) == NULL) {
+			service_fail(err, 500, "internal", "out of memory");
+			goto out;
+		}
+		for (i = 0, o = 0; i < ng; i++) {
+			color = row_color(&g[i].row, p->id);
+			e[i].game_id = g[i].row.id;
+			e[i].white = g[i].row.white_name;
+			e[i].black = g[i].row.black_name;
+			e[i].chess960 = strcmp(g[i].row.variant,
+			    "chess960") == 0;
+			e[i].start_fen = g[i].row.start_fen;
+			e[i].san = sanv + o;
+			e[i].nply = g[i].state.chess.nply;
+			for (k = 0; k < e[i].nply; k++)
+				sanv[o++] = g[i].san[k];
+			e[i].deadline = game_deadline(&g[i].state);
+			e[i].time_left = game_time_left(&g[i].state, color,
+			    now);
+		}
+		memset(&n, 0, sizeof n);
+		n.kind = NOTICE_DIGEST;
+		n.recipient = -1;
+		n.to_email = p->email;
+		n.to_name = p->name;
+		n.to_lang = player_lang(p);
+		n.actor = -1;
+		n.draw_offer = -1;
+		n.clock[0] = n.clock[1] = -1;
+		n.digest = e;
+		n.ndigest = ng;
+		if (notice_queue(svc, st, &n, now) != 0) {
+			service_store_fail(err, st, "queue the digest");
+			goto out;
+		}
+		*sent = true;
+	}
+	if (store_player_digest_sent(st, p->id, now) != STORE_OK) {
+		service_store_fail(err, st, "record the digest");
+		goto out;
+	}
+	rc = 0;
+ out:
+	for (i = 0; i < ng; i++)
+		service_game_free(&g[i]);
+	free(g);
+	free(e);
+	free(sanv);
+	free(games.ids);
+	return rc;
+}
+
+/* Queue the daily digest of each player who asked for one. */
+int
+service_clock_digest(struct service *svc, size_t *sent,
+    struct service_error *err)
+{
+	struct store		*st;
+	struct digest_due	 dd;
+	struct store_player	 p;
+	size_t			 i, n = 0;
+	bool			 one;
+	int			 rc = 0;
+
+	if (sent != NULL)
+		*sent = 0;
+	if (!svc->mail)
+		return 0;
+	memset(&dd, 0, sizeof dd);
+	dd.now = service_now(svc);
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_player_list(st, 0, 0, digest_collect, &dd) != STORE_OK) {
+		rc = service_store_fail(err, st, "list the players");
+		goto out;
+	}
+	for (i = 0; i < dd.n && rc == 0; i++) {
+		if (store_begin(st) != STORE_OK) {
+			rc = service_store_fail(err, st,
+			    "start a transaction");
+			break;
+		}
+		/* Read again under the lock: still due? */
+		if (store_player_get(st, dd.p[i].id, &p) != STORE_OK ||
+		    strcmp(p.digest, "daily") != 0 || p.email[0] == '\0' ||
+		    dd.now - p.digest_sent < GAME_DAY) {
+			store_rollback(st);
+			continue;
+		}
+		if (digest_one(svc, st, &p, dd.now, &one, err) != 0) {
+			store_rollback(st);
+			rc = -1;
+			break;
+		}
+		if (store_commit(st) != STORE_OK) {
+			rc = service_store_fail(err, st, "commit the digest");
+			store_rollback(st);
+			break;
+		}
+		n += one;
+	}
+ out:
+	pool_put(svc, st);
+	free(dd.p);
+	if (sent != NULL)
+		*sent = n;
+	return rc;
+}
+
+/* Change a player's address, language or digest (NULL: unchanged). */
+int
+service_player_set(struct service *svc, const char *name, const char *email,
+    const char *lang, const char *digest, struct service_player *out,
+    struct service_error *err)
+{
+	struct store		*st;
+	struct store_player	 p;
+	enum store_status	 ss;
+	size_t			 i;
+	int			 rc = -1;
+
+	if (lang != NULL && !lang_valid(lang))
+		return service_fail(err, 400, "bad-language",
+		    "language must be \"en\" or \"fr\"");
+	if (digest != NULL && strcmp(digest, "none") != 0 &&
+	    strcmp(digest, "daily") != 0)
+		return service_fail(err, 400, "bad-digest",
+		    "digest must be \"none\" or \"daily\"");
+	if (email != NULL && (strlen(email) >= sizeof p.email ||
+	    strchr(email, '\n') != NULL || (email[0] != '\0' &&
+	    strchr(email, '@') == NULL)))
+		return service_fail(err, 400, "bad-email",
+		    "\"%.60s\" is not an e-mail address", email);
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_begin(st) != STORE_OK) {
+		service_store_fail(err, st, "start a transaction");
+		goto out;
+	}
+	ss = store_player_get_by_name(st, name, &p);
+	if (ss == STORE_NOTFOUND) {
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", name);
+		goto rollback;
+	}
+	if (ss != STORE_OK) {
+		service_store_fail(err, st, "read the player");
+		goto rollback;
+	}
+	if (email != NULL) {
+		snprintf(p.email, sizeof p.email, "%s", email);
+		for (i = 0; p.email[i] != '\0'; i++)
+			p.email[i] = (char)tolower((unsigned char)p.email[i]);
+	}
+	if (lang != NULL)
+		snprintf(p.lang, sizeof p.lang, "%s", lang);
+	if (digest != NULL)
+		snprintf(p.digest, sizeof p.digest, "%s", digest);
+	if (store_player_update(st, &p) != STORE_OK) {
+		service_store_fail(err, st, "update the player");
+		goto rollback;
+	}
+	if (store_commit(st) != STORE_OK) {
+		service_store_fail(err, st, "commit the player");
+		goto rollback;
+	}
+	rc = out != NULL ? player_read(st, name, out, err) : 0;
+	goto out;
+ rollback:
+	store_rollback(st);
+ out:
+	pool_put(svc, st);
+	return rc;
+}
+
 /*
  * Take a leave: check it (it begins after today, UTC; it overlaps no other
  * leave of the player; with the others it stays within the allowance of

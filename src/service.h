@@ -121,6 +121,15 @@ int service_key_revoke(struct service *, const char *name, int64_t key_id,
     struct service_error *);
 void service_player_free(struct service_player *);
 
+/*
+ * Change a player's e-mail address, language ("en", "fr") or digest
+ * ("none", "daily"); NULL leaves a field as it is. `out`, when not NULL,
+ * gets the player as stored.
+ */
+int service_player_set(struct service *, const char *name, const char *email,
+    const char *lang, const char *digest, struct service_player *out,
+    struct service_error *);
+
 /* A player's leave in the current calendar year (UTC), in days. */
 struct service_leave_year {
 	int		year;
@@ -269,5 +278,15 @@ int service_clock_tick(struct service *, size_t *ended,
  */
 int service_clock_remind(struct service *, const int64_t *thresholds,
     size_t nthresholds, size_t *sent, struct service_error *);
+
+/*
+ * Queue the daily digest of each player who asked for one (digest
+ * "daily") and whose last one is 24 hours old or more: one mail listing
+ * every game where it is their move, only when there is one; the day
+ * counts as done either way. *sent (when not NULL) gets the number of
+ * mails queued. Beside the per-move notices, which go as before.
+ */
+int service_clock_digest(struct service *, size_t *sent,
+    struct service_error *);
 
 #endif /* CORRCHESS_SERVICE_H */

@@ -175,11 +175,18 @@ static const char *const store_migrations[] = {
 	"  CHECK (until > start)"
 	");"
 	"CREATE INDEX leaves_player ON leaves (player_id, until);",
+
+	/* 5 -> 6: a player's digest preference ("none", "daily") and when
+	 * the last digest was queued (0: never). */
+	"ALTER TABLE players ADD COLUMN digest TEXT NOT NULL DEFAULT 'none' "
+	"  CHECK (digest IN ('none', 'daily'));"
+	"ALTER TABLE players ADD COLUMN digest_sent INTEGER NOT NULL "
+	"  DEFAULT 0;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
 
-#define PLAYER_COLUMNS	"id, name, email, lang, created"
+#define PLAYER_COLUMNS	"id, name, email, lang, created, digest, digest_sent"
 #define KEY_COLUMNS	"k.id, k.player_id, k.pubkey, k.comment, k.added, " \
 			"k.revoked"
 #define GAME_SELECT \
@@ -213,6 +220,8 @@ enum stmt_id {
 	ST_PLAYER_BY_EMAIL,
 	ST_PLAYER_LIST,
 	ST_PLAYER_UPDATE,
+	ST_PLAYER_DIGEST,
+	ST_PLAYER_DIGEST_SENT,
 	ST_KEY_INSERT,
 	ST_KEY_LIST,
 	ST_KEY_REVOKE,
@@ -276,7 +285,12 @@ static const struct {
 	    "SELECT " PLAYER_COLUMNS " FROM players ORDER BY name "
 	    "LIMIT ?1 OFFSET ?2" },
 	[ST_PLAYER_UPDATE] = { "player-update", 0,
-	    "UPDATE players SET email = ?2, lang = ?3 WHERE id = ?1" },
+	    "UPDATE players SET email = ?2, lang = ?3, digest = ?4 "
+	    "WHERE id = ?1" },
+	[ST_PLAYER_DIGEST] = { "player-digest", 0,
+	    "UPDATE players SET digest = ?2 WHERE id = ?1" },
+	[ST_PLAYER_DIGEST_SENT] = { "player-digest-sent", 0,
+	    "UPDATE players SET digest_sent = ?2 WHERE id = ?1" },
 	[ST_KEY_INSERT] = { "key-insert", 0,
 	    "INSERT INTO player_keys (player_id, pubkey, comment, added, "
 	    "revoked) VALUES (?1, ?2, ?3, ?4, ?5)" },
@@ -395,6 +409,7 @@ struct store {
 };
 
 static const char *const store_langs[] = { "en", "fr", NULL };
+static const char *const store_digests[] = { "none", "daily", NULL };
 static const char *const store_variants[] = { "standard", "chess960", NULL };
 static const char *const store_policies[] = { "auto", "claim", NULL };
 static const char *const store_sources[] = { "http", "mail", "admin",
@@ -573,9 +588,11 @@ store_read_player(struct store *s, sqlite3_stmt *st, int c,
 	memset(p, 0, sizeof *p);
 	p->id = sqlite3_column_int64(st, c);
 	p->created = sqlite3_column_int64(st, c + 4);
+	p->digest_sent = sqlite3_column_int64(st, c + 6);
 	if (store_col_text(st, c + 1, p->name, sizeof p->name) != 0 ||
 	    store_col_text(st, c + 2, p->email, sizeof p->email) != 0 ||
-	    store_col_text(st, c + 3, p->lang, sizeof p->lang) != 0) {
+	    store_col_text(st, c + 3, p->lang, sizeof p->lang) != 0 ||
+	    store_col_text(st, c + 5, p->digest, sizeof p->digest) != 0) {
 		store_seterr(s, "player %lld: stored text too long",
 		    (long long)p->id);
 		return -1;
@@ -1022,7 +1039,9 @@ store_player_create(struct store *s, struct store_player *p)
 		return STORE_ERROR;
 	}
 	if (store_fits(s, p->email, sizeof p->email, "email") != 0 ||
-	    store_oneof(s, p->lang, store_langs, "language") != 0)
+	    store_oneof(s, p->lang, store_langs, "language") != 0 ||
+	    (p->digest[0] != '\0' && store_oneof(s, p->digest,
+	    store_digests, "digest") != 0))
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_PLAYER_INSERT)) == NULL)
 		return STORE_ERROR;
@@ -1035,6 +1054,16 @@ store_player_create(struct store *s, struct store_player *p)
 		store_seterr(s, "player \"%s\" exists", p->name);
 	if (status == STORE_OK)
 		p->id = sqlite3_last_insert_rowid(s->db);
+	/* A digest other than the column's default (older schemas have
+	 * no column to set). */
+	if (status == STORE_OK && p->digest[0] != '\0' &&
+	    strcmp(p->digest, "none") != 0) {
+		if ((st = store_stmt(s, ST_PLAYER_DIGEST)) == NULL)
+			return STORE_ERROR;
+		sqlite3_bind_int64(st, 1, p->id);
+		sqlite3_bind_text(st, 2, p->digest, -1, SQLITE_STATIC);
+		status = store_exec_stmt(s, st, "set the player's digest");
+	}
 	return status;
 }
 
@@ -1134,14 +1163,37 @@ store_player_update(struct store *s, const struct store_player *p)
 	enum store_status	 status;
 
 	if (store_fits(s, p->email, sizeof p->email, "email") != 0 ||
-	    store_oneof(s, p->lang, store_langs, "language") != 0)
+	    store_oneof(s, p->lang, store_langs, "language") != 0 ||
+	    (p->digest[0] != '\0' && store_oneof(s, p->digest,
+	    store_digests, "digest") != 0))
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_PLAYER_UPDATE)) == NULL)
 		return STORE_ERROR;
 	sqlite3_bind_int64(st, 1, p->id);
 	sqlite3_bind_text(st, 2, p->email, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, p->lang, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, p->digest[0] != '\0' ? p->digest : "none", -1,
+	    SQLITE_STATIC);
 	status = store_exec_stmt(s, st, "update player");
+	if (status == STORE_OK && sqlite3_changes(s->db) == 0) {
+		store_seterr(s, "no such player");
+		status = STORE_NOTFOUND;
+	}
+	return status;
+}
+
+/* Record when a player's last digest was queued. */
+enum store_status
+store_player_digest_sent(struct store *s, int64_t id, int64_t when)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_PLAYER_DIGEST_SENT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, when);
+	status = store_exec_stmt(s, st, "record the digest");
 	if (status == STORE_OK && sqlite3_changes(s->db) == 0) {
 		store_seterr(s, "no such player");
 		status = STORE_NOTFOUND;

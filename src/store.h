@@ -47,6 +47,7 @@
 #define STORE_NAME_SIZE		33	/* [a-z0-9_.-]{1,32} */
 #define STORE_EMAIL_SIZE	255
 #define STORE_LANG_SIZE		3	/* "en", "fr" */
+#define STORE_DIGEST_SIZE	8	/* "none", "daily" */
 #define STORE_COMMENT_SIZE	128
 #define STORE_VARIANT_SIZE	16	/* "standard", "chess960" */
 #define STORE_FEN_SIZE		128
@@ -66,7 +67,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	5
+#define STORE_SCHEMA_VERSION	6
 
 enum store_status {
 	STORE_OK = 0,
@@ -107,6 +108,9 @@ struct store_player {
 	char		email[STORE_EMAIL_SIZE];	/* "" when none */
 	char		lang[STORE_LANG_SIZE];
 	int64_t		created;			/* seconds since epoch */
+	char		digest[STORE_DIGEST_SIZE];	/* "none" ("" reads
+							   as it), "daily" */
+	int64_t		digest_sent;			/* last digest, or 0 */
 };
 
 struct store_key {
@@ -280,6 +284,10 @@ enum store_status store_player_list(struct store *, int64_t limit,
 /* Store p->email and p->lang for player p->id. */
 enum store_status store_player_update(struct store *,
     const struct store_player *p);
+
+/* Record when player `id`'s last digest was queued. */
+enum store_status store_player_digest_sent(struct store *, int64_t id,
+    int64_t when);
 
 /* Keys. */
 

@@ -967,6 +967,148 @@ test_leave_allowance(void **state)
 	assert_int_equal(ly.left_days, 31);
 }
 
+/* --- daily digest ----------------------------------------------------- */
+
+/* Run the digests; the number queued. */
+static size_t
+digest(struct fx *fx)
+{
+	struct service_error	err;
+	size_t			n = 99;
+
+	if (service_clock_digest(fx->svc, &n, &err) != 0)
+		fail_msg("digest: %s %s", err.code, err.message);
+	return n;
+}
+
+/* Set a player's digest preference, or fail. */
+static void
+digest_set(struct fx *fx, const char *name, const char *digest)
+{
+	struct service_player	sp;
+	struct service_error	err;
+
+	if (service_player_set(fx->svc, name, NULL, NULL, digest, &sp,
+	    &err) != 0)
+		fail_msg("set %s's digest: %s %s", name, err.code,
+		    err.message);
+	assert_string_equal(sp.p.digest, digest);
+	service_player_free(&sp);
+}
+
+/* A player who asks for it gets one digest a day listing the games where
+ * it is their move, and none when no game waits; others get none. */
+static void
+test_digest(void **state)
+{
+	struct fx	*fx = *state;
+	struct mails	 ms;
+	const char	*text = NULL;
+	char		 line[64];
+	int64_t		 a, b, c;
+
+	/* Nothing to move yet: no digest, and the day counts as done. */
+	digest_set(fx, "alice", "daily");
+	assert_int_equal(digest(fx), 0);
+
+	a = game_make(fx, "5d/move", NULL);	/* alice to move */
+	b = game_make(fx, "5d/move", NULL);	/* bob to move */
+	play(fx, b, 0, "alice", "move Nf3", K_ALICE);
+	c = game_make(fx, "5d/move", NULL);	/* alice to move again */
+	play(fx, c, 0, "alice", "move e4", K_ALICE);
+	play(fx, c, 1, "bob", "move e5", K_BOB);
+
+	/* Within 24 hours of the last one: none. */
+	atomic_store(&fx->now, T0 + DAY - 1);
+	assert_int_equal(digest(fx), 0);
+	atomic_store(&fx->now, T0 + DAY);
+	assert_int_equal(digest(fx), 1);	/* alice's; bob has none */
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "digest", "alice@example.org", 0,
+	    &text), 1);
+	assert_int_equal(mails_count(&ms, "digest", "bob@example.org", 0,
+	    NULL), 0);
+	snprintf(line, sizeof line, "Game %" PRId64 ": alice (White) v bob "
+	    "(Black)", a);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof line, "Game %" PRId64 ": alice (White) v bob "
+	    "(Black)", c);
+	assert_non_null(strstr(text, line));
+	snprintf(line, sizeof line, "Game %" PRId64 ":", b);
+	assert_null(strstr(text, line));
+	assert_non_null(strstr(text, "Last move: 1... e5 (bob)"));
+	assert_non_null(strstr(text, "No move played yet."));
+	assert_non_null(strstr(text, "Time left: 4d"));
+	assert_non_null(strstr(text, "Deadline: "));
+	assert_true(has_words(text, "This daily digest comes beside the mail "
+	    "of each move"));
+	assert_non_null(strstr(text, "your move in 2 games"));
+	mails_free(&ms);
+
+	/* Once a day: not again the same day, again the next. */
+	atomic_store(&fx->now, T0 + DAY + 12 * 3600);
+	assert_int_equal(digest(fx), 0);
+	atomic_store(&fx->now, T0 + 2 * DAY);
+	assert_int_equal(digest(fx), 1);
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "digest", "alice@example.org", 0,
+	    NULL), 2);
+	mails_free(&ms);
+
+	/* Bob asks for it too: his is in French, with his one game. */
+	digest_set(fx, "bob", "daily");
+	atomic_store(&fx->now, T0 + 3 * DAY);
+	assert_int_equal(digest(fx), 2);
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "digest", "bob@example.org", 0,
+	    &text), 1);
+	snprintf(line, sizeof line, "Partie %" PRId64 " : alice (Blancs) c. "
+	    "bob (Noirs)", b);
+	assert_non_null(strstr(text, line));
+	assert_non_null(strstr(text, "Dernier coup : 1. Cf3 (alice)"));
+	mails_free(&ms);
+
+	/* Alice stops it: only bob's goes. */
+	digest_set(fx, "alice", "none");
+	atomic_store(&fx->now, T0 + 4 * DAY);
+	assert_int_equal(digest(fx), 1);
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "digest", "alice@example.org", 0,
+	    NULL), 3);
+	assert_int_equal(mails_count(&ms, "digest", "bob@example.org", 0,
+	    NULL), 2);
+	mails_free(&ms);
+}
+
+/* Bad preferences are refused; an unknown player is not found. */
+static void
+test_player_set(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_player	 sp;
+	struct service_error	 err;
+
+	assert_int_equal(service_player_set(fx->svc, "alice", NULL, NULL,
+	    "weekly", NULL, &err), -1);
+	assert_string_equal(err.code, "bad-digest");
+	assert_int_equal(service_player_set(fx->svc, "alice", NULL, "de",
+	    NULL, NULL, &err), -1);
+	assert_string_equal(err.code, "bad-language");
+	assert_int_equal(service_player_set(fx->svc, "alice", "nobody", NULL,
+	    NULL, NULL, &err), -1);
+	assert_string_equal(err.code, "bad-email");
+	assert_int_equal(service_player_set(fx->svc, "zoe", NULL, NULL,
+	    "daily", NULL, &err), -1);
+	assert_string_equal(err.code, "no-such-player");
+
+	assert_int_equal(service_player_set(fx->svc, "alice",
+	    "Alice@Example.NET", "fr", NULL, &sp, &err), 0);
+	assert_string_equal(sp.p.email, "alice@example.net");
+	assert_string_equal(sp.p.lang, "fr");
+	assert_string_equal(sp.p.digest, "none");
+	service_player_free(&sp);
+}
+
 /* --- the clock thread -------------------------------------------------- */
 
 /* Wait (at most about 20 s) until the thread has ticked `n` times. */
@@ -1048,6 +1190,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_leave_notice, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_leave_allowance, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_digest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_player_set, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_clock_thread, setup,
 		    teardown),
