@@ -93,8 +93,9 @@ player_json(const struct store_player *p, const struct store_key *keys,
 	size_t	 i;
 
 	render_time(p->created, created, sizeof created);
-	o = json_pack("{s:s,s:s,s:s,s:s}", "name", p->name, "email", p->email,
-	    "lang", p->lang, "created", created);
+	o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", p->name, "email",
+	    p->email, "lang", p->lang, "digest", p->digest[0] != '\0' ?
+	    p->digest : "none", "created", created);
 	if (o != NULL && keys != NULL) {
 		a = json_array();
 		for (i = 0; i < nkeys; i++)
@@ -114,7 +115,16 @@ json_refusal(struct http_response *resp, int rc, const char *why)
 		http_respond_error(resp, 400, "bad-request", "%s", why);
 }
 
-/* POST /api/v1/players {name, email, lang, keys: [...]} */
+/* Set a new player's digest; `sp` then holds the player as stored. */
+static int
+player_digest(struct service *svc, const char *name, const char *digest,
+    struct service_player *sp, struct service_error *err)
+{
+	service_player_free(sp);
+	return service_player_set(svc, name, NULL, NULL, digest, sp, err);
+}
+
+/* POST /api/v1/players {name, email, lang, digest, keys: [...]} */
 static void
 api_player_create(struct http_request *req, struct http_response *resp,
     void *user)
@@ -130,8 +140,15 @@ api_player_create(struct http_request *req, struct http_response *resp,
 		return;
 	if ((rc = api_json_player(body, &pp, why, sizeof why)) != API_JSON_OK)
 		json_refusal(resp, rc, why);
+	else if (pp.digest != NULL && strcmp(pp.digest, "none") != 0 &&
+	    strcmp(pp.digest, "daily") != 0)
+		http_respond_error(resp, 400, "bad-digest",
+		    "digest must be \"none\" or \"daily\"");
 	else if (service_player_create(user, pp.name, pp.email, pp.lang,
 	    pp.keys, pp.nkeys, &sp, &err) != 0)
+		api_error(resp, &err);
+	else if (pp.digest != NULL && strcmp(pp.digest, "none") != 0 &&
+	    player_digest(user, pp.name, pp.digest, &sp, &err) != 0)
 		api_error(resp, &err);
 	else {
 		http_respond_json(resp, 201, player_json(&sp.p, sp.keys,
@@ -195,6 +212,34 @@ api_player_get(struct http_request *req, struct http_response *resp,
 		    (json_int_t)ly.left_days));
 	http_respond_json(resp, 200, o);
 	service_player_free(&sp);
+}
+
+/* PATCH /api/v1/players/{name} {email, lang, digest} */
+static void
+api_player_patch(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player	 sp;
+	struct service_error	 err;
+	const char		*email, *lang, *digest;
+	json_t			*body;
+	char			 why[256];
+	int			 rc;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if ((rc = api_json_player_patch(body, &email, &lang, &digest, why,
+	    sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (service_player_set(user, http_request_param(req, "name"),
+	    email, lang, digest, &sp, &err) != 0)
+		api_error(resp, &err);
+	else {
+		http_respond_json(resp, 200, player_json(&sp.p, sp.keys,
+		    sp.nkeys));
+		service_player_free(&sp);
+	}
+	json_decref(body);
 }
 
 /* POST /api/v1/players/{name}/keys {key} */
@@ -678,6 +723,8 @@ const struct http_route routes_api[] = {
 	    HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/players", HTTP_AUTH_ADMIN, api_player_list, 0 },
 	{ "GET", "/api/v1/players/{name}", HTTP_AUTH_ADMIN, api_player_get, 0 },
+	{ "PATCH", "/api/v1/players/{name}", HTTP_AUTH_ADMIN, api_player_patch,
+	    0 },
 	{ "POST", "/api/v1/players/{name}/keys", HTTP_AUTH_ADMIN,
 	    api_key_add, 0 },
 	{ "DELETE", "/api/v1/players/{name}/keys/{id:int}", HTTP_AUTH_ADMIN,

@@ -78,6 +78,9 @@ api_json_player(json_t *body, struct api_player_params *out, char *why,
 		return bad_member(why, whysize, "email", "a string");
 	if (!member_str(body, "lang", &out->lang))
 		return bad_member(why, whysize, "lang", "\"en\" or \"fr\"");
+	if (!member_str(body, "digest", &out->digest))
+		return bad_member(why, whysize, "digest",
+		    "\"none\" or \"daily\"");
 	if ((jkeys = json_object_get(body, "keys")) == NULL)
 		jkeys = json_object_get(body, "key");
 	if (jkeys == NULL || json_is_null(jkeys))
@@ -114,6 +117,27 @@ api_player_params_free(struct api_player_params *pp)
 	free(pp->keys);
 	pp->keys = NULL;
 	pp->nkeys = 0;
+}
+
+/* Read a player's change body. */
+int
+api_json_player_patch(json_t *body, const char **email, const char **lang,
+    const char **digest, char *why, size_t whysize)
+{
+	*email = *lang = *digest = NULL;
+	if (!json_is_object(body))
+		return bad(why, whysize, "the body must be a JSON object");
+	if (!member_str(body, "email", email))
+		return bad_member(why, whysize, "email", "a string");
+	if (!member_str(body, "lang", lang))
+		return bad_member(why, whysize, "lang", "\"en\" or \"fr\"");
+	if (!member_str(body, "digest", digest))
+		return bad_member(why, whysize, "digest",
+		    "\"none\" or \"daily\"");
+	if (*email == NULL && *lang == NULL && *digest == NULL)
+		return bad(why, whysize, "give at least one of \"email\", "
+		    "\"lang\" and \"digest\"");
+	return API_JSON_OK;
 }
 
 /* Read a game's creation body. */

@@ -39,6 +39,7 @@ struct api_player_params {
 	const char	 *name;
 	const char	 *email;		/* or NULL */
 	const char	 *lang;			/* or NULL */
+	const char	 *digest;		/* "none" "daily", or NULL */
 	const char	**keys;			/* nkeys entries, or NULL */
 	size_t		  nkeys;
 };
@@ -49,6 +50,13 @@ int api_json_player(json_t *body, struct api_player_params *out, char *why,
 
 /* Release what api_json_player() allocated; a zeroed struct is fine. */
 void api_player_params_free(struct api_player_params *);
+
+/*
+ * Read a player's change body {email, lang, digest}: each member borrowed
+ * from the JSON value, NULL when absent; at least one must be there.
+ */
+int api_json_player_patch(json_t *body, const char **email,
+    const char **lang, const char **digest, char *why, size_t whysize);
 
 /*
  * Read a game's creation body {white, black, variant, chess960, fen,

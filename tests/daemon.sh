@@ -552,4 +552,29 @@ check "metrics: refused actions by reason" grep -q \
 check "metrics: requests by route" grep -q '^corrchess_http_requests_total{route="POST /api/v1/games/{id:int}/actions",code="201"}' \
     "$tmp/out"
 
+
+# --- Player preferences: digest, leave ----------------------------------
+
+admin POST /api/v1/players -d '{"name":"dora","email":"dora@example.org","digest":"daily"}'
+expect "create dora with a daily digest" 201
+same "dora's digest" "$(jstr digest)" daily
+admin POST /api/v1/players -d '{"name":"eve","digest":"weekly"}'
+expect "a digest that is not none or daily" 400 bad-digest
+admin PATCH /api/v1/players/alice -d '{"digest":"daily","lang":"fr"}'
+expect "alice asks for the digest" 200
+same "alice's digest" "$(jstr digest)" daily
+same "alice's language" "$(jstr lang)" fr
+admin PATCH /api/v1/players/alice -d '{}'
+expect "a change with nothing to change" 400 bad-request
+admin PATCH /api/v1/players/nobody -d '{"digest":"none"}'
+expect "a change to no player" 404 no-such-player
+req PATCH /api/v1/players/alice -d '{"digest":"none"}'
+expect "a change without the token" 401 unauthorized
+admin GET /api/v1/players/bob
+expect "read bob" 200
+check "bob's leave: the allowance of the year" grep -q \
+    '"leave":{[^}]*"allowance_days":[0-9]' "$tmp/out"
+same "bob's leave: none taken, all left" \
+    "$(jval taken_days) $(jval left_days)" "0 $(jval allowance_days)"
+
 finish
