@@ -676,6 +676,8 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 	return (MAIL_IMAP_OK);
 }
 
+static size_t	imap_uid_set(const uint32_t *, size_t, char *, size_t);
+
 /* Order UIDs ascending. */
 static int
 imap_uid_cmp(const void *a, const void *b)
@@ -752,6 +754,32 @@ imap_search(struct mail_imap *imap, const char *url, uint32_t from,
 	return (MAIL_IMAP_OK);
 }
 
+/*
+ * Flag the messages uids (sorted) \Seen, a few commands for all of them.
+ * Fetching by URL flags each anyway, but one at a time: Dovecot then
+ * writes each message's new flags on its own (a Maildir rename and an
+ * index update per message), which made a fetch of new mail ~10 times
+ * slower than one of mail already seen. A failure here only costs time:
+ * the fetch that follows finds it too.
+ */
+static void
+imap_flag_seen(struct mail_imap *imap, const char *url, const uint32_t *uids,
+    size_t n)
+{
+	char		 set[1024], command[1100];
+	size_t		 done, k;
+	CURLcode	 rc;
+
+	for (done = 0; done < n; done += k) {
+		k = imap_uid_set(uids + done, n - done, set, sizeof set);
+		snprintf(command, sizeof command,
+		    "UID STORE %s +FLAGS.SILENT (\\Seen)", set);
+		if (imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc,
+		    NULL, 0) != MAIL_IMAP_OK)
+			return;
+	}
+}
+
 /* Fetch the new messages and hand each to cb. */
 enum mail_imap_err
 mail_imap_poll(struct mail_imap *imap, uint32_t last_uidvalidity,
@@ -797,6 +825,7 @@ mail_imap_poll(struct mail_imap *imap, uint32_t last_uidvalidity,
 	    errsize)) != MAIL_IMAP_OK)
 		goto out;
 	r.found = n;
+	imap_flag_seen(imap, url, uids, n);
 
 	for (i = 0; i < n; i++) {
 		if ((e = imap_mailbox_url(imap, uidvalidity, uids[i], url,

@@ -25,6 +25,10 @@
  *   STATUS mailbox (MESSAGES UIDNEXT UIDVALIDITY)
  *                                   (no new UID: the poll ends here)
  *   UID SEARCH UID n:*              (n = last UID seen + 1)
+ *   UID STORE set +FLAGS.SILENT (\Seen)
+ *                                   (the fetches would set it one message
+ *                                   at a time, which Dovecot writes out
+ *                                   one at a time: slow for new mail)
  *   for each UID above the last seen, in ascending order: fetch the whole
  *   message by URL (imap://host/mailbox;UIDVALIDITY=v/;UID=u) and hand its
  *   bytes to the callback.
