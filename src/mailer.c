@@ -25,6 +25,8 @@
 #include "mail_smtp.h"
 #include "mailer.h"
 
+static void	outbox_kick(struct mailer *);
+
 /* Retry delays of a notice the SMTP server did not take. */
 #define MAILER_RETRY_MIN	10
 #define MAILER_RETRY_MAX	3600
@@ -43,9 +45,14 @@ struct mailer {
 	char			*imap_password;
 	char			*smtp_password;
 	char			 envelope_from[256];
-	pthread_t		 thread;
+	pthread_t		 thread;	/* the mailbox's */
+	pthread_t		 send_thread;	/* the notices' */
+	bool			 polling;	/* `thread` runs */
+	bool			 sending;	/* `send_thread` runs */
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 wake;
+	pthread_cond_t		 outbox_wake;
+	bool			 outbox_kicked;	/* notices were queued */
 	bool			 stopping;
 	unsigned		 imap_backoff;	/* seconds, 0: none */
 	bool			 crash_after_commit; /* tests only */
@@ -176,6 +183,9 @@ poll_flush(struct poll_ctx *pc)
 	 */
 	if (m->crash_after_commit && ndone + nrefused > 0)
 		_exit(99);
+	/* Their notices go out while the mail is filed and more read. */
+	if (ndone + nrefused > 0 && m->sending)
+		outbox_kick(m);
 	move_set(m, uidvalidity, pc->done, ndone, cm->processed_folder);
 	move_set(m, uidvalidity, pc->refused, nrefused, cm->refused_folder);
 	return rc;
@@ -337,28 +347,79 @@ send_one(void *arg, const struct store_outbox *o)
 	return 1;
 }
 
-/* The mail thread. */
+/* Wake the sending thread: notices are due. */
+static void
+outbox_kick(struct mailer *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->outbox_kicked = true;
+	pthread_cond_signal(&m->outbox_wake);
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Wait a second on cond, or less when kicked or stopping. */
+static void
+wait_tick(struct mailer *m, pthread_cond_t *cond, bool *kicked)
+{
+	struct timespec	ts;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->stopping && (kicked == NULL || !*kicked)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(cond, &m->lock, &ts);
+	}
+	if (kicked != NULL)
+		*kicked = false;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Whether the mailer is stopping. */
+static bool
+mailer_stopping(struct mailer *m)
+{
+	bool	stopping;
+
+	pthread_mutex_lock(&m->lock);
+	stopping = m->stopping;
+	pthread_mutex_unlock(&m->lock);
+	return stopping;
+}
+
+/* The mailbox thread: poll for moves by mail. */
 static void *
 mailer_main(void *arg)
 {
+	struct mailer	*m = arg;
+	time_t		 now;
+
+	while (!mailer_stopping(m)) {
+		now = time(NULL);
+		if (now >= m->next_poll)
+			mailer_poll(m, now);
+		wait_tick(m, &m->wake, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The sending thread: send the due notices, on its own so that notices
+ * go out while the mailbox thread reads the next mail.
+ */
+static void *
+mailer_send_main(void *arg)
+{
 	struct mailer		*m = arg;
 	struct service_error	 err;
-	struct timespec		 ts;
-	time_t			 now;
 	int			 rounds;
 
-	pthread_mutex_lock(&m->lock);
-	while (!m->stopping) {
-		pthread_mutex_unlock(&m->lock);
-		now = time(NULL);
-		if (m->imap != NULL && now >= m->next_poll)
-			mailer_poll(m, now);
+	while (!mailer_stopping(m)) {
 		/*
 		 * A full batch: more may be due (a burst of moves); send on
-		 * without waiting, a few batches at most before the mailbox.
+		 * without waiting, a few batches at most between looks at
+		 * whether the mailer stops.
 		 */
-		for (rounds = 0; m->smtp != NULL &&
-		    rounds < MAILER_OUTBOX_ROUNDS; rounds++) {
+		for (rounds = 0; rounds < MAILER_OUTBOX_ROUNDS; rounds++) {
 			m->round_sent = 0;
 			if (service_outbox_due(m->svc, MAILER_OUTBOX_BATCH,
 			    send_one, m, &err) != 0) {
@@ -368,15 +429,26 @@ mailer_main(void *arg)
 			if (m->round_sent < MAILER_OUTBOX_BATCH)
 				break;
 		}
-		pthread_mutex_lock(&m->lock);
-		if (m->stopping)
-			break;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 1;
-		pthread_cond_timedwait(&m->wake, &m->lock, &ts);
+		if (rounds < MAILER_OUTBOX_ROUNDS)
+			wait_tick(m, &m->outbox_wake, &m->outbox_kicked);
 	}
-	pthread_mutex_unlock(&m->lock);
 	return NULL;
+}
+
+/* Stop the threads that run and wait for them. */
+static void
+mailer_join(struct mailer *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->stopping = true;
+	pthread_cond_broadcast(&m->wake);
+	pthread_cond_broadcast(&m->outbox_wake);
+	pthread_mutex_unlock(&m->lock);
+	if (m->polling)
+		pthread_join(m->thread, NULL);
+	if (m->sending)
+		pthread_join(m->send_thread, NULL);
+	m->polling = m->sending = false;
 }
 
 /* Map the config's STARTTLS policy. */
@@ -415,6 +487,7 @@ mailer_start(struct service *svc, const struct conf *conf, char *err,
 	}
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->wake, NULL);
+	pthread_cond_init(&m->outbox_wake, NULL);
 	mail_gmime_init();
 	mailer_bare_address(cm->from, m->envelope_from,
 	    sizeof m->envelope_from);
@@ -450,18 +523,31 @@ mailer_start(struct service *svc, const struct conf *conf, char *err,
 			goto fail;
 	} else
 		log_warnx("mail: no smtp_url: notices stay in the outbox");
-	if (pthread_create(&m->thread, NULL, mailer_main, m) != 0) {
-		snprintf(err, errsize, "cannot start the mail thread");
-		goto fail;
+	if (m->smtp != NULL) {
+		if (pthread_create(&m->send_thread, NULL, mailer_send_main,
+		    m) != 0) {
+			snprintf(err, errsize, "cannot start the mail thread");
+			goto fail;
+		}
+		m->sending = true;
+	}
+	if (m->imap != NULL) {
+		if (pthread_create(&m->thread, NULL, mailer_main, m) != 0) {
+			snprintf(err, errsize, "cannot start the mail thread");
+			goto fail;
+		}
+		m->polling = true;
 	}
 	return m;
  fail:
+	mailer_join(m);
 	mail_imap_free(m->imap);
 	mail_smtp_free(m->smtp);
 	free(m->imap_password);
 	free(m->smtp_password);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->wake);
+	pthread_cond_destroy(&m->outbox_wake);
 	free(m);
 	return NULL;
 }
@@ -472,11 +558,7 @@ mailer_stop(struct mailer *m)
 {
 	if (m == NULL)
 		return;
-	pthread_mutex_lock(&m->lock);
-	m->stopping = true;
-	pthread_cond_signal(&m->wake);
-	pthread_mutex_unlock(&m->lock);
-	pthread_join(m->thread, NULL);
+	mailer_join(m);
 	mail_imap_free(m->imap);
 	mail_smtp_free(m->smtp);
 	if (m->imap_password != NULL)
@@ -487,5 +569,6 @@ mailer_stop(struct mailer *m)
 	free(m->smtp_password);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->wake);
+	pthread_cond_destroy(&m->outbox_wake);
 	free(m);
 }
