@@ -25,8 +25,87 @@ bg_pids=
 at_exit=
 tmp=$(mktemp -d)
 
-# Kill corrchessd and the processes in $bg_pids, run $at_exit, remove $tmp.
+# --- Valgrind -----------------------------------------------------------
+
+# With CORRCHESS_VALGRIND=1, or VALGRIND holding a valgrind command,
+# corrchessd and corrchess run under memcheck through two small wrappers
+# in $tmp/vg (so every use of $corrchessd and $corrchess goes through
+# it), one log per process in $tmp/vg/log.PID. At exit, once corrchessd
+# has stopped, the script fails when a log reports a memory error or a
+# definite or indirect leak with the project's code (src/) on its stack,
+# and prints that record. tests/valgrind.supp suppresses the known
+# one-time allocations of the libraries. $slow scales the waits for
+# corrchessd (it starts in seconds under valgrind, not milliseconds).
+vg=
+slow=1
+if [ -n "${VALGRIND:-}" ]; then
+	vg=$VALGRIND
+elif [ "${CORRCHESS_VALGRIND:-0}" = 1 ]; then
+	vg=valgrind
+fi
+if [ -n "$vg" ]; then
+	slow=10
+	mkdir "$tmp/vg"
+	for prog in corrchessd corrchess; do
+		printf '%s\n' '#!/bin/sh' \
+		    "exec $vg --quiet --leak-check=full \\" \
+		    "    --errors-for-leak-kinds=definite,indirect \\" \
+		    "    --error-exitcode=99 --fullpath-after= --num-callers=40 \\" \
+		    "    --suppressions='$top_srcdir/tests/valgrind.supp' \\" \
+		    "    --log-file='$tmp/vg/log.%p' \\" \
+		    "    '$top_builddir/src/$prog' \"\$@\"" >"$tmp/vg/$prog"
+		chmod +x "$tmp/vg/$prog"
+	done
+	corrchessd=$tmp/vg/corrchessd
+	corrchess=$tmp/vg/corrchess
+fi
+
+# vg_report LOG: print the error and leak records of a valgrind log that
+# have a frame in the project's sources (src/); fail when there are none.
+vg_report() {
+	awk '
+	function flush() {
+		if (rec != "" && ours && head !~ /possibly lost|still reachable/)
+			printf "%s\n", rec
+		if (rec != "" && ours && head !~ /possibly lost|still reachable/)
+			found = 1
+		rec = ""
+		head = ""
+		ours = 0
+	}
+	{ sub(/^==[0-9]+== ?/, "") }
+	/^$/ { flush(); next }
+	{
+		if (rec == "")
+			head = $0
+		rec = rec $0 "\n"
+		if ($0 ~ /^ *(at|by) 0x/ && index($0, "/src/"))
+			ours = 1
+	}
+	END { flush(); exit !found }' "$1"
+}
+
+# vg_check: print the valgrind records of the project's code from every
+# log; fail when there is one.
+vg_check() {
+	[ -n "$vg" ] || return 0
+	vg_bad=0
+	for log in "$tmp"/vg/log.*; do
+		[ -f "$log" ] || continue
+		if vg_report "$log" >"$tmp/vg/report"; then
+			echo "valgrind: $log" >&2
+			cat "$tmp/vg/report" >&2
+			vg_bad=1
+		fi
+	done
+	[ "$vg_bad" -eq 0 ]
+}
+
+# Kill corrchessd and the processes in $bg_pids, run $at_exit, check the
+# valgrind logs, remove $tmp. The script's exit status stays, unless
+# valgrind found something: then it is 1.
 cleanup() {
+	st=$?
 	for p in $pid $bg_pids; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
@@ -34,7 +113,12 @@ cleanup() {
 	if [ -n "$at_exit" ]; then
 		"$at_exit"
 	fi
+	if ! vg_check; then
+		echo "FAIL: valgrind: errors or leaks in the project's code" >&2
+		st=1
+	fi
 	rm -rf "$tmp"
+	exit "$st"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -95,7 +179,8 @@ finish() {
 # daemon_launch COMMAND...: run COMMAND (corrchessd, perhaps behind env)
 # in the background, its standard error to $tmp/log, until it logs that
 # it listens; set $pid, $port and $base. Fails with the log on standard
-# error when corrchessd exits first or takes over 10 s.
+# error when corrchessd exits first or takes over 10 s ($slow times
+# that under valgrind).
 daemon_launch() {
 	: >"$tmp/log"
 	"$@" 2>"$tmp/log" &
@@ -103,7 +188,7 @@ daemon_launch() {
 	i=0
 	while ! grep -q 'listening on' "$tmp/log"; do
 		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$pid" 2>/dev/null; then
+		if [ $i -gt $((200 * slow)) ] || ! kill -0 "$pid" 2>/dev/null; then
 			echo "corrchessd did not start:" >&2
 			cat "$tmp/log" >&2
 			return 1
