@@ -44,6 +44,10 @@ elif [ "${CORRCHESS_VALGRIND:-0}" = 1 ]; then
 	vg=valgrind
 fi
 if [ -n "$vg" ]; then
+	if ! command -v "${vg%% *}" >/dev/null 2>&1; then
+		echo "${vg%% *} not found: run .ci/install-deps" >&2
+		exit 1
+	fi
 	slow=10
 	mkdir "$tmp/vg"
 	for prog in corrchessd corrchess; do
@@ -57,6 +61,7 @@ if [ -n "$vg" ]; then
 		chmod +x "$tmp/vg/$prog"
 	done
 	corrchessd=$tmp/vg/corrchessd
+	# shellcheck disable=SC2034 # used by the scripts
 	corrchess=$tmp/vg/corrchess
 fi
 
