@@ -516,8 +516,14 @@ main(int argc, char **argv)
 	/*
 	 * Signals go to the main thread only: block them before
 	 * libmicrohttpd starts its threads, which inherit the mask.
+	 * Whether sigwait sees a signal whose action is SIG_IGN is
+	 * unspecified, and a shell starts background jobs with SIGINT
+	 * ignored: the three get their default action back first.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
