@@ -33,7 +33,8 @@ tmp=$(mktemp -d)
 # it), one log per process in $tmp/vg/log.PID. At exit, once corrchessd
 # has stopped, the script fails when a log reports a memory error or a
 # definite or indirect leak with the project's code (src/) on its stack,
-# and prints that record. tests/valgrind.supp suppresses the known
+# and prints that record (a process with errors also exits 113, a status
+# of its own). tests/valgrind.supp suppresses the known
 # one-time allocations of the libraries. $slow scales the waits for
 # corrchessd (it starts in seconds under valgrind, not milliseconds).
 vg=
@@ -46,6 +47,7 @@ fi
 if [ -n "$vg" ]; then
 	if ! command -v "${vg%% *}" >/dev/null 2>&1; then
 		echo "${vg%% *} not found: run .ci/install-deps" >&2
+		rm -rf "$tmp"
 		exit 1
 	fi
 	slow=10
@@ -54,7 +56,7 @@ if [ -n "$vg" ]; then
 		printf '%s\n' '#!/bin/sh' \
 		    "exec $vg --quiet --leak-check=full \\" \
 		    "    --errors-for-leak-kinds=definite,indirect \\" \
-		    "    --error-exitcode=99 --fullpath-after= --num-callers=40 \\" \
+		    "    --error-exitcode=113 --fullpath-after= --num-callers=40 \\" \
 		    "    --suppressions='$top_srcdir/tests/valgrind.supp' \\" \
 		    "    --log-file='$tmp/vg/log.%p' \\" \
 		    "    '$top_builddir/src/$prog' \"\$@\"" >"$tmp/vg/$prog"
@@ -70,10 +72,11 @@ fi
 vg_report() {
 	awk '
 	function flush() {
-		if (rec != "" && ours && head !~ /possibly lost|still reachable/)
+		if (rec != "" && ours &&
+		    head !~ /possibly lost|still reachable/) {
 			printf "%s\n", rec
-		if (rec != "" && ours && head !~ /possibly lost|still reachable/)
 			found = 1
+		}
 		rec = ""
 		head = ""
 		ours = 0
@@ -203,6 +206,11 @@ daemon_launch() {
 	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
 	    "$tmp/log")
 	base=http://127.0.0.1:$port
+	# Under valgrind a signal that comes before the main thread waits
+	# for it can take its default action: give it time to get there.
+	if [ -n "$vg" ]; then
+		sleep 1
+	fi
 	[ -n "$port" ]
 }
 
