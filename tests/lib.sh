@@ -187,8 +187,9 @@ finish() {
 # daemon_launch COMMAND...: run COMMAND (corrchessd, perhaps behind env)
 # in the background, its standard error to $tmp/log, until it logs that
 # it listens; set $pid, $port and $base. Fails with the log on standard
-# error when corrchessd exits first or takes over 10 s ($slow times
-# that under valgrind).
+# error when corrchessd exits first or takes over $launch_wait seconds
+# (10 by default; $slow times that under valgrind). The port is the
+# logged one, a socket-activated one too.
 daemon_launch() {
 	: >"$tmp/log"
 	"$@" 2>"$tmp/log" &
@@ -196,14 +197,15 @@ daemon_launch() {
 	i=0
 	while ! grep -q 'listening on' "$tmp/log"; do
 		i=$((i + 1))
-		if [ $i -gt $((200 * slow)) ] || ! kill -0 "$pid" 2>/dev/null; then
+		if [ $i -gt $((20 * ${launch_wait:-10} * slow)) ] ||
+		    ! kill -0 "$pid" 2>/dev/null; then
 			echo "corrchessd did not start:" >&2
 			cat "$tmp/log" >&2
 			return 1
 		fi
 		sleep 0.05
 	done
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
+	port=$(sed -n 's/.*listening on .* port \([0-9][0-9]*\).*/\1/p' \
 	    "$tmp/log")
 	base=http://127.0.0.1:$port
 	# Under valgrind a signal that comes before the main thread waits
@@ -237,13 +239,14 @@ daemon_stop() {
 # --- HTTP and JSON ------------------------------------------------------
 
 # req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
-# $code.
+# $code; a request takes $req_max_time seconds at most when it is set.
 req() {
 	method=$1
 	path=$2
 	shift 2
 	# shellcheck disable=SC2034 # read by the scripts
-	code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" "$@" \
+	code=$(curl -s -o "$tmp/out" -w '%{http_code}' \
+	    ${req_max_time:+--max-time "$req_max_time"} -X "$method" "$@" \
 	    "$base$path")
 }
 

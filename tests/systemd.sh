@@ -14,48 +14,12 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need curl
 notifylisten=$top_builddir/tests/notifylisten
 listenfd=$top_builddir/tests/listenfd
-example=$top_srcdir/conf/corrchessd.conf
 manpage=$top_srcdir/doc/corrchessd.conf.5
-
-if ! command -v curl >/dev/null 2>&1; then
-	echo "curl not found: install curl" >&2
-	exit 1
-fi
-
-passed=0
-failed=0
-pid=
-lpid=
-tmp=$(mktemp -d)
-cleanup() {
-	for p in $pid $lpid; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
-
-# check NAME COMMAND...: the command must succeed.
-check() {
-	name=$1
-	shift
-	if "$@"; then ok; else bad "$name"; fi
-}
 
 # wait_for FILE PATTERN [COUNT]: wait (10 s at most) until FILE has COUNT
 # (default 1) lines matching the extended regular expression PATTERN.
@@ -74,39 +38,15 @@ wait_for() {
 listen_notify() {
 	: >"$tmp/notify"
 	"$notifylisten" "$1" "$tmp/notify" 60 &
-	lpid=$!
+	bg_pids=$!
 	wait_for "$tmp/notify" '^LISTENING$'
 }
 
 # stop_notify: stop the stand-in socket.
 stop_notify() {
-	kill "$lpid" 2>/dev/null
-	wait "$lpid" 2>/dev/null
-	lpid=
-}
-
-# start ARGS...: run corrchessd in the background, its standard error in
-# $tmp/log, and wait for its listening line; set $port from it.
-start() {
-	: >"$tmp/log"
-	"$@" 2>"$tmp/log" &
-	pid=$!
-	if ! wait_for "$tmp/log" 'listening on'; then
-		echo "corrchessd did not start:" >&2
-		cat "$tmp/log" >&2
-		return 1
-	fi
-	port=$(sed -n 's/.*listening on .* port \([0-9][0-9]*\).*/\1/p' \
-	    "$tmp/log")
-	[ -n "$port" ]
-}
-
-# stop: SIGTERM, and the exit status into $status.
-stop() {
-	kill -TERM "$pid"
-	wait "$pid"
-	status=$?
-	pid=
+	kill "$bg_pids" 2>/dev/null
+	wait "$bg_pids" 2>/dev/null
+	bg_pids=
 }
 
 # --- Options and the manual page ----------------------------------------
@@ -147,8 +87,8 @@ cd "$tmp" || exit 1
 # --- Notifications: READY, WATCHDOG, RELOADING, STOPPING ----------------
 
 if listen_notify "$tmp/notify.sock"; then ok; else bad "notify socket"; fi
-if start env NOTIFY_SOCKET="$tmp/notify.sock" WATCHDOG_USEC=400000 \
-    "$corrchessd" --config "$tmp/test.conf" --state-dir ./state; then
+if daemon_launch env NOTIFY_SOCKET="$tmp/notify.sock" \
+    WATCHDOG_USEC=400000 "$corrchessd" --config "$tmp/test.conf" --state-dir ./state; then
 	ok
 else
 	bad "corrchessd starts under NOTIFY_SOCKET"
@@ -192,7 +132,7 @@ check "serving after a bad SIGHUP" curl -sf -o /dev/null \
     "http://127.0.0.1:$port/healthz"
 cp "$tmp/new.conf" "$tmp/test.conf"
 
-stop
+daemon_stop
 check "exit 0 after SIGTERM" [ "$status" -eq 0 ]
 check "STOPPING=1 on SIGTERM" wait_for "$tmp/notify" '^STOPPING=1$'
 stop_notify
@@ -200,8 +140,8 @@ stop_notify
 # An abstract socket name; WATCHDOG_PID naming another process.
 sed -e 's/^port = .*/port = 0/' "$tmp/new.conf" >"$tmp/test.conf"
 if listen_notify "@corrchess-test-$$"; then ok; else bad "abstract socket"; fi
-if start env NOTIFY_SOCKET="@corrchess-test-$$" WATCHDOG_USEC=400000 \
-    WATCHDOG_PID=1 "$corrchessd" --config "$tmp/test.conf" \
+if daemon_launch env NOTIFY_SOCKET="@corrchess-test-$$" \
+    WATCHDOG_USEC=400000 WATCHDOG_PID=1 "$corrchessd" --config "$tmp/test.conf" \
     --state-dir ./state; then
 	ok
 else
@@ -210,18 +150,19 @@ fi
 check "READY=1 on an abstract socket" wait_for "$tmp/notify" '^READY=1$'
 check "no watchdog for another WATCHDOG_PID" sh -c \
     '! grep -q "watchdog:" "$1"' sh "$tmp/log"
-stop
+daemon_stop
 check "STOPPING=1 on an abstract socket" wait_for "$tmp/notify" \
     '^STOPPING=1$'
 stop_notify
 
 # Without NOTIFY_SOCKET nothing is sent and nothing complains.
-if start "$corrchessd" --config "$tmp/test.conf" --state-dir ./state; then
+if daemon_launch "$corrchessd" --config "$tmp/test.conf" \
+    --state-dir ./state; then
 	ok
 else
 	bad "corrchessd starts without NOTIFY_SOCKET"
 fi
-stop
+daemon_stop
 check "no notify warning outside systemd" sh -c \
     '! grep -qi "notify" "$1"' sh "$tmp/log"
 
@@ -229,7 +170,7 @@ check "no notify warning outside systemd" sh -c \
 
 # The configured port (1) would need privileges: only fd 3 can work.
 sed -e 's/^port = .*/port = 1/' "$tmp/new.conf" >"$tmp/test.conf"
-if start "$listenfd" "$tmp/port" "$corrchessd" --config "$tmp/test.conf" \
+if daemon_launch "$listenfd" "$tmp/port" "$corrchessd" --config "$tmp/test.conf" \
     --state-dir ./state; then
 	ok
 else
@@ -239,20 +180,20 @@ check "socket activation logged" grep -q 'socket-activated fd 3' "$tmp/log"
 check "the logged port is the passed socket's" [ "$port" = "$(cat "$tmp/port")" ]
 curl -s "http://127.0.0.1:$(cat "$tmp/port")/healthz" >"$tmp/out"
 check "serving on the passed socket" grep -qx ok "$tmp/out"
-stop
+daemon_stop
 check "socket activation: exit 0 after SIGTERM" [ "$status" -eq 0 ]
 
 # LISTEN_PID of another process: the variables are not ours; bind as
 # configured.
 sed -e 's/^port = .*/port = 0/' "$tmp/new.conf" >"$tmp/test.conf"
-if start env LISTENFD_PID=1 "$listenfd" "$tmp/port" "$corrchessd" \
+if daemon_launch env LISTENFD_PID=1 "$listenfd" "$tmp/port" "$corrchessd" \
     --config "$tmp/test.conf" --state-dir ./state; then
 	ok
 else
 	bad "corrchessd starts with LISTEN_PID of another process"
 fi
 check "another LISTEN_PID: binds its own port" [ "$port" != "$(cat "$tmp/port")" ]
-stop
+daemon_stop
 
 # Two sockets: corrchessd serves one, and says so.
 LISTENFD_COUNT=2 "$listenfd" "$tmp/port" "$corrchessd" \
@@ -261,5 +202,4 @@ status=$?
 check "LISTEN_FDS=2: exit 1" [ "$status" -eq 1 ]
 check "LISTEN_FDS=2: reason" grep -q '2 sockets passed' "$tmp/out"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
