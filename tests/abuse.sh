@@ -26,17 +26,13 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
-corrchess=$top_builddir/src/corrchess
-example=$top_srcdir/conf/corrchessd.conf
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need curl
+# corrchessd may take 20 s to start on a loaded machine.
+launch_wait=20
 nslow=${ABUSE_SLOW:-300}
 seconds=${ABUSE_SECONDS:-40}
-
-if ! command -v curl >/dev/null 2>&1; then
-	echo "curl not found: run .ci/install-deps" >&2
-	exit 1
-fi
 
 # Well-behaved requests, per run: reads and signed moves.
 nreads=60
@@ -46,71 +42,17 @@ e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 h6 d4 Re8
 EOF
 nmoves=${#moves[@]}
 
-passed=0
-failed=0
-pid=
 bg=()
-tmp=$(mktemp -d)
-cleanup() {
+# stop_attack: at exit, the attackers stop before corrchessd does.
+stop_attack() {
 	local p
 	touch "$tmp/stop"
 	for p in "${bg[@]}"; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	if [ -n "$pid" ]; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
-
-# same NAME GOT WANT: two strings must be equal.
-same() {
-	if [ "$2" = "$3" ]; then
-		ok
-	else
-		bad "$1: got '$2', want '$3'"
-	fi
-}
-
-# jval KEY FILE: a number member KEY of a compact JSON object.
-jval() {
-	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "$2"
-}
-
-# Start corrchessd; set $pid, $port, $base, $token.
-start() {
-	"$corrchessd" --config "$tmp/test.conf" --state-dir "$tmp/state" \
-	    2>"$tmp/log" &
-	pid=$!
-	local i=0
-	while ! grep -q 'listening on' "$tmp/log"; do
-		i=$((i + 1))
-		if [ $i -gt 400 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "corrchessd did not start:" >&2
-			cat "$tmp/log" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
-	    "$tmp/log")
-	base=http://127.0.0.1:$port
-	token=$(cat "$tmp/state/admin.token")
-	[ -n "$port" ]
-}
+before_exit=stop_attack
 
 # good FILE CURL-ARG...: one well-behaved request from 127.0.0.2; appends
 # "STATUS SECONDS" to FILE; fails unless the status is 200 or 201.
@@ -238,10 +180,12 @@ oversized() {
 # --- Setting up ---------------------------------------------------------
 
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
-if ! start; then
+if ! daemon_launch "$corrchessd" --config "$tmp/test.conf" \
+    --state-dir "$tmp/state"; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+token=$(cat "$tmp/state/admin.token")
 max_body=$(sed -n 's/^max_body_size = //p' "$tmp/test.conf")
 max_conn=$(sed -n 's/^max_connections = //p' "$tmp/test.conf")
 per_ip=$(sed -n 's/^max_connections_per_ip = //p' "$tmp/test.conf")
@@ -329,5 +273,4 @@ curl -s -o "$tmp/out" "$base/api/v1/games/$g"
 same "after the attack: every signed move played" "$(jval ply "$tmp/out")" \
     "$nmoves"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -18,10 +18,12 @@ example=$top_srcdir/conf/corrchessd.conf
 
 passed=0
 failed=0
-# corrchessd's process, other background processes to kill at exit, and
-# a command the script runs at exit before $tmp goes.
+# corrchessd's process, other background processes to kill at exit, a
+# command the script runs at exit before they are killed, and one it runs
+# after, before $tmp goes.
 pid=
 bg_pids=
+before_exit=
 at_exit=
 tmp=$(mktemp -d)
 
@@ -109,11 +111,14 @@ vg_check() {
 	[ "$vg_bad" -eq 0 ]
 }
 
-# Kill corrchessd and the processes in $bg_pids, run $at_exit, check the
-# valgrind logs, remove $tmp. The script's exit status stays, unless
-# valgrind found something: then it is 1.
+# Run $before_exit, kill corrchessd and the processes in $bg_pids, run
+# $at_exit, check the valgrind logs, remove $tmp. The script's exit
+# status stays, unless valgrind found something: then it is 1.
 cleanup() {
 	st=$?
+	if [ -n "$before_exit" ]; then
+		"$before_exit"
+	fi
 	for p in $pid $bg_pids; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
