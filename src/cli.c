@@ -153,20 +153,6 @@ cli_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Write a formatted sentence into err; return -1. */
-int
-cli_fail(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
-
 /* Read a whole file, or standard input for "-", into memory. */
 int
 cli_read_file(const char *path, char **bufp, size_t *lenp)

@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include "errbuf.h"
+
 /* Exit statuses of every subcommand. */
 #define CLI_EXIT_OK	0	/* done */
 #define CLI_EXIT_FAIL	1	/* bad input data, a rejected move, I/O */
@@ -76,10 +78,6 @@ int	cli_help(const struct cli_cmd *);
 /* Print "corrchess CMD: message" to stderr. */
 void	cli_error(const struct cli_cmd *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* Write a formatted sentence into err (errsize bytes; NULL: none) and
- * return -1. */
-int	cli_fail(char *err, size_t errsize, const char *fmt, ...)
-	    __attribute__((format(printf, 3, 4)));
 
 /* Read a whole file ("-" = standard input) into a NUL-terminated malloc'd
  * buffer. Returns 0, or -1 with errno set. */

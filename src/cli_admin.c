@@ -19,7 +19,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,22 +44,6 @@
 
 enum { OPT_SERVER, OPT_TOKEN_FILE };
 
-/* Write a formatted sentence into err; return -1. */
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errsize, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
 /* Read the admin token from a file: its first line, without blanks. */
 static int
 cli_admin_token_file(const char *path, char **tokenp, char *err,
@@ -70,18 +53,19 @@ cli_admin_token_file(const char *path, char **tokenp, char *err,
 	size_t	 len;
 
 	if (cli_read_file(path, &text, &len) == -1)
-		return (fail(err, errsize, "%s: %s", path, strerror(errno)));
+		return (errbuf_set(err, errsize, "%s: %s", path,
+		    strerror(errno)));
 	s = text + strspn(text, " \t\r\n");
 	e = s + strcspn(s, " \t\r\n");
 	*e = '\0';
 	if (*s == '\0') {
 		free(text);
-		return (fail(err, errsize, "%s: no admin token in the file",
-		    path));
+		return (errbuf_set(err, errsize,
+		    "%s: no admin token in the file", path));
 	}
 	if ((*tokenp = strdup(s)) == NULL) {
 		free(text);
-		return (fail(err, errsize, "out of memory"));
+		return (errbuf_set(err, errsize, "out of memory"));
 	}
 	free(text);
 	return (0);
@@ -101,14 +85,14 @@ cli_admin_token(const char *token_file, const struct cli_conf *cf,
 		return (cli_admin_token_file(token_file, tokenp, err, errsize));
 	if (env != NULL && env[0] != '\0') {
 		if ((*tokenp = strdup(env)) == NULL)
-			return (fail(err, errsize, "out of memory"));
+			return (errbuf_set(err, errsize, "out of memory"));
 		return (0);
 	}
 	if (cf->admin_token_file != NULL)
 		return (cli_admin_token_file(cf->admin_token_file, tokenp, err,
 		    errsize));
-	return (fail(err, errsize, "no admin token: give --token-file FILE, "
-	    "set CORRCHESS_ADMIN_TOKEN, or set admin_token_file in the "
+	return (errbuf_set(err, errsize, "no admin token: give --token-file "
+	    "FILE, set CORRCHESS_ADMIN_TOKEN, or set admin_token_file in the "
 	    "configuration"));
 }
 
@@ -171,7 +155,7 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 		goto oom;
 	}
 	if ((curl = curl_easy_init()) == NULL) {
-		fail(err, errsize, "cannot start libcurl");
+		errbuf_set(err, errsize, "cannot start libcurl");
 		goto out;
 	}
 	if ((h = curl_slist_append(hdrs, auth)) == NULL)
@@ -207,11 +191,12 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 
 	if ((cc = curl_easy_perform(curl)) != CURLE_OK) {
 		if (cc == CURLE_WRITE_ERROR)
-			fail(err, errsize, "cannot write the copy: %s",
+			errbuf_set(err, errsize, "cannot write the copy: %s",
 			    strerror(errno));
 		else
-			fail(err, errsize, "cannot fetch the backup from the "
-			    "corrchess server at %.*s: %s", (int)slen, server,
+			errbuf_set(err, errsize, "cannot fetch the backup from "
+			    "the corrchess server at %.*s: %s", (int)slen,
+			    server,
 			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
 		goto out;
 	}
@@ -220,7 +205,7 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 	    CURLE_OK)
 		ctype = NULL;
 	if (fflush(f) != 0) {
-		fail(err, errsize, "cannot write the copy: %s",
+		errbuf_set(err, errsize, "cannot write the copy: %s",
 		    strerror(errno));
 		goto out;
 	}
@@ -230,22 +215,22 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 	}
 	if (ctype == NULL || strncasecmp(ctype, "application/vnd.sqlite3",
 	    23) != 0) {
-		fail(err, errsize, "the server at %.*s answered %s, not a "
-		    "database", (int)slen, server, ctype != NULL ? ctype :
+		errbuf_set(err, errsize, "the server at %.*s answered %s, not "
+		    "a database", (int)slen, server, ctype != NULL ? ctype :
 		    "without a content type");
 		goto out;
 	}
 	if (fseek(f, 0, SEEK_SET) != 0 ||
 	    fread(magic, 1, sizeof magic, f) != sizeof magic ||
 	    memcmp(magic, CLI_ADMIN_SQLITE_MAGIC, sizeof magic) != 0) {
-		fail(err, errsize, "the server at %.*s sent something that is "
-		    "not an SQLite database", (int)slen, server);
+		errbuf_set(err, errsize, "the server at %.*s sent something "
+		    "that is not an SQLite database", (int)slen, server);
 		goto out;
 	}
 	rc = 0;
 	goto out;
 oom:
-	fail(err, errsize, "out of memory");
+	errbuf_set(err, errsize, "out of memory");
 out:
 	curl_slist_free_all(hdrs);
 	if (curl != NULL)
@@ -269,15 +254,15 @@ cli_admin_backup_to(const char *server, const char *token, const char *path,
 
 	if (asprintf(&tmp, "%s.partXXXXXX", path) == -1) {
 		tmp = NULL;
-		return (fail(err, errsize, "out of memory"));
+		return (errbuf_set(err, errsize, "out of memory"));
 	}
 	if ((fd = mkstemp(tmp)) == -1) {
-		fail(err, errsize, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		free(tmp);
 		return (-1);
 	}
 	if ((f = fdopen(fd, "w+")) == NULL) {
-		fail(err, errsize, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		close(fd);
 		goto out;
 	}
@@ -285,17 +270,17 @@ cli_admin_backup_to(const char *server, const char *token, const char *path,
 		goto out;
 	if (fseek(f, 0, SEEK_END) != 0 || (*sizep = ftell(f)) < 0 ||
 	    fsync(fileno(f)) == -1) {
-		fail(err, errsize, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	if (fclose(f) != 0) {
 		f = NULL;
-		fail(err, errsize, "%s: %s", tmp, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	f = NULL;
 	if (rename(tmp, path) == -1) {
-		fail(err, errsize, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	rc = 0;

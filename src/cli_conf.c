@@ -62,10 +62,10 @@ cli_conf_dir(char *buf, size_t size, char *err, size_t errsize)
 	else if (home != NULL && home[0] != '\0')
 		n = snprintf(buf, size, "%s/.config/corrchess", home);
 	else
-		return (cli_fail(err, errsize, "neither XDG_CONFIG_HOME nor "
+		return (errbuf_set(err, errsize, "neither XDG_CONFIG_HOME nor "
 		    "HOME is set: cannot find the configuration directory"));
 	if (n < 0 || (size_t)n >= size)
-		return (cli_fail(err, errsize, "configuration directory "
+		return (errbuf_set(err, errsize, "configuration directory "
 		    "name too long"));
 	return (0);
 }
@@ -102,7 +102,7 @@ cli_conf_default_key(char *buf, size_t size, char *err, size_t errsize)
 		return (-1);
 	n = snprintf(buf, size, "%s/id_ed25519", dir);
 	if (n < 0 || (size_t)n >= size)
-		return (cli_fail(err, errsize, "key file name too long"));
+		return (errbuf_set(err, errsize, "key file name too long"));
 	return (0);
 }
 
@@ -152,7 +152,7 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 		if (*s == '\0' || *s == '#' || *s == ';' || *s == '[')
 			continue;
 		if ((eq = strchr(s, '=')) == NULL) {
-			cli_fail(err, errsize, "%s:%u: expected "
+			errbuf_set(err, errsize, "%s:%u: expected "
 			    "\"name = value\"", path, lineno);
 			goto out;
 		}
@@ -173,12 +173,12 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 		else if (strcmp(name, "admin_token_file") == 0)
 			field = &cf->admin_token_file;
 		else {
-			cli_fail(err, errsize, "%s:%u: unknown setting '%s' "
+			errbuf_set(err, errsize, "%s:%u: unknown setting '%s' "
 			    "(known: server, key, player, admin_token_file)", path, lineno, name);
 			goto out;
 		}
 		if (*value == '\0') {
-			cli_fail(err, errsize, "%s:%u: %s: empty value",
+			errbuf_set(err, errsize, "%s:%u: %s: empty value",
 			    path, lineno, name);
 			goto out;
 		}
@@ -186,14 +186,14 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 		    cli_conf_expand_home(value) :
 		    strdup(value);
 		if (copy == NULL) {
-			cli_fail(err, errsize, "out of memory");
+			errbuf_set(err, errsize, "out of memory");
 			goto out;
 		}
 		free(*field);
 		*field = copy;
 	}
 	if (ferror(f)) {
-		cli_fail(err, errsize, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -214,10 +214,10 @@ cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
 	memset(cf, 0, sizeof *cf);
 	if (env != NULL && env[0] != '\0') {
 		if (snprintf(path, sizeof path, "%s", env) >= (int)sizeof path)
-			return (cli_fail(err, errsize, "CORRCHESS_CONFIG: "
+			return (errbuf_set(err, errsize, "CORRCHESS_CONFIG: "
 			    "file name too long"));
 		if ((f = fopen(path, "r")) == NULL)
-			return (cli_fail(err, errsize, "%s (from "
+			return (errbuf_set(err, errsize, "%s (from "
 			    "CORRCHESS_CONFIG): %s", path, strerror(errno)));
 	} else {
 		/* No home directory: no file, the defaults apply. */
@@ -227,12 +227,12 @@ cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
 		if ((f = fopen(path, "r")) == NULL) {
 			if (errno == ENOENT || errno == ENOTDIR)
 				return (0);
-			return (cli_fail(err, errsize, "%s: %s", path,
+			return (errbuf_set(err, errsize, "%s: %s", path,
 			    strerror(errno)));
 		}
 	}
 	if ((cf->path = strdup(path)) == NULL) {
-		cli_fail(err, errsize, "out of memory");
+		errbuf_set(err, errsize, "out of memory");
 		goto out;
 	}
 	if (cli_conf_read(cf, f, path, err, errsize) == -1)

@@ -39,7 +39,7 @@ int
 cli_http_init(char *err, size_t errsize)
 {
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return (cli_fail(err, errsize, "cannot start libcurl"));
+		return (errbuf_set(err, errsize, "cannot start libcurl"));
 	return (0);
 }
 
@@ -100,7 +100,7 @@ cli_http_request(const char *server, const char *method, const char *path,
 		goto oom;
 	}
 	if ((curl = curl_easy_init()) == NULL) {
-		cli_fail(err, errsize, "cannot start libcurl");
+		errbuf_set(err, errsize, "cannot start libcurl");
 		goto out;
 	}
 
@@ -150,11 +150,11 @@ cli_http_request(const char *server, const char *method, const char *path,
 		if (b.failed)
 			goto oom;
 		if (cc == CURLE_WRITE_ERROR)
-			cli_fail(err, errsize, "the answer of the corrchess "
+			errbuf_set(err, errsize, "the answer of the corrchess "
 			    "server at %.*s is larger than %d MiB", (int)slen,
 			    server, CLI_HTTP_REPLY_MAX / (1024 * 1024));
 		else
-			cli_fail(err, errsize, "cannot reach the corrchess "
+			errbuf_set(err, errsize, "cannot reach the corrchess "
 			    "server at %.*s: %s", (int)slen, server,
 			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
 		goto out;
@@ -174,7 +174,7 @@ cli_http_request(const char *server, const char *method, const char *path,
 	rc = 0;
 	goto out;
 oom:
-	cli_fail(err, errsize, "out of memory");
+	errbuf_set(err, errsize, "out of memory");
 out:
 	if (rc == -1)
 		cli_http_reply_free(r);

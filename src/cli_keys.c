@@ -42,22 +42,22 @@ cli_keys_load(const char *path, uint8_t sk[SIG_SECKEY_BYTES], char *err,
 	switch (e) {
 	case SIG_EIO:
 		if (errno == ENOENT)
-			return (cli_fail(err, errsize, "no key file %s (make "
+			return (errbuf_set(err, errsize, "no key file %s (make "
 			    "one with 'corrchess keygen', or give -k FILE)",
 			    path));
-		return (cli_fail(err, errsize, "%s: %s", path,
+		return (errbuf_set(err, errsize, "%s: %s", path,
 		    strerror(errno)));
 	case SIG_EKEY_ENCRYPTED:
-		return (cli_fail(err, errsize, "%s: the key is protected by a "
-		    "passphrase, which corrchess cannot read; sign with "
+		return (errbuf_set(err, errsize, "%s: the key is protected by "
+		    "a passphrase, which corrchess cannot read; sign with "
 		    "'ssh-keygen -Y sign -n corrchess' instead", path));
 	case SIG_EKEY_FORMAT:
 		if (n > 4 && strcmp(path + n - 4, ".pub") == 0)
-			return (cli_fail(err, errsize, "%s is a public key: "
+			return (errbuf_set(err, errsize, "%s is a public key: "
 			    "give the private key file", path));
 		/* FALLTHROUGH */
 	default:
-		return (cli_fail(err, errsize, "%s: %s", path,
+		return (errbuf_set(err, errsize, "%s: %s", path,
 		    sig_strerror(e)));
 	}
 }
@@ -72,31 +72,31 @@ cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
 
 	memset(st, 0, sizeof *st);
 	if (game == 0 || game > SIG_GAME_MAX)
-		return (cli_fail(err, errsize, "game %llu: not a game number",
+		return (errbuf_set(err, errsize, "game %llu: not a game number",
 		    (unsigned long long)game));
 	if (ply > SIG_PLY_MAX)
-		return (cli_fail(err, errsize, "ply %llu: too large",
+		return (errbuf_set(err, errsize, "ply %llu: too large",
 		    (unsigned long long)ply));
 	if (strlen(player) > SIG_PLAYER_MAX)
-		return (cli_fail(err, errsize, "player name '%s': longer "
+		return (errbuf_set(err, errsize, "player name '%s': longer "
 		    "than %d characters", player, SIG_PLAYER_MAX));
 	if (len == 0)
-		return (cli_fail(err, errsize, "no action given"));
+		return (errbuf_set(err, errsize, "no action given"));
 	if (len > SIG_ACTION_MAX)
-		return (cli_fail(err, errsize, "action '%s': longer than %d "
+		return (errbuf_set(err, errsize, "action '%s': longer than %d "
 		    "bytes", action, SIG_ACTION_MAX));
 	st->game = game;
 	st->ply = (uint32_t)ply;
 	memcpy(st->player, player, strlen(player) + 1);
 	if (sig_action_parse(action, len, &st->action, &e) == -1)
-		return (cli_fail(err, errsize, "action '%s': %s", action,
+		return (errbuf_set(err, errsize, "action '%s': %s", action,
 		    sig_strerror(e)));
 	if (sig_statement_build(st, &e) == -1) {
 		if (e == SIG_EPLAYER)
-			return (cli_fail(err, errsize, "player name '%s': %s "
+			return (errbuf_set(err, errsize, "player name '%s': %s "
 			    "(a to z in lower case, 0 to 9, '_', '.', '-')",
 			    player, sig_strerror(e)));
-		return (cli_fail(err, errsize, "%s", sig_strerror(e)));
+		return (errbuf_set(err, errsize, "%s", sig_strerror(e)));
 	}
 	return (0);
 }
@@ -113,7 +113,7 @@ cli_keys_sign_statement(const char *keypath, const struct sig_statement *st,
 	if (cli_keys_load(keypath, sk, err, errsize) == -1)
 		goto out;
 	if (sig_statement_sign(st, sk, form, buf, size, &e) == -1) {
-		cli_fail(err, errsize, "cannot sign: %s", sig_strerror(e));
+		errbuf_set(err, errsize, "cannot sign: %s", sig_strerror(e));
 		goto out;
 	}
 	rc = 0;
@@ -150,7 +150,7 @@ cli_keys_mkdirs(const char *dir, char *err, size_t errsize)
 	char	path[4096], *p;
 
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-		return (cli_fail(err, errsize, "%s: name too long", dir));
+		return (errbuf_set(err, errsize, "%s: name too long", dir));
 	for (p = path + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
@@ -159,8 +159,9 @@ cli_keys_mkdirs(const char *dir, char *err, size_t errsize)
 
 			*p = '\0';
 			if (mkdir(path, 0700) == -1 && errno != EEXIST)
-				return (cli_fail(err, errsize, "cannot create "
-				    "%s: %s", path, strerror(errno)));
+				return (errbuf_set(err, errsize,
+				    "cannot create %s: %s", path,
+				    strerror(errno)));
 			*p = c;
 		}
 		if (*p == '\0')

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "errbuf.h"
 
 /* Longest line and largest file accepted. */
 #define CONF_LINE_MAX	4096
@@ -229,23 +229,6 @@ const struct conf_key conf_table[] = {
 };
 const size_t conf_table_size = sizeof conf_table / sizeof conf_table[0];
 
-static int	conf_error(char *, size_t, const char *, ...)
-		    __attribute__((__format__(__printf__, 3, 4)));
-
-/* Write an error into the caller's buffer; return -1. */
-static int
-conf_error(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
-
 /* Find a key's row. */
 const struct conf_key *
 conf_find(const char *section, const char *name)
@@ -390,9 +373,9 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 	}
 	r = conf_parse_number(&s, key->type == CONF_INT, &n);
 	if (r == -2)
-		return (conf_error(err, errsize, "'%s' is too large", text));
+		return (errbuf_set(err, errsize, "'%s' is too large", text));
 	if (r != 0)
-		return (conf_error(err, errsize, "'%s' is not %s", text, what));
+		return (errbuf_set(err, errsize, "'%s' is not %s", text, what));
 
 	if (key->type == CONF_SIZE || key->type == CONF_DURATION) {
 		while (*s == ' ' || *s == '\t')
@@ -417,14 +400,14 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 			}
 		}
 		if (!found) {
-			return (conf_error(err, errsize, "'%s' is not %s",
+			return (errbuf_set(err, errsize, "'%s' is not %s",
 			    text, what));
 		}
 		if (r != 0)
-			return (conf_error(err, errsize, "'%s' is too large",
+			return (errbuf_set(err, errsize, "'%s' is too large",
 			    text));
 	} else if (*s != '\0')
-		return (conf_error(err, errsize, "'%s' is not %s", text, what));
+		return (errbuf_set(err, errsize, "'%s' is not %s", text, what));
 
 	if (n < key->min || n > key->max) {
 		switch (key->type) {
@@ -441,7 +424,7 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 			snprintf(hi, sizeof hi, "%lld", key->max);
 			break;
 		}
-		return (conf_error(err, errsize, "'%s' is out of range "
+		return (errbuf_set(err, errsize, "'%s' is out of range "
 		    "(%s to %s)", text, lo, hi));
 	}
 	*out = n;
@@ -464,24 +447,24 @@ conf_parse_value(const struct conf_key *key, const char *text,
 	memset(out, 0, sizeof *out);
 	for (i = 0; text[i] != '\0'; i++) {
 		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-			return (conf_error(err, errsize,
+			return (errbuf_set(err, errsize,
 			    "control character in value"));
 	}
 	if (*text == '\0' && !(key->flags & CONF_EMPTY_OK) &&
 	    key->type != CONF_STRING)
-		return (conf_error(err, errsize, "empty value"));
+		return (errbuf_set(err, errsize, "empty value"));
 
 	switch (key->type) {
 	case CONF_ADDR:
 		if (inet_pton(AF_INET, text, addr) != 1 &&
 		    inet_pton(AF_INET6, text, addr) != 1)
-			return (conf_error(err, errsize, "'%s' is not an "
+			return (errbuf_set(err, errsize, "'%s' is not an "
 			    "IPv4 or IPv6 address", text));
 		/* FALLTHROUGH */
 	case CONF_STRING:
 	case CONF_PATH:
 		if ((out->s = strdup(text)) == NULL)
-			return (conf_error(err, errsize, "out of memory"));
+			return (errbuf_set(err, errsize, "out of memory"));
 		return (0);
 	case CONF_INT:
 	case CONF_SIZE:
@@ -498,7 +481,7 @@ conf_parse_value(const struct conf_key *key, const char *text,
 				return (0);
 			}
 		}
-		return (conf_error(err, errsize, "'%s' is not yes or no",
+		return (errbuf_set(err, errsize, "'%s' is not yes or no",
 		    text));
 	case CONF_CHOICE:
 		list[0] = '\0';
@@ -513,10 +496,10 @@ conf_parse_value(const struct conf_key *key, const char *text,
 			if (n < 0)
 				break;
 		}
-		return (conf_error(err, errsize, "'%s' is not one of: %s",
+		return (errbuf_set(err, errsize, "'%s' is not one of: %s",
 		    text, list));
 	}
-	return (conf_error(err, errsize, "key of unknown type"));
+	return (errbuf_set(err, errsize, "key of unknown type"));
 }
 
 /* Store a parsed value into its field, freeing the old string. */
@@ -558,7 +541,7 @@ conf_init(struct conf *conf, char *err, size_t errsize)
 	for (i = 0; i < conf_table_size; i++) {
 		if (conf_parse_value(&conf_table[i], conf_table[i].def, &v,
 		    why, sizeof why) != 0) {
-			return (conf_error(err, errsize,
+			return (errbuf_set(err, errsize,
 			    "default of %s.%s: %s", conf_table[i].section,
 			    conf_table[i].name, why));
 		}
@@ -601,10 +584,10 @@ conf_set(struct conf *conf, const char *section, const char *name,
 	char			 why[CONF_ERR_SIZE];
 
 	if ((key = conf_find(section, name)) == NULL)
-		return (conf_error(err, errsize, "%s.%s: unknown key",
+		return (errbuf_set(err, errsize, "%s.%s: unknown key",
 		    section, name));
 	if (conf_parse_value(key, value, &v, why, sizeof why) != 0)
-		return (conf_error(err, errsize, "%s.%s: %s", section, name,
+		return (errbuf_set(err, errsize, "%s.%s: %s", section, name,
 		    why));
 	conf_store(conf, key, &v);
 	return (0);
@@ -661,7 +644,7 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 	int			 have_section = 0, rc = -1;
 
 	if ((seen = calloc(conf_table_size, sizeof *seen)) == NULL) {
-		conf_error(err, errsize, "%s: out of memory", name);
+		errbuf_set(err, errsize, "%s: out of memory", name);
 		goto out;
 	}
 	/* A UTF-8 byte order mark, as some editors write, is not text. */
@@ -674,7 +657,7 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 		while (pos + n < len && text[pos + n] != '\n')
 			n++;
 		if (n > CONF_LINE_MAX) {
-			conf_error(err, errsize, "%s:%zu: line longer than "
+			errbuf_set(err, errsize, "%s:%zu: line longer than "
 			    "%d bytes", name, lineno, CONF_LINE_MAX);
 			goto out;
 		}
@@ -690,7 +673,7 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 				break;
 		}
 		if (i < n) {
-			conf_error(err, errsize, "%s:%zu: control character "
+			errbuf_set(err, errsize, "%s:%zu: control character "
 			    "(byte 0x%02x) in line", name, lineno,
 			    (unsigned char)line[i]);
 			goto out;
@@ -703,19 +686,19 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 		if (*s == '[') {
 			end = strchr(s, ']');
 			if (end == NULL) {
-				conf_error(err, errsize, "%s:%zu: missing ']' "
+				errbuf_set(err, errsize, "%s:%zu: missing ']' "
 				    "after section name", name, lineno);
 				goto out;
 			}
 			*end = '\0';
 			if (*conf_trim(end + 1) != '\0') {
-				conf_error(err, errsize, "%s:%zu: text after "
+				errbuf_set(err, errsize, "%s:%zu: text after "
 				    "section header", name, lineno);
 				goto out;
 			}
 			k = conf_trim(s + 1);
 			if (!conf_valid_name(k) || !conf_section_exists(k)) {
-				conf_error(err, errsize, "%s:%zu: unknown "
+				errbuf_set(err, errsize, "%s:%zu: unknown "
 				    "section [%s]", name, lineno, k);
 				goto out;
 			}
@@ -725,7 +708,7 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 		}
 
 		if ((eq = strchr(s, '=')) == NULL) {
-			conf_error(err, errsize, "%s:%zu: expected "
+			errbuf_set(err, errsize, "%s:%zu: expected "
 			    "'key = value' or '[section]'", name, lineno);
 			goto out;
 		}
@@ -733,29 +716,29 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 		k = conf_trim(s);
 		val = conf_trim(eq + 1);
 		if (!conf_valid_name(k)) {
-			conf_error(err, errsize, "%s:%zu: '%s' is not a key "
+			errbuf_set(err, errsize, "%s:%zu: '%s' is not a key "
 			    "name", name, lineno, k);
 			goto out;
 		}
 		if (!have_section) {
-			conf_error(err, errsize, "%s:%zu: key '%s' before any "
+			errbuf_set(err, errsize, "%s:%zu: key '%s' before any "
 			    "[section]", name, lineno, k);
 			goto out;
 		}
 		if ((key = conf_find(section, k)) == NULL) {
-			conf_error(err, errsize, "%s:%zu: unknown key '%s' in "
+			errbuf_set(err, errsize, "%s:%zu: unknown key '%s' in "
 			    "section [%s]", name, lineno, k, section);
 			goto out;
 		}
 		i = (size_t)(key - conf_table);
 		if (seen[i] != 0) {
-			conf_error(err, errsize, "%s:%zu: %s already set on "
+			errbuf_set(err, errsize, "%s:%zu: %s already set on "
 			    "line %zu", name, lineno, k, seen[i]);
 			goto out;
 		}
 		seen[i] = lineno;
 		if (conf_parse_value(key, val, &v, why, sizeof why) != 0) {
-			conf_error(err, errsize, "%s:%zu: %s: %s", name,
+			errbuf_set(err, errsize, "%s:%zu: %s: %s", name,
 			    lineno, k, why);
 			goto out;
 		}
@@ -778,11 +761,11 @@ conf_load_file(struct conf *conf, const char *path, char *err,
 	int		 fd = -1, rc = -1;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		conf_error(err, errsize, "%s: %s", path, strerror(errno));
+		errbuf_set(err, errsize, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if ((buf = malloc(CONF_FILE_MAX + 1)) == NULL) {
-		conf_error(err, errsize, "%s: out of memory", path);
+		errbuf_set(err, errsize, "%s: out of memory", path);
 		goto out;
 	}
 	for (;;) {
@@ -790,7 +773,7 @@ conf_load_file(struct conf *conf, const char *path, char *err,
 		if (r == -1 && errno == EINTR)
 			continue;
 		if (r == -1) {
-			conf_error(err, errsize, "%s: %s", path,
+			errbuf_set(err, errsize, "%s: %s", path,
 			    strerror(errno));
 			goto out;
 		}
@@ -798,7 +781,7 @@ conf_load_file(struct conf *conf, const char *path, char *err,
 			break;
 		len += (size_t)r;
 		if (len > CONF_FILE_MAX) {
-			conf_error(err, errsize, "%s: larger than %d bytes",
+			errbuf_set(err, errsize, "%s: larger than %d bytes",
 			    path, CONF_FILE_MAX);
 			goto out;
 		}

@@ -35,11 +35,13 @@ EXTRA_DIST += tests/daemon-frame.sh
 
 tests_test_config_SOURCES = tests/test_config.c tests/testutil.h
 tests_test_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_config_LDADD = src/libcorrchessd.a $(DAEMON_LIBS) $(CMOCKA_LIBS)
+tests_test_config_LDADD = src/libcorrchessd.a src/libcorrchess.a \
+	$(DAEMON_LIBS) $(CMOCKA_LIBS)
 
 tests_test_http_SOURCES = tests/test_http.c tests/testutil.h
 tests_test_http_CFLAGS = $(DAEMON_CFLAGS) $(CURL_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_http_LDADD = src/libcorrchessd.a $(DAEMON_LIBS) $(CURL_LIBS) \
+tests_test_http_LDADD = src/libcorrchessd.a src/libcorrchess.a \
+	$(DAEMON_LIBS) $(CURL_LIBS) \
 	$(CMOCKA_LIBS)
 
 # Write conf/corrchessd.conf again from the table of keys in src/conf.c

@@ -1,6 +1,7 @@
 # The daemon's and client's modules above the rules core (libcorrchess.a).
 noinst_LIBRARIES += src/libcorrchess.a
-src_libcorrchess_a_SOURCES = src/sig.h src/sig.c src/game.h src/game.c
+src_libcorrchess_a_SOURCES = src/errbuf.h src/errbuf.c src/sig.h src/sig.c \
+	src/game.h src/game.c
 src_libcorrchess_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS)
 
 # sig: keys, statements, Ed25519 and SSHSIG signatures, record chain.

@@ -21,7 +21,8 @@ tests_test_mail_transport_SOURCES = tests/test_mail_transport.c \
 	tests/testutil.h
 tests_test_mail_transport_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) \
 	$(CMOCKA_CFLAGS)
-tests_test_mail_transport_LDADD = src/libcorrchessd.a $(CURL_LIBS) \
+tests_test_mail_transport_LDADD = src/libcorrchessd.a src/libcorrchess.a \
+	$(CURL_LIBS) \
 	$(CMOCKA_LIBS)
 
 # The fetch rate of 1000 small messages over one connection.

@@ -18,13 +18,13 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
 
+#include "errbuf.h"
 #include "log.h"
 #include "mail_curl.h"
 #include "mail_imap.h"
@@ -64,23 +64,6 @@ struct mail_imap {
 	char			 errbuf[CURL_ERROR_SIZE];
 	char			 line[IMAP_LINE_SIZE];	/* server's last */
 };
-
-static int	imap_error(char *, size_t, const char *, ...)
-		    __attribute__((__format__(__printf__, 3, 4)));
-
-/* Write an error into the caller's buffer; return -1. */
-static int
-imap_error(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
 
 /* Name an error. */
 const char *
@@ -251,7 +234,7 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		rc = curl_easy_setopt(c, CURLOPT_WRITEDATA, imap);
 	if (rc != CURLE_OK) {
 		*rcp = rc;
-		imap_error(err, errsize, "%s: libcurl: %s", imap->base,
+		errbuf_set(err, errsize, "%s: libcurl: %s", imap->base,
 		    curl_easy_strerror(rc));
 		return (rc == CURLE_OUT_OF_MEMORY ? MAIL_IMAP_ENOMEM :
 		    MAIL_IMAP_ECONFIG);
@@ -269,7 +252,7 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		rc = CURLE_OUT_OF_MEMORY;
 	if ((e = imap_map_error(rc)) == MAIL_IMAP_OK)
 		return (MAIL_IMAP_OK);
-	imap_error(err, errsize, "%s: %s%s%s%s: %s%s", imap->base,
+	errbuf_set(err, errsize, "%s: %s%s%s%s: %s%s", imap->base,
 	    mail_imap_strerror(e), command != NULL ? " (" : "",
 	    command != NULL ? command : "",
 	    command != NULL ? ")" : "",
@@ -299,15 +282,15 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 
 	*out = NULL;
 	if ((rc = mail_curl_init()) != CURLE_OK) {
-		imap_error(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
+		errbuf_set(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
 		return (MAIL_IMAP_ENOMEM);
 	}
 	if (o->url == NULL || *o->url == '\0') {
-		imap_error(err, errsize, "no IMAP URL");
+		errbuf_set(err, errsize, "no IMAP URL");
 		return (MAIL_IMAP_ECONFIG);
 	}
 	if ((imap = calloc(1, sizeof *imap)) == NULL) {
-		imap_error(err, errsize, "out of memory");
+		errbuf_set(err, errsize, "out of memory");
 		goto fail;
 	}
 
@@ -317,14 +300,14 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	if (curl_url_set(u, CURLUPART_URL, o->url, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
-		imap_error(err, errsize, "%s: not a URL", o->url);
+		errbuf_set(err, errsize, "%s: not a URL", o->url);
 		e = MAIL_IMAP_ECONFIG;
 		goto fail;
 	}
 	if (strcmp(scheme, "imaps") == 0)
 		imap->co.tls = 1;
 	else if (strcmp(scheme, "imap") != 0) {
-		imap_error(err, errsize, "%s: not an imap:// or imaps:// URL",
+		errbuf_set(err, errsize, "%s: not an imap:// or imaps:// URL",
 		    o->url);
 		e = MAIL_IMAP_ECONFIG;
 		goto fail;
@@ -372,7 +355,7 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	return (MAIL_IMAP_OK);
 
 nomem:
-	imap_error(err, errsize, "out of memory");
+	errbuf_set(err, errsize, "out of memory");
 	e = MAIL_IMAP_ENOMEM;
 fail:
 	curl_free(scheme);
@@ -422,14 +405,14 @@ imap_quote(const struct mail_imap *imap, const char *name, char *buf,
 	char	c;
 
 	if (*name == '\0')
-		return (imap_error(err, errsize, "empty mailbox name"));
+		return (errbuf_set(err, errsize, "empty mailbox name"));
 	if (size < 3)
-		return (imap_error(err, errsize, "mailbox name too long"));
+		return (errbuf_set(err, errsize, "mailbox name too long"));
 	buf[n++] = '"';
 	for (; *name != '\0'; name++) {
 		c = *name;
 		if ((unsigned char)c < 0x20 || (unsigned char)c > 0x7e)
-			return (imap_error(err, errsize, "mailbox name with a "
+			return (errbuf_set(err, errsize, "mailbox name with a "
 			    "control or non-ASCII byte (0x%02x)",
 			    (unsigned char)c));
 		if (c == '/' && imap->sep != '\0')
@@ -447,7 +430,7 @@ imap_quote(const struct mail_imap *imap, const char *name, char *buf,
 	buf[n] = '\0';
 	return (0);
 toolong:
-	return (imap_error(err, errsize, "mailbox name too long"));
+	return (errbuf_set(err, errsize, "mailbox name too long"));
 }
 
 /*
@@ -464,7 +447,7 @@ imap_mailbox_url(struct mail_imap *imap, uint32_t v, uint32_t u, char *buf,
 	int	 n;
 
 	if ((name = strdup(imap->mailbox)) == NULL) {
-		imap_error(err, errsize, "out of memory");
+		errbuf_set(err, errsize, "out of memory");
 		return (MAIL_IMAP_ENOMEM);
 	}
 	for (i = 0; name[i] != '\0'; i++) {
@@ -474,7 +457,7 @@ imap_mailbox_url(struct mail_imap *imap, uint32_t v, uint32_t u, char *buf,
 	esc = curl_easy_escape(imap->curl, name, 0);
 	free(name);
 	if (esc == NULL) {
-		imap_error(err, errsize, "out of memory");
+		errbuf_set(err, errsize, "out of memory");
 		return (MAIL_IMAP_ENOMEM);
 	}
 	if (v != 0)
@@ -484,7 +467,7 @@ imap_mailbox_url(struct mail_imap *imap, uint32_t v, uint32_t u, char *buf,
 	n = snprintf(buf, size, "%s/%s%s%s", imap->base, esc, vs, us);
 	curl_free(esc);
 	if (n < 0 || (size_t)n >= size) {
-		imap_error(err, errsize, "mailbox name too long");
+		errbuf_set(err, errsize, "mailbox name too long");
 		return (MAIL_IMAP_ECONFIG);
 	}
 	return (MAIL_IMAP_OK);
@@ -669,7 +652,7 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 		}
 	}
 	if (!(got & 1)) {
-		imap_error(err, errsize, "%s: STATUS %s: no UIDVALIDITY in the "
+		errbuf_set(err, errsize, "%s: STATUS %s: no UIDVALIDITY in the "
 		    "answer", imap->base, mailbox);
 		return (MAIL_IMAP_EPROTO);
 	}
@@ -711,7 +694,7 @@ imap_search(struct mail_imap *imap, const char *url, uint32_t from,
 	    errsize)) != MAIL_IMAP_OK)
 		return (e);
 	if (imap->answer.over) {
-		imap_error(err, errsize, "%s: SEARCH answer larger than %u "
+		errbuf_set(err, errsize, "%s: SEARCH answer larger than %u "
 		    "bytes", imap->base, IMAP_MAX_ANSWER);
 		return (MAIL_IMAP_EPROTO);
 	}
@@ -732,7 +715,7 @@ imap_search(struct mail_imap *imap, const char *url, uint32_t from,
 				cap = cap == 0 ? 64 : cap * 2;
 				if ((p = realloc(a, cap * sizeof *a)) == NULL) {
 					free(a);
-					imap_error(err, errsize,
+					errbuf_set(err, errsize,
 					    "out of memory");
 					return (MAIL_IMAP_ENOMEM);
 				}
@@ -897,7 +880,7 @@ mail_imap_move(struct mail_imap *imap, uint32_t uidvalidity, uint32_t uid,
     const char *folder, char *err, size_t errsize)
 {
 	if (uid == 0) {
-		imap_error(err, errsize, "no UIDVALIDITY or UID to move");
+		errbuf_set(err, errsize, "no UIDVALIDITY or UID to move");
 		return (MAIL_IMAP_ECONFIG);
 	}
 	return (mail_imap_move_set(imap, uidvalidity, &uid, 1, folder, err,
@@ -920,12 +903,12 @@ mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
 	if (n == 0)
 		return (MAIL_IMAP_OK);
 	if (uidvalidity == 0) {
-		imap_error(err, errsize, "no UIDVALIDITY or UID to move");
+		errbuf_set(err, errsize, "no UIDVALIDITY or UID to move");
 		return (MAIL_IMAP_ECONFIG);
 	}
 	for (i = 0; i < n; i++) {
 		if (uids[i] == 0) {
-			imap_error(err, errsize, "no UIDVALIDITY or UID to "
+			errbuf_set(err, errsize, "no UIDVALIDITY or UID to "
 			    "move");
 			return (MAIL_IMAP_ECONFIG);
 		}
@@ -939,7 +922,7 @@ mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
 	    errsize)) != MAIL_IMAP_OK)
 		return (e);
 	if ((a = malloc(n * sizeof *a)) == NULL) {
-		imap_error(err, errsize, "out of memory");
+		errbuf_set(err, errsize, "out of memory");
 		return (MAIL_IMAP_ENOMEM);
 	}
 	memcpy(a, uids, n * sizeof *a);

@@ -12,13 +12,13 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
 
+#include "errbuf.h"
 #include "log.h"
 #include "mail_curl.h"
 #include "mail_smtp.h"
@@ -42,23 +42,6 @@ struct mail_smtp {
 	char			 line[SMTP_LINE_SIZE];	/* server's last */
 	char			 eline[SMTP_LINE_SIZE];	/* last 4xx, 5xx */
 };
-
-static int	smtp_error(char *, size_t, const char *, ...)
-		    __attribute__((__format__(__printf__, 3, 4)));
-
-/* Write an error into the caller's buffer; return -1. */
-static int
-smtp_error(char *err, size_t errsize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (err != NULL && errsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsize, fmt, ap);
-		va_end(ap);
-	}
-	return (-1);
-}
 
 /* Name a result. */
 const char *
@@ -87,19 +70,19 @@ mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
 
 	*out = NULL;
 	if ((rc = mail_curl_init()) != CURLE_OK)
-		return (smtp_error(err, errsize, "libcurl: %s",
+		return (errbuf_set(err, errsize, "libcurl: %s",
 		    curl_easy_strerror(rc)));
 	if (o->url == NULL || *o->url == '\0')
-		return (smtp_error(err, errsize, "no SMTP URL"));
+		return (errbuf_set(err, errsize, "no SMTP URL"));
 	if ((u = curl_url()) == NULL)
 		goto nomem;
 	if (curl_url_set(u, CURLUPART_URL, o->url, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK) {
-		smtp_error(err, errsize, "%s: not a URL", o->url);
+		errbuf_set(err, errsize, "%s: not a URL", o->url);
 		goto fail;
 	}
 	if (strcmp(scheme, "smtp") != 0 && strcmp(scheme, "smtps") != 0) {
-		smtp_error(err, errsize, "%s: not an smtp:// or smtps:// URL",
+		errbuf_set(err, errsize, "%s: not an smtp:// or smtps:// URL",
 		    o->url);
 		goto fail;
 	}
@@ -142,7 +125,7 @@ mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
 	return (0);
 
 nomem:
-	smtp_error(err, errsize, "out of memory");
+	errbuf_set(err, errsize, "out of memory");
 fail:
 	curl_free(scheme);
 	curl_url_cleanup(u);
@@ -224,13 +207,13 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 	if (code != NULL)
 		*code = 0;
 	if (nrcpt == 0) {
-		smtp_error(err, errsize, "no recipient");
+		errbuf_set(err, errsize, "no recipient");
 		return (MAIL_SMTP_PERMFAIL);
 	}
 	for (i = 0; i < nrcpt; i++) {
 		/* An address with CR or LF would inject SMTP commands. */
 		if (strpbrk(rcpt[i], "\r\n") != NULL) {
-			smtp_error(err, errsize, "recipient with a line break");
+			errbuf_set(err, errsize, "recipient with a line break");
 			result = MAIL_SMTP_PERMFAIL;
 			goto out;
 		}
@@ -245,7 +228,7 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 		addr = NULL;
 	}
 	if (strpbrk(from, "\r\n") != NULL) {
-		smtp_error(err, errsize, "sender with a line break");
+		errbuf_set(err, errsize, "sender with a line break");
 		result = MAIL_SMTP_PERMFAIL;
 		goto out;
 	}
@@ -278,7 +261,7 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_READDATA, smtp);
 	if (rc != CURLE_OK) {
-		smtp_error(err, errsize, "%s: libcurl: %s", smtp->url,
+		errbuf_set(err, errsize, "%s: libcurl: %s", smtp->url,
 		    curl_easy_strerror(rc));
 		goto out;
 	}
@@ -309,7 +292,7 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 		result = MAIL_SMTP_PERMFAIL;
 	else
 		result = MAIL_SMTP_TEMPFAIL;
-	smtp_error(err, errsize, "%s: %s: %s%s%s", smtp->url,
+	errbuf_set(err, errsize, "%s: %s: %s%s%s", smtp->url,
 	    rc == CURLE_LOGIN_DENIED ? "login refused" :
 	    mail_smtp_strresult(result),
 	    smtp->errbuf[0] != '\0' ? smtp->errbuf : curl_easy_strerror(rc),
@@ -318,7 +301,7 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 	goto out;
 
 nomem:
-	smtp_error(err, errsize, "out of memory");
+	errbuf_set(err, errsize, "out of memory");
 	result = MAIL_SMTP_TEMPFAIL;
 out:
 	free(addr);
