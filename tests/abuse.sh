@@ -44,6 +44,7 @@ nmoves=${#moves[@]}
 
 bg=()
 # stop_attack: at exit, the attackers stop before corrchessd does.
+# shellcheck disable=SC2317 # run at exit by tests/lib.sh
 stop_attack() {
 	local p
 	touch "$tmp/stop"

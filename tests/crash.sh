@@ -26,19 +26,14 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchessd=$top_builddir/src/corrchessd
-corrchess=$top_builddir/src/corrchess
-example=$top_srcdir/conf/corrchessd.conf
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+need curl sqlite3
+# A restart may take 20 s on a loaded machine; a request 60 s at most.
+launch_wait=20
+req_max_time=60
 kills=${CRASH_KILLS:-5}
 nclients=${CRASH_CLIENTS:-4}
-
-for prog in curl sqlite3; do
-	if ! command -v "$prog" >/dev/null 2>&1; then
-		echo "$prog not found: run .ci/install-deps" >&2
-		exit 1
-	fi
-done
 
 # The moves of every game: Deep Blue v Kasparov, New York 1997, game 2
 # (89 plies, no repetition, ends by resignation after the last one).
@@ -49,87 +44,31 @@ nmoves=${#moves[@]}
 # Statements each client keeps signed ahead of its play.
 ahead=60
 
-passed=0
-failed=0
-pid=
 clients=()
-tmp=$(mktemp -d)
-cleanup() {
+# stop_clients: at exit, the clients stop before corrchessd does.
+# shellcheck disable=SC2317 # run at exit by tests/lib.sh
+stop_clients() {
 	local c
 	for c in "${clients[@]}"; do
 		kill "$c" 2>/dev/null
 	done
-	if [ -n "$pid" ]; then
-		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+before_exit=stop_clients
 
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
-
-# req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to
-# $code.
-req() {
-	local method=$1 path=$2
-	shift 2
-	code=$(curl -s -o "$tmp/out" -w '%{http_code}' --max-time 60 \
-	    -X "$method" "$@" "$base$path")
-}
-
-# admin METHOD PATH [CURL-ARG...]: req with the admin token.
-admin() {
-	req "$@" -H "Authorization: Bearer $(cat "$tmp/state/admin.token")"
-}
-
-# jval KEY [FILE]: a number member KEY of a compact JSON object.
-jval() {
-	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
-}
-
-# jmoves: the "moves" array of the last answer as space-separated SAN.
-jmoves() {
-	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "$tmp/out" |
-	    tr -d '"' | tr ',' ' '
-}
-
-# Start corrchessd on the state directory; set $pid, $port, $base.
+# start: corrchessd on the state directory, its log appended to
+# $tmp/alllogs; set $pid, $port, $base and $token.
 start() {
-	: >"$tmp/log"
-	"$corrchessd" --config "$tmp/test.conf" --state-dir "$tmp/state" \
-	    2>"$tmp/log" &
-	pid=$!
-	local i=0
-	while ! grep -q 'listening on' "$tmp/log"; do
-		i=$((i + 1))
-		if [ $i -gt 400 ] || ! kill -0 "$pid" 2>/dev/null; then
-			echo "corrchessd did not start:" >&2
-			cat "$tmp/log" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
+	daemon_launch "$corrchessd" --config "$tmp/test.conf" \
+	    --state-dir "$tmp/state" || return 1
 	cat "$tmp/log" >>"$tmp/alllogs"
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' \
-	    "$tmp/log")
-	base=http://127.0.0.1:$port
-	[ -n "$port" ]
+	token=$(cat "$tmp/state/admin.token")
 }
 
 # new_game CLIENT: create a game for CLIENT and sign all its statements.
 new_game() {
 	local c=$1 g p player st out=$tmp/new.$1
 	st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 -X POST \
-	    -H "Authorization: Bearer $(cat "$tmp/state/admin.token")" \
+	    -H "Authorization: Bearer $token" \
 	    -d '{"white":"alice","black":"bob"}' "$base/api/v1/games")
 	if [ "$st" != 201 ]; then
 		echo "create a game: status $st: $(cat "$out")" >&2
@@ -427,5 +366,4 @@ echo "crash: $kills kills, $restarts restarts, $nclients clients," \
     "$(wc -l <"$tmp/games" | tr -d ' ') games, $acked moves answered 201," \
     "$check_moves moves recorded, $backups backups during writes," \
     "$((t1 - t0))s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

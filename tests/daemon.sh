@@ -24,12 +24,6 @@ need curl ssh-keygen openssl
 
 # --- HTTP and JSON helpers ----------------------------------------------
 
-# jmoves: the "moves" array of the last answer as space-separated SAN.
-jmoves() {
-	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "$tmp/out" |
-	    tr -d '"' | tr ',' ' '
-}
-
 # expect NAME STATUS [CODE]: the last answer's status, and error code.
 expect() {
 	if [ "$code" != "$2" ]; then

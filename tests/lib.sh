@@ -278,6 +278,12 @@ jval() {
 	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
 }
 
+# jmoves: the "moves" array of the last answer as space-separated SAN.
+jmoves() {
+	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "$tmp/out" |
+	    tr -d '"' | tr ',' ' '
+}
+
 # --- Signed statements --------------------------------------------------
 
 # statement GAME PLY PLAYER ACTION: write the five lines to $tmp/st.
