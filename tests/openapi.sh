@@ -17,20 +17,8 @@ api_c=$top_srcdir/src/api.c
 http_c=$top_srcdir/src/http.c
 yaml=$top_srcdir/doc/openapi.yaml
 
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-ok() {
-	passed=$((passed + 1))
-}
-
-bad() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
-}
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 
 # The rows of routes_api: from its opening line to the closing "};", each
 # row's method and path (on the row's first line), as "METHOD /path".
@@ -150,5 +138,4 @@ while read -r p names; do
 	done
 done <"$tmp/params"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
