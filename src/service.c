@@ -254,22 +254,38 @@ struct rebuild {
 	int			  rc;
 };
 
+/*
+ * Make room for element `n` in array `arr` of *cap elements of `size`
+ * bytes: double the capacity (`first` when empty) until it is past `n`.
+ * Returns the array, which may have moved, or NULL with `arr` and *cap
+ * unchanged.
+ */
+static void *
+grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+	void	*p;
+	size_t	 ncap;
+
+	if (n < *cap)
+		return arr;
+	ncap = *cap != 0 ? *cap * 2 : first;
+	while (ncap <= n)
+		ncap *= 2;
+	if (ncap > SIZE_MAX / size || (p = realloc(arr, ncap * size)) == NULL)
+		return NULL;
+	*cap = ncap;
+	return p;
+}
+
 /* Make room for one more SAN entry. */
 static int
 san_reserve(char (**san)[CHESS_SAN_MAX], size_t *cap, size_t n)
 {
 	char	(*p)[CHESS_SAN_MAX];
-	size_t	  ncap;
 
-	if (n < *cap)
-		return 0;
-	ncap = *cap != 0 ? *cap * 2 : 128;
-	while (ncap <= n)
-		ncap *= 2;
-	if ((p = realloc(*san, ncap * sizeof *p)) == NULL)
+	if ((p = grow(*san, cap, n, sizeof *p, 128)) == NULL)
 		return -1;
 	*san = p;
-	*cap = ncap;
 	return 0;
 }
 
@@ -742,19 +758,15 @@ id_collect(void *arg, const struct store_game *g)
 {
 	struct id_list	*l = arg;
 	int64_t		*p;
-	size_t		 i, ncap;
+	size_t		 i;
 
 	l->listed++;
 	for (i = 0; i < l->n; i++)
 		if (l->ids[i] == g->id)
 			return 0;
-	if (l->n == l->cap) {
-		ncap = l->cap != 0 ? l->cap * 2 : 64;
-		if ((p = realloc(l->ids, ncap * sizeof *p)) == NULL)
-			return -1;
-		l->ids = p;
-		l->cap = ncap;
-	}
+	if ((p = grow(l->ids, &l->cap, l->n, sizeof *p, 64)) == NULL)
+		return -1;
+	l->ids = p;
 	l->ids[l->n++] = g->id;
 	return 0;
 }
@@ -823,15 +835,10 @@ leave_collect(void *arg, const struct store_leave *l)
 {
 	struct leave_list	*ll = arg;
 	struct store_leave	*p;
-	size_t			 ncap;
 
-	if (ll->n == ll->cap) {
-		ncap = ll->cap != 0 ? ll->cap * 2 : 16;
-		if ((p = realloc(ll->l, ncap * sizeof *p)) == NULL)
-			return -1;
-		ll->l = p;
-		ll->cap = ncap;
-	}
+	if ((p = grow(ll->l, &ll->cap, ll->n, sizeof *p, 16)) == NULL)
+		return -1;
+	ll->l = p;
 	ll->l[ll->n++] = *l;
 	return 0;
 }
@@ -937,18 +944,13 @@ digest_collect(void *arg, const struct store_player *p)
 {
 	struct digest_due	*dd = arg;
 	struct store_player	*np;
-	size_t			 ncap;
 
 	if (strcmp(p->digest, "daily") != 0 || p->email[0] == '\0' ||
 	    dd->now - p->digest_sent < GAME_DAY)
 		return 0;
-	if (dd->n == dd->cap) {
-		ncap = dd->cap != 0 ? dd->cap * 2 : 16;
-		if ((np = realloc(dd->p, ncap * sizeof *np)) == NULL)
-			return -1;
-		dd->p = np;
-		dd->cap = ncap;
-	}
+	if ((np = grow(dd->p, &dd->cap, dd->n, sizeof *np, 16)) == NULL)
+		return -1;
+	dd->p = np;
 	dd->p[dd->n++] = *p;
 	return 0;
 }
