@@ -509,22 +509,6 @@ struct event_row {
 	int	chessjs3;	/* chess.js's 3rd occurrence, -1 for n/a */
 };
 
-/* Split a TSV line into at most `max` fields; returns the count. */
-static int
-split_tabs(char *line, char **fields, int max)
-{
-	int	n = 0;
-
-	while (n < max) {
-		fields[n++] = line;
-		line = strchr(line, '\t');
-		if (line == NULL)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 /* Read a PGN file under data/pgn; chess.js/0.pgn uses "<br />" for its
  * newlines, as chess.js's tests do, and is read with real newlines. */
 static char *
@@ -646,7 +630,7 @@ test_game_events(void **state)
 		cursor = strchr(line, '\n');
 		if (cursor != NULL)
 			*cursor++ = '\0';
-		n = split_tabs(line, f, 16);
+		n = test_split_tabs(line, f, 16);
 		assert_true(n >= 9);
 		memset(&row, 0, sizeof row);
 		snprintf(row.file, sizeof row.file, "%s", f[0]);

@@ -24,42 +24,6 @@
 /* Counters over the data-driven tests, printed at the end. */
 static unsigned long	checked_positions, checked_moves, checked_plies;
 
-/* Next line of a text buffer (modified in place), or NULL at the end. */
-static char *
-next_line(char **cursor)
-{
-	char	*line = *cursor, *end;
-	size_t	 len;
-
-	if (line == NULL || *line == '\0')
-		return NULL;
-	end = strchr(line, '\n');
-	if (end != NULL) {
-		*end = '\0';
-		*cursor = end + 1;
-	} else
-		*cursor = line + strlen(line);
-	len = strlen(line);
-	if (len > 0 && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	return line;
-}
-
-/* Split a line at tabs into at most `max` fields; returns their count. */
-static int
-split_tabs(char *line, char **fields, int max)
-{
-	int	n = 0;
-
-	while (n < max) {
-		fields[n++] = line;
-		if ((line = strchr(line, '\t')) == NULL)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 /* Set up a position from FEN, failing the test when it does not parse. */
 static void
 setup(struct chess_position *pos, const char *fen, unsigned flags)
@@ -194,10 +158,10 @@ check_legal_san(const char *name, unsigned flags)
 	int			n, count;
 
 	cursor = data = test_read_data(name, NULL);
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (*line == '\0')
 			continue;
-		assert_int_equal(split_tabs(line, f, 2), 2);
+		assert_int_equal(test_split_tabs(line, f, 2), 2);
 		setup(&pos, f[0], flags);
 		n = chess_legal_moves(&pos, moves);
 		count = 0;
@@ -274,10 +238,10 @@ test_replay_vectors(void **state)
 
 	(void)state;
 	cursor = data = test_read_data("notation/replay-vectors.tsv", NULL);
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (*line == '\0')
 			continue;
-		assert_int_equal(split_tabs(line, f, 7), 7);
+		assert_int_equal(test_split_tabs(line, f, 7), 7);
 		flags = strstr(f[0], "fischerrandom") != NULL ?
 		    CHESS_FEN_960 : 0;
 		setup(&pos, f[2], flags);

@@ -170,22 +170,6 @@ test_files(void **state)
 	print_message("total: %ld games, %ld plies\n", games, plies);
 }
 
-/* Split a TSV line into at most `max` fields; returns the count. */
-static int
-split_tabs(char *line, char **fields, int max)
-{
-	int	n = 0;
-
-	while (n < max) {
-		fields[n++] = line;
-		line = strchr(line, '\t');
-		if (line == NULL)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 /* Every move of replay-vectors.tsv: the move read from the PGN has the
  * expected SAN and UCI and leads to the expected position. */
 static void
@@ -207,7 +191,7 @@ test_replay_vectors(void **state)
 		cursor = strchr(line, '\n');
 		if (cursor != NULL)
 			*cursor++ = '\0';
-		assert_int_equal(split_tabs(line, f, 8), 7);
+		assert_int_equal(test_split_tabs(line, f, 8), 7);
 		hash = strchr(f[0], '#');
 		assert_non_null(hash);
 		*hash = '\0';

@@ -45,27 +45,6 @@ uci(chess_move m, char buf[6])
 	}
 }
 
-/* Next line of a text buffer (modified in place), or NULL at the end. */
-static char *
-next_line(char **cursor)
-{
-	char	*line = *cursor, *end;
-	size_t	 len;
-
-	if (line == NULL || *line == '\0')
-		return NULL;
-	end = strchr(line, '\n');
-	if (end != NULL) {
-		*end = '\0';
-		*cursor = end + 1;
-	} else
-		*cursor = line + strlen(line);
-	len = strlen(line);
-	if (len > 0 && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	return line;
-}
-
 /* Walk the tree `depth` plies, checking the invariant after each make. */
 static uint64_t
 walk(const struct chess_position *pos, int depth, const char *fen)
@@ -165,7 +144,7 @@ run_epd(const char *file)
 	int			 depth;
 
 	text = cursor = test_read_data(file, NULL);
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (*line == '#' || *line == '\0')
 			continue;
 		semi = strchr(line, ';');
@@ -191,7 +170,7 @@ run_perft_file(const char *file)
 	int			 depth, have = 0;
 
 	text = cursor = test_read_data(file, NULL);
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (strncmp(line, "id ", 3) == 0) {
 			snprintf(name, sizeof name, "%s: %s", file, line + 3);
 			have = 0;
@@ -327,10 +306,10 @@ run_movelist(const char *file, bool king_dest)
 	int	 count = 0;
 
 	text = cursor = test_read_data(file, NULL);
-	while ((fen = next_line(&cursor)) != NULL) {
+	while ((fen = test_next_line(&cursor)) != NULL) {
 		if (*fen == '\0')
 			continue;
-		list = next_line(&cursor);
+		list = test_next_line(&cursor);
 		if (list == NULL)
 			list = fen + strlen(fen);
 		/*
@@ -356,7 +335,7 @@ run_legal_san(const char *file)
 	bool	 blank;
 
 	text = cursor = test_read_data(file, NULL);
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (*line == '\0')
 			continue;
 		tab = strchr(line, '\t');
@@ -553,7 +532,7 @@ test_fen_round_trip(void **state)
 	(void)state;
 	text = cursor = test_read_data("fen/scalachess-replay-mainline_fen.txt",
 	    NULL);
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (*line == '\0')
 			continue;
 		/* Skip the variant games: crazyhouse (a ninth "rank", the
@@ -587,7 +566,7 @@ test_fen_round_trip(void **state)
 	/* Every line of the Chess960 suite, Shredder-FEN castling, whole. */
 	text = cursor = test_read_data("perft/shakmaty-chess960.perft", NULL);
 	n = 0;
-	while ((line = next_line(&cursor)) != NULL) {
+	while ((line = test_next_line(&cursor)) != NULL) {
 		if (strncmp(line, "epd ", 4) != 0)
 			continue;
 		assert_fen_round(line + 4, CHESS_FEN_960, line + 4);

@@ -8,7 +8,8 @@
  * any later version. See the file COPYING.
  */
 
-/* Helpers shared by the unit tests: finding test data, reading files. */
+/* Helpers shared by the unit tests: finding test data, reading files,
+ * splitting lines and fields. */
 
 #ifndef CORRCHESS_TESTUTIL_H
 #define CORRCHESS_TESTUTIL_H
@@ -61,6 +62,44 @@ test_read_data(const char *name, size_t *lenp)
 	if (lenp != NULL)
 		*lenp = len;
 	return buf;
+}
+
+/* Next line of a text buffer (modified in place), without its CR LF or LF;
+ * NULL at the end. */
+static inline char *
+test_next_line(char **cursor)
+{
+	char	*line = *cursor, *end;
+	size_t	 len;
+
+	if (line == NULL || *line == '\0')
+		return NULL;
+	end = strchr(line, '\n');
+	if (end != NULL) {
+		*end = '\0';
+		*cursor = end + 1;
+	} else
+		*cursor = line + strlen(line);
+	len = strlen(line);
+	if (len > 0 && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	return line;
+}
+
+/* Split a line at tabs (in place) into at most `max` fields; returns their
+ * count. */
+static inline int
+test_split_tabs(char *line, char **fields, int max)
+{
+	int	n = 0;
+
+	while (n < max) {
+		fields[n++] = line;
+		if ((line = strchr(line, '\t')) == NULL)
+			break;
+		*line++ = '\0';
+	}
+	return n;
 }
 
 #endif /* CORRCHESS_TESTUTIL_H */
