@@ -590,29 +590,25 @@ cli_client_start(const struct cli_cmd *self)
 	return (0);
 }
 
-/* corrchess move [-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE */
-int
-cli_client_move(const struct cli_cmd *self, int argc, char **argv)
+/*
+ * Parse options, a game number and the words of an action (`what` names
+ * them in the usage error), and submit `prefix` followed by the words (and
+ * " offer-draw" when asked for).
+ */
+static int
+cli_client_submit_words(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, const char *prefix, const char *what)
 {
-	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
-		{ "key", 'k', 1, OPT_KEY },
-		{ "player", 'p', 1, OPT_PLAYER },
-		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
-		{ "ascii", 0, 0, OPT_ASCII },
-		{ "flip", 0, 0, OPT_FLIP },
-		{ NULL, 0, 0, 0 }
-	};
 	struct cli_client_opts	 o;
 	uint64_t		 id;
-	char			*move = NULL, *action = NULL;
+	char			*words = NULL, *action = NULL;
 	int			 ind, rc;
 
 	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
 	    CLI_EXIT_OK)
 		goto out;
 	if (argc - ind < 2) {
-		rc = cli_usage(self, "give a game number and a move");
+		rc = cli_usage(self, "give a game number and %s", what);
 		goto out;
 	}
 	if (cli_client_game_id(argv[ind], &id) == -1) {
@@ -620,8 +616,8 @@ cli_client_move(const struct cli_cmd *self, int argc, char **argv)
 		goto out;
 	}
 	/* A move may be several words: "exd6 e.p.". */
-	if ((move = cli_keys_join(argc - ind - 1, argv + ind + 1)) == NULL ||
-	    asprintf(&action, "move %s%s", move, o.offer_draw ?
+	if ((words = cli_keys_join(argc - ind - 1, argv + ind + 1)) == NULL ||
+	    asprintf(&action, "%s%s%s", prefix, words, o.offer_draw ?
 	    " offer-draw" : "") == -1) {
 		action = NULL;
 		cli_error(self, "out of memory");
@@ -635,10 +631,28 @@ cli_client_move(const struct cli_cmd *self, int argc, char **argv)
 	rc = cli_client_submit(self, &o, id, action);
 	cli_http_cleanup();
 out:
-	free(move);
+	free(words);
 	free(action);
 	cli_conf_free(&o.cf);
 	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+}
+
+/* corrchess move [-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE */
+int
+cli_client_move(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, OPT_SERVER },
+		{ "key", 'k', 1, OPT_KEY },
+		{ "player", 'p', 1, OPT_PLAYER },
+		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
+		{ "ascii", 0, 0, OPT_ASCII },
+		{ "flip", 0, 0, OPT_FLIP },
+		{ NULL, 0, 0, 0 }
+	};
+
+	return (cli_client_submit_words(self, argc, argv, opts, "move ",
+	    "a move"));
 }
 
 /* corrchess act [-s URL] [-k KEY] [-p NAME] GAME ACTION... */
@@ -653,37 +667,9 @@ cli_client_act(const struct cli_cmd *self, int argc, char **argv)
 		{ "flip", 0, 0, OPT_FLIP },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_client_opts	 o;
-	uint64_t		 id;
-	char			*action = NULL;
-	int			 ind, rc;
 
-	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
-	    CLI_EXIT_OK)
-		goto out;
-	if (argc - ind < 2) {
-		rc = cli_usage(self, "give a game number and an action");
-		goto out;
-	}
-	if (cli_client_game_id(argv[ind], &id) == -1) {
-		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
-		goto out;
-	}
-	if ((action = cli_keys_join(argc - ind - 1, argv + ind + 1)) == NULL) {
-		cli_error(self, "out of memory");
-		rc = CLI_EXIT_FAIL;
-		goto out;
-	}
-	if (cli_client_start(self) == -1) {
-		rc = CLI_EXIT_FAIL;
-		goto out;
-	}
-	rc = cli_client_submit(self, &o, id, action);
-	cli_http_cleanup();
-out:
-	free(action);
-	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return (cli_client_submit_words(self, argc, argv, opts, "",
+	    "an action"));
 }
 
 /* corrchess show [-s URL] [--ascii] [--flip] GAME */
