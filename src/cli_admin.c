@@ -309,10 +309,8 @@ cli_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 	long			 size = 0;
 	int			 c, rc = CLI_EXIT_FAIL, started = 0;
 
-	if (cli_conf_load(&cf, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if (cli_conf_start(self, &cf) == -1)
 		return (CLI_EXIT_FAIL);
-	}
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {

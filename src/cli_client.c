@@ -76,14 +76,11 @@ cli_client_options(const struct cli_cmd *self, int argc, char **argv,
     const struct cli_option *opts, struct cli_client_opts *o, int *indp)
 {
 	struct cli_getopt	go;
-	char			err[CLI_ERR_SIZE];
 	int			c;
 
 	memset(o, 0, sizeof *o);
-	if (cli_conf_load(&o->cf, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if (cli_conf_start(self, &o->cf) == -1)
 		return (CLI_EXIT_FAIL);
-	}
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {

@@ -35,6 +35,8 @@
 /* Room for an error sentence. */
 #define CLI_ERR_SIZE		1024
 
+struct cli_cmd;
+
 /*
  * The client's settings: the configuration file's values, then the
  * command line's on top. Strings are malloc'd, NULL when unset.
@@ -56,6 +58,10 @@ struct cli_conf {
  * or -1 with "FILE:LINE: reason" in `err`. Free with cli_conf_free().
  */
 int cli_conf_load(struct cli_conf *, char *err, size_t errsize);
+
+/* cli_conf_load() for command `self`, printing the reason when it fails;
+ * 0 or -1. */
+int cli_conf_start(const struct cli_cmd *self, struct cli_conf *);
 
 /* Replace a setting's value by a copy of `value`; 0 or -1 (no memory). */
 int cli_conf_set(char **field, const char *value);

@@ -244,3 +244,16 @@ out:
 		cli_conf_free(cf);
 	return (rc);
 }
+
+/* Read the configuration file for a command, or say why not. */
+int
+cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
+{
+	char	err[CLI_ERR_SIZE];
+
+	if (cli_conf_load(cf, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return (-1);
+	}
+	return (0);
+}

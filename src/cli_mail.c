@@ -261,10 +261,8 @@ cli_mail_move(const struct cli_cmd *self, int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	o.form = SIG_FORM_RAW;
-	if (cli_conf_load(&o.cf, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if (cli_conf_start(self, &o.cf) == -1)
 		return (CLI_EXIT_FAIL);
-	}
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {
