@@ -85,15 +85,12 @@ setup(void **state)
 {
 	struct service_config	 cfg;
 	struct fx		*fx;
-	const char		*base = getenv("TMPDIR");
 	char			 err[256];
 	int			 k;
 
 	fx = calloc(1, sizeof *fx);
 	assert_non_null(fx);
-	snprintf(fx->dir, sizeof fx->dir, "%s/test_clock.XXXXXX",
-	    base != NULL && *base != '\0' ? base : "/tmp");
-	assert_non_null(mkdtemp(fx->dir));
+	test_mkdtemp(fx->dir, sizeof fx->dir, "test_clock");
 	snprintf(fx->db, sizeof fx->db, "%s/corrchess.db", fx->dir);
 	atomic_store(&fx->now, T0);
 	for (k = 0; k < K_COUNT; k++)
@@ -121,24 +118,10 @@ static int
 teardown(void **state)
 {
 	struct fx	*fx = *state;
-	DIR		*d;
-	struct dirent	*e;
-	char		 path[600];
 
 	store_close(fx->st);
 	service_close(fx->svc);
-	if ((d = opendir(fx->dir)) != NULL) {
-		while ((e = readdir(d)) != NULL) {
-			if (strcmp(e->d_name, ".") == 0 ||
-			    strcmp(e->d_name, "..") == 0)
-				continue;
-			snprintf(path, sizeof path, "%s/%s", fx->dir,
-			    e->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(fx->dir);
+	test_rmdir(fx->dir);
 	free(fx);
 	return 0;
 }

@@ -120,14 +120,11 @@ static int
 setup(void **state)
 {
 	struct fx	*fx;
-	const char	*base = getenv("TMPDIR");
 	int		 k;
 
 	fx = calloc(1, sizeof *fx);
 	assert_non_null(fx);
-	snprintf(fx->dir, sizeof fx->dir, "%s/test_service.XXXXXX",
-	    base != NULL && *base != '\0' ? base : "/tmp");
-	assert_non_null(mkdtemp(fx->dir));
+	test_mkdtemp(fx->dir, sizeof fx->dir, "test_service");
 	snprintf(fx->db, sizeof fx->db, "%s/corrchess.db", fx->dir);
 	atomic_store(&fx->now, T0);
 	for (k = 0; k < K_COUNT; k++)
@@ -145,23 +142,9 @@ static int
 teardown(void **state)
 {
 	struct fx	*fx = *state;
-	DIR		*d;
-	struct dirent	*e;
-	char		 path[600];
 
 	service_close(fx->svc);
-	if ((d = opendir(fx->dir)) != NULL) {
-		while ((e = readdir(d)) != NULL) {
-			if (strcmp(e->d_name, ".") == 0 ||
-			    strcmp(e->d_name, "..") == 0)
-				continue;
-			snprintf(path, sizeof path, "%s/%s", fx->dir,
-			    e->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(fx->dir);
+	test_rmdir(fx->dir);
 	free(fx);
 	return 0;
 }

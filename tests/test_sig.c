@@ -372,10 +372,7 @@ test_seckey_errors(void **state)
 static void
 tmpdir(char *buf, size_t size)
 {
-	const char *t = getenv("TMPDIR");
-
-	snprintf(buf, size, "%s/test_sig.XXXXXX", t != NULL ? t : "/tmp");
-	assert_non_null(mkdtemp(buf));
+	test_mkdtemp(buf, size, "test_sig");
 }
 
 /* Remove a temporary directory and the files the tests put there. */

@@ -36,11 +36,7 @@ struct tmpdir {
 static void
 tmp_make(struct tmpdir *t)
 {
-	const char	*base = getenv("TMPDIR");
-
-	snprintf(t->dir, sizeof t->dir, "%s/test_store.XXXXXX",
-	    base != NULL && *base != '\0' ? base : "/tmp");
-	assert_non_null(mkdtemp(t->dir));
+	test_mkdtemp(t->dir, sizeof t->dir, "test_store");
 	snprintf(t->db, sizeof t->db, "%s/corrchess.db", t->dir);
 }
 
@@ -48,20 +44,7 @@ tmp_make(struct tmpdir *t)
 static void
 tmp_remove(struct tmpdir *t)
 {
-	DIR		*d;
-	struct dirent	*e;
-	char		 path[600];
-
-	if ((d = opendir(t->dir)) == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", t->dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(t->dir);
+	test_rmdir(t->dir);
 }
 
 /* Open a store or fail the test. */

@@ -9,11 +9,12 @@
  */
 
 /* Helpers shared by the unit tests: finding test data, reading files,
- * splitting lines and fields. */
+ * splitting lines and fields, temporary directories. */
 
 #ifndef CORRCHESS_TESTUTIL_H
 #define CORRCHESS_TESTUTIL_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #ifndef TEST_SRCDIR
@@ -100,6 +102,38 @@ test_split_tabs(char *line, char **fields, int max)
 		*line++ = '\0';
 	}
 	return n;
+}
+
+/* Make a new directory $TMPDIR/NAME.XXXXXX (/tmp/NAME.XXXXXX without
+ * TMPDIR) in a caller buffer; fails the test when it cannot. */
+static inline void
+test_mkdtemp(char *buf, size_t size, const char *name)
+{
+	const char	*base = getenv("TMPDIR");
+
+	snprintf(buf, size, "%s/%s.XXXXXX",
+	    base != NULL && *base != '\0' ? base : "/tmp", name);
+	assert_non_null(mkdtemp(buf));
+}
+
+/* Remove a directory and the files in it (not subdirectories). */
+static inline void
+test_rmdir(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		 path[1024];
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
 }
 
 #endif /* CORRCHESS_TESTUTIL_H */
