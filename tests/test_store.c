@@ -190,6 +190,16 @@ collect_game(void *arg, const struct store_game *g)
 	return c->stop_after > 0 && c->n >= c->stop_after;
 }
 
+/* List the games `f` selects into `seen`, emptied first; the listing must
+ * succeed. */
+static void
+list_games(struct store *s, const struct store_game_filter *f,
+    struct games_seen *seen)
+{
+	memset(seen, 0, sizeof *seen);
+	assert_int_equal(store_game_list(s, f, collect_game, seen), STORE_OK);
+}
+
 struct actions_seen {
 	int			n;
 	struct store_action	a[8];
@@ -590,26 +600,20 @@ test_game_list(void **state)
 	assert_int_equal(store_game_update(s, &g), STORE_OK);
 
 	memset(&f, 0, sizeof f);
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 4);
 	assert_int_equal(seen.ids[0], id[3]);
 	assert_int_equal(seen.ids[3], id[0]);
 
 	f.player = "alice";
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 3);
 	assert_int_equal(seen.ids[0], id[3]);
 	assert_int_equal(seen.ids[1], id[2]);
 	assert_int_equal(seen.ids[2], id[0]);
 
 	f.status = "ongoing";
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 2);
 	assert_int_equal(seen.ids[0], id[3]);
 	assert_int_equal(seen.ids[1], id[0]);
@@ -617,34 +621,26 @@ test_game_list(void **state)
 	/* A game a player has with himself is listed once. */
 	self = add_game(s, bob, bob);
 	f.player = "bob";
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 3);
 	assert_int_equal(seen.ids[0], self);
 	assert_int_equal(seen.ids[1], id[1]);
 	assert_int_equal(seen.ids[2], id[0]);
 	f.status = NULL;
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 3);
 	assert_int_equal(seen.ids[0], self);
 
 	f.player = NULL;
 	f.status = "finished";
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 1);
 	assert_int_equal(seen.ids[0], id[2]);
 
 	f.status = NULL;
 	f.limit = 2;
 	f.offset = 1;
-	memset(&seen, 0, sizeof seen);
-	assert_int_equal(store_game_list(s, &f, collect_game, &seen),
-	    STORE_OK);
+	list_games(s, &f, &seen);
 	assert_int_equal(seen.n, 2);
 	assert_int_equal(seen.ids[0], id[3]);
 	assert_int_equal(seen.ids[1], id[2]);
