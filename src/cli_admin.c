@@ -171,21 +171,12 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 	curl_easy_setopt(curl, CURLOPT_POST, 1L);
 	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
 	curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	cli_http_setopt_common(curl, cerr);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT,
 	    (long)CLI_ADMIN_CONNECT_TIMEOUT);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME,
 	    (long)CLI_ADMIN_STALL_TIMEOUT);
-	curl_easy_setopt(curl, CURLOPT_USERAGENT, PACKAGE_NAME "/"
-	    PACKAGE_VERSION);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP |
-	    CURLPROTO_HTTPS));
-#endif
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, cli_admin_write);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, f);
 

@@ -121,6 +121,11 @@ struct cli_http_reply {
 
 /* Start and stop libcurl (once per command). 0 or -1. */
 int cli_http_init(char *err, size_t errsize);
+
+/* Set the options every request of the client shares on libcurl handle
+ * `curl`: the error buffer `cerr` (CURL_ERROR_SIZE bytes), no signals, the
+ * user agent, HTTP and HTTPS only. */
+void cli_http_setopt_common(void *curl, char *cerr);
 void cli_http_cleanup(void);
 
 /*

@@ -34,6 +34,22 @@
 #define CLI_HTTP_CONNECT_TIMEOUT	15
 #define CLI_HTTP_TIMEOUT		120
 
+/* Set the options every request of the client shares. */
+void
+cli_http_setopt_common(void *curl, char *cerr)
+{
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_USERAGENT, PACKAGE_NAME "/"
+	    PACKAGE_VERSION);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP |
+	    CURLPROTO_HTTPS));
+#endif
+}
+
 /* Start libcurl. */
 int
 cli_http_init(char *err, size_t errsize)
@@ -123,19 +139,10 @@ cli_http_request(const char *server, const char *method, const char *path,
 
 	curl_easy_setopt(curl, CURLOPT_URL, url);
 	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
-	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, cerr);
-	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	cli_http_setopt_common(curl, cerr);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)
 	    CLI_HTTP_CONNECT_TIMEOUT);
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)CLI_HTTP_TIMEOUT);
-	curl_easy_setopt(curl, CURLOPT_USERAGENT, PACKAGE_NAME "/"
-	    PACKAGE_VERSION);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP |
-	    CURLPROTO_HTTPS));
-#endif
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, cli_http_write);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &b);
 	if (body != NULL) {
