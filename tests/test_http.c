@@ -327,6 +327,18 @@ request(unsigned port, const char *method, const char *path,
 	request_with(NULL, port, method, path, body, 0, headers, r);
 }
 
+/* Send one request on a new connection; its status must be `status`. */
+static void
+request_status(unsigned port, const char *method, const char *path,
+    const char *body, const char *const *headers, long status)
+{
+	struct reply	r;
+
+	request(port, method, path, body, headers, &r);
+	assert_int_equal(r.status, status);
+	free(r.body);
+}
+
 /* Tell whether the reply has a header line (case-insensitive name). */
 static int
 has_header(const struct reply *r, const char *line)
@@ -379,9 +391,7 @@ test_not_found(void **state)
 	free(r.body);
 
 	/* A trailing slash is another path. */
-	request(fx->port, "GET", "/healthz/", NULL, NULL, &r);
-	assert_int_equal(r.status, 404);
-	free(r.body);
+	request_status(fx->port, "GET", "/healthz/", NULL, NULL, 404);
 }
 
 /* A known path with another method is 405 with an Allow header. */
@@ -428,19 +438,11 @@ test_path_params(void **state)
 	assert_string_equal(r.body, "{\"id\":0}\n");
 	free(r.body);
 
-	request(fx->port, "GET", "/api/v1/games/abc", NULL, NULL, &r);
-	assert_int_equal(r.status, 404);
-	free(r.body);
-	request(fx->port, "GET", "/api/v1/games/007", NULL, NULL, &r);
-	assert_int_equal(r.status, 404);
-	free(r.body);
-	request(fx->port, "GET", "/api/v1/games/-1", NULL, NULL, &r);
-	assert_int_equal(r.status, 404);
-	free(r.body);
-	request(fx->port, "GET", "/api/v1/games/1234567890123456789", NULL,
-	    NULL, &r);
-	assert_int_equal(r.status, 404);
-	free(r.body);
+	request_status(fx->port, "GET", "/api/v1/games/abc", NULL, NULL, 404);
+	request_status(fx->port, "GET", "/api/v1/games/007", NULL, NULL, 404);
+	request_status(fx->port, "GET", "/api/v1/games/-1", NULL, NULL, 404);
+	request_status(fx->port, "GET", "/api/v1/games/1234567890123456789",
+	    NULL, NULL, 404);
 
 	request(fx->port, "GET", "/api/v1/players/al%20ice", NULL, NULL, &r);
 	assert_int_equal(r.status, 200);
@@ -452,9 +454,7 @@ test_path_params(void **state)
 	assert_string_equal(r.body, "player bob\n");
 	free(r.body);
 
-	request(fx->port, "GET", "/api/v1/players/", NULL, NULL, &r);
-	assert_int_equal(r.status, 404);
-	free(r.body);
+	request_status(fx->port, "GET", "/api/v1/players/", NULL, NULL, 404);
 }
 
 /* Accept negotiation: JSON unless text/plain is preferred. */
@@ -549,15 +549,10 @@ test_admin_auth(void **state)
 	assert_non_null(strstr(r.body, "\"code\":\"unauthorized\""));
 	free(r.body);
 
-	request(fx->port, "POST", "/api/v1/admin/ping", "", wrong, &r);
-	assert_int_equal(r.status, 401);
-	free(r.body);
-	request(fx->port, "POST", "/api/v1/admin/ping", "", shorter, &r);
-	assert_int_equal(r.status, 401);
-	free(r.body);
-	request(fx->port, "POST", "/api/v1/admin/ping", "", basic, &r);
-	assert_int_equal(r.status, 401);
-	free(r.body);
+	request_status(fx->port, "POST", "/api/v1/admin/ping", "", wrong, 401);
+	request_status(fx->port, "POST", "/api/v1/admin/ping", "",
+	    shorter, 401);
+	request_status(fx->port, "POST", "/api/v1/admin/ping", "", basic, 401);
 
 	request(fx->port, "POST", "/api/v1/admin/ping", "", good, &r);
 	assert_int_equal(r.status, 200);
@@ -697,13 +692,10 @@ test_handler_errors(void **state)
 	free(r.body);
 
 	/* curl -d sends JSON labelled as a form: taken as JSON. */
-	request(fx->port, "POST", "/api/v1/json", "{\"a\":1}", form, &r);
-	assert_int_equal(r.status, 200);
-	free(r.body);
+	request_status(fx->port, "POST", "/api/v1/json", "{\"a\":1}",
+	    form, 200);
 
-	request(fx->port, "POST", "/api/v1/json", "{\"a\":1}", csv, &r);
-	assert_int_equal(r.status, 415);
-	free(r.body);
+	request_status(fx->port, "POST", "/api/v1/json", "{\"a\":1}", csv, 415);
 }
 
 /* Query arguments and headers reach the handler; its headers go out. */
@@ -740,9 +732,7 @@ test_header_limit(void **state)
 	memset(big + 7, 'b', 9000);
 	big[9007] = '\0';
 	hdr[0] = big;
-	request(fx->port, "GET", "/healthz", NULL, hdr, &r);
-	assert_int_equal(r.status, 431);
-	free(r.body);
+	request_status(fx->port, "GET", "/healthz", NULL, hdr, 431);
 
 	/* Just over the limit of 4096 bytes: refused by the dispatcher. */
 	big[7 + 4090] = '\0';
@@ -753,14 +743,10 @@ test_header_limit(void **state)
 
 	/* Well under it: served. */
 	big[7 + 3000] = '\0';
-	request(fx->port, "GET", "/healthz", NULL, hdr, &r);
-	assert_int_equal(r.status, 200);
-	free(r.body);
+	request_status(fx->port, "GET", "/healthz", NULL, hdr, 200);
 	free(big);
 
-	request(fx->port, "GET", "/healthz", NULL, NULL, &r);
-	assert_int_equal(r.status, 200);
-	free(r.body);
+	request_status(fx->port, "GET", "/healthz", NULL, NULL, 200);
 }
 
 /* Connect a raw TCP socket to the server. */
@@ -813,9 +799,7 @@ test_slow_client(void **state)
 	assert_true(n == 0 || (n == -1 && errno == ECONNRESET));
 	close(fd);
 
-	request(fx->port, "GET", "/healthz", NULL, NULL, &r);
-	assert_int_equal(r.status, 200);
-	free(r.body);
+	request_status(fx->port, "GET", "/healthz", NULL, NULL, 200);
 }
 
 /* Run one slow request in a thread. */
