@@ -254,6 +254,15 @@ compose(const char *rcpt, const char *text, size_t *lenp)
 	return (m);
 }
 
+/* Send a message from the club's address; mail_smtp_send()'s result. */
+static enum mail_smtp_result
+club_send(struct mail_smtp *smtp, const char *const *rcpt, size_t nrcpt,
+    const char *data, size_t len, int *code, char err[MAIL_ERR_SIZE])
+{
+	return mail_smtp_send(smtp, "corrchess@club.example", rcpt, nrcpt,
+	    data, len, code, err, MAIL_ERR_SIZE);
+}
+
 /* Send one message through mail_smtp on the plain port; expect success. */
 static char *
 send_to(const char *rcpt, size_t *lenp)
@@ -266,8 +275,7 @@ send_to(const char *rcpt, size_t *lenp)
 
 	m = compose(rcpt, "corrchess-v1\r\ngame: 42", lenp);
 	smtp = smtp_for(env.smtp, MAIL_STARTTLS_NONE, NULL, NULL);
-	r = mail_smtp_send(smtp, "corrchess@club.example", to, 1, m, *lenp,
-	    &code, err, sizeof err);
+	r = club_send(smtp, to, 1, m, *lenp, &code, err);
 	if (r != MAIL_SMTP_OK)
 		fail_msg("mail_smtp_send: %s", err);
 	assert_int_equal(code, 250);
@@ -954,8 +962,8 @@ test_smtp_reuse(void **state)
 	smtp = smtp_for(env.smtp, MAIL_STARTTLS_NONE, NULL, NULL);
 	for (i = 0; i < 3; i++) {
 		m = compose("bob@example.org", "three in a row", &len);
-		assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example",
-		    to, 2, m, len, NULL, err, sizeof err), MAIL_SMTP_OK);
+		assert_int_equal(club_send(smtp, to, 2, m, len, NULL, err),
+		    MAIL_SMTP_OK);
 		free(m);
 	}
 	assert_int_equal(mail_smtp_connections(smtp), 1);
@@ -982,21 +990,21 @@ test_smtp_permanent(void **state)
 	(void)state;
 	smtp = smtp_for(env.smtp, MAIL_STARTTLS_NONE, NULL, NULL);
 	m = compose("nobody@example.org", "lost", &len);
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", to, 1,
-	    m, len, &code, err, sizeof err), MAIL_SMTP_PERMFAIL);
+	assert_int_equal(club_send(smtp, to, 1, m, len, &code, err),
+	    MAIL_SMTP_PERMFAIL);
 	assert_int_equal(code, 550);
 	if (strstr(err, "User unknown") == NULL)
 		fail_msg("no server words in: %s", err);
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", two, 2,
-	    m, len, &code, err, sizeof err), MAIL_SMTP_PERMFAIL);
+	assert_int_equal(club_send(smtp, two, 2, m, len, &code, err),
+	    MAIL_SMTP_PERMFAIL);
 	/* No recipient, or a line break in an address: refused here. */
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", to,
-	    0, m, len, &code, err, sizeof err), MAIL_SMTP_PERMFAIL);
+	assert_int_equal(club_send(smtp, to, 0, m, len, &code, err),
+	    MAIL_SMTP_PERMFAIL);
 	assert_int_equal(mail_smtp_send(smtp, "bad\r\nRCPT TO:<x@y>", two, 1,
 	    m, len, &code, err, sizeof err), MAIL_SMTP_PERMFAIL);
 	/* The same client still sends the next good message. */
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", two, 1,
-	    m, len, &code, err, sizeof err), MAIL_SMTP_OK);
+	assert_int_equal(club_send(smtp, two, 1, m, len, &code, err),
+	    MAIL_SMTP_OK);
 	free(m);
 	mail_smtp_free(smtp);
 }
@@ -1014,18 +1022,18 @@ test_smtp_server_restart(void **state)
 	(void)state;
 	smtp = smtp_for(env.smtp, MAIL_STARTTLS_NONE, NULL, NULL);
 	m = compose("bob@example.org", "before the stop", &len);
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", to, 1,
-	    m, len, &code, err, sizeof err), MAIL_SMTP_OK);
+	assert_int_equal(club_send(smtp, to, 1, m, len, &code, err),
+	    MAIL_SMTP_OK);
 	assert_int_equal(run("'%s/mailenv.sh' stop %s postfix", TEST_SRCDIR,
 	    env.dir), 0);
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", to, 1,
-	    m, len, &code, err, sizeof err), MAIL_SMTP_TEMPFAIL);
+	assert_int_equal(club_send(smtp, to, 1, m, len, &code, err),
+	    MAIL_SMTP_TEMPFAIL);
 	assert_int_equal(code, 0);
 	assert_non_null(strstr(err, "temporary failure"));
 	assert_int_equal(run("'%s/mailenv.sh' start %s postfix", TEST_SRCDIR,
 	    env.dir), 0);
-	assert_int_equal(mail_smtp_send(smtp, "corrchess@club.example", to, 1,
-	    m, len, &code, err, sizeof err), MAIL_SMTP_OK);
+	assert_int_equal(club_send(smtp, to, 1, m, len, &code, err),
+	    MAIL_SMTP_OK);
 	free(m);
 	mail_smtp_free(smtp);
 }
