@@ -509,31 +509,6 @@ struct event_row {
 	int	chessjs3;	/* chess.js's 3rd occurrence, -1 for n/a */
 };
 
-/* Read a PGN file under data/pgn; chess.js/0.pgn uses "<br />" for its
- * newlines, as chess.js's tests do, and is read with real newlines. */
-static char *
-read_pgn_file(const char *file, size_t *lenp)
-{
-	char	path[256], *buf, *src, *dst;
-	size_t	len;
-
-	snprintf(path, sizeof path, "pgn/%s", file);
-	buf = test_read_data(path, &len);
-	if (strcmp(file, "chess.js/0.pgn") == 0) {
-		for (src = dst = buf; *src != '\0';) {
-			if (strncmp(src, "<br />", 6) == 0) {
-				*dst++ = '\n';
-				src += 6;
-			} else
-				*dst++ = *src++;
-		}
-		*dst = '\0';
-		len = dst - buf;
-	}
-	*lenp = len;
-	return buf;
-}
-
 /* Check one replayed game against its row. */
 static void
 check_events(const struct chess_pgn_game *pg, const struct event_row *row)
@@ -647,7 +622,9 @@ test_game_events(void **state)
 
 		if (strcmp(row.file, file) != 0) {
 			free(buf);
-			buf = read_pgn_file(row.file, &len);
+			/* chess.js/0.pgn has "<br />" for its newlines. */
+			buf = test_read_pgn(row.file, &len,
+			    strcmp(row.file, "chess.js/0.pgn") == 0);
 			snprintf(file, sizeof file, "%s", row.file);
 			chess_pgn_reader_init(&rd, buf, len);
 			index = -1;

@@ -63,31 +63,6 @@ read_all(const char *buf, size_t len, struct pgn_counts *c)
 	chess_pgn_game_free(&g);
 }
 
-/* Read a file under data/pgn; with `br`, "<br />" becomes a newline (as in
- * chess.js's tests of its 0.pgn). */
-static char *
-read_pgn_file(const char *file, size_t *lenp, int br)
-{
-	char	path[256], *buf, *src, *dst;
-	size_t	len;
-
-	snprintf(path, sizeof path, "pgn/%s", file);
-	buf = test_read_data(path, &len);
-	if (br) {
-		for (src = dst = buf; *src != '\0';) {
-			if (strncmp(src, "<br />", 6) == 0) {
-				*dst++ = '\n';
-				src += 6;
-			} else
-				*dst++ = *src++;
-		}
-		*dst = '\0';
-		len = dst - buf;
-	}
-	*lenp = len;
-	return buf;
-}
-
 /*
  * Every file: games, failed games, plies. Counts of files listed in
  * game-events.tsv are that file's (chessops); the others were counted with
@@ -151,7 +126,7 @@ test_files(void **state)
 	for (i = 0; i < sizeof file_cases / sizeof file_cases[0]; i++) {
 		const struct file_case *fc = &file_cases[i];
 
-		buf = read_pgn_file(fc->file, &len, fc->br);
+		buf = test_read_pgn(fc->file, &len, fc->br);
 		read_all(buf, len, &c);
 		if (c.games != fc->games || c.failed != fc->failed ||
 		    c.plies != fc->plies)
@@ -199,7 +174,7 @@ test_replay_vectors(void **state)
 		ply = atoi(f[1]);
 		if (strcmp(f[0], file) != 0) {
 			free(buf);
-			buf = read_pgn_file(f[0],  &len,
+			buf = test_read_pgn(f[0],  &len,
 			    strcmp(f[0], "chess.js/0.pgn") == 0);
 			snprintf(file, sizeof file, "%s", f[0]);
 			chess_pgn_reader_init(&rd, buf, len);
@@ -276,7 +251,7 @@ test_tags(void **state)
 
 	(void)state;
 	memset(&g, 0, sizeof g);
-	buf = read_pgn_file("chessops/pathological-headers.pgn", &len, 0);
+	buf = test_read_pgn("chessops/pathological-headers.pgn", &len, 0);
 	chess_pgn_reader_init(&rd, buf, len);
 	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
 	assert_int_equal(g.ntags, 7);
@@ -293,7 +268,7 @@ test_tags(void **state)
 	free(buf);
 
 	/* A byte order mark before the first tag. */
-	buf = read_pgn_file("python-chess/utf8-bom.pgn", &len, 0);
+	buf = test_read_pgn("python-chess/utf8-bom.pgn", &len, 0);
 	chess_pgn_reader_init(&rd, buf, len);
 	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
 	assert_string_equal(chess_pgn_tag(&g, "Event"), "A");
@@ -304,7 +279,7 @@ test_tags(void **state)
 	free(buf);
 
 	/* An empty line inside the tag section. */
-	buf = read_pgn_file("python-chess/chessbase-empty-line.pgn", &len, 0);
+	buf = test_read_pgn("python-chess/chessbase-empty-line.pgn", &len, 0);
 	chess_pgn_reader_init(&rd, buf, len);
 	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
 	assert_string_equal(chess_pgn_tag(&g, "Event"),
@@ -503,7 +478,7 @@ test_setup(void **state)
 
 	(void)state;
 	memset(&g, 0, sizeof g);
-	buf = read_pgn_file("chess.js/3.pgn", &len, 0);
+	buf = test_read_pgn("chess.js/3.pgn", &len, 0);
 	chess_pgn_reader_init(&rd, buf, len);
 	assert_int_equal(chess_pgn_next(&rd, &g, err, sizeof err), 1);
 	chess_fen_write(&g.game.start, fen, sizeof fen);
@@ -521,7 +496,7 @@ test_setup(void **state)
 	assert_int_equal(g.game.nply, 1);
 
 	/* Cute Chess' Chess960 games: X-FEN castling fields. */
-	buf = read_pgn_file("python-chess/cutechess-fischerrandom.pgn", &len,
+	buf = test_read_pgn("python-chess/cutechess-fischerrandom.pgn", &len,
 	    0);
 	chess_pgn_reader_init(&rd, buf, len);
 	for (i = 0; i < 4; i++) {
@@ -575,7 +550,7 @@ test_uci_movetext(void **state)
 
 	(void)state;
 	memset(&g, 0, sizeof g);
-	buf = read_pgn_file("python-chess/uci-moves.pgn", &len, 0);
+	buf = test_read_pgn("python-chess/uci-moves.pgn", &len, 0);
 	buf[len] = '\0';
 	assert_int_equal(read_one(buf, &g, err, sizeof err), 1);
 	assert_int_equal(g.game.nply, 113);
@@ -835,7 +810,7 @@ test_round_trip(void **state)
 		if (i > 0 && strcmp(file_cases[i].file,
 		    file_cases[i - 1].file) == 0)
 			continue;
-		buf = read_pgn_file(file_cases[i].file, &len, file_cases[i].br);
+		buf = test_read_pgn(file_cases[i].file, &len, file_cases[i].br);
 		chess_pgn_reader_init(&rd, buf, len);
 		for (n = 0; (r = chess_pgn_next(&rd, &g, err, sizeof err)) != 0;
 		    n++) {
@@ -938,7 +913,7 @@ test_every_legal_move(void **state)
 	for (f = 0; f < sizeof files / sizeof files[0] + 1; f++) {
 		buf = NULL;
 		if (f < sizeof files / sizeof files[0]) {
-			buf = read_pgn_file(files[f], &len, 0);
+			buf = test_read_pgn(files[f], &len, 0);
 			chess_pgn_reader_init(&rd, buf, len);
 		}
 		for (;;) {
@@ -1052,7 +1027,7 @@ test_malformed(void **state)
 
 	(void)state;
 	memset(&g, 0, sizeof g);
-	buf = read_pgn_file("python-chess/kasparov-deep-blue-1997.pgn", &len,
+	buf = test_read_pgn("python-chess/kasparov-deep-blue-1997.pgn", &len,
 	    0);
 	for (cut = 0; cut <= len && cut < 1500; cut++)
 		games += read_exact(buf, cut, &g);

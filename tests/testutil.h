@@ -66,6 +66,31 @@ test_read_data(const char *name, size_t *lenp)
 	return buf;
 }
 
+/* Read a file under data/pgn; with `br`, "<br />" becomes a newline (as in
+ * chess.js's tests of its 0.pgn). */
+static inline char *
+test_read_pgn(const char *file, size_t *lenp, int br)
+{
+	char	path[256], *buf, *src, *dst;
+	size_t	len;
+
+	snprintf(path, sizeof path, "pgn/%s", file);
+	buf = test_read_data(path, &len);
+	if (br) {
+		for (src = dst = buf; *src != '\0';) {
+			if (strncmp(src, "<br />", 6) == 0) {
+				*dst++ = '\n';
+				src += 6;
+			} else
+				*dst++ = *src++;
+		}
+		*dst = '\0';
+		len = dst - buf;
+	}
+	*lenp = len;
+	return buf;
+}
+
 /* Next line of a text buffer (modified in place), without its CR LF or LF;
  * NULL at the end. */
 static inline char *
