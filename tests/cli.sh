@@ -12,24 +12,13 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-corrchess=$top_builddir/src/corrchess
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
 data=$top_srcdir/tests/data/cli
-
-passed=0
-failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 
 START='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 KIWIPETE='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
 C960='bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9'
-
-# Run corrchess; keep stdout, stderr and the exit status.
-run() {
-	"$corrchess" "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-}
 
 ok() {
 	passed=$((passed + 1))
@@ -394,5 +383,4 @@ expect_fail "unknown command: usage error" 2 "frobnicate"
 run
 expect_fail "no command: usage error" 2 "usage:"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -42,12 +42,6 @@ bad() {
 	sed 's/^/#     /' "$tmp/err" 2>/dev/null
 }
 
-# Run corrchess; keep stdout, stderr and the exit status.
-run() {
-	"$corrchess" "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-}
-
 # The last run's exit status.
 status_is() {
 	[ "$status" -eq "$1" ]

@@ -146,6 +146,14 @@ need() {
 	done
 }
 
+# run ARG...: run corrchess; its standard output goes to $tmp/out, its
+# standard error to $tmp/err, its exit status to $status.
+run() {
+	"$corrchess" "$@" >"$tmp/out" 2>"$tmp/err"
+	# shellcheck disable=SC2034 # read by the scripts
+	status=$?
+}
+
 # --- Counters -----------------------------------------------------------
 
 # ok NAME: one check passed. (A script may define its own ok and bad.)
