@@ -41,6 +41,20 @@ api_error(struct http_response *resp, const struct service_error *err)
 	    err->code[0] ? err->code : "internal", "%s", err->message);
 }
 
+/* Answer a listing: {"key": a} when the service call returned rc 0, else
+ * its error. Takes `a` over. */
+static void
+api_list_respond(struct http_response *resp, int rc, json_t *a,
+    const char *key, const struct service_error *err)
+{
+	if (rc != 0) {
+		json_decref(a);
+		api_error(resp, err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
+}
+
 /* A JSON string member, or NULL when absent; false when not a string. */
 static bool
 json_str(json_t *obj, const char *key, const char **out)
@@ -175,12 +189,8 @@ api_player_list(struct http_request *req, struct http_response *resp,
 	json_t			*a = json_array();
 
 	(void)req;
-	if (service_player_list(user, player_collect, a, &err) != 0) {
-		json_decref(a);
-		api_error(resp, &err);
-		return;
-	}
-	http_respond_json(resp, 200, json_pack("{s:o}", "players", a));
+	api_list_respond(resp, service_player_list(user, player_collect, a,
+	    &err), a, "players", &err);
 }
 
 /* GET /api/v1/players/{name} */
@@ -631,13 +641,9 @@ api_game_records(struct http_request *req, struct http_response *resp,
 	struct service_error	 err;
 	json_t			*a = json_array();
 
-	if (service_game_records(user, http_request_param_int(req, "id"),
-	    record_collect, a, &err) != 0) {
-		json_decref(a);
-		api_error(resp, &err);
-		return;
-	}
-	http_respond_json(resp, 200, json_pack("{s:o}", "records", a));
+	api_list_respond(resp, service_game_records(user,
+	    http_request_param_int(req, "id"), record_collect, a, &err), a,
+	    "records", &err);
 }
 
 /*
