@@ -12,7 +12,6 @@
 
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,29 +19,15 @@
 #include <strings.h>
 
 #include "api_json.h"
+#include "errbuf.h"
 
-static int	bad(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
-
-/* Write a reason and return API_JSON_BAD. */
-static int
-bad(char *why, size_t whysize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (why != NULL && whysize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(why, whysize, fmt, ap);
-		va_end(ap);
-	}
-	return API_JSON_BAD;
-}
+/* Reasons go into `why` with errbuf_set(), whose -1 is API_JSON_BAD. */
 
 /* Say that member `key` must be `want`. */
 static int
 bad_member(char *why, size_t whysize, const char *key, const char *want)
 {
-	return bad(why, whysize, "\"%s\" must be %s", key, want);
+	return errbuf_set(why, whysize, "\"%s\" must be %s", key, want);
 }
 
 /* A JSON string member, or NULL when absent or null; false when not a
@@ -71,7 +56,8 @@ api_json_player(json_t *body, struct api_player_params *out, char *why,
 
 	memset(out, 0, sizeof *out);
 	if (!json_is_object(body))
-		return bad(why, whysize, "the body must be a JSON object");
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
 	if (!member_str(body, "name", &out->name) || out->name == NULL)
 		return bad_member(why, whysize, "name", "a string");
 	if (!member_str(body, "email", &out->email))
@@ -126,7 +112,8 @@ api_json_player_patch(json_t *body, const char **email, const char **lang,
 {
 	*email = *lang = *digest = NULL;
 	if (!json_is_object(body))
-		return bad(why, whysize, "the body must be a JSON object");
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
 	if (!member_str(body, "email", email))
 		return bad_member(why, whysize, "email", "a string");
 	if (!member_str(body, "lang", lang))
@@ -135,8 +122,8 @@ api_json_player_patch(json_t *body, const char **email, const char **lang,
 		return bad_member(why, whysize, "digest",
 		    "\"none\" or \"daily\"");
 	if (*email == NULL && *lang == NULL && *digest == NULL)
-		return bad(why, whysize, "give at least one of \"email\", "
-		    "\"lang\" and \"digest\"");
+		return errbuf_set(why, whysize, "give at least one of "
+		    "\"email\", \"lang\" and \"digest\"");
 	return API_JSON_OK;
 }
 
@@ -157,7 +144,8 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 	memset(gp, 0, sizeof *gp);
 	gp->chess960 = -1;
 	if (!json_is_object(body))
-		return bad(why, whysize, "the body must be a JSON object");
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!member_str(body, keys[i], dst[i]))
 			return bad_member(why, whysize, keys[i], "a string");
@@ -221,10 +209,10 @@ api_json_action(const char *body, size_t len, const char *content_type,
 	}
 	if ((j = json_loadb(body != NULL ? body : "", len,
 	    JSON_REJECT_DUPLICATES, &jerr)) == NULL)
-		return bad(why, whysize, "invalid JSON at line %d, column %d: "
-		    "%s", jerr.line, jerr.column, jerr.text);
+		return errbuf_set(why, whysize, "invalid JSON at line %d, "
+		    "column %d: %s", jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(j)) {
-		rc = bad(why, whysize, "the body must be a JSON object");
+		rc = errbuf_set(why, whysize, "the body must be a JSON object");
 		goto out;
 	}
 	if (!member_str(j, "statement", &stmt) || stmt == NULL) {
