@@ -345,9 +345,10 @@ poll_ok(struct mail_imap *imap, uint32_t v, uint32_t last, struct got *g,
 		fail_msg("mail_imap_poll: %s", err);
 }
 
-/* List every folder of user with libcurl directly (not mail_imap). */
+/* Run a custom IMAP command for user with libcurl directly (not mail_imap),
+ * on the mailbox `box` ("" for none); its answer. */
 static char *
-list_folders(const char *user)
+imap_raw(const char *user, const char *box, const char *command)
 {
 	CURL	*c;
 	char	*text = NULL, userpwd[64], url[160];
@@ -355,19 +356,26 @@ list_folders(const char *user)
 	FILE	*fp;
 
 	snprintf(userpwd, sizeof userpwd, "%s:%s-pw", user, user);
-	snprintf(url, sizeof url, "%s/", env.imap);
+	snprintf(url, sizeof url, "%s/%s", env.imap, box);
 	fp = open_memstream(&text, &len);
 	assert_non_null(fp);
 	c = curl_easy_init();
 	assert_non_null(c);
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_USERPWD, userpwd);
-	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "LIST \"\" \"*\"");
+	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, command);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, fp);
 	assert_int_equal(curl_easy_perform(c), CURLE_OK);
 	curl_easy_cleanup(c);
 	fclose(fp);
 	return (text);
+}
+
+/* List every folder of user with libcurl directly (not mail_imap). */
+static char *
+list_folders(const char *user)
+{
+	return (imap_raw(user, "", "LIST \"\" \"*\""));
 }
 
 /*
@@ -466,25 +474,7 @@ maildir_drop(const char *user, const char *data, size_t len)
 static char *
 imap_command(const char *user, const char *command)
 {
-	CURL	*c;
-	char	*text = NULL, userpwd[64], url[160];
-	size_t	 len = 0;
-	FILE	*fp;
-
-	snprintf(userpwd, sizeof userpwd, "%s:%s-pw", user, user);
-	snprintf(url, sizeof url, "%s/INBOX", env.imap);
-	fp = open_memstream(&text, &len);
-	assert_non_null(fp);
-	c = curl_easy_init();
-	assert_non_null(c);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_USERPWD, userpwd);
-	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, command);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, fp);
-	assert_int_equal(curl_easy_perform(c), CURLE_OK);
-	curl_easy_cleanup(c);
-	fclose(fp);
-	return (text);
+	return (imap_raw(user, "INBOX", command));
 }
 
 /* Where the server has no MOVE, a filed message is flagged \Seen. */
