@@ -55,21 +55,6 @@ api_list_respond(struct http_response *resp, int rc, json_t *a,
 	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
 }
 
-/* A JSON string member, or NULL when absent; false when not a string. */
-static bool
-json_str(json_t *obj, const char *key, const char **out)
-{
-	json_t	*v = json_object_get(obj, key);
-
-	*out = NULL;
-	if (v == NULL || json_is_null(v))
-		return true;
-	if (!json_is_string(v))
-		return false;
-	*out = json_string_value(v);
-	return true;
-}
-
 /* Answer 400 for a member of the wrong type. */
 static void
 bad_member(struct http_response *resp, const char *key, const char *want)
@@ -263,7 +248,7 @@ api_key_add(struct http_request *req, struct http_response *resp, void *user)
 
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
-	if (!json_str(body, "key", &key) || key == NULL)
+	if (!api_json_member_str(body, "key", &key) || key == NULL)
 		bad_member(resp, "key", "a string (\"ssh-ed25519 AAAA...\")");
 	else if (service_key_add(user, http_request_param(req, "name"), key,
 	    &k, &err) != 0)

@@ -30,10 +30,9 @@ bad_member(char *why, size_t whysize, const char *key, const char *want)
 	return errbuf_set(why, whysize, "\"%s\" must be %s", key, want);
 }
 
-/* A JSON string member, or NULL when absent or null; false when not a
- * string. */
-static bool
-member_str(json_t *obj, const char *key, const char **out)
+/* Read a JSON string member, or NULL when absent or null. */
+bool
+api_json_member_str(json_t *obj, const char *key, const char **out)
 {
 	json_t	*v = json_object_get(obj, key);
 
@@ -58,13 +57,13 @@ api_json_player(json_t *body, struct api_player_params *out, char *why,
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
-	if (!member_str(body, "name", &out->name) || out->name == NULL)
+	if (!api_json_member_str(body, "name", &out->name) || out->name == NULL)
 		return bad_member(why, whysize, "name", "a string");
-	if (!member_str(body, "email", &out->email))
+	if (!api_json_member_str(body, "email", &out->email))
 		return bad_member(why, whysize, "email", "a string");
-	if (!member_str(body, "lang", &out->lang))
+	if (!api_json_member_str(body, "lang", &out->lang))
 		return bad_member(why, whysize, "lang", "\"en\" or \"fr\"");
-	if (!member_str(body, "digest", &out->digest))
+	if (!api_json_member_str(body, "digest", &out->digest))
 		return bad_member(why, whysize, "digest",
 		    "\"none\" or \"daily\"");
 	if ((jkeys = json_object_get(body, "keys")) == NULL)
@@ -114,11 +113,11 @@ api_json_player_patch(json_t *body, const char **email, const char **lang,
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
-	if (!member_str(body, "email", email))
+	if (!api_json_member_str(body, "email", email))
 		return bad_member(why, whysize, "email", "a string");
-	if (!member_str(body, "lang", lang))
+	if (!api_json_member_str(body, "lang", lang))
 		return bad_member(why, whysize, "lang", "\"en\" or \"fr\"");
-	if (!member_str(body, "digest", digest))
+	if (!api_json_member_str(body, "digest", digest))
 		return bad_member(why, whysize, "digest",
 		    "\"none\" or \"daily\"");
 	if (*email == NULL && *lang == NULL && *digest == NULL)
@@ -147,7 +146,7 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (!member_str(body, keys[i], dst[i]))
+		if (!api_json_member_str(body, keys[i], dst[i]))
 			return bad_member(why, whysize, keys[i], "a string");
 	n = json_object_get(body, "chess960");
 	if (n == NULL || json_is_null(n))
@@ -215,11 +214,11 @@ api_json_action(const char *body, size_t len, const char *content_type,
 		rc = errbuf_set(why, whysize, "the body must be a JSON object");
 		goto out;
 	}
-	if (!member_str(j, "statement", &stmt) || stmt == NULL) {
+	if (!api_json_member_str(j, "statement", &stmt) || stmt == NULL) {
 		rc = bad_member(why, whysize, "statement", "a string");
 		goto out;
 	}
-	if (!member_str(j, "signature", &sig)) {
+	if (!api_json_member_str(j, "signature", &sig)) {
 		rc = bad_member(why, whysize, "signature", "a string");
 		goto out;
 	}

@@ -20,6 +20,7 @@
 #ifndef CORRCHESS_API_JSON_H
 #define CORRCHESS_API_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -43,6 +44,10 @@ struct api_player_params {
 	const char	**keys;			/* nkeys entries, or NULL */
 	size_t		  nkeys;
 };
+
+/* A JSON string member in *out, NULL when absent or null; false when
+ * not a string. */
+bool api_json_member_str(json_t *obj, const char *key, const char **out);
 
 /* Read a player's creation body. */
 int api_json_player(json_t *body, struct api_player_params *out, char *why,
