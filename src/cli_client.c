@@ -515,16 +515,10 @@ cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
 		    e != SIG_OK ? sig_strerror(e) : "too long");
 		return (CLI_EXIT_FAIL);
 	}
-	if (o->cf.key != NULL)
-		snprintf(keypath, sizeof keypath, "%s", o->cf.key);
-	else if (cli_conf_default_key(keypath, sizeof keypath, err,
+	/* The key first: no need to ask the server when we cannot sign. */
+	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
 	    sizeof err) == -1)
 		goto fail;
-	/* The key first: no need to ask the server when we cannot sign. */
-	if (sig_init() == -1) {
-		snprintf(err, sizeof err, "cannot start libsodium");
-		goto fail;
-	}
 	if (cli_keys_load(keypath, sk, err, sizeof err) == -1)
 		goto fail;
 

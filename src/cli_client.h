@@ -93,6 +93,11 @@ int cli_conf_default_key(char *buf, size_t size, char *err, size_t errsize);
 int cli_keys_load(const char *path, uint8_t sk[SIG_SECKEY_BYTES],
     char *err, size_t errsize);
 
+/* Write the signing key's path (`key`, or the default when NULL) into
+ * keypath and start libsodium; 0, or -1 with a reason. */
+int cli_keys_path(const char *key, char *keypath, size_t size, char *err,
+    size_t errsize);
+
 /*
  * Fill `st` with a statement for GAME at PLY by PLAYER doing ACTION (the
  * action value, "move Nf3"), checked as the server checks it. 0 or -1.

@@ -29,6 +29,20 @@
 #include "cli_client.h"
 #include "sig.h"
 
+/* Find the signing key and start libsodium. */
+int
+cli_keys_path(const char *key, char *keypath, size_t size, char *err,
+    size_t errsize)
+{
+	if (key != NULL)
+		snprintf(keypath, size, "%s", key);
+	else if (cli_conf_default_key(keypath, size, err, errsize) == -1)
+		return (-1);
+	if (sig_init() == -1)
+		return (errbuf_set(err, errsize, "cannot start libsodium"));
+	return (0);
+}
+
 /* Read a secret key file. */
 int
 cli_keys_load(const char *path, uint8_t sk[SIG_SECKEY_BYTES], char *err,
@@ -362,15 +376,9 @@ cli_keys_sign(const struct cli_cmd *self, int argc, char **argv)
 	if ((action = cli_keys_join(argc - go.ind, argv + go.ind)) == NULL)
 		goto oom;
 
-	if (cf.key != NULL)
-		snprintf(keypath, sizeof keypath, "%s", cf.key);
-	else if (cli_conf_default_key(keypath, sizeof keypath, err,
+	if (cli_keys_path(cf.key, keypath, sizeof keypath, err,
 	    sizeof err) == -1)
 		goto fail;
-	if (sig_init() == -1) {
-		snprintf(err, sizeof err, "cannot start libsodium");
-		goto fail;
-	}
 	if (cli_keys_statement(&st, game, ply, cf.player, action, err,
 	    sizeof err) == -1 ||
 	    cli_keys_sign_statement(keypath, &st, form, out, sizeof out, err,

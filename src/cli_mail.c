@@ -182,15 +182,9 @@ cli_mail_make(const struct cli_cmd *self, struct cli_mail_opts *o,
 	char			*action = NULL;
 	int			 rc = CLI_EXIT_FAIL;
 
-	if (o->cf.key != NULL)
-		snprintf(keypath, sizeof keypath, "%s", o->cf.key);
-	else if (cli_conf_default_key(keypath, sizeof keypath, err,
+	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
 	    sizeof err) == -1)
 		goto fail;
-	if (sig_init() == -1) {
-		snprintf(err, sizeof err, "cannot start libsodium");
-		goto fail;
-	}
 	if (asprintf(&action, "move %s%s", move, o->offer_draw ?
 	    " offer-draw" : "") == -1) {
 		action = NULL;
