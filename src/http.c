@@ -1530,15 +1530,21 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 {
 	struct timespec	 start, now, pause = { 0, 10 * 1000 * 1000 };
 	int		 fd;
+	bool		 quiesced;
 
 	if (srv == NULL)
 		return;
 	atomic_store(&srv->draining, 1);
+	/*
+	 * Stop listening at once (new connections are refused) but keep the
+	 * descriptor open until libmicrohttpd has stopped: its threads may
+	 * still be taking it out of their epoll sets, and a descriptor
+	 * closed under them is fatal to libmicrohttpd.
+	 */
 	fd = MHD_quiesce_daemon(srv->mhd);
-	if (fd != -1 && fd == srv->fd) {
-		close(fd);
-		srv->fd = -1;
-	}
+	quiesced = fd != -1 && fd == srv->fd;
+	if (quiesced)
+		shutdown(fd, SHUT_RDWR);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (atomic_load(&srv->inflight) > 0) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -1554,9 +1560,8 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 	http_workers_stop(srv);
 	MHD_stop_daemon(srv->mhd);
 	srv->mhd = NULL;
-	if (srv->fd != -1) {
-		/* MHD closed the socket it was given unless quiesced. */
+	/* MHD closed the socket it was given unless quiesced; else we do. */
+	if (!quiesced)
 		srv->fd = -1;
-	}
 	http_server_free(srv);
 }
