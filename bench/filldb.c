@@ -33,9 +33,9 @@
 
 #include "chess/chess.h"
 #include "chess/pgn.h"
-#include "game.h"
-#include "sig.h"
-#include "store.h"
+#include "game/game.h"
+#include "sig/sig.h"
+#include "store/store.h"
 
 #define NPLAYERS	1000
 #define GAMES_PER_TX	2000

@@ -40,8 +40,8 @@
 
 #include "chess/chess.h"
 #include "chess/pgn.h"
-#include "game.h"
-#include "sig.h"
+#include "game/game.h"
+#include "sig/sig.h"
 
 struct line {
 	size_t		 nply;

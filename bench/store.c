@@ -29,7 +29,7 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define NPLAYERS	1000
 #define NGAMES		20000

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sig.h"
+#include "sig/sig.h"
 
 /* Seconds since an arbitrary start, monotonic. */
 static double

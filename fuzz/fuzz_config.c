@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
+#include "daemon/conf.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "api_json.h"
+#include "api/api_json.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

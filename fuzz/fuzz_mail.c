@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mail_parse.h"
-#include "sig.h"
+#include "letters/mail_parse.h"
+#include "sig/sig.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

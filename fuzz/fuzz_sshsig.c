@@ -20,7 +20,7 @@
 
 #include <sodium.h>
 
-#include "sig.h"
+#include "sig/sig.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -1,4 +1,4 @@
-# libFuzzer targets: `make fuzz` builds every fuzz/fuzz_*.c with clang
+# fuzz/local.mk: libFuzzer targets: `make fuzz` builds every fuzz/fuzz_*.c with clang
 # (-fsanitize=fuzzer,address,undefined) from the sources, into fuzz/ of the
 # build tree; `make fuzz-run FUZZ_SECONDS=60` runs each from its seeds.
 # The sources, scripts and seeds (not "fuzz", which names the target

@@ -1,17 +1,11 @@
+# systemd/local.mk: the service and socket units, sysusers and tmpfiles.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-# Running corrchessd as a system service: the systemd glue (src/sdnotify.c),
-# the manual page of the configuration (src/conf_man.c), the units, the
-# sysusers.d and tmpfiles.d entries, and their test (tests/systemd.sh with
-# its helpers tests/notifylisten.c and tests/listenfd.c).
-
-src_libcorrchessd_a_SOURCES += \
-	src/sdnotify.h src/sdnotify.c \
-	src/conf_man.h src/conf_man.c
-
-dist_man_MANS += doc/corrchessd.conf.5
+# The units, the sysusers.d and tmpfiles.d entries, and the check of an
+# installed tree (the systemd glue itself is daemon/sdnotify.c; its test is
+# tests/systemd.sh).
 
 # The service unit names the installed program and configuration.
 if SYSTEMD_UNITS
@@ -48,22 +42,6 @@ AM_DISTCHECK_CONFIGURE_FLAGS = \
 	--with-systemdsystemunitdir=$$dc_install_base/lib/systemd/system \
 	--with-sysusersdir=$$dc_install_base/lib/sysusers.d \
 	--with-tmpfilesdir=$$dc_install_base/lib/tmpfiles.d
-
-# The test: sd_notify messages, the watchdog, socket activation, SIGHUP,
-# and the shipped corrchessd.conf(5) against the table.
-check_PROGRAMS += tests/notifylisten tests/listenfd
-TESTS += tests/systemd.sh
-EXTRA_DIST += tests/systemd.sh
-tests_notifylisten_SOURCES = tests/notifylisten.c
-tests_listenfd_SOURCES = tests/listenfd.c
-
-# Write doc/corrchessd.conf.5 again from the table of keys (tests/systemd.sh
-# fails until the shipped page matches the table).
-update-conf-man: src/corrchessd$(EXEEXT)
-	src/corrchessd$(EXEEXT) --dump-config-man \
-	    >$(srcdir)/doc/corrchessd.conf.5
-update-conf: update-conf-man
-.PHONY: update-conf-man
 
 # After `make install` (distcheck runs it): every piece where it belongs,
 # the installed corrchessd runs and accepts the installed configuration,

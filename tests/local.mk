@@ -1,35 +1,156 @@
-# Unit tests (cmocka), one program per module, and command-line tests.
+# tests/local.mk: every test of make check, one cmocka program per module
+# (tests/test_MODULE.c tests src/*/MODULE.c) and the scripts that drive the
+# real corrchessd and corrchess with curl, ssh-keygen and real mail servers.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
+	top_builddir='$(abs_top_builddir)'
+TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp
+
+# --- chess: the rules core ------------------------------------------------
 # Deep perft depths run in `make check-deep`, never silently skipped.
-
-CHESS_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-CHESS_TEST_LDADD = src/chess/libchess.a $(CMOCKA_LIBS)
-
-check_PROGRAMS += tests/test_position tests/test_notation tests/test_game \
-	tests/test_pgn
-TESTS += tests/test_position tests/test_notation tests/test_game \
+check_PROGRAMS += tests/test_position tests/test_notation \
+	tests/test_history tests/test_pgn
+TESTS += tests/test_position tests/test_notation tests/test_history \
 	tests/test_pgn tests/cli.sh
-
+EXTRA_DIST += tests/cli.sh
 tests_test_position_SOURCES = tests/test_position.c tests/testutil.h
-tests_test_position_CFLAGS = $(CHESS_TEST_CFLAGS)
-tests_test_position_LDADD = $(CHESS_TEST_LDADD)
-
+tests_test_position_CFLAGS = $(TEST_CFLAGS)
+tests_test_position_LDADD = $(CHESS_LIBS) $(CMOCKA_LIBS)
 tests_test_notation_SOURCES = tests/test_notation.c tests/testutil.h
-tests_test_notation_CFLAGS = $(CHESS_TEST_CFLAGS)
-tests_test_notation_LDADD = $(CHESS_TEST_LDADD)
-
-tests_test_game_SOURCES = tests/test_game.c tests/testutil.h
-tests_test_game_CFLAGS = $(CHESS_TEST_CFLAGS)
-tests_test_game_LDADD = $(CHESS_TEST_LDADD)
-
+tests_test_notation_CFLAGS = $(TEST_CFLAGS)
+tests_test_notation_LDADD = $(CHESS_LIBS) $(CMOCKA_LIBS)
+tests_test_history_SOURCES = tests/test_history.c tests/testutil.h
+tests_test_history_CFLAGS = $(TEST_CFLAGS)
+tests_test_history_LDADD = $(CHESS_LIBS) $(CMOCKA_LIBS)
 tests_test_pgn_SOURCES = tests/test_pgn.c tests/testutil.h
-tests_test_pgn_CFLAGS = $(CHESS_TEST_CFLAGS)
-tests_test_pgn_LDADD = $(CHESS_TEST_LDADD)
+tests_test_pgn_CFLAGS = $(TEST_CFLAGS)
+tests_test_pgn_LDADD = $(CHESS_LIBS) $(CMOCKA_LIBS)
 
-TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'
-
-EXTRA_DIST += tests/cli.sh tests/data
-
-# Every perft depth of every suite (minutes, not seconds).
 check-deep: tests/test_position$(EXEEXT)
 	CORRCHESS_PERFT_DEEP=1 $(abs_top_builddir)/tests/test_position
 .PHONY: check-deep
+
+# --- game: the state machine ----------------------------------------------
+check_PROGRAMS += tests/test_game
+TESTS += tests/test_game
+tests_test_game_SOURCES = tests/test_game.c tests/testutil.h
+tests_test_game_CFLAGS = $(TEST_CFLAGS)
+tests_test_game_LDADD = $(GAME_LIBS) $(CMOCKA_LIBS)
+
+# --- sig: keys, statements, signatures -------------------------------------
+# Runs the real ssh-keygen (openssh-client) unless CORRCHESS_NO_SSH_KEYGEN=1.
+check_PROGRAMS += tests/test_sig
+TESTS += tests/test_sig
+tests_test_sig_SOURCES = tests/test_sig.c tests/testutil.h
+tests_test_sig_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS)
+tests_test_sig_LDADD = $(SIG_LIBS) $(CMOCKA_LIBS)
+
+# --- store: SQLite ----------------------------------------------------------
+check_PROGRAMS += tests/test_store
+TESTS += tests/test_store
+tests_test_store_SOURCES = tests/test_store.c tests/testutil.h
+tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_store_LDADD = $(STORE_LIBS) $(CMOCKA_LIBS)
+
+# --- letters: mail content --------------------------------------------------
+# test_mail_parse reads tests/data/mail (signed with tests/data/mail/keys).
+check_PROGRAMS += tests/test_mail_parse tests/test_notice
+TESTS += tests/test_mail_parse tests/test_notice
+LETTERS_TEST_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) $(SODIUM_CFLAGS)
+tests_test_mail_parse_SOURCES = tests/test_mail_parse.c tests/testutil.h
+tests_test_mail_parse_CFLAGS = $(LETTERS_TEST_CFLAGS)
+tests_test_mail_parse_LDADD = $(LETTERS_LIBS) $(CMOCKA_LIBS)
+tests_test_notice_SOURCES = tests/test_notice.c tests/testutil.h
+tests_test_notice_CFLAGS = $(LETTERS_TEST_CFLAGS)
+tests_test_notice_LDADD = $(LETTERS_LIBS) $(CMOCKA_LIBS)
+
+# --- service: actions on a real SQLite file, group commit, metrics ---------
+check_PROGRAMS += tests/test_service
+TESTS += tests/test_service
+tests_test_service_SOURCES = tests/test_service.c tests/testutil.h
+tests_test_service_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) \
+	$(SQLITE_CFLAGS) $(JANSSON_CFLAGS)
+tests_test_service_LDADD = $(API_LIBS) $(CMOCKA_LIBS)
+
+# --- http: the server core over the wire (libcurl) --------------------------
+check_PROGRAMS += tests/test_http
+TESTS += tests/test_http
+tests_test_http_SOURCES = tests/test_http.c tests/testutil.h
+tests_test_http_CFLAGS = $(TEST_CFLAGS) $(MHD_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS) \
+	$(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_http_LDADD = $(API_LIBS) $(CURL_LIBS) \
+	$(CMOCKA_LIBS)
+
+# --- mail: IMAP and SMTP against real Dovecot and Postfix -------------------
+# tests/mailenv.sh starts them in a temp directory. The test fails when the
+# servers are not installed, unless CORRCHESS_NO_MAIL_SERVERS=1 makes it
+# skip. CORRCHESS_MAIL_BENCH=1 also measures the fetch rate (make bench-mail).
+check_PROGRAMS += tests/test_mail
+TESTS += tests/test_mail
+EXTRA_DIST += tests/mailenv.sh
+tests_test_mail_SOURCES = tests/test_mail.c tests/testutil.h
+tests_test_mail_CFLAGS = $(TEST_CFLAGS) $(CURL_CFLAGS)
+tests_test_mail_LDADD = src/daemon/libdaemon.a $(MAIL_LIBS) $(CMOCKA_LIBS)
+
+# --- daemon: configuration, the clock thread, systemd glue -----------------
+check_PROGRAMS += tests/test_conf tests/test_clock
+TESTS += tests/test_conf tests/test_clock
+tests_test_conf_SOURCES = tests/test_conf.c tests/testutil.h
+tests_test_conf_CFLAGS = $(TEST_CFLAGS)
+tests_test_conf_LDADD = src/daemon/libdaemon.a $(UTIL_LIBS) $(CMOCKA_LIBS)
+tests_test_clock_SOURCES = tests/test_clock.c tests/testutil.h
+tests_test_clock_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_clock_LDADD = src/daemon/libdaemon.a $(SERVICE_LIBS) \
+	$(CMOCKA_LIBS)
+
+# sd_notify messages, the watchdog, socket activation, SIGHUP, and the
+# shipped corrchessd.conf(5) against the table, with two helpers standing
+# in for systemd's notify socket and LISTEN_FDS.
+check_PROGRAMS += tests/notifylisten tests/listenfd
+tests_notifylisten_SOURCES = tests/notifylisten.c
+tests_listenfd_SOURCES = tests/listenfd.c
+TESTS += tests/systemd.sh
+EXTRA_DIST += tests/systemd.sh
+
+# --- the real corrchessd and corrchess, end to end --------------------------
+# daemon-frame.sh: logging, config, HTTP limits, metrics; daemon.sh: the game
+# service over curl with ssh-keygen and openssl signatures; openapi.sh: the
+# OpenAPI document against the route table; client.sh: the corrchess
+# command; mail.sh: moves by mail through real Dovecot and Postfix.
+TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
+	tests/client.sh tests/mail.sh
+EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
+	tests/client.sh tests/mail.sh
+
+# --- robustness --------------------------------------------------------------
+# crash.sh: SIGKILL under load and restarts (every move answered 201
+# survives, none twice, the database and online backups sound); abuse.sh:
+# slowloris and oversized requests while well-behaved clients are served.
+TESTS += tests/crash.sh tests/abuse.sh
+EXTRA_DIST += tests/crash.sh tests/abuse.sh
+
+# The crash test with 50 kills instead of make check's 5 (about a minute).
+check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
+	CRASH_KILLS=$${CRASH_KILLS:-50} $(TESTS_ENVIRONMENT) \
+	    $(abs_top_srcdir)/tests/crash.sh
+.PHONY: check-crash
+
+# The integration scripts with corrchessd and corrchess under valgrind's
+# memcheck (tests/lib.sh, CORRCHESS_VALGRIND=1): a script fails on a memory
+# error or a definite or indirect leak in the project's code.
+# tests/valgrind.supp: the libraries' known one-time allocations.
+valgrind_checked = tests/daemon.sh tests/client.sh tests/daemon-frame.sh \
+	tests/mail.sh
+check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
+	@failed=; for t in $(valgrind_checked); do \
+	    echo "== $$t under valgrind"; \
+	    CORRCHESS_VALGRIND=1 $(TESTS_ENVIRONMENT) \
+	    $(abs_top_srcdir)/$$t || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "check-valgrind: FAIL:$$failed"; \
+	    exit 1; fi; echo "check-valgrind: all passed"
+.PHONY: check-valgrind

@@ -4,8 +4,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # doc/openapi.yaml documents every route corrchessd serves, and only those:
-# the (method, path) pairs of the route table in src/api.c (routes_api) and
-# of the daemon's built-in routes in src/http.c (/healthz, /metrics) must be
+# the (method, path) pairs of the route table in src/api/ (routes_api) and
+# of the daemon's built-in routes in src/http/ (/healthz, /metrics) must be
 # the operations under "paths:" in doc/openapi.yaml. Path parameters are
 # compared by name: "{id:int}" in the table is "{id}" in OpenAPI.
 # Run by `make check`; prints "N passed, N failed".
@@ -13,8 +13,8 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-api_c=$top_srcdir/src/api.c
-http_c=$top_srcdir/src/http.c
+api_c=$top_srcdir/src/api/*.c
+http_c=$top_srcdir/src/http/*.c
 yaml=$top_srcdir/doc/openapi.yaml
 
 # shellcheck source=tests/lib.sh
@@ -34,11 +34,11 @@ awk '
 			split(row, f, " ")
 			print f[1], f[2]
 		}
-	}' "$api_c" >"$tmp/table"
+	}' $api_c >"$tmp/table"
 
 # The built-in routes: (struct http_route){ "GET", "/healthz", ... }.
 sed -n 's/.*(struct http_route) *{ *"\([A-Z]*\)", *"\(\/[^"]*\)".*/\1 \2/p' \
-    "$http_c" >>"$tmp/table"
+    $http_c >>"$tmp/table"
 
 # {name:type} -> {name}
 sed 's/{\([a-z_]*\):[a-z]*}/{\1}/g' "$tmp/table" | sort >"$tmp/code"
@@ -61,7 +61,7 @@ awk '
 if [ "$(wc -l <"$tmp/code")" -ge 12 ]; then
 	ok
 else
-	bad "fewer routes read from src/api.c and src/http.c than expected:"
+	bad "fewer routes read from src/api/ and src/http/ than expected:"
 	cat "$tmp/code" >&2
 fi
 if [ "$(wc -l <"$tmp/doc")" -gt 0 ]; then

@@ -32,8 +32,8 @@
 
 #include "testutil.h"
 
-#include "clock.h"
-#include "service.h"
+#include "daemon/clock.h"
+#include "service/service.h"
 
 #define T0		INT64_C(1780000000)	/* 2026-05-28 */
 #define HOUR		INT64_C(3600)

@@ -8,669 +8,1082 @@
  * any later version. See the file COPYING.
  */
 
-/*
- * Tests of game history and end states: every status from hand-made
- * positions and move sequences, the order in which they are reported,
- * repetition with castling rights and e.p. squares, mating material, and
- * the events of real games (data/events/game-events.tsv, computed with
- * chessops and checked with python-chess) replayed from data/pgn.
- */
+/* Unit tests of the correspondence game state machine (src/game.c). */
 
 #include "testutil.h"
 
-#include "chess/chess.h"
-#include "chess/pgn.h"
+#include "game/game.h"
 
-/* Start `g` from `fen`. */
+/* An arbitrary creation time: 2026-01-01 00:00:00 UTC. */
+#define T0	((int64_t)1767225600)
+#define DAY	((int64_t)GAME_DAY)
+#define HOUR	((int64_t)3600)
+
+#define W	CHESS_WHITE
+#define B	CHESS_BLACK
+
+/* Start a game from `fen` (NULL: the standard start) with a time control
+ * text and a policy. */
 static void
-game_from_fen(struct chess_game *g, const char *fen)
+start(struct game *g, const char *fen, const char *tc, enum game_policy pol)
 {
-	struct chess_position	pos;
-	enum chess_error	e;
+	struct game_params	p;
+	char			why[256];
 
-	e = chess_fen_parse(&pos, fen, 0);
-	if (e != CHESS_OK)
-		fail_msg("FEN %s: %s", fen, chess_strerror(e));
-	assert_int_equal(chess_game_init(g, &pos), 0);
+	chess_init();
+	memset(&p, 0, sizeof p);
+	if (fen == NULL)
+		chess_position_start(&p.start);
+	else
+		assert_int_equal(chess_fen_parse(&p.start, fen, 0), CHESS_OK);
+	if (game_tc_parse(&p.tc, tc, why, sizeof why) != 0)
+		fail_msg("tc %s: %s", tc, why);
+	p.policy = pol;
+	p.created = T0;
+	assert_int_equal(game_init(g, &p), 0);
 }
 
-/* Play one move given in SAN. */
+/* Apply one action; return the refusal and leave the reason in `why`. */
+static enum game_refusal
+act(struct game *g, enum game_action_kind kind, int color, const char *move,
+    bool offer, int64_t at, char *why, size_t whysize)
+{
+	struct game_action	a;
+
+	memset(&a, 0, sizeof a);
+	a.kind = kind;
+	a.color = color;
+	a.move = move;
+	a.offer_draw = offer;
+	a.lang = CHESS_LANG_EN;
+	a.at = at;
+	return (game_apply(g, &a, why, whysize));
+}
+
+/* Play a move that must be accepted. */
 static void
-play1(struct chess_game *g, const char *san)
+move_ok(struct game *g, const char *move, int64_t at)
 {
-	chess_move		m;
-	char			why[128];
-	enum chess_error	e;
+	char	why[256] = "";
 
-	e = chess_move_parse(&g->pos, san, CHESS_LANG_EN, &m, why, sizeof why);
-	if (e != CHESS_OK)
-		fail_msg("move %s: %s %s", san, chess_strerror(e), why);
-	assert_int_equal(chess_game_push(g, m), 0);
+	if (act(g, GAME_ACT_MOVE, game_turn(g), move, false, at, why,
+	    sizeof why) != GAME_OK)
+		fail_msg("move %s refused: %s", move, why);
 }
 
-/* Play `times` times the space-separated SAN moves of `moves`. */
+/* Play a list of moves (NULL-terminated), one hour apart from `at`. */
+static int64_t
+moves_ok(struct game *g, const char *const *moves, int64_t at)
+{
+	for (; *moves != NULL; moves++, at += HOUR)
+		move_ok(g, *moves, at);
+	return (at);
+}
+
+/* What a refused action must leave unchanged. */
+struct snap {
+	char		fen[CHESS_FEN_MAX];
+	size_t		nply;
+	enum game_result result;
+	enum game_termination term;
+	int		offer;
+	int64_t		turn_start;
+	int64_t		remaining[2];
+	int64_t		ended;
+};
+
+/* Take a snapshot of a game. */
 static void
-play(struct chess_game *g, const char *moves, int times)
+snap_take(const struct game *g, struct snap *s)
 {
-	char	buf[256], *tok, *save;
-
-	while (times-- > 0) {
-		snprintf(buf, sizeof buf, "%s", moves);
-		for (tok = strtok_r(buf, " ", &save); tok != NULL;
-		    tok = strtok_r(NULL, " ", &save))
-			play1(g, tok);
-	}
+	memset(s, 0, sizeof *s);
+	chess_fen_write(&g->chess.pos, s->fen, sizeof s->fen);
+	s->nply = g->chess.nply;
+	s->result = g->result;
+	s->term = g->termination;
+	s->offer = g->draw_offer;
+	s->turn_start = g->turn_start;
+	s->remaining[0] = g->remaining[0];
+	s->remaining[1] = g->remaining[1];
+	s->ended = g->ended;
 }
 
-/* The status of the position reached by `fen`. */
-static enum chess_status
-fen_status(const char *fen)
-{
-	struct chess_game	g;
-	enum chess_status	st;
-
-	game_from_fen(&g, fen);
-	st = chess_game_status(&g);
-	chess_game_free(&g);
-	return st;
-}
-
-#define assert_status(got, want) do {					\
-	enum chess_status got_ = (got), want_ = (want);			\
-	if (got_ != want_)						\
-		fail_msg("status %s, expected %s",			\
-		    chess_status_name(got_), chess_status_name(want_));	\
-} while (0)
-
-/* Every status has its documented name. */
+/* Assert a game still matches its snapshot. */
 static void
-test_status_names(void **state)
+snap_check(const struct game *g, const struct snap *s)
 {
-	(void)state;
-	assert_string_equal(chess_status_name(CHESS_ONGOING), "ongoing");
-	assert_string_equal(chess_status_name(CHESS_CHECKMATE), "checkmate");
-	assert_string_equal(chess_status_name(CHESS_STALEMATE), "stalemate");
-	assert_string_equal(chess_status_name(CHESS_INSUFFICIENT),
-	    "insufficient-material");
-	assert_string_equal(chess_status_name(CHESS_FIVEFOLD),
-	    "fivefold-repetition");
-	assert_string_equal(chess_status_name(CHESS_SEVENTYFIVE),
-	    "seventy-five-moves");
-	assert_string_equal(chess_status_name(CHESS_THREEFOLD),
-	    "threefold-repetition");
-	assert_string_equal(chess_status_name(CHESS_FIFTY), "fifty-moves");
+	struct snap	now;
+
+	snap_take(g, &now);
+	assert_string_equal(now.fen, s->fen);
+	assert_int_equal(now.nply, s->nply);
+	assert_int_equal(now.result, s->result);
+	assert_int_equal(now.term, s->term);
+	assert_int_equal(now.offer, s->offer);
+	assert_int_equal(now.turn_start, s->turn_start);
+	assert_int_equal(now.remaining[0], s->remaining[0]);
+	assert_int_equal(now.remaining[1], s->remaining[1]);
+	assert_int_equal(now.ended, s->ended);
 }
 
-/* Checkmate by a move sequence and from FENs. */
+/* Apply an action that must be refused with `want`, changing nothing;
+ * the reason must contain `needle` when it is not NULL. */
+static void
+refused(struct game *g, enum game_action_kind kind, int color,
+    const char *move, bool offer, int64_t at, enum game_refusal want,
+    const char *needle)
+{
+	struct snap	s;
+	char		why[256] = "";
+	enum game_refusal r;
+
+	snap_take(g, &s);
+	r = act(g, kind, color, move, offer, at, why, sizeof why);
+	if (r != want)
+		fail_msg("want %s, got %s (%s)", game_refusal_code(want),
+		    game_refusal_code(r), why);
+	assert_true(why[0] != '\0');
+	if (needle != NULL && strstr(why, needle) == NULL)
+		fail_msg("reason \"%s\" lacks \"%s\"", why, needle);
+	snap_check(g, &s);
+}
+
+/* Assert a game ended with this result and termination. */
+static void
+ended(const struct game *g, enum game_result r, enum game_termination t)
+{
+	assert_false(game_ongoing(g));
+	if (g->result != r || g->termination != t)
+		fail_msg("want %s %s, got %s %s", game_result_name(r),
+		    game_termination_name(t), game_result_name(g->result),
+		    game_termination_name(g->termination));
+}
+
+/* Knight shuffles returning to the start position every four plies. */
+static const char *const shuffle[] = {
+	"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8",
+	"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", NULL
+};
+
+/* Play the first `n` plies of the knight shuffle. */
+static void
+shuffle_n(struct game *g, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		move_ok(g, shuffle[i], T0 + (int64_t)(i + 1) * HOUR);
+}
+
+/* --- automatic ends ------------------------------------------------- */
+
 static void
 test_checkmate(void **state)
 {
-	struct chess_game	g;
-	struct chess_position	start;
+	static const char *const fool[] = { "f3", "e5", "g4", "Qh4#", NULL };
+	struct game	g;
 
 	(void)state;
-	chess_position_start(&start);
-	assert_int_equal(chess_game_init(&g, &start), 0);
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	play(&g, "f3 e5 g4", 1);
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	play(&g, "Qh4#", 1);
-	assert_int_equal(g.nply, 4);
-	assert_status(chess_game_status(&g), CHESS_CHECKMATE);
-	chess_game_free(&g);
-
-	/* Back-rank mate; a check that can be parried is not mate. */
-	assert_status(fen_status("3R2k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"),
-	    CHESS_CHECKMATE);
-	assert_status(fen_status("3R2k1/5pp1/8/8/8/8/8/6K1 b - - 0 1"),
-	    CHESS_ONGOING);
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	assert_true(game_ongoing(&g));
+	moves_ok(&g, fool, T0 + HOUR);
+	ended(&g, GAME_RESULT_BLACK, GAME_TERM_CHECKMATE);
+	assert_int_equal(game_ply(&g), 4);
+	assert_int_equal(g.ended, T0 + 4 * HOUR);
+	assert_string_equal(game_termination_pgn(g.termination), "normal");
+	refused(&g, GAME_ACT_MOVE, W, "e4", false, T0 + DAY, GAME_EOVER,
+	    "the game is over (0-1, checkmate)");
+	game_free(&g);
 }
 
-/* Stalemate from a FEN and after a move. */
 static void
 test_stalemate(void **state)
 {
-	struct chess_game	g;
+	struct game	g;
 
 	(void)state;
-	assert_status(fen_status("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
-	    CHESS_STALEMATE);
-	game_from_fen(&g, "k7/2K5/8/8/8/8/8/1Q6 w - - 0 1");
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	play(&g, "Qb6", 1);
-	assert_status(chess_game_status(&g), CHESS_STALEMATE);
-	chess_game_free(&g);
+	start(&g, "k7/8/8/8/3Q4/8/8/7K w - - 0 1", "none",
+	    GAME_POLICY_CLAIM);
+	move_ok(&g, "Qb6", T0 + HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_STALEMATE);
+	game_free(&g);
 }
 
-/* Dead positions by material, and positions that only look alike. */
 static void
-test_insufficient(void **state)
+test_dead_position(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* K v K+P: the king takes the last pawn. */
+	start(&g, "7k/8/8/8/8/8/4p3/4K3 w - - 0 1", "none",
+	    GAME_POLICY_CLAIM);
+	assert_true(game_ongoing(&g));
+	move_ok(&g, "Kxe2", T0 + HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_INSUFFICIENT);
+	game_free(&g);
+
+	/* K+N v K after Nxf3. */
+	start(&g, "7k/8/8/8/8/5p2/8/4K1N1 w - - 0 1", "none",
+	    GAME_POLICY_AUTO);
+	move_ok(&g, "Nxf3", T0 + HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_INSUFFICIENT);
+	game_free(&g);
+}
+
+static void
+test_fivefold(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* Under the claim policy threefold does not end the game... */
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+	shuffle_n(&g, 8);
+	assert_true(game_ongoing(&g));
+	assert_int_equal(chess_game_repetitions(&g.chess), 3);
+	game_free(&g);
+
+	/* ...but the fifth occurrence does (ply 16). */
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+	shuffle_n(&g, 15);
+	assert_true(game_ongoing(&g));
+	move_ok(&g, "Ng8", T0 + 16 * HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIVEFOLD);
+	assert_int_equal(game_ply(&g), 16);
+	game_free(&g);
+}
+
+static void
+test_seventy_five(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* The 150th half-move without capture or pawn move draws. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 149 100", "none",
+	    GAME_POLICY_CLAIM);
+	assert_true(game_ongoing(&g));
+	move_ok(&g, "Ra2", T0 + HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_SEVENTYFIVE);
+	game_free(&g);
+
+	/* Unless that move mates: checkmate takes precedence (FIDE 9.6.2). */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 149 100", "none",
+	    GAME_POLICY_CLAIM);
+	move_ok(&g, "Ra8", T0 + HOUR);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_CHECKMATE);
+	game_free(&g);
+}
+
+static void
+test_start_position_over(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* A start position that is mate is over at creation. */
+	start(&g, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "3d/move",
+	    GAME_POLICY_AUTO);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_CHECKMATE);
+	assert_int_equal(g.ended, T0);
+	assert_int_equal(game_deadline(&g), 0);
+	refused(&g, GAME_ACT_MOVE, B, "Kxg7", false, T0 + HOUR, GAME_EOVER,
+	    "1-0, checkmate");
+	game_free(&g);
+
+	/* Fifty moves at the start: drawn under auto, claimable otherwise. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 100 60", "none",
+	    GAME_POLICY_AUTO);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIFTY);
+	game_free(&g);
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 100 60", "none",
+	    GAME_POLICY_CLAIM);
+	assert_true(game_ongoing(&g));
+	game_free(&g);
+}
+
+/* --- threefold and fifty ------------------------------------------- */
+
+static void
+test_threefold_auto(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	shuffle_n(&g, 7);
+	assert_true(game_ongoing(&g));
+	move_ok(&g, "Ng8", T0 + 8 * HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_THREEFOLD);
+	assert_int_equal(game_ply(&g), 8);
+	game_free(&g);
+}
+
+static void
+test_threefold_claim(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+	shuffle_n(&g, 4);
+
+	/* The start position has occurred twice: a wrong claim. */
+	refused(&g, GAME_ACT_CLAIM_DRAW, W, NULL, false, T0 + 5 * HOUR,
+	    GAME_EBAD_CLAIM,
+	    "no threefold repetition: the position has occurred twice");
+	assert_true(game_ongoing(&g));
+	game_free(&g);
+
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+	shuffle_n(&g, 8);
+	assert_true(game_ongoing(&g));
+	/* Only the player to move may claim. */
+	refused(&g, GAME_ACT_CLAIM_DRAW, B, NULL, false, T0 + 9 * HOUR,
+	    GAME_ETURN, "it is White's move");
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, W, NULL, false,
+	    T0 + 9 * HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_THREEFOLD);
+	assert_int_equal(game_ply(&g), 8);
+	assert_int_equal(g.ended, T0 + 9 * HOUR);
+	game_free(&g);
+}
+
+static void
+test_threefold_claim_with_move(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+	shuffle_n(&g, 3);
+
+	/* After Ng8 the start position would occur only twice. */
+	refused(&g, GAME_ACT_CLAIM_DRAW, B, "Ng8", false, T0 + 4 * HOUR,
+	    GAME_EBAD_CLAIM, "after Ng8, no threefold repetition: the "
+	    "position would have occurred twice");
+	assert_int_equal(game_ply(&g), 3);
+	assert_int_equal(game_turn(&g), B);
+
+	/* The game goes on: the same move may still be played. */
+	move_ok(&g, "Ng8", T0 + 4 * HOUR);
+	move_ok(&g, "Nf3", T0 + 5 * HOUR);
+	move_ok(&g, "Nf6", T0 + 6 * HOUR);
+	move_ok(&g, "Ng1", T0 + 7 * HOUR);
+
+	/* An illegal intended move is refused as such. */
+	refused(&g, GAME_ACT_CLAIM_DRAW, B, "Ng5", false, T0 + 8 * HOUR,
+	    GAME_EILLEGAL, NULL);
+
+	/* Now Ng8 makes the third occurrence: the claim holds, and the
+	 * move is recorded. */
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, B, "Ng8", false,
+	    T0 + 8 * HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_THREEFOLD);
+	assert_int_equal(game_ply(&g), 8);
+	assert_int_equal(game_turn(&g), W);
+	assert_int_equal(g.chess.pos.key, g.chess.keys[0]);
+	game_free(&g);
+}
+
+static void
+test_fifty_auto(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 99 60", "none",
+	    GAME_POLICY_AUTO);
+	assert_true(game_ongoing(&g));
+	move_ok(&g, "Ra2", T0 + HOUR);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIFTY);
+	game_free(&g);
+
+	/* Mate on the hundredth half-move is mate. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 99 60", "none",
+	    GAME_POLICY_AUTO);
+	move_ok(&g, "Ra8#", T0 + HOUR);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_CHECKMATE);
+	game_free(&g);
+}
+
+static void
+test_fifty_claim(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	/* Reached by a move: the game goes on until the claim. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 98 60", "none",
+	    GAME_POLICY_CLAIM);
+	refused(&g, GAME_ACT_CLAIM_DRAW, W, NULL, false, T0 + HOUR,
+	    GAME_EBAD_CLAIM, "98 half-moves without a capture or pawn move");
+	move_ok(&g, "Ra2", T0 + HOUR);
+	assert_true(game_ongoing(&g));
+	refused(&g, GAME_ACT_CLAIM_DRAW, B, NULL, false, T0 + 2 * HOUR,
+	    GAME_EBAD_CLAIM, "99 half-moves");
+	move_ok(&g, "Kg8", T0 + 2 * HOUR);
+	assert_true(game_ongoing(&g));
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, W, NULL, false,
+	    T0 + 3 * HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIFTY);
+	assert_int_equal(game_ply(&g), 2);
+	game_free(&g);
+
+	/* With an intended move: judged after it; the move is recorded. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 99 60", "none",
+	    GAME_POLICY_CLAIM);
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, W, "Ra2", false,
+	    T0 + HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_FIFTY);
+	assert_int_equal(game_ply(&g), 1);
+	assert_int_equal(game_turn(&g), B);
+	game_free(&g);
+
+	/* A claim whose intended move mates: the mate stands. */
+	start(&g, "7k/8/6K1/8/8/8/8/R7 w - - 60 60", "none",
+	    GAME_POLICY_CLAIM);
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, W, "Ra8", false,
+	    T0 + HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_CHECKMATE);
+	assert_int_equal(game_ply(&g), 1);
+	game_free(&g);
+
+	/* An intended capture resets the count: a wrong claim. */
+	start(&g, "7k/8/6K1/8/8/8/8/R6r w - - 99 60", "none",
+	    GAME_POLICY_CLAIM);
+	refused(&g, GAME_ACT_CLAIM_DRAW, W, "Rxh1", false, T0 + HOUR,
+	    GAME_EBAD_CLAIM, "after Rxh1");
+	assert_int_equal(game_ply(&g), 0);
+	game_free(&g);
+}
+
+/* --- draw offers, resignation, turns -------------------------------- */
+
+static void
+test_draw_offer_accepted(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	start(&g, NULL, "3d/move", GAME_POLICY_AUTO);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "e4", true, T0 + HOUR,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(g.draw_offer, W);
+	assert_true(game_ongoing(&g));
+
+	/* The offer is White's: White cannot accept it. */
+	refused(&g, GAME_ACT_ACCEPT_DRAW, W, NULL, false, T0 + 2 * HOUR,
+	    GAME_ENO_OFFER, "your own");
+	assert_int_equal(act(&g, GAME_ACT_ACCEPT_DRAW, B, NULL, false,
+	    T0 + 2 * HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_AGREEMENT);
+	assert_int_equal(g.draw_offer, -1);
+	assert_int_equal(g.ended, T0 + 2 * HOUR);
+	assert_int_equal(game_ply(&g), 1);
+	game_free(&g);
+}
+
+static void
+test_draw_offer_declined(void **state)
+{
+	struct game	g;
+	char		why[256];
+	int64_t		deadline;
+
+	(void)state;
+	start(&g, NULL, "3d/move", GAME_POLICY_AUTO);
+	refused(&g, GAME_ACT_ACCEPT_DRAW, B, NULL, false, T0,
+	    GAME_ENO_OFFER, "no draw offer to accept");
+	refused(&g, GAME_ACT_DECLINE_DRAW, W, NULL, false, T0,
+	    GAME_ENO_OFFER, "no draw offer to decline");
+
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "d4", true, T0 + HOUR,
+	    why, sizeof why), GAME_OK);
+	deadline = game_deadline(&g);
+	assert_int_equal(deadline, T0 + HOUR + 3 * DAY);
+
+	/* Declining neither stops nor switches the clock. */
+	assert_int_equal(act(&g, GAME_ACT_DECLINE_DRAW, B, NULL, false,
+	    T0 + DAY, why, sizeof why), GAME_OK);
+	assert_int_equal(g.draw_offer, -1);
+	assert_true(game_ongoing(&g));
+	assert_int_equal(game_turn(&g), B);
+	assert_int_equal(game_ply(&g), 1);
+	assert_int_equal(game_deadline(&g), deadline);
+	refused(&g, GAME_ACT_ACCEPT_DRAW, B, NULL, false, T0 + DAY,
+	    GAME_ENO_OFFER, "no draw offer to accept");
+	move_ok(&g, "d5", T0 + DAY + HOUR);
+	assert_true(game_ongoing(&g));
+	game_free(&g);
+}
+
+static void
+test_draw_offer_implicit_decline(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "e4", true, T0 + HOUR,
+	    why, sizeof why), GAME_OK);
+	move_ok(&g, "e5", T0 + 2 * HOUR);
+	assert_int_equal(g.draw_offer, -1);
+	refused(&g, GAME_ACT_ACCEPT_DRAW, W, NULL, false, T0 + 3 * HOUR,
+	    GAME_ENO_OFFER, NULL);
+
+	/* A counter-offer with the reply stands in its turn. */
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "Nf3", true,
+	    T0 + 3 * HOUR, why, sizeof why), GAME_OK);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, B, "Nc6", true,
+	    T0 + 4 * HOUR, why, sizeof why), GAME_OK);
+	assert_int_equal(g.draw_offer, B);
+	refused(&g, GAME_ACT_ACCEPT_DRAW, B, NULL, false, T0 + 5 * HOUR,
+	    GAME_ENO_OFFER, "it awaits White's answer");
+	assert_int_equal(act(&g, GAME_ACT_ACCEPT_DRAW, W, NULL, false,
+	    T0 + 5 * HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_AGREEMENT);
+	game_free(&g);
+}
+
+static void
+test_offer_wrong_side(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	refused(&g, GAME_ACT_MOVE, B, "e5", true, T0 + HOUR, GAME_ETURN,
+	    "it is White's move");
+	assert_int_equal(g.draw_offer, -1);
+	game_free(&g);
+}
+
+static void
+test_resign(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	/* White resigns on White's turn. */
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	assert_int_equal(act(&g, GAME_ACT_RESIGN, W, NULL, false, T0 + HOUR,
+	    why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_BLACK, GAME_TERM_RESIGNATION);
+	assert_int_equal(g.ended, T0 + HOUR);
+	refused(&g, GAME_ACT_RESIGN, B, NULL, false, T0 + DAY, GAME_EOVER,
+	    "the game is over (0-1, resignation)");
+	game_free(&g);
+
+	/* Black resigns on White's turn, with an offer standing. */
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0 + HOUR);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, B, "e5", true, T0 + 2 * HOUR,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(act(&g, GAME_ACT_RESIGN, B, NULL, false,
+	    T0 + 3 * HOUR, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_RESIGNATION);
+	assert_int_equal(g.draw_offer, -1);
+	refused(&g, GAME_ACT_ACCEPT_DRAW, W, NULL, false, T0 + DAY,
+	    GAME_EOVER, "1-0, resignation");
+	game_free(&g);
+}
+
+static void
+test_turn_and_moves(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	refused(&g, GAME_ACT_MOVE, B, "e5", false, T0, GAME_ETURN,
+	    "it is White's move");
+	refused(&g, GAME_ACT_MOVE, W, "e5", false, T0, GAME_EILLEGAL, NULL);
+	refused(&g, GAME_ACT_MOVE, W, "zz9", false, T0, GAME_ESYNTAX, NULL);
+	refused(&g, GAME_ACT_MOVE, W, NULL, false, T0, GAME_ESYNTAX,
+	    "no move given");
+	refused(&g, GAME_ACT_CLAIM_DRAW, B, NULL, false, T0, GAME_ETURN,
+	    "only the player to move may claim");
+	move_ok(&g, "e4", T0 + HOUR);
+	refused(&g, GAME_ACT_MOVE, W, "d4", false, T0 + HOUR, GAME_ETURN,
+	    "it is Black's move");
+	game_free(&g);
+
+	/* Every notation the rules core reads, and French letters. */
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	move_ok(&g, "e2-e4", T0 + HOUR);
+	move_ok(&g, "e7e5", T0 + 2 * HOUR);
+	move_ok(&g, "7163", T0 + 3 * HOUR);	/* ICCF: Ng1-f3 */
+	{
+		struct game_action	a;
+		char			why[256];
+
+		memset(&a, 0, sizeof a);
+		a.kind = GAME_ACT_MOVE;
+		a.color = B;
+		a.move = "Cc6";		/* French: cavalier */
+		a.lang = CHESS_LANG_FR;
+		a.at = T0 + 4 * HOUR;
+		assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_OK);
+	}
+	assert_int_equal(game_ply(&g), 4);
+	game_free(&g);
+
+	/* Two knights reach d2: ambiguous. */
+	start(&g, "4k3/8/8/8/8/8/P7/1N2KN2 w - - 0 1", "none",
+	    GAME_POLICY_AUTO);
+	refused(&g, GAME_ACT_MOVE, W, "Nd2", false, T0, GAME_EAMBIGUOUS, NULL);
+	move_ok(&g, "Nbd2", T0 + HOUR);
+	game_free(&g);
+}
+
+/* --- clocks --------------------------------------------------------- */
+
+static void
+test_tc_per_move(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	start(&g, NULL, "3d/move", GAME_POLICY_AUTO);
+	assert_int_equal(game_deadline(&g), T0 + 3 * DAY);
+	assert_int_equal(game_time_left(&g, W, T0 + DAY), 2 * DAY);
+	assert_int_equal(game_time_left(&g, B, T0 + DAY), 3 * DAY);
+
+	/* One second before the deadline is in time. */
+	move_ok(&g, "e4", T0 + 3 * DAY - 1);
+	assert_int_equal(game_time_left(&g, W, T0 + 3 * DAY), 3 * DAY);
+	assert_int_equal(game_deadline(&g), T0 + 6 * DAY - 1);
+
+	/* The clock starts afresh: Black used only an hour. */
+	move_ok(&g, "e5", T0 + 3 * DAY + HOUR);
+	assert_int_equal(game_deadline(&g), T0 + 6 * DAY + HOUR);
+	assert_int_equal(game_time_left(&g, W, T0 + 4 * DAY + HOUR),
+	    2 * DAY);
+
+	/* A move at the deadline is late: White loses on time. */
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "Nf3", false,
+	    T0 + 6 * DAY + HOUR, why, sizeof why), GAME_ELATE);
+	assert_non_null(strstr(why, "White's time ran out"));
+	ended(&g, GAME_RESULT_BLACK, GAME_TERM_TIMEOUT);
+	assert_int_equal(g.ended, T0 + 6 * DAY + HOUR);
+	assert_int_equal(game_ply(&g), 2);
+	assert_int_equal(game_deadline(&g), 0);
+	assert_int_equal(game_time_left(&g, W, T0 + 9 * DAY), 0);
+	assert_string_equal(game_termination_pgn(g.termination),
+	    "time forfeit");
+	game_free(&g);
+}
+
+static void
+test_tc_moves_in(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* Two moves in ten days. */
+	start(&g, NULL, "2/10d", GAME_POLICY_AUTO);
+	assert_int_equal(game_deadline(&g), T0 + 10 * DAY);
+
+	move_ok(&g, "e4", T0 + 3 * DAY);		/* White: 7d left */
+	assert_int_equal(g.remaining[W], 7 * DAY);
+	assert_int_equal(game_deadline(&g), T0 + 3 * DAY + 10 * DAY);
+	move_ok(&g, "e5", T0 + 4 * DAY);		/* Black: 9d left */
+	assert_int_equal(g.remaining[B], 9 * DAY);
+	assert_int_equal(game_deadline(&g), T0 + 4 * DAY + 7 * DAY);
+
+	/* White's second move completes the period: 7 - 4 + 10 = 13 days,
+	 * the unused three carried over. */
+	move_ok(&g, "Nf3", T0 + 8 * DAY);
+	assert_int_equal(g.remaining[W], 13 * DAY);
+	move_ok(&g, "Nc6", T0 + 8 * DAY + HOUR);	/* Black: 9d - 1h + 10d */
+	assert_int_equal(g.remaining[B], 19 * DAY - HOUR);
+	assert_int_equal(game_deadline(&g), T0 + 8 * DAY + HOUR + 13 * DAY);
+	assert_int_equal(game_time_left(&g, W, T0 + 9 * DAY + HOUR),
+	    12 * DAY);
+	assert_int_equal(game_time_left(&g, B, T0 + 9 * DAY + HOUR),
+	    19 * DAY - HOUR);
+
+	/* The third move adds nothing. */
+	move_ok(&g, "Bb5", T0 + 10 * DAY + HOUR);
+	assert_int_equal(g.remaining[W], 11 * DAY);
+
+	/* Black lets the 19 days minus an hour run out. */
+	assert_false(game_check_time(&g, T0 + 29 * DAY - 1));
+	assert_true(game_ongoing(&g));
+	assert_true(game_check_time(&g, T0 + 29 * DAY));
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_TIMEOUT);
+	assert_int_equal(g.ended, T0 + 29 * DAY);
+	assert_false(game_check_time(&g, T0 + 40 * DAY));
+	game_free(&g);
+}
+
+static void
+test_tc_moves_in_black_first(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* From a position with Black to move, Black's periods count
+	 * Black's own moves. */
+	start(&g, "4k3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1", "2/10d",
+	    GAME_POLICY_AUTO);
+	move_ok(&g, "a6", T0 + DAY);
+	assert_int_equal(g.remaining[B], 9 * DAY);
+	move_ok(&g, "a3", T0 + 2 * DAY);
+	assert_int_equal(g.remaining[W], 9 * DAY);
+	move_ok(&g, "b6", T0 + 3 * DAY);
+	assert_int_equal(g.remaining[B], 18 * DAY);
+	move_ok(&g, "b3", T0 + 4 * DAY);
+	assert_int_equal(g.remaining[W], 18 * DAY);
+	game_free(&g);
+}
+
+static void
+test_tc_clock_backwards(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	/* A time before the turn began counts as its start: no time is
+	 * charged, none is gained. */
+	start(&g, NULL, "5d+1d", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0 - DAY);
+	assert_int_equal(g.remaining[W], 6 * DAY);
+	assert_int_equal(g.turn_start, T0);
+	assert_int_equal(game_deadline(&g), T0 + 5 * DAY);
+	game_free(&g);
+}
+
+static void
+test_tc_fischer(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, NULL, "5d+1d", GAME_POLICY_AUTO);
+	assert_int_equal(game_deadline(&g), T0 + 5 * DAY);
+	move_ok(&g, "e4", T0 + 2 * DAY);		/* 5 - 2 + 1 */
+	assert_int_equal(g.remaining[W], 4 * DAY);
+	move_ok(&g, "e5", T0 + 3 * DAY);		/* 5 - 1 + 1 */
+	assert_int_equal(g.remaining[B], 5 * DAY);
+	assert_int_equal(game_deadline(&g), T0 + 7 * DAY);
+	move_ok(&g, "Nf3", T0 + 7 * DAY - 1);		/* 1s + 1d */
+	assert_int_equal(g.remaining[W], DAY + 1);
+	assert_int_equal(game_time_left(&g, W, T0 + 30 * DAY), DAY + 1);
+	assert_int_equal(game_time_left(&g, B, T0 + 8 * DAY), 4 * DAY - 1);
+	move_ok(&g, "Nc6", T0 + 7 * DAY);		/* 5d - 1s + 1d */
+	assert_int_equal(g.remaining[B], 6 * DAY - 1);
+	assert_int_equal(game_deadline(&g), T0 + 8 * DAY + 1);
+	game_free(&g);
+}
+
+static void
+test_tc_late_draw(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	/* White's flag falls; Black has a lone king and cannot mate. */
+	start(&g, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "1d/move",
+	    GAME_POLICY_AUTO);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "e4", false, T0 + 2 * DAY,
+	    why, sizeof why), GAME_ELATE);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_TIMEOUT_DRAW);
+	assert_int_equal(g.ended, T0 + DAY);
+	assert_int_equal(game_ply(&g), 0);
+	game_free(&g);
+
+	/* Black's flag falls; White can still mate with the pawn. */
+	start(&g, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", "1d/move",
+	    GAME_POLICY_AUTO);
+	assert_true(game_check_time(&g, T0 + DAY));
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_TIMEOUT);
+	game_free(&g);
+}
+
+static void
+test_tc_flag_before_action(void **state)
+{
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	/* Black resigns after White's flag fell: the flag wins. */
+	start(&g, NULL, "1d/move", GAME_POLICY_AUTO);
+	assert_int_equal(act(&g, GAME_ACT_RESIGN, B, NULL, false,
+	    T0 + DAY + HOUR, why, sizeof why), GAME_ELATE);
+	ended(&g, GAME_RESULT_BLACK, GAME_TERM_TIMEOUT);
+	assert_int_equal(g.ended, T0 + DAY);
+	game_free(&g);
+
+	/* A claim or a decline does not stop the clock either. */
+	start(&g, NULL, "1d/move", GAME_POLICY_CLAIM);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "e4", true, T0 + HOUR,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(act(&g, GAME_ACT_DECLINE_DRAW, B, NULL, false,
+	    T0 + 2 * HOUR, why, sizeof why), GAME_OK);
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, B, NULL, false,
+	    T0 + 3 * HOUR, why, sizeof why), GAME_EBAD_CLAIM);
+	assert_int_equal(game_deadline(&g), T0 + HOUR + DAY);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, B, "e5", false,
+	    T0 + HOUR + DAY, why, sizeof why), GAME_ELATE);
+	ended(&g, GAME_RESULT_WHITE, GAME_TERM_TIMEOUT);
+	game_free(&g);
+}
+
+static void
+test_tc_none(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	assert_int_equal(game_time_left(&g, W, T0 + 1000 * DAY), -1);
+	assert_int_equal(game_deadline(&g), 0);
+	assert_false(game_check_time(&g, T0 + 1000 * DAY));
+	move_ok(&g, "e4", T0 + 1000 * DAY);
+	assert_true(game_ongoing(&g));
+	game_free(&g);
+}
+
+static void
+test_time_left_never_negative(void **state)
+{
+	struct game	g;
+
+	(void)state;
+	start(&g, NULL, "12h/move", GAME_POLICY_AUTO);
+	assert_int_equal(game_time_left(&g, W, T0 - DAY), 12 * HOUR);
+	assert_int_equal(game_time_left(&g, W, T0 + 11 * HOUR), HOUR);
+	assert_int_equal(game_time_left(&g, W, T0 + 5 * DAY), 0);
+	/* Not flagged until someone looks. */
+	assert_true(game_ongoing(&g));
+	game_free(&g);
+}
+
+/* --- time-control text ---------------------------------------------- */
+
+static void
+test_tc_text(void **state)
 {
 	static const struct {
-		const char		*fen;
-		enum chess_status	 want;
-	} cases[] = {
-		/* K v K, K+B v K, K+N v K (either side). */
-		{ "4k3/8/8/8/8/8/8/4K3 w - - 0 1", CHESS_INSUFFICIENT },
-		{ "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", CHESS_INSUFFICIENT },
-		{ "4k3/8/8/8/8/8/8/1N2K3 b - - 0 1", CHESS_INSUFFICIENT },
-		{ "1n2k3/8/8/8/8/8/8/4K3 w - - 0 1", CHESS_INSUFFICIENT },
-		/* Bishops all on dark squares (c1, e3, f8, h6). */
-		{ "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", CHESS_INSUFFICIENT },
-		{ "4kb2/8/7b/8/8/4B3/8/2B1K3 w - - 0 1", CHESS_INSUFFICIENT },
-		/* Bishops on both colours, knights, pawns: mate is possible. */
-		{ "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", CHESS_ONGOING },
-		{ "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", CHESS_ONGOING },
-		{ "1n2k3/8/8/8/8/8/8/1N2K3 w - - 0 1", CHESS_ONGOING },
-		{ "1n2k3/8/8/8/8/8/8/2B1K3 w - - 0 1", CHESS_ONGOING },
-		{ "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", CHESS_ONGOING },
-		{ "4k3/p7/8/8/8/8/8/2B1K3 w - - 0 1", CHESS_ONGOING },
-		/* K+N v K+Q: the knight cannot mate, the queen can. */
-		{ "3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1", CHESS_ONGOING },
+		const char	*in, *out;
+		enum game_tc_kind kind;
+		int64_t		 base, inc;
+		int		 moves;
+	} ok[] = {
+		{ "none", "none", GAME_TC_NONE, 0, 0, 0 },
+		{ "3d/move", "3d/move", GAME_TC_PER_MOVE, 3 * DAY, 0, 0 },
+		{ "12h/move", "12h/move", GAME_TC_PER_MOVE, 12 * HOUR, 0, 0 },
+		{ "48h/move", "2d/move", GAME_TC_PER_MOVE, 2 * DAY, 0, 0 },
+		{ "10/50d", "10/50d", GAME_TC_MOVES_IN, 50 * DAY, 0, 10 },
+		{ "1/36h", "1/36h", GAME_TC_MOVES_IN, 36 * HOUR, 0, 1 },
+		{ "30d+1d", "30d+1d", GAME_TC_FISCHER, 30 * DAY, DAY, 0 },
+		{ "30d+12h", "30d+12h", GAME_TC_FISCHER, 30 * DAY, 12 * HOUR,
+		  0 },
+		{ "10d+0d", "10d+0d", GAME_TC_FISCHER, 10 * DAY, 0, 0 },
+		{ "3650d/move", "3650d/move", GAME_TC_PER_MOVE, 3650 * DAY,
+		  0, 0 },
 	};
-	size_t	i;
+	static const char *const bad[] = {
+		"", "0d/move", "0h/move", "0/50d", "10/0d", "0d+1d",
+		"garbage", "3/move", "3d", "3 days", "3d/move x", "-3d/move",
+		"10/50", "/50d", "30d+", "30d+1", "+1d", "3x/move", "nonee",
+		"3651d/move", "99999999999999999999d/move",
+		"10/99999999999999999999d", "99999999999999999999/50d",
+		"1001/50d", "30d+99999999999999999999d",
+	};
+	struct game_tc	tc, back;
+	char		buf[GAME_TC_MAX], why[256];
+	size_t		i, n;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		enum chess_status st = fen_status(cases[i].fen);
-
-		if (st != cases[i].want)
-			fail_msg("%s: %s, expected %s", cases[i].fen,
-			    chess_status_name(st),
-			    chess_status_name(cases[i].want));
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		if (game_tc_parse(&tc, ok[i].in, why, sizeof why) != 0)
+			fail_msg("%s: %s", ok[i].in, why);
+		assert_int_equal(tc.kind, ok[i].kind);
+		assert_int_equal(tc.base, ok[i].base);
+		assert_int_equal(tc.inc, ok[i].inc);
+		assert_int_equal(tc.moves, ok[i].moves);
+		n = game_tc_format(&tc, buf, sizeof buf);
+		assert_int_equal(n, strlen(ok[i].out));
+		assert_string_equal(buf, ok[i].out);
+		assert_int_equal(game_tc_parse(&back, buf, why, sizeof why), 0);
+		assert_int_equal(back.kind, tc.kind);
+		assert_int_equal(back.base, tc.base);
+		assert_int_equal(back.inc, tc.inc);
+		assert_int_equal(back.moves, tc.moves);
 	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		why[0] = '\0';
+		tc.kind = GAME_TC_FISCHER;
+		if (game_tc_parse(&tc, bad[i], why, sizeof why) == 0)
+			fail_msg("\"%s\" accepted", bad[i]);
+		assert_true(why[0] != '\0');
+		assert_int_equal(tc.kind, GAME_TC_FISCHER);	/* untouched */
+	}
+	assert_int_equal(game_tc_parse(&tc, "0d/move", why, sizeof why), -1);
+	assert_non_null(strstr(why, "zero days"));
+	assert_int_equal(game_tc_parse(&tc, "3651d/move", why, sizeof why),
+	    -1);
+	assert_non_null(strstr(why, "too long"));
+	assert_int_equal(game_tc_parse(&tc, "3 days", why, sizeof why), -1);
+	assert_non_null(strstr(why, "not a time control"));
+
+	/* Odd seconds survive a round trip. */
+	tc.kind = GAME_TC_FISCHER;
+	tc.base = 90;
+	tc.inc = 3600;
+	tc.moves = 0;
+	game_tc_format(&tc, buf, sizeof buf);
+	assert_string_equal(buf, "90s+1h");
+	assert_int_equal(game_tc_parse(&back, buf, why, sizeof why), 0);
+	assert_int_equal(back.base, 90);
+	assert_int_equal(back.inc, 3600);
 }
 
-/* chess_can_mate() side by side, for white and for black. */
 static void
-test_can_mate(void **state)
+test_names(void **state)
+{
+	enum game_policy	p;
+
+	(void)state;
+	assert_string_equal(game_result_name(GAME_RESULT_NONE), "*");
+	assert_string_equal(game_result_name(GAME_RESULT_WHITE), "1-0");
+	assert_string_equal(game_result_name(GAME_RESULT_BLACK), "0-1");
+	assert_string_equal(game_result_name(GAME_RESULT_DRAW), "1/2-1/2");
+	assert_string_equal(game_termination_name(GAME_TERM_NONE), "");
+	assert_string_equal(game_termination_name(GAME_TERM_TIMEOUT_DRAW),
+	    "timeout-insufficient");
+	assert_string_equal(game_termination_name(GAME_TERM_INSUFFICIENT),
+	    "insufficient-material");
+	assert_string_equal(game_refusal_code(GAME_ETURN), "not-your-turn");
+	assert_string_equal(game_refusal_code(GAME_EBAD_CLAIM), "bad-claim");
+	assert_string_equal(game_refusal_code(GAME_ENOMEM), "internal");
+	assert_string_equal(game_termination_pgn(GAME_TERM_NONE),
+	    "unterminated");
+	assert_int_equal(game_policy_parse("claim", &p), 0);
+	assert_int_equal(p, GAME_POLICY_CLAIM);
+	assert_string_equal(game_policy_name(p), "claim");
+	assert_int_equal(game_policy_parse("auto", &p), 0);
+	assert_int_equal(p, GAME_POLICY_AUTO);
+	assert_int_equal(game_policy_parse("sometimes", &p), -1);
+}
+
+/* --- replay --------------------------------------------------------- */
+
+static void
+test_replay(void **state)
 {
 	static const struct {
-		const char	*what;
-		const char	*fen;
-		bool		 white, black;
-	} cases[] = {
-		{ "K v K", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", false, false },
-		{ "K+N v K", "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", false, false },
-		{ "K+B v K", "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false, false },
-		{ "K+P v K", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", true, false },
-		{ "K+R v K", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", true, false },
-		{ "K+Q v K", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", true, false },
-		{ "K+N+N v K", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", true,
-		    false },
-		{ "K+N+B v K", "4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1", true,
-		    false },
-		/* The queen can neither block for the knight nor avoid
-		 * attacking its checking square: no mate by K+N. */
-		{ "K+N v K+Q", "3qk3/8/8/8/8/8/8/1N2K3 w - - 0 1", false,
-		    true },
-		{ "K+N v K+R", "3rk3/8/8/8/8/8/8/1N2K3 w - - 0 1", true, true },
-		{ "K+N v K+B", "3bk3/8/8/8/8/8/8/1N2K3 w - - 0 1", true, true },
-		{ "K+N v K+N", "1n2k3/8/8/8/8/8/8/1N2K3 w - - 0 1", true, true },
-		{ "K+N v K+P", "4k3/p7/8/8/8/8/8/1N2K3 w - - 0 1", true, true },
-		{ "K+B v K+B same colour", "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
-		    false, false },
-		{ "K+B v K+B opposite colours",
-		    "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true, true },
-		{ "K+B v K+N", "1n2k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true,
-		    true },
-		{ "K+B v K+P", "4k3/p7/8/8/8/8/8/2B1K3 w - - 0 1", true, true },
-		/* A rook or queen blocking a flight square can always
-		 * interpose on the bishop's diagonal. */
-		{ "K+B v K+R", "3rk3/8/8/8/8/8/8/2B1K3 w - - 0 1", false,
-		    true },
-		{ "K+B v K+Q", "3qk3/8/8/8/8/8/8/2B1K3 w - - 0 1", false,
-		    true },
-		{ "K+BB same colour v K", "4k3/8/8/8/8/4B3/8/2B1K3 w - - 0 1",
-		    false, false },
-		{ "K+BB opposite colours v K",
-		    "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", true, false },
-		{ "K+BB v K+B all dark", "4kb2/8/8/8/8/4B3/8/2B1K3 w - - 0 1",
-		    false, false },
+		enum game_action_kind	 kind;
+		int			 color;
+		const char		*move;
+		bool			 offer;
+		int64_t			 at;
+		enum game_refusal	 want;
+	} script[] = {
+		{ GAME_ACT_MOVE, W, "e4", false, T0 + DAY, GAME_OK },
+		{ GAME_ACT_MOVE, B, "c5", true, T0 + 2 * DAY, GAME_OK },
+		{ GAME_ACT_DECLINE_DRAW, W, NULL, false, T0 + 3 * DAY,
+		  GAME_OK },
+		{ GAME_ACT_MOVE, W, "Nf3", false, T0 + 4 * DAY, GAME_OK },
+		{ GAME_ACT_MOVE, B, "d6", false, T0 + 4 * DAY + HOUR,
+		  GAME_OK },
+		{ GAME_ACT_MOVE, W, "d4", true, T0 + 5 * DAY, GAME_OK },
+		{ GAME_ACT_MOVE, B, "cxd4", false, T0 + 9 * DAY, GAME_OK },
+		{ GAME_ACT_MOVE, W, "Nxd4", false, T0 + 10 * DAY, GAME_OK },
+		{ GAME_ACT_MOVE, B, "Nf6", true, T0 + 11 * DAY, GAME_OK },
+		{ GAME_ACT_ACCEPT_DRAW, W, NULL, false, T0 + 12 * DAY,
+		  GAME_OK },
 	};
-	struct chess_position	pos;
-	size_t			i;
+	struct game	inc, re;
+	char		why[256];
+	size_t		i;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		assert_int_equal(chess_fen_parse(&pos, cases[i].fen, 0),
-		    CHESS_OK);
-		if (chess_can_mate(&pos, CHESS_WHITE) != cases[i].white ||
-		    chess_can_mate(&pos, CHESS_BLACK) != cases[i].black)
-			fail_msg("%s: white %d black %d, expected %d %d",
-			    cases[i].what, chess_can_mate(&pos, CHESS_WHITE),
-			    chess_can_mate(&pos, CHESS_BLACK), cases[i].white,
-			    cases[i].black);
-		assert_int_equal(chess_insufficient_material(&pos),
-		    !cases[i].white && !cases[i].black);
+	/* Built incrementally, with refused actions in between. */
+	start(&inc, NULL, "2/10d", GAME_POLICY_CLAIM);
+	for (i = 0; i < sizeof script / sizeof script[0]; i++) {
+		refused(&inc, GAME_ACT_MOVE, !game_turn(&inc), "a6", false,
+		    script[i].at, GAME_ETURN, NULL);
+		refused(&inc, GAME_ACT_MOVE, game_turn(&inc), "Ke3", false,
+		    script[i].at, GAME_EILLEGAL, NULL);
+		if (act(&inc, script[i].kind, script[i].color, script[i].move,
+		    script[i].offer, script[i].at, why, sizeof why) !=
+		    script[i].want)
+			fail_msg("step %zu: %s", i, why);
 	}
-}
+	ended(&inc, GAME_RESULT_DRAW, GAME_TERM_AGREEMENT);
 
-/* The material that chess_can_mate() allows does mate, with help. */
-static void
-test_can_mate_shown(void **state)
-{
-	static const char *const mates[] = {
-		/* K+N v K+R: the rook on b8 blocks, Nc7 mates. */
-		"kr6/2N5/K7/8/8/8/8/8 b - - 0 1",
-		/* K+B v K+P: the pawn on a7 blocks, Be4 mates. */
-		"k7/p1K5/8/8/4B3/8/8/8 b - - 0 1",
-		/* K+N v K+P: the pawn on h7 blocks, Nf7 mates. */
-		"5K1k/5N1p/8/8/8/8/8/8 b - - 0 1",
-	};
-	struct chess_position	pos;
-	size_t			i;
+	/* Rebuilt from the accepted actions only. */
+	start(&re, NULL, "2/10d", GAME_POLICY_CLAIM);
+	for (i = 0; i < sizeof script / sizeof script[0]; i++)
+		assert_int_equal(act(&re, script[i].kind, script[i].color,
+		    script[i].move, script[i].offer, script[i].at, why,
+		    sizeof why), GAME_OK);
 
-	(void)state;
-	for (i = 0; i < sizeof mates / sizeof mates[0]; i++) {
-		assert_status(fen_status(mates[i]), CHESS_CHECKMATE);
-		assert_int_equal(chess_fen_parse(&pos, mates[i], 0), CHESS_OK);
-		assert_true(chess_can_mate(&pos, CHESS_WHITE));
-	}
-}
-
-/* Knights out and back: three- and fivefold repetition of the start. */
-static void
-test_repetition(void **state)
-{
-	struct chess_game	g;
-	struct chess_position	start;
-	static const int	want[17] = {
-		1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5
-	};
-	int			i;
-
-	(void)state;
-	chess_position_start(&start);
-	assert_int_equal(chess_game_init(&g, &start), 0);
-	assert_int_equal(chess_game_repetitions(&g), 1);
-	for (i = 0; i < 16; i++) {
-		play1(&g, (const char *[]){ "Nf3", "Nf6", "Ng1", "Ng8" }[i % 4]);
-		/* Plies 4, 8, 12, 16 reach the start again; ply 1 + 4k the
-		 * position after Nf3, and so on. */
-		assert_int_equal(chess_game_repetitions(&g), want[i + 1]);
-	}
-	/* Start position: ply 8 is its 3rd occurrence, ply 16 its 5th. */
-	assert_int_equal(g.nply, 16);
-	assert_status(chess_game_status(&g), CHESS_FIVEFOLD);
-	chess_game_free(&g);
-
-	assert_int_equal(chess_game_init(&g, &start), 0);
-	play(&g, "Nf3 Nf6 Ng1 Ng8", 1);
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	play(&g, "Nf3 Nf6 Ng1 Ng8", 1);
-	assert_status(chess_game_status(&g), CHESS_THREEFOLD);
-	play1(&g, "e4");	/* irreversible: nothing repeats across it */
-	assert_int_equal(chess_game_repetitions(&g), 1);
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	chess_game_free(&g);
-}
-
-/* Lost castling rights make a different position (FIDE 9.2.3). */
-static void
-test_repetition_castling(void **state)
-{
-	struct chess_game	g;
-	char			fen[CHESS_FEN_MAX];
-
-	(void)state;
-	game_from_fen(&g, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-	play(&g, "Rb1 Rb8 Ra1 Ra8", 1);
-	chess_fen_write(&g.pos, fen, sizeof fen);
-	assert_string_equal(fen, "r3k2r/8/8/8/8/8/8/R3K2R w Kk - 4 3");
-	assert_int_equal(chess_game_repetitions(&g), 1);
-	play(&g, "Rb1 Rb8 Ra1 Ra8", 1);
-	assert_int_equal(chess_game_repetitions(&g), 2);
-	play(&g, "Rb1 Rb8 Ra1 Ra8", 1);
-	assert_int_equal(chess_game_repetitions(&g), 3);
-	assert_status(chess_game_status(&g), CHESS_THREEFOLD);
-	chess_game_free(&g);
-
-	/* The same moves without the queen-side rights to lose: the start
-	 * itself is repeated. */
-	game_from_fen(&g, "r3k2r/8/8/8/8/8/8/R3K2R w Kk - 0 1");
-	play(&g, "Rb1 Rb8 Ra1 Ra8", 2);
-	assert_int_equal(chess_game_repetitions(&g), 3);
-	assert_status(chess_game_status(&g), CHESS_THREEFOLD);
-	chess_game_free(&g);
-}
-
-/* An e.p. square where the capture is only pseudo-legal (the pawn is
- * pinned) does not make a different position; a legal one does. */
-static void
-test_repetition_en_passant(void **state)
-{
-	struct chess_game	g;
-	char			fen[CHESS_FEN_MAX];
-
-	(void)state;
-	/* Re1 pins the e4 pawn to Ke8: exd3 e.p. is illegal. */
-	game_from_fen(&g, "4k3/8/8/8/4p3/8/3P4/4RK2 w - - 0 1");
-	play(&g, "d4", 1);
-	chess_fen_write(&g.pos, fen, sizeof fen);
-	assert_string_equal(fen, "4k3/8/8/8/3Pp3/8/8/4RK2 b - - 0 1");
-	play(&g, "Kf7 Kg1 Ke8 Kf1", 1);
-	assert_int_equal(chess_game_repetitions(&g), 2);
-	play(&g, "Kf7 Kg1 Ke8 Kf1", 1);
-	assert_int_equal(chess_game_repetitions(&g), 3);
-	assert_status(chess_game_status(&g), CHESS_THREEFOLD);
-	chess_game_free(&g);
-
-	/* With the rook on a1 the capture is legal right after d4. */
-	game_from_fen(&g, "4k3/8/8/8/4p3/8/3P4/R4K2 w - - 0 1");
-	play(&g, "d4", 1);
-	chess_fen_write(&g.pos, fen, sizeof fen);
-	assert_string_equal(fen, "4k3/8/8/8/3Pp3/8/8/R4K2 b - d3 0 1");
-	play(&g, "Kf7 Kg1 Ke8 Kf1", 1);
-	assert_int_equal(chess_game_repetitions(&g), 1);
-	play(&g, "Kf7 Kg1 Ke8 Kf1", 1);
-	assert_int_equal(chess_game_repetitions(&g), 2);
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	play(&g, "Kf7 Kg1 Ke8 Kf1", 1);
-	assert_int_equal(chess_game_repetitions(&g), 3);
-	chess_game_free(&g);
-}
-
-/* The fifty- and seventy-five-move rules, and a pawn move resetting. */
-static void
-test_fifty_seventyfive(void **state)
-{
-	struct chess_game	g;
-
-	(void)state;
-	game_from_fen(&g, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 60");
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	play(&g, "Ra2", 1);
-	assert_int_equal(g.pos.halfmove, 100);
-	assert_status(chess_game_status(&g), CHESS_FIFTY);
-	chess_game_free(&g);
-
-	game_from_fen(&g, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 60");
-	play(&g, "e3", 1);
-	assert_status(chess_game_status(&g), CHESS_ONGOING);
-	chess_game_free(&g);
-
-	game_from_fen(&g, "4k3/8/8/8/8/8/4P3/R3K3 w - - 148 60");
-	play(&g, "Ra2", 1);
-	assert_status(chess_game_status(&g), CHESS_FIFTY);
-	play(&g, "Kd8", 1);
-	assert_int_equal(g.pos.halfmove, 150);
-	assert_status(chess_game_status(&g), CHESS_SEVENTYFIVE);
-	chess_game_free(&g);
-}
-
-/* Checkmate or stalemate on the ply that reaches 150 halfmoves wins over
- * the seventy-five-move rule. */
-static void
-test_mate_beats_seventyfive(void **state)
-{
-	struct chess_game	g;
-
-	(void)state;
-	game_from_fen(&g, "k7/8/1K6/8/8/8/8/7R w - - 149 100");
-	play(&g, "Rh8#", 1);
-	assert_int_equal(g.pos.halfmove, 150);
-	assert_status(chess_game_status(&g), CHESS_CHECKMATE);
-	chess_game_free(&g);
-
-	game_from_fen(&g, "k7/2K5/8/8/8/8/8/1Q6 w - - 149 100");
-	play(&g, "Qb6", 1);
-	assert_int_equal(g.pos.halfmove, 150);
-	assert_status(chess_game_status(&g), CHESS_STALEMATE);
-	chess_game_free(&g);
-
-	/* A quiet move instead: the automatic draw. */
-	game_from_fen(&g, "k7/8/1K6/8/8/8/8/7R w - - 149 100");
-	play(&g, "Rh2", 1);
-	assert_status(chess_game_status(&g), CHESS_SEVENTYFIVE);
-	chess_game_free(&g);
-}
-
-/* The order: insufficient material, fivefold, seventy-five, threefold,
- * fifty. */
-static void
-test_status_order(void **state)
-{
-	struct chess_game	g;
-	int			i;
-
-	(void)state;
-	/* Dead position repeated five times stays "insufficient". */
-	game_from_fen(&g, "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1");
-	play(&g, "Bd2 Kd8 Bc1 Ke8", 4);
-	assert_int_equal(chess_game_repetitions(&g), 5);
-	assert_status(chess_game_status(&g), CHESS_INSUFFICIENT);
-	chess_game_free(&g);
-
-	/* From 140 halfmoves: threefold at ply 8 (148), seventy-five at
-	 * ply 10 (150, also a 3rd occurrence), fivefold at ply 16. */
-	game_from_fen(&g, "4k3/8/8/8/8/8/4P3/R3K3 w - - 140 60");
-	for (i = 1; i <= 16; i++) {
-		play1(&g, (const char *[]){ "Ra2", "Kd8", "Ra1", "Ke8" }
-		    [(i - 1) % 4]);
-		if (i == 8)
-			assert_status(chess_game_status(&g), CHESS_THREEFOLD);
-		if (i == 10) {
-			assert_int_equal(chess_game_repetitions(&g), 3);
-			assert_status(chess_game_status(&g),
-			    CHESS_SEVENTYFIVE);
-		}
-	}
-	assert_int_equal(chess_game_repetitions(&g), 5);
-	assert_status(chess_game_status(&g), CHESS_FIVEFOLD);
-	chess_game_free(&g);
-
-	/* From 95: fifty at ply 6 (101, 2nd occurrence), threefold wins
-	 * at ply 8 (103, 3rd occurrence). */
-	game_from_fen(&g, "4k3/8/8/8/8/8/4P3/R3K3 w - - 95 60");
-	play(&g, "Ra2 Kd8 Ra1 Ke8 Ra2 Kd8", 1);
-	assert_int_equal(chess_game_repetitions(&g), 2);
-	assert_status(chess_game_status(&g), CHESS_FIFTY);
-	play(&g, "Ra1 Ke8", 1);
-	assert_int_equal(chess_game_repetitions(&g), 3);
-	assert_status(chess_game_status(&g), CHESS_THREEFOLD);
-	chess_game_free(&g);
-}
-
-/* Long games grow the arrays; keys stay those of the positions. */
-static void
-test_growth(void **state)
-{
-	struct chess_game	g, zero;
-	struct chess_position	pos;
-	size_t			i;
-
-	(void)state;
-	chess_position_start(&pos);
-	assert_int_equal(chess_game_init(&g, &pos), 0);
-	play(&g, "Nf3 Nf6 Ng1 Ng8", 100);
-	assert_int_equal(g.nply, 400);
-	assert_true(g.cap >= 400);
-	for (i = 0; i <= g.nply; i++) {
-		if (i > 0)
-			chess_position_make(&pos, g.moves[i - 1]);
-		assert_true(g.keys[i] == pos.key);
-	}
-	assert_int_equal(chess_game_repetitions(&g), 101);
-	chess_game_free(&g);
-	assert_null(g.moves);
-	memset(&zero, 0, sizeof zero);
-	chess_game_free(&zero);
-	chess_game_free(NULL);
-}
-
-/* One row of game-events.tsv. */
-struct event_row {
-	char	file[128];
-	int	game, plies;
-	char	result[8];
-	int	first3, first5, hmc100, hmc150;	/* 0 when empty */
-	char	status[32];
-	int	chessjs3;	/* chess.js's 3rd occurrence, -1 for n/a */
-};
-
-/* Check one replayed game against its row. */
-static void
-check_events(const struct chess_pgn_game *pg, const struct event_row *row)
-{
-	struct chess_game	g;
-	enum chess_status	st;
-	size_t			i;
-	int			first3 = 0, first5 = 0, h100 = 0, h150 = 0, reps;
-	const char		*name;
-
-	if ((int)pg->game.nply != row->plies)
-		fail_msg("%s#%d: %zu plies, expected %d", row->file, row->game,
-		    pg->game.nply, row->plies);
-	assert_string_equal(pg->result, row->result);
-	assert_int_equal(chess_game_init(&g, &pg->game.start), 0);
-	for (i = 0; i < pg->game.nply; i++) {
-		assert_int_equal(chess_game_push(&g, pg->game.moves[i]), 0);
-		reps = chess_game_repetitions(&g);
-		if (reps >= 3 && first3 == 0)
-			first3 = (int)i + 1;
-		if (reps >= 5 && first5 == 0)
-			first5 = (int)i + 1;
-		if (g.pos.halfmove >= 100 && h100 == 0)
-			h100 = (int)i + 1;
-		if (g.pos.halfmove >= 150 && h150 == 0)
-			h150 = (int)i + 1;
-	}
-	/* chess.js agrees where it can represent the game. */
-	if (row->chessjs3 >= 0)
-		assert_int_equal(first3, row->chessjs3);
-	if (first3 != row->first3 || first5 != row->first5 ||
-	    h100 != row->hmc100 || h150 != row->hmc150)
-		fail_msg("%s#%d: 3fold %d 5fold %d hmc100 %d hmc150 %d, "
-		    "expected %d %d %d %d", row->file, row->game, first3,
-		    first5, h100, h150, row->first3, row->first5, row->hmc100,
-		    row->hmc150);
-
-	/* The file's final status knows only checkmate, stalemate and
-	 * insufficient material; the draws by rule must agree with the
-	 * columns above. */
-	st = chess_game_status(&g);
-	name = chess_status_name(st);
-	switch (st) {
-	case CHESS_CHECKMATE:
-	case CHESS_STALEMATE:
-	case CHESS_INSUFFICIENT:
-	case CHESS_ONGOING:
-		if (strcmp(name, row->status) != 0)
-			fail_msg("%s#%d: %s, expected %s", row->file,
-			    row->game, name, row->status);
-		break;
-	case CHESS_FIVEFOLD:
-	case CHESS_THREEFOLD:
-		assert_string_equal(row->status, "ongoing");
-		assert_true(row->first3 > 0);
-		assert_true(st == CHESS_THREEFOLD || row->first5 > 0);
-		break;
-	case CHESS_SEVENTYFIVE:
-	case CHESS_FIFTY:
-		assert_string_equal(row->status, "ongoing");
-		assert_true(row->hmc100 > 0);
-		assert_true(st == CHESS_FIFTY || row->hmc150 > 0);
-		break;
-	}
-	if (row->first5 == row->plies && row->first5 > 0)
-		assert_status(st, CHESS_FIVEFOLD);
-	else if (row->first3 == row->plies && row->first3 > 0 &&
-	    row->hmc150 == 0)
-		assert_status(st, CHESS_THREEFOLD);
-	chess_game_free(&g);
-}
-
-/* Real games: first 3rd and 5th occurrence, halfmove clock 100 and 150,
- * final status, for every game of game-events.tsv. */
-static void
-test_game_events(void **state)
-{
-	char			*tsv, *cursor, *line, *f[16], err[256];
-	char			*buf = NULL, file[128] = "";
-	struct chess_pgn_reader	 rd;
-	struct chess_pgn_game	 pg;
-	struct event_row	 row;
-	size_t			 len;
-	int			 n, index = -1, rows = 0, threefolds = 0;
-	int			 fivefolds = 0, fifties = 0, r;
-
-	(void)state;
-	memset(&pg, 0, sizeof pg);
-	tsv = test_read_data("events/game-events.tsv", NULL);
-	cursor = strchr(tsv, '\n');
-	assert_non_null(cursor);
-	cursor++;
-	while ((line = cursor) != NULL && *line != '\0') {
-		cursor = strchr(line, '\n');
-		if (cursor != NULL)
-			*cursor++ = '\0';
-		n = test_split_tabs(line, f, 16);
-		assert_true(n >= 9);
-		memset(&row, 0, sizeof row);
-		snprintf(row.file, sizeof row.file, "%s", f[0]);
-		row.game = atoi(f[1]);
-		row.plies = atoi(f[2]);
-		snprintf(row.result, sizeof row.result, "%s", f[3]);
-		row.first3 = atoi(f[4]);
-		row.first5 = atoi(f[5]);
-		row.hmc100 = atoi(f[6]);
-		row.hmc150 = atoi(f[7]);
-		snprintf(row.status, sizeof row.status, "%s", f[8]);
-		row.chessjs3 = n >= 10 && strcmp(f[9], "n/a") != 0 ?
-		    atoi(f[9]) : -1;
-
-		if (strcmp(row.file, file) != 0) {
-			free(buf);
-			/* chess.js/0.pgn has "<br />" for its newlines. */
-			buf = test_read_pgn(row.file, &len,
-			    strcmp(row.file, "chess.js/0.pgn") == 0);
-			snprintf(file, sizeof file, "%s", row.file);
-			chess_pgn_reader_init(&rd, buf, len);
-			index = -1;
-		}
-		/* Rows list every game of a file, in order. */
-		r = chess_pgn_next(&rd, &pg, err, sizeof err);
-		index++;
-		if (r != 1)
-			fail_msg("%s#%d: %s", row.file, row.game,
-			    r == 0 ? "no such game" : err);
-		assert_int_equal(index, row.game);
-		check_events(&pg, &row);
-		rows++;
-		threefolds += row.first3 > 0;
-		fivefolds += row.first5 > 0;
-		fifties += row.hmc100 > 0;
-	}
-	print_message("game-events: %d games, %d with a threefold, %d with a "
-	    "fivefold repetition, %d reaching 100 halfmoves\n", rows,
-	    threefolds, fivefolds, fifties);
-	assert_int_equal(rows, 1942);
-	free(buf);
-	free(tsv);
-	chess_pgn_game_free(&pg);
+	assert_int_equal(re.result, inc.result);
+	assert_int_equal(re.termination, inc.termination);
+	assert_int_equal(re.draw_offer, inc.draw_offer);
+	assert_int_equal(re.turn_start, inc.turn_start);
+	assert_int_equal(re.remaining[W], inc.remaining[W]);
+	assert_int_equal(re.remaining[B], inc.remaining[B]);
+	assert_int_equal(re.ended, inc.ended);
+	assert_int_equal(re.chess.nply, inc.chess.nply);
+	assert_memory_equal(re.chess.moves, inc.chess.moves,
+	    inc.chess.nply * sizeof inc.chess.moves[0]);
+	assert_memory_equal(re.chess.keys, inc.chess.keys,
+	    (inc.chess.nply + 1) * sizeof inc.chess.keys[0]);
+	assert_int_equal(re.chess.pos.key, inc.chess.pos.key);
+	game_free(&inc);
+	game_free(&re);
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_checkmate),
 		cmocka_unit_test(test_stalemate),
-		cmocka_unit_test(test_insufficient),
-		cmocka_unit_test(test_can_mate),
-		cmocka_unit_test(test_can_mate_shown),
-		cmocka_unit_test(test_repetition),
-		cmocka_unit_test(test_repetition_castling),
-		cmocka_unit_test(test_repetition_en_passant),
-		cmocka_unit_test(test_fifty_seventyfive),
-		cmocka_unit_test(test_mate_beats_seventyfive),
-		cmocka_unit_test(test_status_order),
-		cmocka_unit_test(test_growth),
-		cmocka_unit_test(test_game_events),
+		cmocka_unit_test(test_dead_position),
+		cmocka_unit_test(test_fivefold),
+		cmocka_unit_test(test_seventy_five),
+		cmocka_unit_test(test_start_position_over),
+		cmocka_unit_test(test_threefold_auto),
+		cmocka_unit_test(test_threefold_claim),
+		cmocka_unit_test(test_threefold_claim_with_move),
+		cmocka_unit_test(test_fifty_auto),
+		cmocka_unit_test(test_fifty_claim),
+		cmocka_unit_test(test_draw_offer_accepted),
+		cmocka_unit_test(test_draw_offer_declined),
+		cmocka_unit_test(test_draw_offer_implicit_decline),
+		cmocka_unit_test(test_offer_wrong_side),
+		cmocka_unit_test(test_resign),
+		cmocka_unit_test(test_turn_and_moves),
+		cmocka_unit_test(test_tc_per_move),
+		cmocka_unit_test(test_tc_moves_in),
+		cmocka_unit_test(test_tc_moves_in_black_first),
+		cmocka_unit_test(test_tc_clock_backwards),
+		cmocka_unit_test(test_tc_fischer),
+		cmocka_unit_test(test_tc_late_draw),
+		cmocka_unit_test(test_tc_flag_before_action),
+		cmocka_unit_test(test_tc_none),
+		cmocka_unit_test(test_time_left_never_negative),
+		cmocka_unit_test(test_tc_text),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_replay),
 	};
 
-	chess_init();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -28,9 +28,9 @@
 
 #include <curl/curl.h>
 
-#include "http.h"
-#include "log.h"
-#include "metrics.h"
+#include "http/http.h"
+#include "util/log.h"
+#include "util/metrics.h"
 
 #define TOKEN		"s3cret-admin-token-0123456789"
 #define MAX_BODY	1024

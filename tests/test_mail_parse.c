@@ -19,8 +19,8 @@
 
 #include <pthread.h>
 
-#include "mail_parse.h"
-#include "sig.h"
+#include "letters/mail_parse.h"
+#include "sig/sig.h"
 #include "testutil.h"
 
 /* Read tests/data/mail/NAME and parse it; the test fails if it is refused. */

@@ -18,8 +18,8 @@
 
 #include <gmime/gmime.h>
 
-#include "mail_parse.h"
-#include "notice.h"
+#include "letters/mail_parse.h"
+#include "letters/notice.h"
 #include "testutil.h"
 
 #define DOMAIN		"club.example"

@@ -30,9 +30,9 @@
 
 #include "testutil.h"
 
-#include "api_json.h"
-#include "metrics.h"
-#include "service.h"
+#include "api/api_json.h"
+#include "util/metrics.h"
+#include "service/service.h"
 
 #define T0		INT64_C(1780000000)	/* 2026-05-28 */
 #define HOUR		INT64_C(3600)

@@ -28,7 +28,7 @@
 
 #include <sodium.h>
 
-#include "sig.h"
+#include "sig/sig.h"
 #include "testutil.h"
 
 static const char canon_text[] =

@@ -21,7 +21,7 @@
 #include <sqlite3.h>
 
 #include "testutil.h"
-#include "store.h"
+#include "store/store.h"
 
 #define START_FEN \
 	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

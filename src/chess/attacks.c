@@ -217,7 +217,7 @@ init_tables(void)
 	init_magics(bb_bishop_magic, bishop_magics, bishop_table,
 	    bishop_dirs);
 	init_lines();
-	chess_position_init_keys();
+	chess_zobrist_init();
 }
 
 /* Build the attack and key tables, once. */

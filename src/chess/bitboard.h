@@ -141,8 +141,8 @@ bb_attackers(const struct chess_position *pos, int by, int sq,
 	    (bb_bishop_attacks(sq, occupied) & bq));
 }
 
-/* Build the Zobrist tables (position.c); called by chess_init(). */
-void	chess_position_init_keys(void);
+/* Build the Zobrist tables (zobrist.c); called by chess_init(). */
+void	chess_zobrist_init(void);
 
 /* True if the side to move can capture en passant on `ep` legally. */
 bool	chess_position_ep_legal(const struct chess_position *, int ep);

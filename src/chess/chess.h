@@ -13,8 +13,8 @@
  * and end states. Pure C: no I/O, no allocation except in struct chess_game,
  * no global state that changes after chess_init().
  *
- * Files:  bitboard.h (internal)  attacks.c  position.c  movegen.c  fen.c
- *         notation.c  game.c  pgn.c (see pgn.h)
+ * Files:  bitboard.h (internal)  attacks.c  zobrist.c  position.c  movegen.c
+ *         fen.c  notation.c  history.c  pgn.c (see pgn.h)
  */
 
 #ifndef CORRCHESS_CHESS_H
@@ -245,7 +245,7 @@ size_t chess_move_uci(const struct chess_position *, chess_move m,
 size_t chess_move_iccf(const struct chess_position *, chess_move m,
     char *buf, size_t size);
 
-/* --- game.c --------------------------------------------------------- */
+/* --- history.c --------------------------------------------------------- */
 
 /* End states, in the order chess_game_status() tests them. */
 enum chess_status {

@@ -10,46 +10,13 @@
 
 /*
  * Positions: set-up (standard and Chess960), making a move in place with
- * an incrementally updated Zobrist key, and the consistency check.
+ * an incrementally updated Zobrist key (keys in zobrist.c), and the
+ * consistency check.
  */
 
 #include <string.h>
 
 #include "chess/bitboard.h"
-
-uint64_t	zobrist_piece[16][64];
-uint64_t	zobrist_castling[64];
-uint64_t	zobrist_ep[64];
-uint64_t	zobrist_side;
-
-/* Return the next number of a splitmix64 generator. */
-static uint64_t
-splitmix(uint64_t *s)
-{
-	uint64_t	z;
-
-	z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Fill the Zobrist tables from a fixed seed (the same keys every run). */
-void
-chess_position_init_keys(void)
-{
-	uint64_t	s = 0x636f727263686573ULL;	/* "corrches" */
-	int		p, sq;
-
-	for (p = 0; p < 16; p++)
-		for (sq = 0; sq < 64; sq++)
-			zobrist_piece[p][sq] = splitmix(&s);
-	for (sq = 0; sq < 64; sq++)
-		zobrist_castling[sq] = splitmix(&s);
-	for (sq = 0; sq < 64; sq++)
-		zobrist_ep[sq] = splitmix(&s);
-	zobrist_side = splitmix(&s);
-}
 
 /* Put a piece on an empty square (no key update). */
 static inline void

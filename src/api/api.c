@@ -1,0 +1,736 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The REST API under /api/v1: each handler turns the request into one
+ * service call and the result into JSON, or into text for curl users who
+ * ask for text/plain. The route table is at the end (routes_api).
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include <sodium.h>
+
+#include "api/api_json.h"
+#include "util/buf.h"
+#include "http/http.h"
+#include "game/render.h"
+#include "api/routes.h"
+#include "service/service.h"
+
+/* Answer a service error. */
+static void
+api_error(struct http_response *resp, const struct service_error *err)
+{
+	http_respond_error(resp, err->status ? err->status : 500,
+	    err->code[0] ? err->code : "internal", "%s", err->message);
+}
+
+/* Answer a listing: {"key": a} when the service call returned rc 0, else
+ * its error. Takes `a` over. */
+static void
+api_list_respond(struct http_response *resp, int rc, json_t *a,
+    const char *key, const struct service_error *err)
+{
+	if (rc != 0) {
+		json_decref(a);
+		api_error(resp, err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
+}
+
+/* Answer 400 for a member of the wrong type. */
+static void
+bad_member(struct http_response *resp, const char *key, const char *want)
+{
+	http_respond_error(resp, 400, "bad-request",
+	    "\"%s\" must be %s", key, want);
+}
+
+/* The JSON of a key. */
+static json_t *
+key_json(const struct store_key *k)
+{
+	char	line[SIG_PUBKEY_LINE_SIZE + STORE_COMMENT_SIZE];
+	char	fp[SIG_FINGERPRINT_SIZE];
+	char	added[32], revoked[32];
+
+	sig_pubkey_format(k->pubkey, k->comment[0] ? k->comment : NULL, line,
+	    sizeof line);
+	sig_pubkey_fingerprint(k->pubkey, fp);
+	render_time(k->added, added, sizeof added);
+	if (k->revoked != 0)
+		render_time(k->revoked, revoked, sizeof revoked);
+	return json_pack("{s:I,s:s,s:s,s:s,s:s,s:s?}", "id", (json_int_t)k->id,
+	    "key", line, "fingerprint", fp, "comment", k->comment,
+	    "added", added, "revoked", k->revoked ? revoked : NULL);
+}
+
+/* The JSON of a player (and keys when given). */
+static json_t *
+player_json(const struct store_player *p, const struct store_key *keys,
+    size_t nkeys)
+{
+	json_t	*o, *a;
+	char	 created[32];
+	size_t	 i;
+
+	render_time(p->created, created, sizeof created);
+	o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "name", p->name, "email",
+	    p->email, "lang", p->lang, "digest", p->digest[0] != '\0' ?
+	    p->digest : "none", "created", created);
+	if (o != NULL && keys != NULL) {
+		a = json_array();
+		for (i = 0; i < nkeys; i++)
+			json_array_append_new(a, key_json(&keys[i]));
+		json_object_set_new(o, "keys", a);
+	}
+	return o;
+}
+
+/* Answer a body that api_json_*() refused. */
+static void
+json_refusal(struct http_response *resp, int rc, const char *why)
+{
+	if (rc == API_JSON_NOMEM)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_error(resp, 400, "bad-request", "%s", why);
+}
+
+/* Set a new player's digest; `sp` then holds the player as stored. */
+static int
+player_digest(struct service *svc, const char *name, const char *digest,
+    struct service_player *sp, struct service_error *err)
+{
+	service_player_free(sp);
+	return service_player_set(svc, name, NULL, NULL, digest, sp, err);
+}
+
+/* POST /api/v1/players {name, email, lang, digest, keys: [...]} */
+static void
+api_player_create(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct api_player_params pp;
+	struct service_player	 sp;
+	struct service_error	 err;
+	json_t			*body;
+	char			 why[256];
+	int			 rc;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if ((rc = api_json_player(body, &pp, why, sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (pp.digest != NULL && strcmp(pp.digest, "none") != 0 &&
+	    strcmp(pp.digest, "daily") != 0)
+		http_respond_error(resp, 400, "bad-digest",
+		    "digest must be \"none\" or \"daily\"");
+	else if (service_player_create(user, pp.name, pp.email, pp.lang,
+	    pp.keys, pp.nkeys, &sp, &err) != 0)
+		api_error(resp, &err);
+	else if (pp.digest != NULL && strcmp(pp.digest, "none") != 0 &&
+	    player_digest(user, pp.name, pp.digest, &sp, &err) != 0)
+		api_error(resp, &err);
+	else {
+		http_respond_json(resp, 201, player_json(&sp.p, sp.keys,
+		    sp.nkeys));
+		service_player_free(&sp);
+	}
+	api_player_params_free(&pp);
+	json_decref(body);
+}
+
+/* Add a player to a JSON array. */
+static int
+player_collect(void *arg, const struct store_player *p)
+{
+	return json_array_append_new(arg, player_json(p, NULL, 0));
+}
+
+/* GET /api/v1/players */
+static void
+api_player_list(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	json_t			*a = json_array();
+
+	(void)req;
+	api_list_respond(resp, service_player_list(user, player_collect, a,
+	    &err), a, "players", &err);
+}
+
+/* GET /api/v1/players/{name} */
+static void
+api_player_get(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player		sp;
+	struct service_leave_year	ly;
+	struct service_error		err;
+	json_t				*o;
+
+	if (service_player_get(user, http_request_param(req, "name"), &sp,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	if (service_player_leave(user, sp.p.id, &ly, &err) != 0) {
+		service_player_free(&sp);
+		api_error(resp, &err);
+		return;
+	}
+	o = player_json(&sp.p, sp.keys, sp.nkeys);
+	if (o != NULL)
+		json_object_set_new(o, "leave", json_pack("{s:i,s:I,s:I,s:I}",
+		    "year", ly.year, "allowance_days",
+		    (json_int_t)ly.allowance_days, "taken_days",
+		    (json_int_t)ly.taken_days, "left_days",
+		    (json_int_t)ly.left_days));
+	http_respond_json(resp, 200, o);
+	service_player_free(&sp);
+}
+
+/* PATCH /api/v1/players/{name} {email, lang, digest} */
+static void
+api_player_patch(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player	 sp;
+	struct service_error	 err;
+	const char		*email, *lang, *digest;
+	json_t			*body;
+	char			 why[256];
+	int			 rc;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if ((rc = api_json_player_patch(body, &email, &lang, &digest, why,
+	    sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (service_player_set(user, http_request_param(req, "name"),
+	    email, lang, digest, &sp, &err) != 0)
+		api_error(resp, &err);
+	else {
+		http_respond_json(resp, 200, player_json(&sp.p, sp.keys,
+		    sp.nkeys));
+		service_player_free(&sp);
+	}
+	json_decref(body);
+}
+
+/* POST /api/v1/players/{name}/keys {key} */
+static void
+api_key_add(struct http_request *req, struct http_response *resp, void *user)
+{
+	struct service_error	 err;
+	struct store_key	 k;
+	const char		*key;
+	json_t			*body;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if (!api_json_member_str(body, "key", &key) || key == NULL)
+		bad_member(resp, "key", "a string (\"ssh-ed25519 AAAA...\")");
+	else if (service_key_add(user, http_request_param(req, "name"), key,
+	    &k, &err) != 0)
+		api_error(resp, &err);
+	else
+		http_respond_json(resp, 201, key_json(&k));
+	json_decref(body);
+}
+
+/* DELETE /api/v1/players/{name}/keys/{id} */
+static void
+api_key_revoke(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	err;
+	const char		*name = http_request_param(req, "name");
+	int64_t			id = http_request_param_int(req, "id");
+
+	if (service_key_revoke(user, name, id, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:s,s:I,s:b}", "player",
+	    name, "key", (json_int_t)id, "revoked", 1));
+}
+
+/* "white" or "black". */
+static const char *
+color_name(int c)
+{
+	return c == CHESS_WHITE ? "white" : "black";
+}
+
+/* The statement the player to move signs next (without the action). */
+static void
+next_statement(const struct service_game *g, char *buf, size_t size)
+{
+	int	turn = game_turn(&g->state);
+
+	snprintf(buf, size, "corrchess-v1\ngame: %" PRId64 "\nply: %zu\n"
+	    "player: %s\naction: ", g->row.id, game_ply(&g->state),
+	    turn == CHESS_WHITE ? g->row.white_name : g->row.black_name);
+}
+
+/* The JSON of a game. */
+static json_t *
+game_json(const struct service_game *g)
+{
+	json_t		*o, *moves, *clocks = NULL;
+	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
+	char		 created[32], deadline[32], stmt[256];
+	int64_t		 dl = game_deadline(&g->state);
+	size_t		 i;
+	int		 c;
+
+	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
+	chess_fen_write(&g->state.chess.start, start, sizeof start);
+	render_time(g->row.created, created, sizeof created);
+	if (dl != 0)
+		render_time(dl, deadline, sizeof deadline);
+	moves = json_array();
+	for (i = 0; i < g->state.chess.nply; i++)
+		json_array_append_new(moves, json_string(g->san[i]));
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		clocks = json_object();
+		for (c = 0; c < 2; c++)
+			json_object_set_new(clocks, color_name(c),
+			    json_integer(game_time_left(&g->state, c, g->now)));
+	}
+	next_statement(g, stmt, sizeof stmt);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:s,"
+	    "s:s,s:s,s:s}",
+	    "id", (json_int_t)g->row.id,
+	    "white", g->row.white_name,
+	    "black", g->row.black_name,
+	    "variant", g->row.variant,
+	    "initial_fen", start,
+	    "fen", fen,
+	    "ply", (json_int_t)game_ply(&g->state),
+	    "turn", color_name(game_turn(&g->state)),
+	    "moves", moves,
+	    "status", game_ongoing(&g->state) ? "ongoing" : "finished",
+	    "result", game_result_name(g->state.result),
+	    "termination", game_termination_name(g->state.termination),
+	    "time_control", g->row.time_control,
+	    "policy", g->row.policy,
+	    "created", created);
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "chess960", g->row.chess960 >= 0 ?
+	    json_integer(g->row.chess960) : json_null());
+	json_object_set_new(o, "draw_offer", g->state.draw_offer >= 0 ?
+	    json_string(color_name(g->state.draw_offer)) : json_null());
+	json_object_set_new(o, "clocks", clocks != NULL ? clocks : json_null());
+	json_object_set_new(o, "deadline", dl != 0 && game_ongoing(&g->state) ?
+	    json_string(deadline) : json_null());
+	json_object_set_new(o, "event", json_string(g->row.event));
+	json_object_set_new(o, "site", json_string(g->row.site));
+	json_object_set_new(o, "round", json_string(g->row.round));
+	if (game_ongoing(&g->state))
+		json_object_set_new(o, "next_statement", json_string(stmt));
+	return o;
+}
+
+/* The text/plain summary of a game for curl users; malloc'd. */
+static char *
+game_text(const struct service_game *g, size_t *lenp)
+{
+	struct buf	 b = { 0 };
+	char		 board[RENDER_BOARD_MAX], fen[CHESS_FEN_MAX], t[64];
+	char		 stmt[256];
+	size_t		 i, n;
+	int		 c, turn = game_turn(&g->state);
+
+	buf_addf(&b, "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n\n",
+	    g->row.id, g->row.white_name, g->row.black_name,
+	    g->row.event[0] ? ", " : "", g->row.event);
+	render_board(&g->state.chess.pos, true, false, board, sizeof board);
+	buf_adds(&b, board);
+	if (game_ongoing(&g->state))
+		buf_addf(&b, "\n%s to move (ply %zu)%s\n",
+		    turn == CHESS_WHITE ? "White" : "Black",
+		    game_ply(&g->state), g->state.draw_offer >= 0 ?
+		    ", a draw is offered" : "");
+	else
+		buf_addf(&b, "\nGame over: %s (%s)\n",
+		    game_result_name(g->state.result),
+		    game_termination_name(g->state.termination));
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		for (c = 0; c < 2; c++) {
+			render_duration(game_time_left(&g->state, c, g->now), t,
+			    sizeof t);
+			buf_addf(&b, "%s clock: %s left\n",
+			    c == CHESS_WHITE ? "White" : "Black", t);
+		}
+		if (game_ongoing(&g->state)) {
+			render_time(game_deadline(&g->state), t, sizeof t);
+			buf_addf(&b, "Deadline: %s\n", t);
+		}
+	}
+	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
+	buf_addf(&b, "FEN: %s\nMoves:", fen);
+	for (i = 0; i < g->state.chess.nply; i++) {
+		n = i + (g->state.chess.start.side == CHESS_BLACK);
+		if (i == 0 && n % 2 == 1)
+			buf_addf(&b, " %u...", g->state.chess.start.fullmove);
+		else if (n % 2 == 0)
+			buf_addf(&b, " %zu.",
+			    g->state.chess.start.fullmove + n / 2);
+		buf_addf(&b, " %s", g->san[i]);
+	}
+	buf_adds(&b, "\n");
+	if (game_ongoing(&g->state)) {
+		next_statement(g, stmt, sizeof stmt);
+		buf_addf(&b, "\nNext statement to sign:\n%smove ...\n", stmt);
+	}
+	return buf_take(&b, lenp);
+}
+
+/* Answer a game, as JSON or text. */
+static void
+respond_game(struct http_request *req, struct http_response *resp,
+    unsigned status, const struct service_game *g)
+{
+	char	*text;
+	size_t	 len;
+
+	if (http_request_wants_text(req)) {
+		if ((text = game_text(g, &len)) == NULL) {
+			http_respond_error(resp, 500, "internal",
+			    "out of memory");
+			return;
+		}
+		http_respond_data(resp, status, "text/plain; charset=utf-8",
+		    text, len);
+		free(text);
+		return;
+	}
+	http_respond_json(resp, status, game_json(g));
+}
+
+/* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
+ * policy, event, site, round} */
+static void
+api_game_create(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game_params	 gp;
+	struct service_game		 g;
+	struct service_error		 err;
+	json_t				*body;
+	char				 why[256];
+	int				 rc;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if ((rc = api_json_game(body, &gp, why, sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (service_game_create(user, &gp, &g, &err) != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 201, &g);
+		service_game_free(&g);
+	}
+	json_decref(body);
+}
+
+/* Add a game row to the listing. */
+static int
+game_collect(void *arg, const struct store_game *g)
+{
+	json_t	*o;
+	char	 dl[32];
+
+	if (g->deadline != 0)
+		render_time(g->deadline, dl, sizeof dl);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,s:s?}",
+	    "id", (json_int_t)g->id, "white", g->white_name,
+	    "black", g->black_name, "variant", g->variant,
+	    "ply", (json_int_t)g->ply, "turn", color_name(g->turn),
+	    "status", g->status, "result", g->result,
+	    "termination", g->termination,
+	    "deadline", g->deadline != 0 && strcmp(g->status, "ongoing") == 0 ?
+	    dl : NULL);
+	return json_array_append_new(arg, o);
+}
+
+/* Read a query argument that counts things: 0, or -1 if malformed. */
+static int
+query_count(struct http_request *req, const char *name, int64_t *out)
+{
+	const char	*s = http_request_query(req, name);
+	char		*end;
+	long long	 v;
+
+	if (s == NULL)
+		return 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0 || v > 1000000000)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* GET /api/v1/games?player=NAME&status=ongoing|finished&limit=&offset= */
+static void
+api_game_list(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct store_game_filter	 f;
+	struct service_error		 err;
+	json_t				*a, *o;
+	size_t				 i;
+	struct buf			 b = { 0 };
+	char				*text;
+	size_t				 len;
+
+	memset(&f, 0, sizeof f);
+	f.player = http_request_query(req, "player");
+	f.status = http_request_query(req, "status");
+	if (f.status != NULL && strcmp(f.status, "ongoing") != 0 &&
+	    strcmp(f.status, "finished") != 0) {
+		http_respond_error(resp, 400, "bad-request",
+		    "status must be \"ongoing\" or \"finished\"");
+		return;
+	}
+	/* Pages of 100 games by default, 1000 at most. */
+	f.limit = 100;
+	if (query_count(req, "limit", &f.limit) != 0 ||
+	    query_count(req, "offset", &f.offset) != 0 || f.limit > 1000) {
+		http_respond_error(resp, 400, "bad-request",
+		    "limit (1 to 1000, default 100) and offset must be "
+		    "positive numbers");
+		return;
+	}
+	if (f.limit == 0)
+		f.limit = 100;
+	a = json_array();
+	if (service_game_list(user, &f, game_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	if (!http_request_wants_text(req)) {
+		http_respond_json(resp, 200, json_pack("{s:o}", "games", a));
+		return;
+	}
+	buf_adds(&b, "");
+	json_array_foreach(a, i, o) {
+		const char *st = json_string_value(json_object_get(o,
+		    "status"));
+		const char *turn = json_string_value(json_object_get(o,
+		    "turn"));
+		const char *w = json_string_value(json_object_get(o, "white"));
+		const char *bl = json_string_value(json_object_get(o, "black"));
+
+		buf_addf(&b, "%6" JSON_INTEGER_FORMAT "  %s v %s  ply %"
+		    JSON_INTEGER_FORMAT "  ",
+		    json_integer_value(json_object_get(o, "id")), w, bl,
+		    json_integer_value(json_object_get(o, "ply")));
+		if (strcmp(st, "ongoing") == 0)
+			buf_addf(&b, "%s to move\n",
+			    strcmp(turn, "white") == 0 ? w : bl);
+		else
+			buf_addf(&b, "%s\n", json_string_value(
+			    json_object_get(o, "result")));
+	}
+	json_decref(a);
+	if ((text = buf_take(&b, &len)) == NULL)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_data(resp, 200, "text/plain; charset=utf-8", text,
+		    len);
+	free(text);
+}
+
+/* GET /api/v1/games/{id} */
+static void
+api_game_get(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	g;
+	struct service_error	err;
+
+	if (service_game_get(user, http_request_param_int(req, "id"), &g,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	respond_game(req, resp, 200, &g);
+	service_game_free(&g);
+}
+
+/* GET /api/v1/games/{id}/pgn */
+static void
+api_game_pgn(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	char			*pgn;
+	size_t			 len;
+
+	if ((pgn = service_game_pgn(user, http_request_param_int(req, "id"),
+	    &len, &err)) == NULL) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_data(resp, 200, "application/x-chess-pgn", pgn, len);
+	free(pgn);
+}
+
+/* Add one record to a JSON array. */
+static int
+record_collect(void *arg, const struct store_action *a)
+{
+	char	prev[STORE_HASH_LEN * 2 + 1], hash[STORE_HASH_LEN * 2 + 1];
+	char	at[32];
+
+	sodium_bin2hex(prev, sizeof prev, a->prev_hash, STORE_HASH_LEN);
+	sodium_bin2hex(hash, sizeof hash, a->hash, STORE_HASH_LEN);
+	render_time(a->at, at, sizeof at);
+	return json_array_append_new(arg, json_pack(
+	    "{s:I,s:i,s:s,s:s?,s:s?,s:s?,s:s?,s:s,s:s,s:s,s:s}",
+	    "seq", (json_int_t)a->seq, "ply", a->ply, "kind", a->kind,
+	    "san", a->san[0] ? a->san : NULL, "move", a->move[0] ? a->move :
+	    NULL, "statement", a->statement, "signature", a->signature,
+	    "at", at, "source", a->source, "prev_hash", prev, "hash", hash));
+}
+
+/* GET /api/v1/games/{id}/records: the signed record, with its hash chain. */
+static void
+api_game_records(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	json_t			*a = json_array();
+
+	api_list_respond(resp, service_game_records(user,
+	    http_request_param_int(req, "id"), record_collect, a, &err), a,
+	    "records", &err);
+}
+
+/*
+ * POST /api/v1/games/{id}/actions: the signed statement as text/plain, or
+ * JSON {"statement": "...", "signature": "..."} (the signature either the
+ * "signature: BASE64" line, the base64 alone, or the armored SSH block).
+ */
+static void
+api_game_action(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*body;
+	char			*text = NULL, why[256];
+	size_t			 len;
+	int			 rc;
+
+	body = http_request_body(req, &len);
+	if ((rc = api_json_action(body, len, http_request_header(req,
+	    "Content-Type"), &text, &len, why, sizeof why)) != API_JSON_OK)
+		json_refusal(resp, rc, why);
+	else if (len == 0)
+		http_respond_error(resp, 400, "bad-statement",
+		    "send the signed statement as the request body");
+	else if (service_submit(user, http_request_param_int(req, "id"), text,
+	    len, "http", &g, &err) != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 201, &g);
+		service_game_free(&g);
+	}
+	free(text);
+}
+
+/*
+ * POST /api/v1/admin/backup: a consistent copy of the database, made with
+ * SQLite's online backup while the server goes on, sent back as the file
+ * (application/vnd.sqlite3, read from disk as the client takes it) and
+ * named after the time it was taken.
+ */
+static void
+api_admin_backup(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	struct tm		 tm;
+	char			 disp[96];
+	int64_t			 size;
+	time_t			 t = (time_t)service_now(user);
+	int			 fd;
+
+	(void)req;
+	if (service_backup(user, &fd, &size, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_fd(resp, 200, "application/vnd.sqlite3", fd,
+	    (uint64_t)size);
+	gmtime_r(&t, &tm);
+	strftime(disp, sizeof disp, "attachment; "
+	    "filename=\"corrchess-%Y%m%dT%H%M%SZ.db\"", &tm);
+	http_response_header(resp, "Content-Disposition", disp);
+}
+
+/* GET /api/v1: name the server and the API version. */
+static void
+api_root(struct http_request *req, struct http_response *resp, void *user)
+{
+	(void)user;
+	if (http_request_wants_text(req)) {
+		http_respond_text(resp, 200, PACKAGE_NAME " " PACKAGE_VERSION
+		    ", API v1\n");
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:s,s:s,s:s}",
+	    "name", PACKAGE_NAME, "version", PACKAGE_VERSION, "api", "v1"));
+}
+
+const struct http_route routes_api[] = {
+	{ "GET", "/api/v1", HTTP_AUTH_NONE, api_root, 0 },
+	{ "POST", "/api/v1/players", HTTP_AUTH_ADMIN, api_player_create,
+	    HTTP_ROUTE_SLOW },
+	{ "GET", "/api/v1/players", HTTP_AUTH_ADMIN, api_player_list, 0 },
+	{ "GET", "/api/v1/players/{name}", HTTP_AUTH_ADMIN, api_player_get, 0 },
+	{ "PATCH", "/api/v1/players/{name}", HTTP_AUTH_ADMIN, api_player_patch,
+	    0 },
+	{ "POST", "/api/v1/players/{name}/keys", HTTP_AUTH_ADMIN,
+	    api_key_add, 0 },
+	{ "DELETE", "/api/v1/players/{name}/keys/{id:int}", HTTP_AUTH_ADMIN,
+	    api_key_revoke, 0 },
+	{ "POST", "/api/v1/games", HTTP_AUTH_ADMIN, api_game_create,
+	    HTTP_ROUTE_SLOW },
+	{ "GET", "/api/v1/games", HTTP_AUTH_NONE, api_game_list, 0 },
+	{ "GET", "/api/v1/games/{id:int}", HTTP_AUTH_NONE, api_game_get, 0 },
+	{ "GET", "/api/v1/games/{id:int}/pgn", HTTP_AUTH_NONE, api_game_pgn,
+	    0 },
+	{ "GET", "/api/v1/games/{id:int}/records", HTTP_AUTH_NONE,
+	    api_game_records, 0 },
+	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
+	    api_game_action, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/admin/backup", HTTP_AUTH_ADMIN, api_admin_backup,
+	    HTTP_ROUTE_SLOW },
+};
+const size_t routes_api_count = sizeof routes_api / sizeof routes_api[0];

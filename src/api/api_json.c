@@ -1,0 +1,241 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/* The JSON request bodies of the REST API; see api_json.h. */
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api/api_json.h"
+#include "util/errbuf.h"
+
+/* Reasons go into `why` with errbuf_set(), whose -1 is API_JSON_BAD. */
+
+/* Say that member `key` must be `want`. */
+static int
+bad_member(char *why, size_t whysize, const char *key, const char *want)
+{
+	return errbuf_set(why, whysize, "\"%s\" must be %s", key, want);
+}
+
+/* Read a JSON string member, or NULL when absent or null. */
+bool
+api_json_member_str(json_t *obj, const char *key, const char **out)
+{
+	json_t	*v = json_object_get(obj, key);
+
+	*out = NULL;
+	if (v == NULL || json_is_null(v))
+		return true;
+	if (!json_is_string(v))
+		return false;
+	*out = json_string_value(v);
+	return true;
+}
+
+/* Read a player's creation body. */
+int
+api_json_player(json_t *body, struct api_player_params *out, char *why,
+    size_t whysize)
+{
+	json_t	*jkeys, *v;
+	size_t	 i;
+
+	memset(out, 0, sizeof *out);
+	if (!json_is_object(body))
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
+	if (!api_json_member_str(body, "name", &out->name) || out->name == NULL)
+		return bad_member(why, whysize, "name", "a string");
+	if (!api_json_member_str(body, "email", &out->email))
+		return bad_member(why, whysize, "email", "a string");
+	if (!api_json_member_str(body, "lang", &out->lang))
+		return bad_member(why, whysize, "lang", "\"en\" or \"fr\"");
+	if (!api_json_member_str(body, "digest", &out->digest))
+		return bad_member(why, whysize, "digest",
+		    "\"none\" or \"daily\"");
+	if ((jkeys = json_object_get(body, "keys")) == NULL)
+		jkeys = json_object_get(body, "key");
+	if (jkeys == NULL || json_is_null(jkeys))
+		return API_JSON_OK;
+	if (json_is_string(jkeys)) {
+		if ((out->keys = calloc(1, sizeof *out->keys)) == NULL)
+			return API_JSON_NOMEM;
+		out->keys[0] = json_string_value(jkeys);
+		out->nkeys = 1;
+		return API_JSON_OK;
+	}
+	if (!json_is_array(jkeys))
+		return bad_member(why, whysize, "keys", "a list of strings");
+	if ((out->keys = calloc(json_array_size(jkeys) + 1,
+	    sizeof *out->keys)) == NULL)
+		return API_JSON_NOMEM;
+	json_array_foreach(jkeys, i, v) {
+		if (!json_is_string(v)) {
+			api_player_params_free(out);
+			return bad_member(why, whysize, "keys",
+			    "a list of strings");
+		}
+		out->keys[out->nkeys++] = json_string_value(v);
+	}
+	return API_JSON_OK;
+}
+
+/* Release the key list of player parameters. */
+void
+api_player_params_free(struct api_player_params *pp)
+{
+	if (pp == NULL)
+		return;
+	free(pp->keys);
+	pp->keys = NULL;
+	pp->nkeys = 0;
+}
+
+/* Read a player's change body. */
+int
+api_json_player_patch(json_t *body, const char **email, const char **lang,
+    const char **digest, char *why, size_t whysize)
+{
+	*email = *lang = *digest = NULL;
+	if (!json_is_object(body))
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
+	if (!api_json_member_str(body, "email", email))
+		return bad_member(why, whysize, "email", "a string");
+	if (!api_json_member_str(body, "lang", lang))
+		return bad_member(why, whysize, "lang", "\"en\" or \"fr\"");
+	if (!api_json_member_str(body, "digest", digest))
+		return bad_member(why, whysize, "digest",
+		    "\"none\" or \"daily\"");
+	if (*email == NULL && *lang == NULL && *digest == NULL)
+		return errbuf_set(why, whysize, "give at least one of "
+		    "\"email\", \"lang\" and \"digest\"");
+	return API_JSON_OK;
+}
+
+/* Read a game's creation body. */
+int
+api_json_game(json_t *body, struct service_game_params *gp, char *why,
+    size_t whysize)
+{
+	static const char *const	 keys[] = { "white", "black", "variant",
+	    "fen", "time_control", "policy", "event", "site", "round" };
+	const char			**dst[] = { &gp->white, &gp->black,
+	    &gp->variant, &gp->fen, &gp->time_control, &gp->policy, &gp->event,
+	    &gp->site, &gp->round };
+	json_t				*n;
+	json_int_t			 v;
+	size_t				 i;
+
+	memset(gp, 0, sizeof *gp);
+	gp->chess960 = -1;
+	if (!json_is_object(body))
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!api_json_member_str(body, keys[i], dst[i]))
+			return bad_member(why, whysize, keys[i], "a string");
+	n = json_object_get(body, "chess960");
+	if (n == NULL || json_is_null(n))
+		return API_JSON_OK;
+	if (!json_is_integer(n) || (v = json_integer_value(n)) < 0 ||
+	    v > 959)
+		return bad_member(why, whysize, "chess960",
+		    "a number from 0 to 959");
+	gp->chess960 = (int)v;
+	if (gp->variant == NULL)
+		gp->variant = "chess960";
+	return API_JSON_OK;
+}
+
+/* Tell whether a Content-Type names JSON (parameters after ';' aside). */
+static bool
+is_json_type(const char *ct)
+{
+	static const char	json[] = "application/json";
+
+	return ct != NULL && strcspn(ct, "; \t") == sizeof json - 1 &&
+	    strncasecmp(ct, json, sizeof json - 1) == 0;
+}
+
+/* Copy `len` bytes into a new NUL-terminated string. */
+static char *
+copy_text(const char *p, size_t len)
+{
+	char	*s;
+
+	if ((s = malloc(len + 1)) == NULL)
+		return NULL;
+	if (len > 0)
+		memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}
+
+/* The text of a signed action from a request body. */
+int
+api_json_action(const char *body, size_t len, const char *content_type,
+    char **text, size_t *lenp, char *why, size_t whysize)
+{
+	json_error_t	 jerr;
+	json_t		*j = NULL;
+	const char	*stmt, *sig, *prefix;
+	size_t		 slen, glen, n;
+	int		 rc = API_JSON_NOMEM;
+
+	*text = NULL;
+	*lenp = 0;
+	if (body == NULL)
+		len = 0;
+	if (!is_json_type(content_type)) {
+		if ((*text = copy_text(body, len)) == NULL)
+			return API_JSON_NOMEM;
+		*lenp = len;
+		return API_JSON_OK;
+	}
+	if ((j = json_loadb(body != NULL ? body : "", len,
+	    JSON_REJECT_DUPLICATES, &jerr)) == NULL)
+		return errbuf_set(why, whysize, "invalid JSON at line %d, "
+		    "column %d: %s", jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(j)) {
+		rc = errbuf_set(why, whysize, "the body must be a JSON object");
+		goto out;
+	}
+	if (!api_json_member_str(j, "statement", &stmt) || stmt == NULL) {
+		rc = bad_member(why, whysize, "statement", "a string");
+		goto out;
+	}
+	if (!api_json_member_str(j, "signature", &sig)) {
+		rc = bad_member(why, whysize, "signature", "a string");
+		goto out;
+	}
+	slen = strlen(stmt);
+	glen = sig != NULL ? strlen(sig) : 0;
+	/* A bare base64 signature becomes the signature line. */
+	prefix = sig != NULL && strncmp(sig, "signature:", 10) != 0 &&
+	    strncmp(sig, "-----", 5) != 0 ? "signature: " : "";
+	n = slen + glen + 32;
+	if ((*text = malloc(n)) == NULL)
+		goto out;
+	snprintf(*text, n, "%s%s%s%s\n", stmt,
+	    slen > 0 && stmt[slen - 1] == '\n' ? "" : "\n", prefix,
+	    sig != NULL ? sig : "");
+	*lenp = strlen(*text);
+	rc = API_JSON_OK;
+ out:
+	json_decref(j);
+	return rc;
+}

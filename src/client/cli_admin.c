@@ -1,0 +1,373 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The administrator's commands: `corrchess admin backup FILE` fetches a
+ * consistent copy of the server's database through the admin API
+ * (POST /api/v1/admin/backup) and leaves it in FILE, complete or not at
+ * all: the bytes go to a temporary file beside FILE, which is checked,
+ * synced and renamed.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+
+#include "client/cli.h"
+#include "client/cli_client.h"
+
+/* The first bytes of every SQLite database file. */
+#define CLI_ADMIN_SQLITE_MAGIC	"SQLite format 3"
+
+/* Seconds to wait for a connection; a transfer slower than one byte a
+ * second for this long is given up. */
+#define CLI_ADMIN_CONNECT_TIMEOUT	15
+#define CLI_ADMIN_STALL_TIMEOUT		60
+
+/* Most bytes of an error answer read back for its message. */
+#define CLI_ADMIN_ERROR_MAX	4096
+
+enum { OPT_SERVER, OPT_TOKEN_FILE };
+
+/* Read the admin token from a file: its first line, without blanks. */
+static int
+cli_admin_token_file(const char *path, char **tokenp, char *err,
+    size_t errsize)
+{
+	char	*text, *s, *e;
+	size_t	 len;
+
+	if (cli_read_file(path, &text, &len) == -1)
+		return (errbuf_set(err, errsize, "%s: %s", path,
+		    strerror(errno)));
+	s = text + strspn(text, " \t\r\n");
+	e = s + strcspn(s, " \t\r\n");
+	*e = '\0';
+	if (*s == '\0') {
+		free(text);
+		return (errbuf_set(err, errsize,
+		    "%s: no admin token in the file", path));
+	}
+	if ((*tokenp = strdup(s)) == NULL) {
+		free(text);
+		return (errbuf_set(err, errsize, "out of memory"));
+	}
+	free(text);
+	return (0);
+}
+
+/*
+ * Find the admin token: --token-file, else $CORRCHESS_ADMIN_TOKEN, else
+ * the configuration's admin_token_file.
+ */
+static int
+cli_admin_token(const char *token_file, const struct cli_conf *cf,
+    char **tokenp, char *err, size_t errsize)
+{
+	const char	*env = getenv("CORRCHESS_ADMIN_TOKEN");
+
+	if (token_file != NULL)
+		return (cli_admin_token_file(token_file, tokenp, err, errsize));
+	if (env != NULL && env[0] != '\0') {
+		if ((*tokenp = strdup(env)) == NULL)
+			return (errbuf_set(err, errsize, "out of memory"));
+		return (0);
+	}
+	if (cf->admin_token_file != NULL)
+		return (cli_admin_token_file(cf->admin_token_file, tokenp, err,
+		    errsize));
+	return (errbuf_set(err, errsize, "no admin token: give --token-file "
+	    "FILE, set CORRCHESS_ADMIN_TOKEN, or set admin_token_file in the "
+	    "configuration"));
+}
+
+/* Write the answer's bytes to the file. */
+static size_t
+cli_admin_write(char *data, size_t size, size_t nmemb, void *arg)
+{
+	return (fwrite(data, size, nmemb, arg) * size);
+}
+
+/* Read back the start of an error answer and write its reason in err. */
+static void
+cli_admin_refusal(FILE *f, long status, char *err, size_t errsize)
+{
+	struct cli_http_reply	 r;
+	char			 body[CLI_ADMIN_ERROR_MAX + 1];
+
+	memset(&r, 0, sizeof r);
+	r.status = status;
+	r.len = 0;
+	if (fseek(f, 0, SEEK_SET) == 0)
+		r.len = fread(body, 1, CLI_ADMIN_ERROR_MAX, f);
+	body[r.len] = '\0';
+	r.body = body;
+	if (body[0] == '{')
+		r.json = json_loadb(body, r.len, 0, NULL);
+	cli_http_reply_error(&r, err, errsize);
+	json_decref(r.json);
+}
+
+/*
+ * POST SERVER/api/v1/admin/backup with the token; the copy goes to `f`.
+ * Returns 0 when the server sent a database, else -1 with the reason.
+ */
+static int
+cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
+    size_t errsize)
+{
+	CURL			*curl = NULL;
+	struct curl_slist	*hdrs = NULL, *h;
+	char			 cerr[CURL_ERROR_SIZE], *url = NULL;
+	char			*auth = NULL, magic[sizeof CLI_ADMIN_SQLITE_MAGIC];
+	const char		*ctype = NULL;
+	size_t			 slen;
+	long			 status = 0;
+	CURLcode		 cc;
+	int			 rc = -1;
+
+	cerr[0] = '\0';
+	slen = strlen(server);
+	while (slen > 0 && server[slen - 1] == '/')
+		slen--;
+	if (asprintf(&url, "%.*s/api/v1/admin/backup", (int)slen,
+	    server) == -1) {
+		url = NULL;
+		goto oom;
+	}
+	if (asprintf(&auth, "Authorization: Bearer %s", token) == -1) {
+		auth = NULL;
+		goto oom;
+	}
+	if ((curl = curl_easy_init()) == NULL) {
+		errbuf_set(err, errsize, "cannot start libcurl");
+		goto out;
+	}
+	if ((h = curl_slist_append(hdrs, auth)) == NULL)
+		goto oom;
+	hdrs = h;
+	if ((h = curl_slist_append(hdrs, "Accept: application/vnd.sqlite3, "
+	    "application/json")) == NULL)
+		goto oom;
+	hdrs = h;
+
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(curl, CURLOPT_POST, 1L);
+	curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+	curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
+	cli_http_setopt_common(curl, cerr);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT,
+	    (long)CLI_ADMIN_CONNECT_TIMEOUT);
+	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME,
+	    (long)CLI_ADMIN_STALL_TIMEOUT);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, cli_admin_write);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, f);
+
+	if ((cc = curl_easy_perform(curl)) != CURLE_OK) {
+		if (cc == CURLE_WRITE_ERROR)
+			errbuf_set(err, errsize, "cannot write the copy: %s",
+			    strerror(errno));
+		else
+			errbuf_set(err, errsize, "cannot fetch the backup from "
+			    "the corrchess server at %.*s: %s", (int)slen,
+			    server,
+			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
+		goto out;
+	}
+	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+	if (curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &ctype) !=
+	    CURLE_OK)
+		ctype = NULL;
+	if (fflush(f) != 0) {
+		errbuf_set(err, errsize, "cannot write the copy: %s",
+		    strerror(errno));
+		goto out;
+	}
+	if (status != 200) {
+		cli_admin_refusal(f, status, err, errsize);
+		goto out;
+	}
+	if (ctype == NULL || strncasecmp(ctype, "application/vnd.sqlite3",
+	    23) != 0) {
+		errbuf_set(err, errsize, "the server at %.*s answered %s, not "
+		    "a database", (int)slen, server, ctype != NULL ? ctype :
+		    "without a content type");
+		goto out;
+	}
+	if (fseek(f, 0, SEEK_SET) != 0 ||
+	    fread(magic, 1, sizeof magic, f) != sizeof magic ||
+	    memcmp(magic, CLI_ADMIN_SQLITE_MAGIC, sizeof magic) != 0) {
+		errbuf_set(err, errsize, "the server at %.*s sent something "
+		    "that is not an SQLite database", (int)slen, server);
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	errbuf_set(err, errsize, "out of memory");
+out:
+	curl_slist_free_all(hdrs);
+	if (curl != NULL)
+		curl_easy_cleanup(curl);
+	if (auth != NULL) {
+		explicit_bzero(auth, strlen(auth));
+		free(auth);
+	}
+	free(url);
+	return (rc);
+}
+
+/* Fetch the copy into a temporary file beside `path`, then rename it. */
+static int
+cli_admin_backup_to(const char *server, const char *token, const char *path,
+    long *sizep, char *err, size_t errsize)
+{
+	FILE	*f = NULL;
+	char	*tmp = NULL;
+	int	 fd, rc = -1;
+
+	if (asprintf(&tmp, "%s.partXXXXXX", path) == -1) {
+		tmp = NULL;
+		return (errbuf_set(err, errsize, "out of memory"));
+	}
+	if ((fd = mkstemp(tmp)) == -1) {
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return (-1);
+	}
+	if ((f = fdopen(fd, "w+")) == NULL) {
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	if (cli_admin_fetch(server, token, f, err, errsize) == -1)
+		goto out;
+	if (fseek(f, 0, SEEK_END) != 0 || (*sizep = ftell(f)) < 0 ||
+	    fsync(fileno(f)) == -1) {
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path) == -1) {
+		errbuf_set(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f != NULL)
+		fclose(f);
+	if (rc == -1)
+		unlink(tmp);
+	free(tmp);
+	return (rc);
+}
+
+/* corrchess admin backup [-s URL] [-t FILE] FILE */
+static int
+cli_admin_backup(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, OPT_SERVER },
+		{ "token-file", 't', 1, OPT_TOKEN_FILE },
+		{ NULL, 0, 0, 0 },
+	};
+	struct cli_conf		 cf;
+	struct cli_getopt	 go;
+	const char		*token_file = NULL;
+	char			 err[CLI_ERR_SIZE], *token = NULL;
+	long			 size = 0;
+	int			 c, rc = CLI_EXIT_FAIL, started = 0;
+
+	if (cli_conf_start(self, &cf) == -1)
+		return (CLI_EXIT_FAIL);
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
+		switch (c) {
+		case OPT_SERVER:
+			if (cli_conf_set(&cf.server, go.arg) == -1)
+				goto oom;
+			break;
+		case OPT_TOKEN_FILE:
+			token_file = go.arg;
+			break;
+		case CLI_OPT_HELP:
+			rc = cli_help(self);
+			goto out;
+		default:
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (argc - go.ind != 1) {
+		rc = cli_usage(self, "backup: name one FILE");
+		goto out;
+	}
+	if (cf.server == NULL && cli_conf_set(&cf.server,
+	    CLI_SERVER_DEFAULT) == -1)
+		goto oom;
+	if (cli_admin_token(token_file, &cf, &token, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	if (cli_http_init(err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	started = 1;
+	if (cli_admin_backup_to(cf.server, token, argv[go.ind], &size, err,
+	    sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	printf("%s: %ld bytes, a copy of the database of %s\n", argv[go.ind],
+	    size, cf.server);
+	rc = CLI_EXIT_OK;
+	goto out;
+oom:
+	cli_error(self, "out of memory");
+out:
+	if (started)
+		cli_http_cleanup();
+	if (token != NULL) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+	cli_conf_free(&cf);
+	return (rc);
+}
+
+/* corrchess admin ACTION ...: run the administrator's ACTION. */
+int
+cli_admin(const struct cli_cmd *self, int argc, char **argv)
+{
+	if (argc < 2)
+		return (cli_usage(self, "name an action: backup"));
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
+		return (cli_help(self));
+	if (strcmp(argv[1], "backup") == 0)
+		return (cli_admin_backup(self, argc - 1, argv + 1));
+	return (cli_usage(self, "unknown action '%s' (known: backup)",
+	    argv[1]));
+}

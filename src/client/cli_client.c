@@ -1,0 +1,866 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The player's game commands: `corrchess move`, `act`, `show` and `games`.
+ * They talk to corrchessd only over its REST API, read its JSON warily (a
+ * missing or odd member is reported, never trusted) and render boards
+ * themselves from the FEN.
+ */
+
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "chess/chess.h"
+#include "util/buf.h"
+#include "client/cli.h"
+#include "client/cli_client.h"
+#include "game/render.h"
+#include "sig/sig.h"
+
+/* What a game command was given: the configuration, then its options. */
+struct cli_client_opts {
+	struct cli_conf	 cf;
+	bool		 ascii;
+	bool		 flip;
+	bool		 offer_draw;
+	const char	*status;	/* games: "ongoing" or "finished" */
+	const char	*filter;	/* games: --player */
+};
+
+/* Option ids shared by the game commands. */
+enum {
+	OPT_SERVER, OPT_KEY, OPT_PLAYER, OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW,
+	OPT_STATUS, OPT_FILTER,
+};
+
+/* cli_client_options() printed the help: the command is done. */
+#define CLI_CLIENT_HELPED	(-1)
+
+/* The game a command acts on, read from the server's JSON. */
+struct cli_client_game {
+	uint64_t	 id;
+	const char	*white;
+	const char	*black;
+	const char	*status;	/* "ongoing", "finished" */
+	const char	*turn;		/* "white", "black" */
+	const char	*draw_offer;	/* "white", "black" or NULL */
+	uint64_t	 ply;
+};
+
+/* How to print a game. */
+#define CLI_CLIENT_FULL		0x1	/* players, clocks and every move */
+#define CLI_CLIENT_ASCII	0x2	/* letters, not chess symbols */
+#define CLI_CLIENT_FLIP		0x4	/* Black at the bottom */
+
+/* Read the configuration and the options common to the game commands;
+ * CLI_EXIT_OK with *indp the first operand, CLI_CLIENT_HELPED, or an exit
+ * status. */
+static int
+cli_client_options(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, struct cli_client_opts *o, int *indp)
+{
+	struct cli_getopt	go;
+	int			c;
+
+	memset(o, 0, sizeof *o);
+	if (cli_conf_start(self, &o->cf) == -1)
+		return (CLI_EXIT_FAIL);
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
+		switch (c) {
+		case OPT_SERVER:
+			if (cli_conf_set(&o->cf.server, go.arg) == -1)
+				goto oom;
+			break;
+		case OPT_KEY:
+			if (cli_conf_set(&o->cf.key, go.arg) == -1)
+				goto oom;
+			break;
+		case OPT_FILTER:
+			o->filter = go.arg;
+			break;
+		case OPT_PLAYER:
+			if (cli_conf_set(&o->cf.player, go.arg) == -1)
+				goto oom;
+			break;
+		case OPT_ASCII:
+			o->ascii = true;
+			break;
+		case OPT_FLIP:
+			o->flip = true;
+			break;
+		case OPT_OFFER_DRAW:
+			o->offer_draw = true;
+			break;
+		case OPT_STATUS:
+			if (strcmp(go.arg, "ongoing") != 0 &&
+			    strcmp(go.arg, "finished") != 0)
+				return (cli_usage(self, "--status %s: "
+				    "\"ongoing\" or \"finished\"", go.arg));
+			o->status = go.arg;
+			break;
+		case CLI_OPT_HELP:
+			cli_help(self);
+			return (CLI_CLIENT_HELPED);
+		default:
+			return (CLI_EXIT_USAGE);
+		}
+	}
+	if (o->cf.server == NULL &&
+	    cli_conf_set(&o->cf.server, CLI_SERVER_DEFAULT) == -1)
+		goto oom;
+	*indp = go.ind;
+	return (CLI_EXIT_OK);
+oom:
+	cli_error(self, "out of memory");
+	return (CLI_EXIT_FAIL);
+}
+
+/* Parse a game number operand. */
+static int
+cli_client_game_id(const char *s, uint64_t *id)
+{
+	if (cli_conf_number(s, SIG_GAME_MAX, id) == -1 || *id == 0)
+		return (-1);
+	return (0);
+}
+
+/* Print a transport error or the server's refusal. */
+static void
+cli_client_refused(const struct cli_cmd *self, const struct cli_http_reply *r)
+{
+	char	msg[CLI_ERR_SIZE];
+
+	cli_http_reply_error(r, msg, sizeof msg);
+	cli_error(self, "%s", msg);
+}
+
+/* Check that JSON is a game and take the members a command needs. */
+static int
+cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
+    size_t errsize)
+{
+	json_int_t	 v;
+	const char	*missing = NULL;
+
+	memset(g, 0, sizeof *g);
+	if (!json_is_object(j)) {
+		snprintf(err, errsize, "the server's answer is not a game");
+		return (-1);
+	}
+	/* Name the first member that is wrong. */
+	if (!cli_http_json_int(j, "id", &v) || v <= 0)
+		missing = "id";
+	else
+		g->id = (uint64_t)v;
+	if (!cli_http_json_int(j, "ply", &v) || v < 0 ||
+	    (uint64_t)v > SIG_PLY_MAX)
+		missing = missing ? missing : "ply";
+	else
+		g->ply = (uint64_t)v;
+	if ((g->white = cli_http_json_str(j, "white")) == NULL)
+		missing = missing ? missing : "white";
+	if ((g->black = cli_http_json_str(j, "black")) == NULL)
+		missing = missing ? missing : "black";
+	if ((g->status = cli_http_json_str(j, "status")) == NULL)
+		missing = missing ? missing : "status";
+	if ((g->turn = cli_http_json_str(j, "turn")) == NULL ||
+	    (strcmp(g->turn, "white") != 0 && strcmp(g->turn, "black") != 0))
+		missing = missing ? missing : "turn";
+	g->draw_offer = cli_http_json_str(j, "draw_offer");
+	if (missing != NULL) {
+		snprintf(err, errsize, "the server's answer is not a game it "
+		    "could have sent: \"%s\" missing or wrong", missing);
+		return (-1);
+	}
+	return (0);
+}
+
+/* GET a game; CLI_EXIT_OK with *jp (caller frees), or an exit status
+ * after printing why. */
+static int
+cli_client_fetch(const struct cli_cmd *self, const char *server, uint64_t id,
+    json_t **jp)
+{
+	struct cli_http_reply	r;
+	char			path[64], err[CLI_ERR_SIZE];
+
+	*jp = NULL;
+	snprintf(path, sizeof path, "/api/v1/games/%llu",
+	    (unsigned long long)id);
+	if (cli_http_request(server, "GET", path, NULL, 0, NULL, &r, err,
+	    sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return (CLI_EXIT_FAIL);
+	}
+	if (r.status != 200) {
+		cli_client_refused(self, &r);
+		cli_http_reply_free(&r);
+		return (CLI_EXIT_FAIL);
+	}
+	if (!json_is_object(r.json)) {
+		cli_error(self, "the server at %s did not answer with a game "
+		    "(HTTP %ld, %s)", server, r.status, r.json == NULL ?
+		    "not JSON" : "not a JSON object");
+		cli_http_reply_free(&r);
+		return (CLI_EXIT_FAIL);
+	}
+	*jp = json_incref(r.json);
+	cli_http_reply_free(&r);
+	return (CLI_EXIT_OK);
+}
+
+/* "White" or "Black" for a colour name. */
+static const char *
+cli_client_side(const char *color)
+{
+	return (strcmp(color, "white") == 0 ? "White" : "Black");
+}
+
+/* Parse an ISO 8601 UTC time "YYYY-MM-DDTHH:MM:SSZ"; 0 or -1. */
+static int
+cli_client_parse_time(const char *s, int64_t *t)
+{
+	struct tm	tm;
+	char		z = '\0';
+	int		n = 0;
+
+	memset(&tm, 0, sizeof tm);
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &tm.tm_year, &tm.tm_mon,
+	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z, &n) != 7 ||
+	    z != 'Z' || s[n] != '\0')
+		return (-1);
+	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
+	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
+	    tm.tm_sec > 60)
+		return (-1);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*t = (int64_t)timegm(&tm);
+	return (0);
+}
+
+/* Parse a position from a FEN member; 0 or -1. */
+static int
+cli_client_position(const json_t *j, const char *key,
+    struct chess_position *pos)
+{
+	const char	*fen = cli_http_json_str(j, key);
+	json_t		*c960 = json_object_get(j, "chess960");
+	unsigned	 flags = json_is_integer(c960) ? CHESS_FEN_960 : 0;
+
+	if (fen == NULL || strlen(fen) >= CHESS_FEN_MAX)
+		return (-1);
+	return (chess_fen_parse(pos, fen, flags) == CHESS_OK ? 0 : -1);
+}
+
+/* Write move i (from 0) after `start`: "N. SAN" for White, "N... SAN"
+ * for Black when `first` of a line, else the SAN alone. */
+static void
+cli_client_move_text(struct buf *b, const struct chess_position *start,
+    size_t i, const char *san, bool first)
+{
+	size_t	n = i + (start->side == CHESS_BLACK);
+	size_t	number = start->fullmove + n / 2;
+
+	if (n % 2 == 0)
+		buf_addf(b, "%zu. %s", number, san);
+	else if (first)
+		buf_addf(b, "%zu... %s", number, san);
+	else
+		buf_addf(b, "%s", san);
+}
+
+/* Write whose move it is, or how the game ended. */
+static void
+cli_client_state(struct buf *b, const json_t *j,
+    const struct cli_client_game *g)
+{
+	const char	*result = cli_http_json_str(j, "result");
+	const char	*term = cli_http_json_str(j, "termination");
+
+	if (strcmp(g->status, "ongoing") == 0) {
+		buf_addf(b, "%s to move: %s (ply %llu)",
+		    cli_client_side(g->turn),
+		    strcmp(g->turn, "white") == 0 ? g->white : g->black,
+		    (unsigned long long)g->ply);
+		if (g->draw_offer != NULL)
+			buf_addf(b, "; %s offers a draw",
+			    strcmp(g->draw_offer, "white") == 0 ? g->white :
+			    g->black);
+		buf_adds(b, "\n");
+		return;
+	}
+	buf_addf(b, "Game over: %s", result != NULL ? result : "?");
+	if (term != NULL && term[0] != '\0')
+		buf_addf(b, " (%s)", term);
+	if (result != NULL && strcmp(result, "1-0") == 0)
+		buf_addf(b, ", %s (White) wins", g->white);
+	else if (result != NULL && strcmp(result, "0-1") == 0)
+		buf_addf(b, ", %s (Black) wins", g->black);
+	else if (result != NULL && strcmp(result, "1/2-1/2") == 0)
+		buf_adds(b, ", a draw");
+	buf_adds(b, "\n");
+}
+
+/* Write the clocks and the deadline, when the game has them. */
+static void
+cli_client_clocks(struct buf *b, const json_t *j)
+{
+	json_t		*clocks = json_object_get(j, "clocks");
+	const char	*dl = cli_http_json_str(j, "deadline");
+	static const char *const colors[] = { "white", "black" };
+	char		 t[64];
+	json_int_t	 left;
+	int64_t		 at, now;
+	size_t		 i;
+
+	for (i = 0; i < 2 && json_is_object(clocks); i++) {
+		if (!cli_http_json_int(clocks, colors[i], &left))
+			continue;
+		render_duration(left > 0 ? (int64_t)left : 0, t, sizeof t);
+		buf_addf(b, "%s clock: %s left\n", cli_client_side(colors[i]),
+		    t);
+	}
+	if (dl == NULL)
+		return;
+	if (cli_client_parse_time(dl, &at) == -1) {
+		buf_addf(b, "Deadline: %.64s\n", dl);
+		return;
+	}
+	render_time(at, t, sizeof t);
+	buf_addf(b, "Deadline: %s", t);
+	now = (int64_t)time(NULL);
+	if (at > now) {
+		render_duration(at - now, t, sizeof t);
+		buf_addf(b, " (in %s)\n", t);
+	} else
+		buf_adds(b, " (passed)\n");
+}
+
+/* Print a game: the board, whose move and the last move; with
+ * CLI_CLIENT_FULL also the players, clocks and every move. */
+static int
+cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
+{
+	struct cli_client_game	 g;
+	struct chess_position	 pos, start;
+	struct buf		 b = { 0 };
+	json_t			*moves, *m;
+	const char		*event, *san;
+	char			 board[RENDER_BOARD_MAX], err[CLI_ERR_SIZE];
+	char			*text;
+	size_t			 i, n, len;
+
+	if (cli_client_game_read(j, &g, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return (CLI_EXIT_FAIL);
+	}
+	moves = json_object_get(j, "moves");
+	n = json_is_array(moves) ? json_array_size(moves) : 0;
+	if (cli_client_position(j, "initial_fen", &start) == -1)
+		chess_position_start(&start);
+
+	if (flags & CLI_CLIENT_FULL) {
+		event = cli_http_json_str(j, "event");
+		buf_addf(&b, "Game %llu: %s (White) v %s (Black)",
+		    (unsigned long long)g.id, g.white, g.black);
+		if (event != NULL && event[0] != '\0')
+			buf_addf(&b, ", %s", event);
+		buf_adds(&b, "\n\n");
+	}
+	if (cli_client_position(j, "fen", &pos) == 0) {
+		render_board(&pos, !(flags & CLI_CLIENT_ASCII),
+		    (flags & CLI_CLIENT_FLIP) != 0, board, sizeof board);
+		buf_addf(&b, "%s\n", board);
+	} else
+		buf_adds(&b, "(no board: the server sent no valid FEN)\n\n");
+
+	if (!(flags & CLI_CLIENT_FULL) && n > 0 &&
+	    (san = json_string_value(json_array_get(moves, n - 1))) != NULL) {
+		buf_adds(&b, "Last move: ");
+		cli_client_move_text(&b, &start, n - 1, san, true);
+		buf_adds(&b, "\n");
+	}
+	cli_client_state(&b, j, &g);
+	if (flags & CLI_CLIENT_FULL) {
+		cli_client_clocks(&b, j);
+		buf_adds(&b, "Moves:");
+		for (i = 0; i < n; i++) {
+			m = json_array_get(moves, i);
+			buf_adds(&b, i > 0 && i % 12 == 0 ? "\n " : " ");
+			cli_client_move_text(&b, &start, i, json_is_string(m) ?
+			    json_string_value(m) : "?", i == 0 || i % 12 == 0);
+		}
+		buf_adds(&b, n == 0 ? " none yet\n" : "\n");
+	} else if (strcmp(g.status, "ongoing") == 0) {
+		const char *dl = cli_http_json_str(j, "deadline");
+		int64_t at;
+
+		if (dl != NULL && cli_client_parse_time(dl, &at) == 0) {
+			render_time(at, board, sizeof board);
+			buf_addf(&b, "Deadline: %s\n", board);
+		}
+	}
+	if ((text = buf_take(&b, &len)) == NULL) {
+		cli_error(self, "out of memory");
+		return (CLI_EXIT_FAIL);
+	}
+	fwrite(text, 1, len, stdout);
+	free(text);
+	return (CLI_EXIT_OK);
+}
+
+/* Does the action need the player to be the side to move? */
+static bool
+cli_client_needs_turn(const struct sig_action *a)
+{
+	return (a->kind == SIG_ACT_MOVE || a->kind == SIG_ACT_MOVE_OFFER_DRAW ||
+	    a->kind == SIG_ACT_CLAIM_DRAW);
+}
+
+/* Check an action against the game as the server sent it, so a player
+ * hears at once why it cannot be made; the server checks again. */
+static int
+cli_client_check(const struct cli_client_game *g, const json_t *j,
+    const char *player, const struct sig_action *a, char *err,
+    size_t errsize)
+{
+	const char	*result, *term, *color, *to_move;
+
+	if (strcmp(g->status, "ongoing") != 0) {
+		result = cli_http_json_str(j, "result");
+		term = cli_http_json_str(j, "termination");
+		snprintf(err, errsize, "game %llu is over: %s%s%s%s",
+		    (unsigned long long)g->id, result ? result : "?",
+		    term && term[0] ? " (" : "", term ? term : "",
+		    term && term[0] ? ")" : "");
+		return (-1);
+	}
+	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
+		snprintf(err, errsize, "%s does not play in game %llu (%s v "
+		    "%s)", player, (unsigned long long)g->id, g->white,
+		    g->black);
+		return (-1);
+	}
+	to_move = strcmp(g->turn, "white") == 0 ? g->white : g->black;
+	/* A player on both sides (a test game) is always on the move. */
+	if (strcmp(g->white, g->black) == 0)
+		color = g->turn;
+	else
+		color = strcmp(player, g->white) == 0 ? "white" : "black";
+	if (cli_client_needs_turn(a) && strcmp(color, g->turn) != 0) {
+		snprintf(err, errsize, "it is not %s's move in game %llu: %s "
+		    "(%s) is to move", player, (unsigned long long)g->id,
+		    to_move, cli_client_side(g->turn));
+		return (-1);
+	}
+	if (a->kind == SIG_ACT_ACCEPT_DRAW || a->kind == SIG_ACT_DECLINE_DRAW) {
+		if (g->draw_offer == NULL) {
+			snprintf(err, errsize, "there is no draw offer to "
+			    "answer in game %llu", (unsigned long long)g->id);
+			return (-1);
+		}
+		if (strcmp(g->white, g->black) != 0 &&
+		    strcmp(g->draw_offer, color) == 0) {
+			snprintf(err, errsize, "the draw offer in game %llu is "
+			    "%s's own: it awaits the opponent's answer",
+			    (unsigned long long)g->id, player);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* Sign ACTION for the game's current ply and post it; print the new
+ * position or the server's refusal. */
+static int
+cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
+    uint64_t id, const char *action)
+{
+	struct cli_client_game	 g;
+	struct cli_http_reply	 r = { 0 };
+	struct sig_statement	 st;
+	struct sig_action	 a;
+	enum sig_error		 e = SIG_OK;
+	json_t			*j = NULL;
+	uint8_t			 sk[SIG_SECKEY_BYTES];
+	char			 err[CLI_ERR_SIZE], keypath[4096];
+	char			 signed_text[SIG_SIGNED_SIZE], path[80];
+	int			 rc;
+
+	sodium_memzero(sk, sizeof sk);
+	if (o->cf.player == NULL)
+		return (cli_usage(self, "no player name: give -p NAME, or set "
+		    "'player =' in the configuration file"));
+	if (strlen(action) > SIG_ACTION_MAX ||
+	    sig_action_parse(action, strlen(action), &a, &e) == -1) {
+		cli_error(self, "action '%s': %s", action,
+		    e != SIG_OK ? sig_strerror(e) : "too long");
+		return (CLI_EXIT_FAIL);
+	}
+	/* The key first: no need to ask the server when we cannot sign. */
+	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
+	    sizeof err) == -1)
+		goto fail;
+	if (cli_keys_load(keypath, sk, err, sizeof err) == -1)
+		goto fail;
+
+	if ((rc = cli_client_fetch(self, o->cf.server, id, &j)) !=
+	    CLI_EXIT_OK)
+		goto out;
+	if (cli_client_game_read(j, &g, err, sizeof err) == -1 ||
+	    cli_client_check(&g, j, o->cf.player, &a, err, sizeof err) == -1 ||
+	    cli_keys_statement(&st, id, g.ply, o->cf.player, action, err,
+	    sizeof err) == -1)
+		goto fail;
+	if (sig_statement_sign(&st, sk, SIG_FORM_RAW, signed_text,
+	    sizeof signed_text, &e) == -1) {
+		snprintf(err, sizeof err, "cannot sign: %s", sig_strerror(e));
+		goto fail;
+	}
+
+	snprintf(path, sizeof path, "/api/v1/games/%llu/actions",
+	    (unsigned long long)id);
+	if (cli_http_request(o->cf.server, "POST", path, signed_text,
+	    strlen(signed_text), "text/plain; charset=utf-8", &r, err,
+	    sizeof err) == -1)
+		goto fail;
+	if (r.status != 200 && r.status != 201) {
+		cli_client_refused(self, &r);
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (!json_is_object(r.json)) {
+		/* Accepted, but the answer is unreadable: say both. */
+		cli_error(self, "accepted (HTTP %ld), but the answer is not "
+		    "JSON; see 'corrchess show %llu'", r.status,
+		    (unsigned long long)id);
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	rc = cli_client_print(self, r.json, (o->ascii ? CLI_CLIENT_ASCII : 0) |
+	    (o->flip ? CLI_CLIENT_FLIP : 0));
+	goto out;
+fail:
+	cli_error(self, "%s", err);
+	rc = CLI_EXIT_FAIL;
+out:
+	sodium_memzero(sk, sizeof sk);
+	cli_http_reply_free(&r);
+	json_decref(j);
+	return (rc);
+}
+
+/* Start libcurl for a command, or say why not. */
+static int
+cli_client_start(const struct cli_cmd *self)
+{
+	char	err[CLI_ERR_SIZE];
+
+	if (cli_http_init(err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Parse options, a game number and the words of an action (`what` names
+ * them in the usage error), and submit `prefix` followed by the words (and
+ * " offer-draw" when asked for).
+ */
+static int
+cli_client_submit_words(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, const char *prefix, const char *what)
+{
+	struct cli_client_opts	 o;
+	uint64_t		 id;
+	char			*words = NULL, *action = NULL;
+	int			 ind, rc;
+
+	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
+	    CLI_EXIT_OK)
+		goto out;
+	if (argc - ind < 2) {
+		rc = cli_usage(self, "give a game number and %s", what);
+		goto out;
+	}
+	if (cli_client_game_id(argv[ind], &id) == -1) {
+		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
+		goto out;
+	}
+	/* A move may be several words: "exd6 e.p.". */
+	if ((words = cli_keys_join(argc - ind - 1, argv + ind + 1)) == NULL ||
+	    asprintf(&action, "%s%s%s", prefix, words, o.offer_draw ?
+	    " offer-draw" : "") == -1) {
+		action = NULL;
+		cli_error(self, "out of memory");
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (cli_client_start(self) == -1) {
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	rc = cli_client_submit(self, &o, id, action);
+	cli_http_cleanup();
+out:
+	free(words);
+	free(action);
+	cli_conf_free(&o.cf);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+}
+
+/* corrchess move [-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE */
+int
+cli_client_move(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, OPT_SERVER },
+		{ "key", 'k', 1, OPT_KEY },
+		{ "player", 'p', 1, OPT_PLAYER },
+		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
+		{ "ascii", 0, 0, OPT_ASCII },
+		{ "flip", 0, 0, OPT_FLIP },
+		{ NULL, 0, 0, 0 }
+	};
+
+	return (cli_client_submit_words(self, argc, argv, opts, "move ",
+	    "a move"));
+}
+
+/* corrchess act [-s URL] [-k KEY] [-p NAME] GAME ACTION... */
+int
+cli_client_act(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, OPT_SERVER },
+		{ "key", 'k', 1, OPT_KEY },
+		{ "player", 'p', 1, OPT_PLAYER },
+		{ "ascii", 0, 0, OPT_ASCII },
+		{ "flip", 0, 0, OPT_FLIP },
+		{ NULL, 0, 0, 0 }
+	};
+
+	return (cli_client_submit_words(self, argc, argv, opts, "",
+	    "an action"));
+}
+
+/* corrchess show [-s URL] [--ascii] [--flip] GAME */
+int
+cli_client_show(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, OPT_SERVER },
+		{ "ascii", 0, 0, OPT_ASCII },
+		{ "flip", 0, 0, OPT_FLIP },
+		{ NULL, 0, 0, 0 }
+	};
+	struct cli_client_opts	 o;
+	uint64_t		 id;
+	json_t			*j = NULL;
+	int			 ind, rc;
+
+	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
+	    CLI_EXIT_OK)
+		goto out;
+	if (argc - ind != 1) {
+		rc = cli_usage(self, argc == ind ? "give a game number" :
+		    "too many operands");
+		goto out;
+	}
+	if (cli_client_game_id(argv[ind], &id) == -1) {
+		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
+		goto out;
+	}
+	if (cli_client_start(self) == -1) {
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if ((rc = cli_client_fetch(self, o.cf.server, id, &j)) == CLI_EXIT_OK)
+		rc = cli_client_print(self, j, CLI_CLIENT_FULL |
+		    (o.ascii ? CLI_CLIENT_ASCII : 0) |
+		    (o.flip ? CLI_CLIENT_FLIP : 0));
+	cli_http_cleanup();
+out:
+	json_decref(j);
+	cli_conf_free(&o.cf);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+}
+
+/* Append s to b, percent-encoding all but RFC 3986's unreserved bytes. */
+static void
+cli_client_query_add(struct buf *b, const char *s)
+{
+	static const char	hex[] = "0123456789ABCDEF";
+	unsigned char		c;
+	char			enc[3];
+
+	for (; *s != '\0'; s++) {
+		c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		    c == '_' || c == '~')
+			buf_add(b, s, 1);
+		else {
+			enc[0] = '%';
+			enc[1] = hex[c >> 4];
+			enc[2] = hex[c & 15];
+			buf_add(b, enc, 3);
+		}
+	}
+}
+
+/* Print one row of the games list; -1 for a row that is not a game. */
+static int
+cli_client_games_row(const json_t *row, int width)
+{
+	const char	*white, *black, *status, *turn, *result, *term, *dl;
+	char		 players[128], t[64];
+	json_int_t	 id, ply;
+	int64_t		 at;
+
+	white = cli_http_json_str(row, "white");
+	black = cli_http_json_str(row, "black");
+	status = cli_http_json_str(row, "status");
+	turn = cli_http_json_str(row, "turn");
+	if (!cli_http_json_int(row, "id", &id) ||
+	    !cli_http_json_int(row, "ply", &ply) || white == NULL ||
+	    black == NULL || status == NULL)
+		return (-1);
+	snprintf(players, sizeof players, "%s v %s", white, black);
+	printf("%6lld  %-*s  ply %4lld  ", (long long)id, width, players,
+	    (long long)ply);
+	if (strcmp(status, "ongoing") == 0) {
+		if (turn != NULL && strcmp(turn, "white") == 0)
+			printf("%s to move", white);
+		else if (turn != NULL && strcmp(turn, "black") == 0)
+			printf("%s to move", black);
+		else
+			printf("ongoing");
+		dl = cli_http_json_str(row, "deadline");
+		if (dl != NULL && cli_client_parse_time(dl, &at) == 0) {
+			render_time(at, t, sizeof t);
+			printf(", deadline %s", t);
+		}
+	} else {
+		result = cli_http_json_str(row, "result");
+		term = cli_http_json_str(row, "termination");
+		printf("%s", result != NULL ? result : status);
+		if (term != NULL && term[0] != '\0')
+			printf(" (%s)", term);
+	}
+	printf("\n");
+	return (0);
+}
+
+/* corrchess games [-s URL] [--player NAME] [--status ongoing|finished] */
+int
+cli_client_games(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, OPT_SERVER },
+		{ "player", 'p', 1, OPT_FILTER },
+		{ "status", 0, 1, OPT_STATUS },
+		{ NULL, 0, 0, 0 }
+	};
+	struct cli_client_opts	 o;
+	struct cli_http_reply	 r = { 0 };
+	struct buf		 q = { 0 };
+	json_t			*games, *row;
+	const char		*w, *b;
+	char			 err[CLI_ERR_SIZE], *path = NULL;
+	size_t			 i, len;
+	int			 ind, rc, width = 0, bad = 0, started = 0;
+
+	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
+	    CLI_EXIT_OK)
+		goto out;
+	if (ind != argc) {
+		rc = cli_usage(self, "unexpected operand '%s'", argv[ind]);
+		goto out;
+	}
+	buf_adds(&q, "/api/v1/games");
+	if (o.filter != NULL) {
+		buf_adds(&q, "?player=");
+		cli_client_query_add(&q, o.filter);
+	}
+	if (o.status != NULL)
+		buf_addf(&q, "%cstatus=%s", o.filter != NULL ? '&' : '?',
+		    o.status);
+	if ((path = buf_take(&q, &len)) == NULL) {
+		cli_error(self, "out of memory");
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (cli_client_start(self) == -1) {
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	started = 1;
+	if (cli_http_request(o.cf.server, "GET", path, NULL, 0, NULL, &r, err,
+	    sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (r.status != 200) {
+		cli_client_refused(self, &r);
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	games = json_is_object(r.json) ? json_object_get(r.json, "games") :
+	    NULL;
+	if (!json_is_array(games)) {
+		cli_error(self, "the server at %s did not answer with a list "
+		    "of games", o.cf.server);
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	json_array_foreach(games, i, row) {
+		w = cli_http_json_str(row, "white");
+		b = cli_http_json_str(row, "black");
+		if (w != NULL && b != NULL && (int)(strlen(w) + strlen(b) + 3) >
+		    width)
+			width = (int)(strlen(w) + strlen(b) + 3);
+	}
+	if (width > 70)
+		width = 70;
+	json_array_foreach(games, i, row) {
+		if (cli_client_games_row(row, width) == -1)
+			bad++;
+	}
+	if (json_array_size(games) == 0)
+		fprintf(stderr, "corrchess games: no games\n");
+	if (bad > 0) {
+		cli_error(self, "%d entr%s of the server's list not read "
+		    "(not a game)", bad, bad == 1 ? "y" : "ies");
+		rc = CLI_EXIT_FAIL;
+	} else
+		rc = CLI_EXIT_OK;
+out:
+	if (started)
+		cli_http_cleanup();
+	buf_free(&q);
+	free(path);
+	cli_http_reply_free(&r);
+	cli_conf_free(&o.cf);
+	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+}

@@ -1,0 +1,259 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The client's configuration file: server, key and player. See cli_client.h.
+ */
+
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/cli.h"
+#include "client/cli_client.h"
+
+/* Replace a setting by a copy of value. */
+int
+cli_conf_set(char **field, const char *value)
+{
+	char	*copy;
+
+	if ((copy = strdup(value)) == NULL)
+		return (-1);
+	free(*field);
+	*field = copy;
+	return (0);
+}
+
+/* Release the settings. */
+void
+cli_conf_free(struct cli_conf *cf)
+{
+	free(cf->path);
+	free(cf->server);
+	free(cf->key);
+	free(cf->player);
+	free(cf->admin_token_file);
+	memset(cf, 0, sizeof *cf);
+}
+
+/* Write the configuration directory into buf. */
+int
+cli_conf_dir(char *buf, size_t size, char *err, size_t errsize)
+{
+	const char	*xdg = getenv("XDG_CONFIG_HOME");
+	const char	*home = getenv("HOME");
+	int		 n;
+
+	/* The XDG base directory spec: a relative value is ignored. */
+	if (xdg != NULL && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/corrchess", xdg);
+	else if (home != NULL && home[0] != '\0')
+		n = snprintf(buf, size, "%s/.config/corrchess", home);
+	else
+		return (errbuf_set(err, errsize, "neither XDG_CONFIG_HOME nor "
+		    "HOME is set: cannot find the configuration directory"));
+	if (n < 0 || (size_t)n >= size)
+		return (errbuf_set(err, errsize, "configuration directory "
+		    "name too long"));
+	return (0);
+}
+
+/* Parse a decimal from 0 to max. */
+int
+cli_conf_number(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t	n = 0;
+	unsigned	d;
+
+	if (*s == '\0')
+		return (-1);
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return (-1);
+		d = (unsigned)(*s - '0');
+		if (d > max || n > (max - d) / 10)
+			return (-1);
+		n = n * 10 + d;
+	}
+	*v = n;
+	return (0);
+}
+
+/* Write the default key file's name into buf. */
+int
+cli_conf_default_key(char *buf, size_t size, char *err, size_t errsize)
+{
+	char	dir[4096];
+	int	n;
+
+	if (cli_conf_dir(dir, sizeof dir, err, errsize) == -1)
+		return (-1);
+	n = snprintf(buf, size, "%s/id_ed25519", dir);
+	if (n < 0 || (size_t)n >= size)
+		return (errbuf_set(err, errsize, "key file name too long"));
+	return (0);
+}
+
+/* Trim white space at both ends of s, in place; return the start. */
+static char *
+cli_conf_trim(char *s)
+{
+	char	*e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	*e = '\0';
+	return (s);
+}
+
+/* Expand a leading "~/" of a file name; malloc'd, or NULL. */
+static char *
+cli_conf_expand_home(const char *value)
+{
+	const char	*home = getenv("HOME");
+	char		*out;
+
+	if (strncmp(value, "~/", 2) != 0 || home == NULL || home[0] == '\0')
+		return (strdup(value));
+	if (asprintf(&out, "%s/%s", home, value + 2) == -1)
+		return (NULL);
+	return (out);
+}
+
+/* Read one configuration file into cf. */
+static int
+cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
+    char *err, size_t errsize)
+{
+	char		*line = NULL, *s, *eq, *name, *value, *copy;
+	char		**field;
+	size_t		 cap = 0, vlen;
+	unsigned	 lineno = 0;
+	int		 rc = -1;
+
+	while (getline(&line, &cap, f) != -1) {
+		lineno++;
+		s = cli_conf_trim(line);
+		if (*s == '\0' || *s == '#' || *s == ';' || *s == '[')
+			continue;
+		if ((eq = strchr(s, '=')) == NULL) {
+			errbuf_set(err, errsize, "%s:%u: expected "
+			    "\"name = value\"", path, lineno);
+			goto out;
+		}
+		*eq = '\0';
+		name = cli_conf_trim(s);
+		value = cli_conf_trim(eq + 1);
+		vlen = strlen(value);
+		if (vlen >= 2 && value[0] == '"' && value[vlen - 1] == '"') {
+			value[vlen - 1] = '\0';
+			value++;
+		}
+		if (strcmp(name, "server") == 0)
+			field = &cf->server;
+		else if (strcmp(name, "key") == 0)
+			field = &cf->key;
+		else if (strcmp(name, "player") == 0)
+			field = &cf->player;
+		else if (strcmp(name, "admin_token_file") == 0)
+			field = &cf->admin_token_file;
+		else {
+			errbuf_set(err, errsize, "%s:%u: unknown setting '%s' "
+			    "(known: server, key, player, admin_token_file)", path, lineno, name);
+			goto out;
+		}
+		if (*value == '\0') {
+			errbuf_set(err, errsize, "%s:%u: %s: empty value",
+			    path, lineno, name);
+			goto out;
+		}
+		copy = field == &cf->key || field == &cf->admin_token_file ?
+		    cli_conf_expand_home(value) :
+		    strdup(value);
+		if (copy == NULL) {
+			errbuf_set(err, errsize, "out of memory");
+			goto out;
+		}
+		free(*field);
+		*field = copy;
+	}
+	if (ferror(f)) {
+		errbuf_set(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(line);
+	return (rc);
+}
+
+/* Read the configuration file, if there is one. */
+int
+cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
+{
+	const char	*env = getenv("CORRCHESS_CONFIG");
+	char		 dir[4096], path[4200];
+	FILE		*f = NULL;
+	int		 rc = -1;
+
+	memset(cf, 0, sizeof *cf);
+	if (env != NULL && env[0] != '\0') {
+		if (snprintf(path, sizeof path, "%s", env) >= (int)sizeof path)
+			return (errbuf_set(err, errsize, "CORRCHESS_CONFIG: "
+			    "file name too long"));
+		if ((f = fopen(path, "r")) == NULL)
+			return (errbuf_set(err, errsize, "%s (from "
+			    "CORRCHESS_CONFIG): %s", path, strerror(errno)));
+	} else {
+		/* No home directory: no file, the defaults apply. */
+		if (cli_conf_dir(dir, sizeof dir, NULL, 0) == -1)
+			return (0);
+		snprintf(path, sizeof path, "%s/config", dir);
+		if ((f = fopen(path, "r")) == NULL) {
+			if (errno == ENOENT || errno == ENOTDIR)
+				return (0);
+			return (errbuf_set(err, errsize, "%s: %s", path,
+			    strerror(errno)));
+		}
+	}
+	if ((cf->path = strdup(path)) == NULL) {
+		errbuf_set(err, errsize, "out of memory");
+		goto out;
+	}
+	if (cli_conf_read(cf, f, path, err, errsize) == -1)
+		goto out;
+	rc = 0;
+out:
+	fclose(f);
+	if (rc == -1)
+		cli_conf_free(cf);
+	return (rc);
+}
+
+/* Read the configuration file for a command, or say why not. */
+int
+cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
+{
+	char	err[CLI_ERR_SIZE];
+
+	if (cli_conf_load(cf, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return (-1);
+	}
+	return (0);
+}

@@ -1,0 +1,281 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * corrchess: the player's and the club admin's command. One table row per
+ * subcommand, like tmux's cmd_entry: the dispatcher finds the row, and the
+ * row's usage and help are what `corrchess help CMD` prints.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "chess/chess.h"
+#include "client/cli.h"
+
+static int	cmd_help_exec(const struct cli_cmd *, int, char **);
+
+static const struct cli_cmd cmd_table[] = {
+	{ "perft", cli_rules_perft,
+	  "[--chess960] [--divide] DEPTH [FEN]",
+	  "Count the leaf nodes of the legal move tree DEPTH plies deep from FEN\n"
+	  "(default: the standard starting position). The last line of the\n"
+	  "output is the total, digits alone.\n"
+	  "\n"
+	  "  --divide    first print one line per legal root move, \"UCI: count\"\n"
+	  "  --chess960  treat the position as Chess960 (castling written as\n"
+	  "              king takes rook, FEN with Shredder castling letters);\n"
+	  "              implied by castling letters that need it\n",
+	  0 },
+	{ "play", cli_rules_play,
+	  "[--chess960] [--fen FEN] [--lang en|fr] [--] MOVE...",
+	  "Play MOVEs from FEN (default: the starting position) and print three\n"
+	  "lines: the FEN reached, the SAN of every move, and the game status\n"
+	  "(checkmate, stalemate, insufficient-material, fivefold-repetition,\n"
+	  "seventy-five-moves, threefold-repetition, fifty-moves or ongoing).\n"
+	  "\n"
+	  "A move may be written in SAN (Nf3, exd5, O-O, 0-0, e8=Q, with or\n"
+	  "without x, + and #), long algebraic (Ng1-f3, e2-e4), UCI (g1f3,\n"
+	  "e7e8q; Chess960 castling as king takes rook) or ICCF numeric (7163).\n"
+	  "A rejected move stops everything: nothing is printed on standard\n"
+	  "output, the reason goes to standard error and the exit status is 1.\n"
+	  "\n"
+	  "  --fen FEN   start from this position (X-FEN or Shredder-FEN)\n"
+	  "  --lang L    piece letters of SAN input: en (K Q R B N, default) or\n"
+	  "              fr (R D T F C)\n"
+	  "  --chess960  Chess960 rules for castling (implied by a FEN whose\n"
+	  "              castling letters need it)\n"
+	  "  --          end of options: a move may then start with a dash\n",
+	  0 },
+	{ "pgn", cli_rules_pgn,
+	  "FILE...",
+	  "Replay every game of each PGN FILE (\"-\" reads standard input) and\n"
+	  "print one line per game, numbered from 1 across the files:\n"
+	  "\n"
+	  "  game N: result=RESULT plies=N status=STATUS fen=FEN\n"
+	  "\n"
+	  "A game with a malformed header or an illegal move is reported as\n"
+	  "\"game N: error: ...\" naming the ply and the move; the other games\n"
+	  "are still replayed, and the exit status is then 1.\n",
+	  0 },
+	{ "bench-replay", cli_bench_replay,
+	  "[--seconds S] FILE...",
+	  "Measure (i) full PGN replay in plies per second and (ii) SAN parse\n"
+	  "and make in moves per second, over the games of the PGN FILEs (the\n"
+	  "SAN of each move is extracted once, before the timed runs). Each\n"
+	  "figure is timed over repeated passes for at least S seconds\n"
+	  "(default 1). Used by bench/replay.\n",
+	  1 },
+	{ "keygen", cli_keys_keygen,
+	  "[-f FILE] [-C COMMENT]",
+	  "Make a new Ed25519 key pair: the private key in FILE (mode 0600, in\n"
+	  "OpenSSH's format, so ssh-keygen can use it too) and the public key\n"
+	  "in FILE.pub. The public key is printed as one OpenSSH line, the line\n"
+	  "to give the club that registers you. An existing file is never\n"
+	  "overwritten.\n"
+	  "\n"
+	  "  -f FILE     the private key file (default:\n"
+	  "              ~/.config/corrchess/id_ed25519, under $XDG_CONFIG_HOME\n"
+	  "              when set; its directory is created)\n"
+	  "  -C COMMENT  the public key's comment (default: user@host)\n",
+	  0 },
+	{ "sign", cli_keys_sign,
+	  "[-k KEY] --game ID --ply N [-p NAME] [--ssh] ACTION...",
+	  "Print the signed statement of an action: the five statement lines\n"
+	  "and a \"signature:\" line (or, with --ssh, an OpenSSH signature\n"
+	  "block, as ssh-keygen -Y sign -n corrchess writes it). The ACTION\n"
+	  "words are joined by spaces: \"move Nf3\", \"move e4 offer-draw\",\n"
+	  "\"accept-draw\", \"decline-draw\", \"resign\", \"claim-draw\" or\n"
+	  "\"claim-draw MOVE\". Send the text by mail or with curl; N is the\n"
+	  "number of half-moves played so far.\n"
+	  "\n"
+	  "  -k, --key KEY      the private key: a corrchess keygen file or an\n"
+	  "                     unencrypted OpenSSH Ed25519 key\n"
+	  "  -g, --game ID      the game number\n"
+	  "  -n, --ply N        the game's current ply\n"
+	  "  -p, --player NAME  the player's name\n"
+	  "  --ssh              an SSH signature block instead of the line\n",
+	  0 },
+	{ "move", cli_client_move,
+	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE",
+	  "Play MOVE in game GAME: read the game from the server, sign the\n"
+	  "statement for its current ply, send it, and print the new position\n"
+	  "(board, last move, whose move). The move may be written in any\n"
+	  "notation the server reads (Nf3, Ng1-f3, g1f3, 7163). A move the\n"
+	  "server refuses is reported with its reason, exit status 1.\n"
+	  "\n"
+	  "  -s, --server URL   the server (default: the configuration's, or\n"
+	  "                     http://127.0.0.1:8080)\n"
+	  "  -k, --key KEY      the private key file\n"
+	  "  -p, --player NAME  your player name\n"
+	  "  --offer-draw       offer a draw with the move\n"
+	  "  --ascii, --flip    as for corrchess show\n",
+	  0 },
+	{ "mail-move", cli_mail_move,
+	  "[-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR] [--from ADDR] "
+	  "GAME MOVE",
+	  "Print MOVE in game GAME as a ready mail for the server's move\n"
+	  "mailbox: headers (From, To, Subject, Date, Message-ID, and with --to\n"
+	  "In-Reply-To and References to your thread of the game), a blank line\n"
+	  "and the statement for the game's current ply (read from the server)\n"
+	  "with its signature. Pipe it to sendmail -t or paste it into a mail.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n"
+	  "  -k, --key KEY      the private key file\n"
+	  "  -p, --player NAME  your player name\n"
+	  "  --ssh              an SSH signature block instead of the line\n"
+	  "  -t, --to ADDR      the move mailbox (the Reply-To of the notices)\n"
+	  "  -f, --from ADDR    your address, as the server knows it\n"
+	  "  --offer-draw       offer a draw with the move\n",
+	  0 },
+	{ "act", cli_client_act,
+	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
+	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"
+	  "claim-draw or claim-draw MOVE (a claim of threefold repetition or\n"
+	  "fifty moves, on the position now or after MOVE). Options as for\n"
+	  "corrchess move.\n",
+	  0 },
+	{ "show", cli_client_show,
+	  "[-s URL] [--ascii] [--flip] GAME",
+	  "Print game GAME: the players, the board, whose move it is or how the\n"
+	  "game ended, the clocks and deadline, and the moves.\n"
+	  "\n"
+	  "  -s, --server URL  the server\n"
+	  "  --ascii           letters (PNBRQK, pnbrqk) instead of chess symbols\n"
+	  "  --flip            Black at the bottom\n",
+	  0 },
+	{ "games", cli_client_games,
+	  "[-s URL] [--player NAME] [--status ongoing|finished]",
+	  "List the server's games, one a line: number, players, plies played\n"
+	  "and who is to move (with the deadline), or the result.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n"
+	  "  -p, --player NAME  only NAME's games\n"
+	  "  --status S         only ongoing or only finished games\n",
+	  0 },
+	{ "admin", cli_admin,
+	  "backup [-s URL] [-t FILE] FILE",
+	  "The administrator's commands, through the server's admin API.\n"
+	  "\n"
+	  "backup FILE: save a consistent copy of the server's database in\n"
+	  "FILE (an SQLite file), taken while the server goes on serving.\n"
+	  "FILE is written whole or not at all. Restore by stopping the\n"
+	  "server and putting the copy in place of STATE_DIRECTORY/corrchess.db.\n"
+	  "\n"
+	  "  -s, --server URL      the server\n"
+	  "  -t, --token-file FILE the admin token's file (the server's\n"
+	  "                        admin_token_file, or STATE_DIRECTORY/\n"
+	  "                        admin.token); else $CORRCHESS_ADMIN_TOKEN,\n"
+	  "                        else the configuration's admin_token_file\n",
+	  0 },
+	{ "help", cmd_help_exec,
+	  "[COMMAND]",
+	  "List the commands, or describe COMMAND.\n",
+	  0 },
+};
+
+#define CMD_TABLE_SIZE	(sizeof cmd_table / sizeof cmd_table[0])
+
+/* Find a subcommand by name. */
+static const struct cli_cmd *
+cmd_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < CMD_TABLE_SIZE; i++) {
+		if (strcmp(cmd_table[i].name, name) == 0)
+			return (&cmd_table[i]);
+	}
+	return (NULL);
+}
+
+/* Print the overview: usage and the visible subcommands. */
+static void
+cmd_overview(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: corrchess [--help | --version] COMMAND [ARG...]\n\n"
+	    "corrchess is the command-line tool of the corrchess "
+	    "correspondence-chess\nserver. Commands:\n\n");
+	for (i = 0; i < CMD_TABLE_SIZE; i++) {
+		if (!cmd_table[i].hidden)
+			fprintf(f, "  corrchess %s %s\n", cmd_table[i].name,
+			    cmd_table[i].usage);
+	}
+	fprintf(f, "\nRun 'corrchess help COMMAND' for the details of one.\n");
+}
+
+/* List the commands, or print the help of one. */
+static int
+cmd_help_exec(const struct cli_cmd *self, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd;
+	struct cli_getopt	 go;
+	int			 c;
+
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
+		if (c == CLI_OPT_HELP)
+			return (cli_help(self));
+		return (CLI_EXIT_USAGE);
+	}
+	if (argc - go.ind > 1)
+		return (cli_usage(self, "too many operands"));
+	if (argc - go.ind == 0) {
+		cmd_overview(stdout);
+		return (CLI_EXIT_OK);
+	}
+	if ((cmd = cmd_find(argv[go.ind])) == NULL)
+		return (cli_usage(self, "unknown command '%s'", argv[go.ind]));
+	return (cli_help(cmd));
+}
+
+/* Dispatch to the subcommand named by argv[1]. */
+int
+main(int argc, char **argv)
+{
+	const struct cli_cmd	*cmd;
+	int			 rc;
+
+	chess_init();
+
+	if (argc < 2) {
+		cmd_overview(stderr);
+		return (CLI_EXIT_USAGE);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		cmd_overview(stdout);
+		return (CLI_EXIT_OK);
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("corrchess %s\n", PACKAGE_VERSION);
+		return (CLI_EXIT_OK);
+	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "corrchess: unknown option %s\n", argv[1]);
+		cmd_overview(stderr);
+		return (CLI_EXIT_USAGE);
+	}
+	if ((cmd = cmd_find(argv[1])) == NULL) {
+		fprintf(stderr, "corrchess: unknown command '%s'\n", argv[1]);
+		cmd_overview(stderr);
+		return (CLI_EXIT_USAGE);
+	}
+
+	rc = cmd->exec(cmd, argc - 1, argv + 1);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "corrchess: error writing standard output\n");
+		return (CLI_EXIT_FAIL);
+	}
+	return (rc);
+}

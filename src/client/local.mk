@@ -1,0 +1,22 @@
+# client/local.mk: corrchess, the player's and admin's command; it talks to
+# corrchessd over HTTP only.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+bin_PROGRAMS += src/corrchess
+src_corrchess_SOURCES = \
+	src/client/corrchess.c \
+	src/client/cli.h src/client/cli.c \
+	src/client/cli_rules.c \
+	src/client/cli_bench.c \
+	src/client/cli_client.h src/client/cli_client.c \
+	src/client/cli_conf.c \
+	src/client/cli_http.c \
+	src/client/cli_keys.c \
+	src/client/cli_mail.c \
+	src/client/cli_admin.c
+src_corrchess_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) \
+	$(SODIUM_CFLAGS)
+src_corrchess_LDADD = $(SIG_LIBS) $(GAME_LIBS) $(UTIL_LIBS) $(CURL_LIBS) \
+	$(JANSSON_LIBS) $(SODIUM_LIBS)

@@ -1,0 +1,642 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * corrchessd: the server. Runs in the foreground and logs to standard
+ * error (journald under systemd). Reads the configuration, makes the state
+ * directory and the admin token, serves HTTP on libmicrohttpd's threads,
+ * and waits for signals on the main thread: SIGTERM or SIGINT stop
+ * accepting connections, let requests in progress finish and exit 0;
+ * SIGHUP reads the configuration file again and applies what can change
+ * without a restart (the keys conf_reloadable() names), logging the
+ * changed keys that need one.
+ *
+ * Under systemd (src/sdnotify.c) it tells the manager READY=1 once the
+ * database is open and the listener is up, RELOADING=1 then READY=1
+ * around a SIGHUP, STOPPING=1 on SIGTERM, and pings WATCHDOG=1 every half
+ * WatchdogSec; with socket activation (one socket in LISTEN_FDS) it serves
+ * on fd 3 instead of binding [server] listen and port.
+ */
+
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "daemon/conf.h"
+#include "daemon/conf_man.h"
+#include "http/http.h"
+#include "util/log.h"
+#include "api/routes.h"
+#include "daemon/clock.h"
+#include "mail/mailer.h"
+#include "daemon/sdnotify.h"
+#include "service/service.h"
+
+#ifndef CORRCHESSD_CONF_DEFAULT
+#define CORRCHESSD_CONF_DEFAULT "/etc/corrchessd.conf"
+#endif
+
+/* Bytes of randomness in a new admin token (written as hex). */
+#define ADMIN_TOKEN_BYTES	32
+/* Shortest admin token accepted from a file. */
+#define ADMIN_TOKEN_MIN		16
+
+enum {
+	OPT_CHECK_CONFIG = 256,
+	OPT_DUMP_EXAMPLE,
+	OPT_DUMP_MAN,
+	OPT_STATE_DIR,
+};
+
+static const struct option long_options[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "dump-config-example", no_argument, NULL, OPT_DUMP_EXAMPLE },
+	{ "dump-config-man", no_argument, NULL, OPT_DUMP_MAN },
+	{ "help", no_argument, NULL, 'h' },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Print the usage message to fp. */
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: corrchessd [-d] [--config FILE] [--state-dir DIR] "
+	    "[--check-config]\n"
+	    "       corrchessd --version\n"
+	    "\n"
+	    "  -c, --config FILE    configuration file (default: %s,\n"
+	    "                       if it exists; otherwise built-in "
+	    "defaults)\n"
+	    "      --state-dir DIR  use DIR as [server] state_directory\n"
+	    "      --check-config   check the configuration, print "
+	    "\"ok\" and exit\n"
+	    "  -d, --debug          log debugging messages\n"
+	    "  -V, --version        print the version and exit\n",
+	    CORRCHESSD_CONF_DEFAULT);
+}
+
+/* Create a directory and its missing parents (mode 0750). */
+static int
+make_directories(const char *path, char *err, size_t errsize)
+{
+	char		 buf[PATH_MAX];
+	char		*p;
+	struct stat	 sb;
+
+	if (strlen(path) >= sizeof buf) {
+		snprintf(err, errsize, "%.64s...: name too long", path);
+		return (-1);
+	}
+	strcpy(buf, path);
+	for (p = buf + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		if (p[-1] != '/') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(buf, 0750) == -1 && errno != EEXIST) {
+				snprintf(err, errsize, "mkdir %s: %s", buf,
+				    strerror(errno));
+				return (-1);
+			}
+			*p = c;
+		}
+		if (*p == '\0')
+			break;
+	}
+	if (stat(path, &sb) == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, errsize, "%s: not a directory", path);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Write a new random admin token to path, mode 0600, failing if it exists. */
+static int
+admin_token_create(const char *path, char *token, size_t size, char *err,
+    size_t errsize)
+{
+	unsigned char	 raw[ADMIN_TOKEN_BYTES];
+	char		 line[ADMIN_TOKEN_BYTES * 2 + 2];
+	size_t		 len;
+	int		 fd = -1, rc = -1;
+
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2hex(line, sizeof line, raw, sizeof raw);
+	sodium_memzero(raw, sizeof raw);
+	if (strlen(line) >= size) {
+		snprintf(err, errsize, "admin token buffer too small");
+		goto out;
+	}
+	strcpy(token, line);
+	len = strlen(line);
+	line[len++] = '\n';
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
+	if (fd == -1) {
+		snprintf(err, errsize, "create %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (write(fd, line, len) != (ssize_t)len || fsync(fd) == -1) {
+		snprintf(err, errsize, "write %s: %s", path, strerror(errno));
+		unlink(path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sodium_memzero(line, sizeof line);
+	if (fd != -1)
+		close(fd);
+	return (rc);
+}
+
+/*
+ * Read the admin token from path into token, creating the file with a new
+ * token when it does not exist. *created tells which happened.
+ */
+static int
+admin_token_load(const char *path, char *token, size_t size, int *created,
+    char *err, size_t errsize)
+{
+	struct stat	 sb;
+	ssize_t		 r;
+	size_t		 len, i;
+	int		 fd = -1, rc = -1;
+
+	*created = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd == -1 && errno == ENOENT) {
+		*created = 1;
+		return (admin_token_create(path, token, size, err, errsize));
+	}
+	if (fd == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) != 0)
+		log_warnx("%s: readable by others than its owner; "
+		    "chmod 600 it", path);
+	r = read(fd, token, size - 1);
+	if (r == -1) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	len = (size_t)r;
+	while (len > 0 && (token[len - 1] == '\n' || token[len - 1] == '\r' ||
+	    token[len - 1] == ' ' || token[len - 1] == '\t'))
+		len--;
+	token[len] = '\0';
+	for (i = 0; i < len; i++) {
+		if (token[i] <= ' ' || token[i] == 0x7f)
+			break;
+	}
+	if (i < len || len < ADMIN_TOKEN_MIN || len == size - 1) {
+		snprintf(err, errsize, "%s: the admin token must be one line "
+		    "of %d to %zu printable characters without spaces", path,
+		    ADMIN_TOKEN_MIN, size - 2);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	return (rc);
+}
+
+/* Read the configuration: defaults, the file, then command-line values. */
+static int
+load_config(struct conf *conf, const char *path, int path_given,
+    const char *state_dir, char *err, size_t errsize)
+{
+	if (conf_init(conf, err, errsize) != 0)
+		return (-1);
+	if (path_given || access(path, F_OK) == 0) {
+		if (conf_load_file(conf, path, err, errsize) != 0)
+			return (-1);
+	}
+	if (state_dir != NULL && conf_set(conf, "server", "state_directory",
+	    state_dir, err, errsize) != 0)
+		return (-1);
+	return (0);
+}
+
+/* Tell whether key has the same value in a and b. */
+static int
+conf_key_equal(const struct conf *a, const struct conf *b,
+    const struct conf_key *key)
+{
+	const char	*pa = (const char *)a + key->offset;
+	const char	*pb = (const char *)b + key->offset;
+
+	switch (key->type) {
+	case CONF_STRING:
+	case CONF_PATH:
+	case CONF_ADDR:
+		return (strcmp(*(char *const *)(const void *)pa,
+		    *(char *const *)(const void *)pb) == 0);
+	case CONF_BOOL:
+		return (*(const bool *)(const void *)pa ==
+		    *(const bool *)(const void *)pb);
+	default:
+		return (*(const long long *)(const void *)pa ==
+		    *(const long long *)(const void *)pb);
+	}
+}
+
+/* Tell the service manager state, warning once if that fails. */
+static void
+notify(const char *state)
+{
+	static int	warned;
+	char		err[256];
+
+	if (sdnotify(state, err, sizeof err) == -1 && !warned) {
+		log_warnx("%s", err);
+		warned = 1;
+	}
+}
+
+/*
+ * Read the configuration file again after SIGHUP into a new struct and
+ * compare it with the running one (*running): apply the keys that
+ * conf_reloadable() names (updating *running), and log each other changed
+ * key, which takes effect at the next start.
+ */
+static void
+reload(struct conf *running, struct http_server *srv, const char *path,
+    int path_given, const char *state_dir, int debug)
+{
+	struct conf	conf;
+	char		err[CONF_ERR_SIZE];
+	size_t		i;
+	int		later = 0;
+
+	log_info("SIGHUP: reading %s again", path);
+	if (load_config(&conf, path, path_given, state_dir, err,
+	    sizeof err) != 0) {
+		log_warnx("%s; keeping the running configuration", err);
+		conf_free(&conf);
+		return;
+	}
+	for (i = 0; i < conf_table_size; i++) {
+		const struct conf_key *key = &conf_table[i];
+
+		if (conf_key_equal(running, &conf, key))
+			continue;
+		if (!conf_reloadable(key)) {
+			log_warnx("SIGHUP: [%s] %s changed; it takes effect "
+			    "at the next start", key->section, key->name);
+			later++;
+			continue;
+		}
+		log_info("SIGHUP: [%s] %s changed; applied", key->section,
+		    key->name);
+	}
+	running->log.level = conf.log.level;
+	running->log.requests = conf.log.requests;
+	if (!debug)
+		log_setverbose((int)conf.log.level);
+	http_server_set_log_requests(srv, conf.log.requests);
+	log_info("SIGHUP: log level %s%s, request lines %s; %d change%s "
+	    "waiting for a restart; logs go to standard error, nothing to "
+	    "reopen", log_level_name(log_getverbose()),
+	    debug ? " (-d)" : "", conf.log.requests ? "on" : "off", later,
+	    later == 1 ? "" : "s");
+	conf_free(&conf);
+}
+
+/*
+ * The clock for tests: when CORRCHESSD_TEST_CLOCK_FILE names a file, its
+ * number (seconds) is added to the time, read again at every call, so a
+ * test can move the daemon's clock forward.
+ */
+static int64_t
+test_clock(void *arg)
+{
+	const char	*path = arg;
+	long long	 offset = 0;
+	FILE		*fp;
+
+	if ((fp = fopen(path, "r")) != NULL) {
+		if (fscanf(fp, "%lld", &offset) != 1)
+			offset = 0;
+		fclose(fp);
+	}
+	return (int64_t)time(NULL) + offset;
+}
+
+/* Start up, serve until SIGTERM or SIGINT, stop cleanly. */
+int
+main(int argc, char **argv)
+{
+	struct conf		 conf;
+	struct http_options	 hopts;
+	struct http_server	*srv = NULL;
+	struct service		*svc = NULL;
+	struct mailer		*mailer = NULL;
+	struct clock		*clk = NULL;
+	struct clock_options	 copts;
+	int64_t			 reminders[2];
+	char			 domain[256];
+	struct service_config	 scfg;
+	char			*db_path = NULL;
+	const char		*conf_path = CORRCHESSD_CONF_DEFAULT;
+	const char		*state_dir = NULL;
+	char			 err[CONF_ERR_SIZE];
+	char			 token[256];
+	char			 absdir[PATH_MAX];
+	char			*token_path = NULL;
+	sigset_t		 set;
+	struct timespec		 ping;
+	uint64_t		 watchdog_usec;
+	int			 ch, debug = 0, check = 0, path_given = 0;
+	int			 created, sig, status = 1, nfds;
+
+	memset(&conf, 0, sizeof conf);
+	log_init(LOG_LEVEL_INFO, "corrchessd");
+
+	while ((ch = getopt_long(argc, argv, "c:dhV", long_options,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			conf_path = optarg;
+			path_given = 1;
+			break;
+		case 'd':
+			debug = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return (0);
+		case 'V':
+			printf("corrchessd %s\n", PACKAGE_VERSION);
+			return (0);
+		case OPT_CHECK_CONFIG:
+			check = 1;
+			break;
+		case OPT_DUMP_EXAMPLE:
+			return (conf_write_example(stdout) == 0 ? 0 : 1);
+		case OPT_DUMP_MAN:
+			return (conf_write_man(stdout) == 0 ? 0 : 1);
+		case OPT_STATE_DIR:
+			state_dir = optarg;
+			break;
+		default:
+			usage(stderr);
+			return (2);
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return (2);
+	}
+
+	if (load_config(&conf, conf_path, path_given, state_dir, err,
+	    sizeof err) != 0) {
+		log_errorx("%s", err);
+		goto out;
+	}
+	if (check) {
+		printf("%s: ok\n", path_given || access(conf_path, F_OK) == 0 ?
+		    conf_path : "built-in defaults");
+		status = 0;
+		goto out;
+	}
+	log_setverbose(debug ? LOG_LEVEL_DEBUG : (int)conf.log.level);
+	if ((nfds = sdnotify_listen_fds(err, sizeof err)) == -1) {
+		log_errorx("socket activation: %s", err);
+		goto out;
+	}
+	if (nfds > 1) {
+		log_errorx("socket activation: %d sockets passed; corrchessd "
+		    "serves one (one ListenStream= in the socket unit)", nfds);
+		goto out;
+	}
+	if (sodium_init() == -1) {
+		log_errorx("libsodium failed to start");
+		goto out;
+	}
+
+	/* The state directory and the admin token. */
+	if (make_directories(conf.server.state_directory, err,
+	    sizeof err) != 0) {
+		log_errorx("state directory: %s", err);
+		goto out;
+	}
+	if (realpath(conf.server.state_directory, absdir) == NULL) {
+		log_error("state directory %s", conf.server.state_directory);
+		goto out;
+	}
+	log_info("state directory %s", absdir);
+	if (*conf.server.admin_token_file != '\0')
+		token_path = strdup(conf.server.admin_token_file);
+	else if (asprintf(&token_path, "%s/admin.token", absdir) == -1)
+		token_path = NULL;
+	if (token_path == NULL) {
+		log_errorx("out of memory");
+		goto out;
+	}
+	if (admin_token_load(token_path, token, sizeof token, &created, err,
+	    sizeof err) != 0) {
+		log_errorx("admin token: %s", err);
+		goto out;
+	}
+	log_info("admin token %s %s", created ? "created in" : "read from",
+	    token_path);
+
+	/* The database: created, or migrated, by the service. */
+	if (asprintf(&db_path, "%s/corrchess.db", absdir) == -1) {
+		db_path = NULL;
+		log_errorx("out of memory");
+		goto out;
+	}
+	memset(&scfg, 0, sizeof scfg);
+	scfg.db_path = db_path;
+	scfg.leave_days = (int)conf.game.leave_days;
+	scfg.sync = conf.storage.synchronous == CONF_SYNC_NORMAL ?
+	    STORE_SYNC_NORMAL : STORE_SYNC_FULL;
+	if ((scfg.now_arg = getenv("CORRCHESSD_TEST_CLOCK_FILE")) != NULL) {
+		scfg.now = test_clock;
+		log_warnx("test clock: the time is moved by the number in %s",
+		    (char *)scfg.now_arg);
+	}
+	if (conf.mail.enabled) {
+		char *at;
+
+		mailer_bare_address(conf.mail.from, domain, sizeof domain);
+		if ((at = strrchr(domain, '@')) == NULL || at[1] == '\0') {
+			log_errorx("[mail] from must be an address, as "
+			    "\"corrchess <chess@club.example>\"");
+			goto out;
+		}
+		memmove(domain, at + 1, strlen(at + 1) + 1);
+		scfg.mail = true;
+		scfg.mail_from = conf.mail.from;
+		scfg.mail_reply_to = conf.mail.reply_to;
+		scfg.mail_domain = domain;
+	}
+	if ((svc = service_open(&scfg, err, sizeof err)) == NULL) {
+		log_errorx("database %s: %s", db_path, err);
+		goto out;
+	}
+	log_info("database %s", db_path);
+
+	/*
+	 * Signals go to the main thread only: block them before
+	 * libmicrohttpd starts its threads, which inherit the mask.
+	 * Whether sigwait sees a signal whose action is SIG_IGN is
+	 * unspecified, and a shell starts background jobs with SIGINT
+	 * ignored: the three get their default action back first.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+
+	memset(&hopts, 0, sizeof hopts);
+	hopts.address = conf.server.listen;
+	hopts.port = (unsigned)conf.server.port;
+	hopts.max_body_size = (size_t)conf.server.max_body_size;
+	hopts.max_header_size = (size_t)conf.server.max_header_size;
+	hopts.max_connections = (unsigned)conf.server.max_connections;
+	hopts.max_connections_per_ip =
+	    (unsigned)conf.server.max_connections_per_ip;
+	hopts.connection_timeout = (unsigned)conf.server.connection_timeout;
+	hopts.threads = (unsigned)conf.server.threads;
+	hopts.workers = (unsigned)conf.server.action_threads;
+	hopts.admin_token = token;
+	hopts.log_requests = conf.log.requests;
+	if (nfds == 1)
+		hopts.listen_fd = SDNOTIFY_LISTEN_FDS_START;
+	srv = http_server_start(&hopts, routes_api, routes_api_count, svc,
+	    err, sizeof err);
+	sodium_memzero(token, sizeof token);
+	if (srv == NULL) {
+		log_errorx("http: %s", err);
+		goto out;
+	}
+	if (nfds == 1)
+		log_info("corrchessd %s listening on socket-activated fd %d "
+		    "port %u ([server] listen and port unused)",
+		    PACKAGE_VERSION, SDNOTIFY_LISTEN_FDS_START,
+		    http_server_port(srv));
+	else
+		log_info("corrchessd %s listening on %s port %u",
+		    PACKAGE_VERSION, conf.server.listen,
+		    http_server_port(srv));
+	if (conf.mail.enabled) {
+		if ((mailer = mailer_start(svc, &conf, err, sizeof err)) ==
+		    NULL) {
+			log_errorx("mail: %s", err);
+			goto out;
+		}
+		log_info("mail: polling %s every %lld s", conf.mail.imap_url,
+		    conf.mail.poll_interval);
+	}
+
+	/* The clock: games whose time ran out end by themselves. */
+	memset(&copts, 0, sizeof copts);
+	copts.interval = conf.clock.interval;
+	copts.reminders = reminders;
+	if (conf.clock.first_reminder > 0)
+		reminders[copts.nreminders++] = conf.clock.first_reminder;
+	if (conf.clock.second_reminder > 0)
+		reminders[copts.nreminders++] = conf.clock.second_reminder;
+	if (copts.nreminders == 2 && reminders[0] > reminders[1]) {
+		/* Nearest to the deadline first. */
+		reminders[0] = conf.clock.second_reminder;
+		reminders[1] = conf.clock.first_reminder;
+	}
+	if ((clk = clock_start(svc, &copts, err, sizeof err)) == NULL) {
+		log_errorx("clock: %s", err);
+		goto out;
+	}
+
+	notify("READY=1\nSTATUS=serving");
+	if ((watchdog_usec = sdnotify_watchdog_usec()) > 0) {
+		/* Ping at half the interval the manager waits for. */
+		watchdog_usec /= 2;
+		ping.tv_sec = (time_t)(watchdog_usec / 1000000);
+		ping.tv_nsec = (long)(watchdog_usec % 1000000) * 1000;
+		log_info("watchdog: pinging every %llu ms",
+		    (unsigned long long)watchdog_usec / 1000);
+		notify("WATCHDOG=1");
+	}
+
+	for (;;) {
+		if (watchdog_usec > 0) {
+			sig = sigtimedwait(&set, NULL, &ping);
+			if (sig == -1) {
+				if (errno == EAGAIN)
+					notify("WATCHDOG=1");
+				continue;
+			}
+		} else if (sigwait(&set, &sig) != 0)
+			continue;
+		if (sig == SIGHUP) {
+			notify("RELOADING=1");
+			reload(&conf, srv, conf_path, path_given, state_dir,
+			    debug);
+			notify(watchdog_usec > 0 ? "READY=1\nWATCHDOG=1" :
+			    "READY=1");
+			continue;
+		}
+		log_info("%s: stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		notify("STOPPING=1");
+		break;
+	}
+	clock_stop(clk);
+	clk = NULL;
+	mailer_stop(mailer);
+	mailer = NULL;
+	http_server_stop(srv, (unsigned)conf.server.connection_timeout);
+	srv = NULL;
+	log_info("stopped");
+	status = 0;
+out:
+	clock_stop(clk);
+	mailer_stop(mailer);
+	http_server_stop(srv, 0);
+	service_close(svc);
+	free(db_path);
+	free(token_path);
+	conf_free(&conf);
+	return (status);
+}

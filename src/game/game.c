@@ -1,0 +1,878 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The correspondence game state machine: moves, draw offers, claims,
+ * resignations, clocks and results on top of the rules core. No I/O: the
+ * time of every event comes from the caller.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game.h"
+
+/* Longest time we accept in a time control: ten years. */
+#define TC_LIMIT	((int64_t)3650 * GAME_DAY)
+
+/* Most moves per period in an "N moves in D days" control. */
+#define TC_MOVES_MAX	1000
+
+static const char *const color_names[2] = { "White", "Black" };
+
+static const char *const result_names[] = {
+	[GAME_RESULT_NONE] = "*",
+	[GAME_RESULT_WHITE] = "1-0",
+	[GAME_RESULT_BLACK] = "0-1",
+	[GAME_RESULT_DRAW] = "1/2-1/2",
+};
+
+static const char *const termination_names[] = {
+	[GAME_TERM_NONE] = "",
+	[GAME_TERM_CHECKMATE] = "checkmate",
+	[GAME_TERM_RESIGNATION] = "resignation",
+	[GAME_TERM_AGREEMENT] = "agreement",
+	[GAME_TERM_STALEMATE] = "stalemate",
+	[GAME_TERM_INSUFFICIENT] = "insufficient-material",
+	[GAME_TERM_THREEFOLD] = "threefold-repetition",
+	[GAME_TERM_FIFTY] = "fifty-moves",
+	[GAME_TERM_FIVEFOLD] = "fivefold-repetition",
+	[GAME_TERM_SEVENTYFIVE] = "seventy-five-moves",
+	[GAME_TERM_TIMEOUT] = "timeout",
+	[GAME_TERM_TIMEOUT_DRAW] = "timeout-insufficient",
+};
+
+static const char *const refusal_codes[] = {
+	[GAME_OK] = "ok",
+	[GAME_EOVER] = "game-over",
+	[GAME_ETURN] = "not-your-turn",
+	[GAME_EILLEGAL] = "illegal-move",
+	[GAME_EAMBIGUOUS] = "ambiguous-move",
+	[GAME_ESYNTAX] = "bad-move",
+	[GAME_ELATE] = "late-move",
+	[GAME_ENO_OFFER] = "no-draw-offer",
+	[GAME_EBAD_CLAIM] = "bad-claim",
+	[GAME_ENOMEM] = "internal",
+};
+
+static const char *const policy_names[] = {
+	[GAME_POLICY_AUTO] = "auto",
+	[GAME_POLICY_CLAIM] = "claim",
+};
+
+static void	why_set(char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* Write a reason to `why`, when the caller gave a buffer. */
+static void
+why_set(char *why, size_t whysize, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (why == NULL || whysize == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, whysize, fmt, ap);
+	va_end(ap);
+}
+
+/* --- time controls -------------------------------------------------- */
+
+/*
+ * Parse a duration, digits then a unit (d, h or s), at *sp; advance *sp.
+ * Returns 0, -1 when malformed, -2 when too long.
+ */
+static int
+tc_duration(const char **sp, int64_t *out)
+{
+	const char	*s = *sp;
+	int64_t		 n = 0, unit;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > TC_LIMIT)
+			return (-2);
+		n = n * 10 + (*s - '0');
+	}
+	switch (*s) {
+	case 'd':
+		unit = GAME_DAY;
+		break;
+	case 'h':
+		unit = 3600;
+		break;
+	case 's':
+		unit = 1;
+		break;
+	default:
+		return (-1);
+	}
+	if (n > TC_LIMIT / unit)
+		return (-2);
+	*out = n * unit;
+	*sp = s + 1;
+	return (0);
+}
+
+/* Parse a plain count at *sp; advance *sp. Returns 0, -1 or -2 as above. */
+static int
+tc_count(const char **sp, int *out)
+{
+	const char	*s = *sp;
+	int		 n = 0;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > TC_MOVES_MAX)
+			return (-2);
+		n = n * 10 + (*s - '0');
+	}
+	if (n > TC_MOVES_MAX)
+		return (-2);
+	*out = n;
+	*sp = s;
+	return (0);
+}
+
+/* Parse a time control; 0, or -1 with a reason in `why`. */
+int
+game_tc_parse(struct game_tc *tc, const char *text, char *why,
+    size_t whysize)
+{
+	struct game_tc	 t;
+	const char	*s = text;
+	int		 r = -1;
+
+	memset(&t, 0, sizeof t);
+	if (text == NULL || *text == '\0') {
+		why_set(why, whysize, "empty time control");
+		return (-1);
+	}
+	if (strcmp(text, "none") == 0) {
+		*tc = t;
+		return (0);
+	}
+
+	for (s = text; *s >= '0' && *s <= '9'; s++)
+		continue;
+	if (*s == '/' && s != text) {
+		/* N/Dd: N moves in D days. */
+		s = text;
+		t.kind = GAME_TC_MOVES_IN;
+		if ((r = tc_count(&s, &t.moves)) == 0) {
+			s++;
+			r = tc_duration(&s, &t.base);
+		}
+	} else {
+		/* Dd/move or Bd+Id. */
+		s = text;
+		if ((r = tc_duration(&s, &t.base)) == 0) {
+			if (strcmp(s, "/move") == 0) {
+				t.kind = GAME_TC_PER_MOVE;
+				s += strlen(s);
+			} else if (*s == '+') {
+				s++;
+				t.kind = GAME_TC_FISCHER;
+				r = tc_duration(&s, &t.inc);
+			} else
+				r = -1;
+		}
+	}
+	if (r == 0 && *s != '\0')
+		r = -1;
+	if (r == -2) {
+		why_set(why, whysize, "time control \"%.40s\" is too long: at most "
+		    "%lld days and %d moves per period", text,
+		    (long long)(TC_LIMIT / GAME_DAY), TC_MOVES_MAX);
+		return (-1);
+	}
+	if (r == -1) {
+		why_set(why, whysize, "\"%.40s\" is not a time control: write "
+		    "none, 3d/move (days per move), 10/50d (moves in days) or "
+		    "30d+1d (days plus days per move)", text);
+		return (-1);
+	}
+	if (t.base <= 0) {
+		why_set(why, whysize, "time control \"%.40s\" gives no time: "
+		    "it needs more than zero days", text);
+		return (-1);
+	}
+	if (t.kind == GAME_TC_MOVES_IN && t.moves <= 0) {
+		why_set(why, whysize, "time control \"%.40s\" needs at least "
+		    "one move per period", text);
+		return (-1);
+	}
+	*tc = t;
+	return (0);
+}
+
+/* Write a duration in its largest exact unit. */
+static int
+tc_duration_format(int64_t secs, char *buf, size_t size)
+{
+	if (secs % GAME_DAY == 0)
+		return (snprintf(buf, size, "%lldd", (long long)(secs / GAME_DAY)));
+	if (secs % 3600 == 0)
+		return (snprintf(buf, size, "%lldh", (long long)(secs / 3600)));
+	return (snprintf(buf, size, "%llds", (long long)secs));
+}
+
+/* Write the canonical text of a time control. */
+size_t
+game_tc_format(const struct game_tc *tc, char *buf, size_t size)
+{
+	char	b[GAME_TC_MAX], i[GAME_TC_MAX];
+	int	n;
+
+	switch (tc->kind) {
+	case GAME_TC_PER_MOVE:
+		tc_duration_format(tc->base, b, sizeof b);
+		n = snprintf(buf, size, "%s/move", b);
+		break;
+	case GAME_TC_MOVES_IN:
+		tc_duration_format(tc->base, b, sizeof b);
+		n = snprintf(buf, size, "%d/%s", tc->moves, b);
+		break;
+	case GAME_TC_FISCHER:
+		tc_duration_format(tc->base, b, sizeof b);
+		tc_duration_format(tc->inc, i, sizeof i);
+		n = snprintf(buf, size, "%s+%s", b, i);
+		break;
+	default:
+		n = snprintf(buf, size, "none");
+		break;
+	}
+	if (n < 0)
+		return (0);
+	return ((size_t)n);
+}
+
+/* --- names ---------------------------------------------------------- */
+
+/* "1-0", "0-1", "1/2-1/2" or "*". */
+const char *
+game_result_name(enum game_result r)
+{
+	if ((unsigned)r >= sizeof result_names / sizeof result_names[0])
+		return ("*");
+	return (result_names[r]);
+}
+
+/* The API name of a termination; "" while ongoing. */
+const char *
+game_termination_name(enum game_termination t)
+{
+	if ((unsigned)t >= sizeof termination_names /
+	    sizeof termination_names[0])
+		return ("");
+	return (termination_names[t]);
+}
+
+/* The API error code of a refusal. */
+const char *
+game_refusal_code(enum game_refusal r)
+{
+	if ((unsigned)r >= sizeof refusal_codes / sizeof refusal_codes[0])
+		return ("internal");
+	return (refusal_codes[r]);
+}
+
+/* "auto" or "claim". */
+const char *
+game_policy_name(enum game_policy p)
+{
+	if ((unsigned)p >= sizeof policy_names / sizeof policy_names[0])
+		return ("auto");
+	return (policy_names[p]);
+}
+
+/* Parse a policy name; 0, or -1 when unknown. */
+int
+game_policy_parse(const char *s, enum game_policy *p)
+{
+	if (s == NULL)
+		return (-1);
+	if (strcmp(s, "auto") == 0)
+		*p = GAME_POLICY_AUTO;
+	else if (strcmp(s, "claim") == 0)
+		*p = GAME_POLICY_CLAIM;
+	else
+		return (-1);
+	return (0);
+}
+
+/* The PGN Termination tag value. */
+const char *
+game_termination_pgn(enum game_termination t)
+{
+	switch (t) {
+	case GAME_TERM_NONE:
+		return ("unterminated");
+	case GAME_TERM_TIMEOUT:
+	case GAME_TERM_TIMEOUT_DRAW:
+		return ("time forfeit");
+	default:
+		return ("normal");
+	}
+}
+
+/* --- state ---------------------------------------------------------- */
+
+/* True while the game has no result. */
+bool
+game_ongoing(const struct game *g)
+{
+	return (g->result == GAME_RESULT_NONE);
+}
+
+/* Side to move. */
+int
+game_turn(const struct game *g)
+{
+	return (g->chess.pos.side);
+}
+
+/* Half-moves played. */
+size_t
+game_ply(const struct game *g)
+{
+	return (g->chess.nply);
+}
+
+/* End the game with a result. */
+static void
+game_end(struct game *g, enum game_result r, enum game_termination t,
+    int64_t at)
+{
+	g->result = r;
+	g->termination = t;
+	g->ended = at;
+	g->draw_offer = -1;
+}
+
+/* The result of a win for `color`. */
+static enum game_result
+game_win(int color)
+{
+	return (color == CHESS_WHITE ? GAME_RESULT_WHITE : GAME_RESULT_BLACK);
+}
+
+/* The termination of a rules-core end state. */
+static enum game_termination
+game_status_term(enum chess_status st)
+{
+	switch (st) {
+	case CHESS_CHECKMATE:
+		return (GAME_TERM_CHECKMATE);
+	case CHESS_STALEMATE:
+		return (GAME_TERM_STALEMATE);
+	case CHESS_INSUFFICIENT:
+		return (GAME_TERM_INSUFFICIENT);
+	case CHESS_FIVEFOLD:
+		return (GAME_TERM_FIVEFOLD);
+	case CHESS_SEVENTYFIVE:
+		return (GAME_TERM_SEVENTYFIVE);
+	case CHESS_THREEFOLD:
+		return (GAME_TERM_THREEFOLD);
+	case CHESS_FIFTY:
+		return (GAME_TERM_FIFTY);
+	default:
+		return (GAME_TERM_NONE);
+	}
+}
+
+/*
+ * Apply the automatic ends of the current position: checkmate, stalemate,
+ * dead position, fivefold, seventy-five moves, and under the auto policy
+ * threefold and fifty moves.
+ */
+static void
+game_end_by_position(struct game *g, int64_t at)
+{
+	enum chess_status	st;
+
+	st = chess_game_status(&g->chess);
+	switch (st) {
+	case CHESS_ONGOING:
+		return;
+	case CHESS_CHECKMATE:
+		game_end(g, game_win(!g->chess.pos.side), GAME_TERM_CHECKMATE,
+		    at);
+		return;
+	case CHESS_THREEFOLD:
+	case CHESS_FIFTY:
+		if (g->params.policy != GAME_POLICY_AUTO)
+			return;
+		break;
+	default:
+		break;
+	}
+	game_end(g, GAME_RESULT_DRAW, game_status_term(st), at);
+}
+
+/* Start a game. 0, or -1 when out of memory. */
+int
+game_init(struct game *g, const struct game_params *p)
+{
+	chess_init();
+	memset(g, 0, sizeof *g);
+	g->params = *p;
+	g->draw_offer = -1;
+	g->turn_start = p->created;
+	if (p->tc.kind != GAME_TC_NONE)
+		g->remaining[0] = g->remaining[1] = p->tc.base;
+	if (chess_game_init(&g->chess, &p->start) == -1) {
+		memset(&g->chess, 0, sizeof g->chess);
+		return (-1);
+	}
+	game_end_by_position(g, p->created);
+	return (0);
+}
+
+/* Release a game. Accepts a zeroed struct. */
+void
+game_free(struct game *g)
+{
+	if (g == NULL)
+		return;
+	chess_game_free(&g->chess);
+	memset(&g->chess, 0, sizeof g->chess);
+	free(g->leaves[0]);
+	free(g->leaves[1]);
+	g->leaves[0] = g->leaves[1] = NULL;
+	g->nleaves[0] = g->nleaves[1] = 0;
+}
+
+/* Copy a game into `dst`, which owns its own arrays afterwards. */
+int
+game_copy(struct game *dst, const struct game *src)
+{
+	size_t	cap = src->chess.cap > 0 ? src->chess.cap : 1;
+	int	c;
+
+	*dst = *src;
+	memset(&dst->chess, 0, sizeof dst->chess);
+	dst->leaves[0] = dst->leaves[1] = NULL;
+	dst->chess.moves = malloc(cap * sizeof *dst->chess.moves);
+	dst->chess.keys = malloc((cap + 1) * sizeof *dst->chess.keys);
+	if (dst->chess.moves == NULL || dst->chess.keys == NULL)
+		goto fail;
+	dst->chess.start = src->chess.start;
+	dst->chess.pos = src->chess.pos;
+	dst->chess.nply = src->chess.nply;
+	dst->chess.cap = cap;
+	if (src->chess.nply > 0)
+		memcpy(dst->chess.moves, src->chess.moves,
+		    src->chess.nply * sizeof *dst->chess.moves);
+	memcpy(dst->chess.keys, src->chess.keys,
+	    (src->chess.nply + 1) * sizeof *dst->chess.keys);
+	for (c = 0; c < 2; c++) {
+		if (src->nleaves[c] == 0)
+			continue;
+		dst->leaves[c] = malloc(src->nleaves[c] * sizeof
+		    *dst->leaves[c]);
+		if (dst->leaves[c] == NULL)
+			goto fail;
+		memcpy(dst->leaves[c], src->leaves[c], src->nleaves[c] *
+		    sizeof *dst->leaves[c]);
+	}
+	return (0);
+ fail:
+	game_free(dst);
+	return (-1);
+}
+
+/* Stop a player's clock from `from` to `to`. */
+int
+game_leave_add(struct game *g, int color, int64_t from, int64_t to)
+{
+	struct game_leave	*l, *p;
+	size_t			 i, n, k;
+
+	if (from >= to || (color != CHESS_WHITE && color != CHESS_BLACK))
+		return (-1);
+	n = g->nleaves[color];
+	if ((p = realloc(g->leaves[color], (n + 1) * sizeof *p)) == NULL)
+		return (-1);
+	g->leaves[color] = l = p;
+	/* Insert in order of start, then merge what touches. */
+	for (i = n; i > 0 && l[i - 1].from > from; i--)
+		l[i] = l[i - 1];
+	l[i].from = from;
+	l[i].to = to;
+	n++;
+	for (i = 0, k = 0; i < n; i++) {
+		if (k > 0 && l[i].from <= l[k - 1].to) {
+			if (l[i].to > l[k - 1].to)
+				l[k - 1].to = l[i].to;
+			continue;
+		}
+		l[k++] = l[i];
+	}
+	g->nleaves[color] = k;
+	return (0);
+}
+
+/* Thinking time of `color` from `a` to `b`: the time not on leave. */
+static int64_t
+game_thinking(const struct game *g, int color, int64_t a, int64_t b)
+{
+	const struct game_leave	*l = g->leaves[color];
+	int64_t			 t, from, to;
+	size_t			 i;
+
+	if (b <= a)
+		return (0);
+	t = b - a;
+	for (i = 0; i < g->nleaves[color]; i++) {
+		from = l[i].from > a ? l[i].from : a;
+		to = l[i].to < b ? l[i].to : b;
+		if (to > from)
+			t -= to - from;
+	}
+	return (t);
+}
+
+/* --- clock ---------------------------------------------------------- */
+
+/* When the side to move runs out of time, or 0 without clock/when over. */
+int64_t
+game_deadline(const struct game *g)
+{
+	const struct game_leave	*l;
+	int64_t			 t, budget;
+	size_t			 i;
+	int			 side;
+
+	if (!game_ongoing(g) || g->params.tc.kind == GAME_TC_NONE)
+		return (0);
+	side = game_turn(g);
+	l = g->leaves[side];
+	t = g->turn_start;
+	budget = g->remaining[side];
+	/* Spend the time left between the leaves still to come. */
+	for (i = 0; i < g->nleaves[side]; i++) {
+		if (l[i].to <= t)
+			continue;
+		if (l[i].from >= t + budget)
+			break;
+		if (l[i].from > t)
+			budget -= l[i].from - t;
+		t = l[i].to;
+	}
+	return (t + budget);
+}
+
+/* Seconds left for `color` at `now` (never negative), or -1 without clock. */
+int64_t
+game_time_left(const struct game *g, int color, int64_t now)
+{
+	int64_t	left;
+
+	if (g->params.tc.kind == GAME_TC_NONE)
+		return (-1);
+	left = g->remaining[color != 0];
+	if ((color != 0) != game_turn(g))
+		return (left);
+
+	/* The side to move's time runs from turn_start until the end,
+	 * except on leave. */
+	if (!game_ongoing(g) && now > g->ended)
+		now = g->ended;
+	left -= game_thinking(g, color != 0, g->turn_start, now);
+	return (left > 0 ? left : 0);
+}
+
+/* Moves `color` has made in this game. */
+static size_t
+game_moves_by(const struct game *g, int color)
+{
+	size_t	n = g->chess.nply;
+
+	if (color == g->chess.start.side)
+		return ((n + 1) / 2);
+	return (n / 2);
+}
+
+/* Charge the move `color` just made at `at` to its clock; switch clocks. */
+static void
+game_clock_move(struct game *g, int color, int64_t at)
+{
+	const struct game_tc	*tc = &g->params.tc;
+	int64_t			 used = game_thinking(g, color, g->turn_start,
+				     at);
+
+	switch (tc->kind) {
+	case GAME_TC_PER_MOVE:
+		g->remaining[color] = tc->base;
+		break;
+	case GAME_TC_MOVES_IN:
+		g->remaining[color] -= used;
+		if (game_moves_by(g, color) % (size_t)tc->moves == 0)
+			g->remaining[color] += tc->base;
+		break;
+	case GAME_TC_FISCHER:
+		g->remaining[color] += tc->inc - used;
+		break;
+	default:
+		break;
+	}
+	g->turn_start = at;
+}
+
+/*
+ * End the game on time when the side to move's flag fell by `now`: a loss,
+ * or a draw when the opponent cannot mate (FIDE 6.9). The game ends at the
+ * deadline, whenever this runs. True when the game changed.
+ */
+static bool
+game_flag(struct game *g, int64_t now)
+{
+	int64_t	deadline;
+	int	side;
+
+	deadline = game_deadline(g);
+	if (deadline == 0 || now < deadline)
+		return (false);
+	side = game_turn(g);
+	if (chess_can_mate(&g->chess.pos, !side))
+		game_end(g, game_win(!side), GAME_TERM_TIMEOUT, deadline);
+	else
+		game_end(g, GAME_RESULT_DRAW, GAME_TERM_TIMEOUT_DRAW, deadline);
+	return (true);
+}
+
+/* End the game on time when the side to move's time ran out by `now`. */
+bool
+game_check_time(struct game *g, int64_t now)
+{
+	return (game_flag(g, now));
+}
+
+/* --- actions -------------------------------------------------------- */
+
+/* Describe a finished game for a refusal. */
+static void
+game_why_over(const struct game *g, char *why, size_t whysize)
+{
+	why_set(why, whysize, "the game is over (%s, %s)",
+	    game_result_name(g->result), game_termination_name(g->termination));
+}
+
+/* Parse the move text of an action against the current position. */
+static enum game_refusal
+game_parse_move(const struct game *g, const struct game_action *a,
+    chess_move *m, char *why, size_t whysize)
+{
+	enum chess_error	e;
+
+	if (a->move == NULL || a->move[0] == '\0') {
+		why_set(why, whysize, "no move given");
+		return (GAME_ESYNTAX);
+	}
+	if (why != NULL && whysize > 0)
+		why[0] = '\0';
+	e = chess_move_parse(&g->chess.pos, a->move, a->lang, m, why, whysize);
+	if (e == CHESS_OK)
+		return (GAME_OK);
+	if (why != NULL && whysize > 0 && why[0] == '\0')
+		why_set(why, whysize, "%.40s: %s", a->move, chess_strerror(e));
+	switch (e) {
+	case CHESS_EMOVE_ILLEGAL:
+		return (GAME_EILLEGAL);
+	case CHESS_EMOVE_AMBIGUOUS:
+		return (GAME_EAMBIGUOUS);
+	default:
+		return (GAME_ESYNTAX);
+	}
+}
+
+/* Refuse an action by the side not to move. */
+static enum game_refusal
+game_not_turn(const struct game *g, const char *what, char *why,
+    size_t whysize)
+{
+	why_set(why, whysize, "%sit is %s's move", what,
+	    color_names[game_turn(g)]);
+	return (GAME_ETURN);
+}
+
+/* Play a move, with or without a draw offer. */
+static enum game_refusal
+game_move(struct game *g, const struct game_action *a, int64_t at,
+    char *why, size_t whysize)
+{
+	enum game_refusal	r;
+	chess_move		m;
+
+	if (a->color != game_turn(g))
+		return (game_not_turn(g, "", why, whysize));
+	if ((r = game_parse_move(g, a, &m, why, whysize)) != GAME_OK)
+		return (r);
+	if (chess_game_push(&g->chess, m) == -1) {
+		why_set(why, whysize, "out of memory");
+		return (GAME_ENOMEM);
+	}
+	game_clock_move(g, a->color, at);
+	/* A standing offer by the opponent is declined by moving. */
+	g->draw_offer = a->offer_draw ? a->color : -1;
+	game_end_by_position(g, at);
+	return (GAME_OK);
+}
+
+/* Accept or decline the opponent's draw offer. */
+static enum game_refusal
+game_answer_offer(struct game *g, const struct game_action *a, int64_t at,
+    char *why, size_t whysize)
+{
+	bool	accept = a->kind == GAME_ACT_ACCEPT_DRAW;
+
+	if (g->draw_offer == -1) {
+		why_set(why, whysize, "no draw offer to %s",
+		    accept ? "accept" : "decline");
+		return (GAME_ENO_OFFER);
+	}
+	if (g->draw_offer == a->color) {
+		why_set(why, whysize, "the draw offer is your own: it awaits "
+		    "%s's answer", color_names[!a->color]);
+		return (GAME_ENO_OFFER);
+	}
+	if (accept)
+		game_end(g, GAME_RESULT_DRAW, GAME_TERM_AGREEMENT, at);
+	else
+		g->draw_offer = -1;
+	return (GAME_OK);
+}
+
+/* Write why a draw claim does not hold in the current position. */
+static void
+game_why_claim(const struct game *g, const char *after, char *why,
+    size_t whysize)
+{
+	static const char *const times[] = { "never", "once", "twice" };
+	char	n[16];
+	int	reps;
+
+	reps = chess_game_repetitions(&g->chess);
+	if (reps >= 0 && reps < 3)
+		snprintf(n, sizeof n, "%s", times[reps]);
+	else
+		snprintf(n, sizeof n, "%d times", reps);
+	why_set(why, whysize, "%s%sno threefold repetition: the position %s "
+	    "occurred %s; no fifty-move rule: %u half-moves without a capture "
+	    "or pawn move, 100 are needed", after, after[0] ? ", " : "",
+	    after[0] ? "would have" : "has", n,
+	    (unsigned)g->chess.pos.halfmove);
+}
+
+/*
+ * Claim a draw by threefold repetition or fifty moves (FIDE 9.2, 9.3), on
+ * the current position or on the position after an intended move.
+ */
+static enum game_refusal
+game_claim(struct game *g, const struct game_action *a, int64_t at,
+    char *why, size_t whysize)
+{
+	struct chess_position	 before;
+	enum chess_status	 st;
+	enum game_refusal	 r;
+	chess_move		 m;
+	char			 san[CHESS_SAN_MAX], after[CHESS_SAN_MAX + 8];
+
+	if (a->color != game_turn(g))
+		return (game_not_turn(g, "only the player to move may claim a "
+		    "draw: ", why, whysize));
+
+	if (a->move == NULL || a->move[0] == '\0') {
+		st = chess_game_status(&g->chess);
+		if (st != CHESS_THREEFOLD && st != CHESS_FIFTY) {
+			game_why_claim(g, "", why, whysize);
+			return (GAME_EBAD_CLAIM);
+		}
+		game_end(g, GAME_RESULT_DRAW, game_status_term(st), at);
+		return (GAME_OK);
+	}
+
+	/* Judge the claim on the position after the intended move. */
+	if ((r = game_parse_move(g, a, &m, why, whysize)) != GAME_OK)
+		return (r);
+	before = g->chess.pos;
+	chess_move_san(&before, m, a->lang, san, sizeof san);
+	if (chess_game_push(&g->chess, m) == -1) {
+		why_set(why, whysize, "out of memory");
+		return (GAME_ENOMEM);
+	}
+	st = chess_game_status(&g->chess);
+	if (st == CHESS_ONGOING) {
+		/* A wrong claim: take the intended move back. */
+		snprintf(after, sizeof after, "after %s", san);
+		game_why_claim(g, after, why, whysize);
+		g->chess.nply--;
+		g->chess.pos = before;
+		return (GAME_EBAD_CLAIM);
+	}
+	game_clock_move(g, a->color, at);
+	g->draw_offer = -1;
+	if (st == CHESS_THREEFOLD || st == CHESS_FIFTY)
+		game_end(g, GAME_RESULT_DRAW, game_status_term(st), at);
+	else
+		game_end_by_position(g, at);
+	return (GAME_OK);
+}
+
+/* Check and apply action `a`. */
+enum game_refusal
+game_apply(struct game *g, const struct game_action *a, char *why,
+    size_t whysize)
+{
+	int64_t	at;
+
+	if (why != NULL && whysize > 0)
+		why[0] = '\0';
+	if (!game_ongoing(g)) {
+		game_why_over(g, why, whysize);
+		return (GAME_EOVER);
+	}
+
+	/* A clock never runs backwards: an earlier time counts as now. */
+	at = a->at < g->turn_start ? g->turn_start : a->at;
+	if (game_flag(g, at)) {
+		why_set(why, whysize, "%s's time ran out: the game is over "
+		    "(%s, %s)", color_names[game_turn(g)],
+		    game_result_name(g->result),
+		    game_termination_name(g->termination));
+		return (GAME_ELATE);
+	}
+
+	if (a->color != CHESS_WHITE && a->color != CHESS_BLACK) {
+		why_set(why, whysize, "no such player colour");
+		return (GAME_ETURN);
+	}
+	switch (a->kind) {
+	case GAME_ACT_MOVE:
+		return (game_move(g, a, at, why, whysize));
+	case GAME_ACT_ACCEPT_DRAW:
+	case GAME_ACT_DECLINE_DRAW:
+		return (game_answer_offer(g, a, at, why, whysize));
+	case GAME_ACT_RESIGN:
+		game_end(g, game_win(!a->color), GAME_TERM_RESIGNATION, at);
+		return (GAME_OK);
+	case GAME_ACT_CLAIM_DRAW:
+		return (game_claim(g, a, at, why, whysize));
+	}
+	why_set(why, whysize, "unknown action");
+	return (GAME_ESYNTAX);
+}

@@ -1,0 +1,10 @@
+# http/local.mk: the HTTP server core over libmicrohttpd.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+noinst_LIBRARIES += src/http/libhttp.a
+src_http_libhttp_a_SOURCES = \
+	src/http/http.h src/http/http.c
+src_http_libhttp_a_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(JANSSON_CFLAGS)
+HTTP_LIBS = src/http/libhttp.a $(UTIL_LIBS) $(MHD_LIBS) $(JANSSON_LIBS)

@@ -1,0 +1,1325 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gmime/gmime.h>
+
+#include "util/buf.h"
+#include "chess/chess.h"
+#include "letters/mail_parse.h"
+#include "letters/notice.h"
+#include "game/render.h"
+
+/* Columns of the move list. */
+#define MOVES_WIDTH		72
+
+/*
+ * The fixed texts of one language. Each format takes its arguments in the
+ * same order in every language (the comment says which).
+ */
+struct texts {
+	const char	*code;		/* Content-Language */
+	const char	*color[2];	/* "White" "Black" */
+	const char	*subject_game;	/* id, white, black */
+	const char	*subject_kind[NOTICE_KIND_COUNT];
+	const char	*hello;		/* name */
+	const char	*intro_new;	/* colour */
+	const char	*intro_moved;	/* who, move */
+	const char	*intro_offered;	/* who, move */
+	const char	*offer_howto;
+	const char	*intro_accepted;/* who */
+	const char	*intro_declined;/* who */
+	const char	*intro_claim;	/* who, termination */
+	const char	*intro_over;	/* result, winner, termination */
+	const char	*intro_reminder;/* time, duration */
+	const char	*intro_refused;	/* reason */
+	const char	*refused_detail;/* the service's sentence */
+	const char	*intro_howto;
+	const char	*intro_leave;	/* who, from, to */
+	const char	*subject_digest_one;
+	const char	*intro_digest;
+	const char	*digest_deadline;	/* time, duration */
+	const char	*digest_deadline_past;	/* time */
+	const char	*digest_left;	/* duration */
+	const char	*digest_play;	/* game, ply */
+	const char	*game_line;	/* id, white, colour, black, colour */
+	const char	*tc_line;	/* time control */
+	const char	*start_line;	/* FEN */
+	const char	*last_move;	/* move, who */
+	const char	*no_move;
+	const char	*to_move;	/* who, colour, move number */
+	const char	*offer_pending;	/* who */
+	const char	*result_line;	/* result, winner, termination */
+	const char	*clocks;	/* c1, n1, t1, c2, n2, t2 */
+	const char	*deadline;	/* who, time, duration */
+	const char	*deadline_past;	/* who, time */
+	const char	*moves;
+	const char	*ready;		/* example move */
+	const char	*other_actions;
+	const char	*offer_actions;
+	const char	*sign;
+	const char	*sign_cli;
+	const char	*sign_ssh;
+	const char	*placeholders[4];	/* game, ply, player, move */
+	const char	*send;
+	const char	*wait;		/* who */
+	const char	*over;
+	const char	*howto_generic;
+	const char	*pgn_note;
+	const char	*footer;
+	const char	*example_move;
+	const char	*winner[3];	/* white wins, black wins, draw */
+	const char	*refused_subject_re;
+};
+
+static const struct texts texts_en = {
+	.code = "en",
+	.color = { "White", "Black" },
+	.subject_game = "[corrchess] Game %s, %s v %s: ",
+	.subject_kind = {
+		[NOTICE_NEW_GAME] = "new game, you play %s",
+		[NOTICE_MOVED] = "%s",
+		[NOTICE_DRAW_OFFERED] = "%s, draw offered",
+		[NOTICE_DRAW_ACCEPTED] = "draw agreed, 1/2-1/2",
+		[NOTICE_DRAW_DECLINED] = "draw declined",
+		[NOTICE_CLAIM] = "draw claimed, 1/2-1/2",
+		[NOTICE_GAME_OVER] = "%s, %s",
+		[NOTICE_REMINDER] = "your move, %s left",
+		[NOTICE_REFUSED] = "not accepted",
+		[NOTICE_HOWTO] = "how to send a move",
+		[NOTICE_LEAVE] = "%s is on leave",
+		[NOTICE_DIGEST] = "daily digest, your move in %s games",
+	},
+	.hello = "Hello %s,",
+	.intro_new = "A new correspondence game has started. You play %s.",
+	.intro_moved = "%s played %s.",
+	.intro_offered = "%s played %s and offers a draw.",
+	.offer_howto = "To accept the draw, sign the action \"accept-draw\"; "
+	    "to decline it, \"decline-draw\", or simply play your move.",
+	.intro_accepted = "%s accepted the draw offer. The game is drawn: "
+	    "1/2-1/2.",
+	.intro_declined = "%s declined the draw offer. The game goes on.",
+	.intro_claim = "%s claimed a draw (%s), and the claim holds. The game "
+	    "is drawn: 1/2-1/2.",
+	.intro_over = "The game is over: %s, %s (%s).",
+	.intro_reminder = "It is your move, and your time runs out at %s "
+	    "(in %s).",
+	.intro_refused = "Your move was not accepted: %s",
+	.refused_detail = "%s",
+	.intro_howto = "Your mail holds no signed statement, so nothing was "
+	    "done.",
+	.intro_leave = "%s is on leave from %s to %s; their clock stops "
+	    "meanwhile.",
+	.subject_digest_one = "daily digest, your move in 1 game",
+	.intro_digest = "It is your move in the games below. This daily "
+	    "digest comes beside the mail of each move, which you still get; "
+	    "it is sent only on days when a game waits for you.",
+	.digest_deadline = "Deadline: %s (in %s)",
+	.digest_deadline_past = "Deadline: %s (passed)",
+	.digest_left = "Time left: %s",
+	.digest_play = "To play: game %s, ply %s (reply to the game's last "
+	    "mail).",
+	.game_line = "Game %s: %s (%s) v %s (%s)",
+	.tc_line = "Time control: %s",
+	.start_line = "Start position: %s",
+	.last_move = "Last move: %s (%s)",
+	.no_move = "No move played yet.",
+	.to_move = "To move: %s (%s), move %s.",
+	.offer_pending = "%s offers a draw.",
+	.result_line = "Result: %s, %s (%s).",
+	.clocks = "Time left: %s (%s) %s, %s (%s) %s",
+	.deadline = "Deadline for %s's move: %s (in %s)",
+	.deadline_past = "Deadline for %s's move: %s (passed)",
+	.moves = "Moves:",
+	.ready = "Your next action: the statement to sign is these five "
+	    "lines, with your move after \"move \" (for example "
+	    "\"move %s\"):",
+	.other_actions = "Instead of \"move MOVE\" the last line may say "
+	    "\"move MOVE offer-draw\" (move and offer a draw), \"resign\", "
+	    "\"claim-draw\" or \"claim-draw MOVE\".",
+	.offer_actions = "A draw is offered to you: \"accept-draw\" or "
+	    "\"decline-draw\" answer it.",
+	.sign = "Sign it with your key, with either of:",
+	.sign_cli = "prints the statement with its signature",
+	.sign_ssh = "the five lines in move.txt; the signature goes to "
+	    "move.txt.sig",
+	.send = "Then reply to this mail with the statement and its "
+	    "signature in the body, not quoted (with ssh-keygen: the lines of "
+	    "move.txt, then those of move.txt.sig), or attach both files.",
+	.wait = "It is %s's move; you will get a mail when it has been "
+	    "played.",
+	.over = "The game is over; no more actions are possible.",
+	.howto_generic = "To play, reply to a game's mail with a signed "
+	    "statement: these five lines, with your game, the number of "
+	    "half-moves played so far (ply), your player name and your "
+	    "move,\n\n"
+	    "corrchess-v1\n"
+	    "game: 42\n"
+	    "ply: 16\n"
+	    "player: alice\n"
+	    "action: move Nf3\n\n"
+	    "and their signature. Each game's mail holds the statement ready "
+	    "to fill in.",
+	.pgn_note = "The game is attached in PGN.",
+	.footer = "corrchess, correspondence chess server",
+	.example_move = "Nf3",
+	.placeholders = { "GAME", "PLY", "NAME", "MOVE" },
+	.winner = { "White wins", "Black wins", "draw" },
+	.refused_subject_re = "Re: ",
+};
+
+static const struct texts texts_fr = {
+	.code = "fr",
+	.color = { "Blancs", "Noirs" },
+	.subject_game = "[corrchess] Partie %s, %s c. %s : ",
+	.subject_kind = {
+		[NOTICE_NEW_GAME] = "nouvelle partie, vous avez les %s",
+		[NOTICE_MOVED] = "%s",
+		[NOTICE_DRAW_OFFERED] = "%s, nulle proposée",
+		[NOTICE_DRAW_ACCEPTED] = "nulle acceptée, 1/2-1/2",
+		[NOTICE_DRAW_DECLINED] = "nulle refusée",
+		[NOTICE_CLAIM] = "nulle réclamée, 1/2-1/2",
+		[NOTICE_GAME_OVER] = "%s, %s",
+		[NOTICE_REMINDER] = "à vous de jouer, il reste %s",
+		[NOTICE_REFUSED] = "refusé",
+		[NOTICE_HOWTO] = "comment envoyer un coup",
+		[NOTICE_LEAVE] = "%s est en congé",
+		[NOTICE_DIGEST] = "résumé du jour, à vous de jouer dans %s "
+		    "parties",
+	},
+	.hello = "Bonjour %s,",
+	.intro_new = "Une nouvelle partie par correspondance commence. Vous "
+	    "avez les %s.",
+	.intro_moved = "%s a joué %s.",
+	.intro_offered = "%s a joué %s et propose la nulle.",
+	.offer_howto = "Pour accepter la nulle, signez l'action "
+	    "« accept-draw » ; pour la refuser, « decline-draw », ou jouez "
+	    "simplement votre coup.",
+	.intro_accepted = "%s a accepté la proposition de nulle. La partie "
+	    "est nulle : 1/2-1/2.",
+	.intro_declined = "%s a refusé la proposition de nulle. La partie "
+	    "continue.",
+	.intro_claim = "%s a réclamé la nulle (%s), et la réclamation est "
+	    "fondée. La partie est nulle : 1/2-1/2.",
+	.intro_over = "La partie est terminée : %s, %s (%s).",
+	.intro_reminder = "C'est à vous de jouer, et votre temps s'écoule le "
+	    "%s (dans %s).",
+	.intro_refused = "Votre coup n'a pas été accepté : %s",
+	.refused_detail = "Message du serveur : %s",
+	.intro_howto = "Votre courriel ne contient aucune déclaration "
+	    "signée : rien n'a été fait.",
+	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
+	    "arrêtée pendant ce temps.",
+	.subject_digest_one = "résumé du jour, à vous de jouer dans 1 partie",
+	.intro_digest = "C'est à vous de jouer dans les parties ci-dessous. "
+	    "Ce résumé quotidien s'ajoute aux courriels de chaque coup, que "
+	    "vous recevez toujours ; il n'est envoyé que les jours où une "
+	    "partie vous attend.",
+	.digest_deadline = "Délai : %s (dans %s)",
+	.digest_deadline_past = "Délai : %s (dépassé)",
+	.digest_left = "Temps restant : %s",
+	.digest_play = "Pour jouer : partie %s, demi-coup (ply) %s "
+	    "(répondez au dernier courriel de la partie).",
+	.game_line = "Partie %s : %s (%s) c. %s (%s)",
+	.tc_line = "Cadence : %s",
+	.start_line = "Position de départ : %s",
+	.last_move = "Dernier coup : %s (%s)",
+	.no_move = "Aucun coup joué.",
+	.to_move = "Au trait : %s (%s), coup %s.",
+	.offer_pending = "%s propose la nulle.",
+	.result_line = "Résultat : %s, %s (%s).",
+	.clocks = "Temps restant : %s (%s) %s, %s (%s) %s",
+	.deadline = "Délai pour jouer (%s) : %s (dans %s)",
+	.deadline_past = "Délai pour jouer (%s) : %s (dépassé)",
+	.moves = "Coups :",
+	.ready = "Votre prochaine action : la déclaration à signer est faite "
+	    "de ces cinq lignes, avec votre coup après « move » (par exemple "
+	    "« move %s ») :",
+	.other_actions = "Au lieu de « move COUP », la dernière ligne peut "
+	    "dire « move COUP offer-draw » (jouer et proposer la nulle), "
+	    "« resign » (abandonner), « claim-draw » ou « claim-draw COUP » "
+	    "(réclamer la nulle).",
+	.offer_actions = "La nulle vous est proposée : « accept-draw » ou "
+	    "« decline-draw » y répondent.",
+	.sign = "Signez-la avec votre clé, avec l'une de ces commandes :",
+	.sign_cli = "affiche la déclaration avec sa signature",
+	.sign_ssh = "les cinq lignes dans move.txt ; la signature va dans "
+	    "move.txt.sig",
+	.send = "Puis répondez à ce courriel avec la déclaration et sa "
+	    "signature dans le corps du message, sans citation (avec "
+	    "ssh-keygen : les lignes de move.txt, puis celles de "
+	    "move.txt.sig), ou joignez les deux fichiers.",
+	.wait = "C'est à %s de jouer ; vous recevrez un courriel après son "
+	    "coup.",
+	.over = "La partie est terminée ; aucune autre action n'est "
+	    "possible.",
+	.howto_generic = "Pour jouer, répondez au courriel d'une partie avec "
+	    "une déclaration signée : ces cinq lignes, avec votre partie, le "
+	    "nombre de demi-coups déjà joués (ply), votre nom de joueur et "
+	    "votre coup,\n\n"
+	    "corrchess-v1\n"
+	    "game: 42\n"
+	    "ply: 16\n"
+	    "player: alice\n"
+	    "action: move Cf3\n\n"
+	    "et leur signature. Le courriel de chaque partie contient la "
+	    "déclaration prête à compléter.",
+	.pgn_note = "La partie au format PGN est jointe.",
+	.footer = "corrchess, serveur d'échecs par correspondance",
+	.example_move = "Cf3",
+	.placeholders = { "PARTIE", "PLY", "NOM", "COUP" },
+	.winner = { "les Blancs gagnent", "les Noirs gagnent", "nulle" },
+	.refused_subject_re = "Re: ",
+};
+
+/* Termination names (game_termination_name()) for people. */
+static const struct {
+	const char	*name;
+	const char	*text[2];	/* by enum chess_lang */
+} terminations[] = {
+	{ "checkmate", { "checkmate", "échec et mat" } },
+	{ "resignation", { "resignation", "abandon" } },
+	{ "agreement", { "draw by agreement", "nulle par accord mutuel" } },
+	{ "stalemate", { "stalemate", "pat" } },
+	{ "insufficient-material", { "insufficient material",
+	    "matériel insuffisant" } },
+	{ "threefold-repetition", { "threefold repetition",
+	    "triple répétition" } },
+	{ "fifty-moves", { "fifty-move rule", "règle des cinquante coups" } },
+	{ "fivefold-repetition", { "fivefold repetition",
+	    "quintuple répétition" } },
+	{ "seventy-five-moves", { "seventy-five-move rule",
+	    "règle des soixante-quinze coups" } },
+	{ "timeout", { "loss on time", "perte au temps" } },
+	{ "timeout-insufficient", { "time out, but the opponent cannot mate",
+	    "temps dépassé, mais l'adversaire ne peut pas mater" } },
+};
+
+/* Service refusal codes, in French (the service's sentences are English). */
+static const struct {
+	const char	*code;
+	const char	*fr;
+} refusals_fr[] = {
+	{ "illegal-move", "coup illégal" },
+	{ "ambiguous-move", "coup ambigu" },
+	{ "bad-move", "coup illisible" },
+	{ "not-your-turn", "ce n'est pas votre tour" },
+	{ "stale-ply", "la déclaration ne porte pas le nombre actuel de "
+	    "demi-coups (ply)" },
+	{ "game-over", "la partie est terminée" },
+	{ "late-move", "votre délai était écoulé" },
+	{ "no-draw-offer", "aucune proposition de nulle en cours" },
+	{ "bad-claim", "réclamation de nulle non fondée" },
+	{ "bad-signature", "signature invalide" },
+	{ "bad-statement", "déclaration mal formée" },
+	{ "unknown-key", "clé inconnue" },
+	{ "key-revoked", "clé révoquée" },
+	{ "wrong-namespace", "signature faite pour un autre usage "
+	    "(ssh-keygen -n corrchess)" },
+	{ "not-a-player", "vous ne jouez pas cette partie" },
+	{ "unknown-player", "joueur inconnu" },
+	{ "no-such-game", "partie inconnue" },
+	{ "wrong-game", "mauvaise partie" },
+	{ "unsupported-action", "action non prise en charge" },
+};
+
+static const char *const kind_names[NOTICE_KIND_COUNT] = {
+	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
+	"claim", "game-over", "reminder", "refused", "howto", "leave",
+	"digest",
+};
+
+/* What a notice is about, worked out once. */
+struct ctx {
+	const struct notice	*n;
+	const struct texts	*tx;
+	enum chess_lang		 lang;
+	int			 rcpt;		/* recipient colour, or -1 */
+	bool			 game;		/* a game is known */
+	bool			 over;		/* it has a result */
+	struct chess_position	 start;
+	struct chess_position	 pos;		/* current */
+	char			(*san)[CHESS_SAN_MAX];	/* recipient's lang */
+	char			 last[CHESS_SAN_MAX + 16];	/* "17. Nf3" */
+	int			 last_mover;
+};
+
+/* Write a reason, and a detail when not NULL, into a caller buffer. */
+static int
+fail(char *err, size_t errsize, const char *why, const char *detail)
+{
+	if (err != NULL && errsize > 0)
+		snprintf(err, errsize, "%s%s%s", why, detail != NULL ? ": " : "",
+		    detail != NULL ? detail : "");
+	return -1;
+}
+
+/*
+ * Append a text template, each "%s" in it replaced by the next string
+ * argument (the fixed texts are templates, not printf formats: they come
+ * from a table and take only strings).
+ */
+static void
+vput(struct buf *b, const char *tmpl, va_list ap)
+{
+	const char *p, *arg;
+
+	while ((p = strstr(tmpl, "%s")) != NULL) {
+		buf_add(b, tmpl, (size_t)(p - tmpl));
+		arg = va_arg(ap, const char *);
+		buf_adds(b, arg != NULL ? arg : "");
+		tmpl = p + 2;
+	}
+	buf_adds(b, tmpl);
+}
+
+/* Append a template filled with strings (see vput()). */
+static void
+put(struct buf *b, const char *tmpl, ...)
+{
+	va_list ap;
+
+	va_start(ap, tmpl);
+	vput(b, tmpl, ap);
+	va_end(ap);
+}
+
+/* True if a line [s, e) may break at the space at w: not inside French
+ * punctuation ("« move »", "partie : ..."). */
+static bool
+breakable(const char *s, const char *w, const char *e)
+{
+	if (w + 1 < e && strchr(":;!?", w[1]) != NULL)
+		return false;
+	if (w + 2 < e && memcmp(w + 1, "\u00bb", 2) == 0)
+		return false;
+	if (w - 2 >= s && memcmp(w - 2, "\u00ab", 2) == 0)
+		return false;
+	return true;
+}
+
+/* Append text with each line wrapped at MOVES_WIDTH columns (UTF-8
+ * characters counted), breaking at spaces. */
+static void
+wrap_add(struct buf *b, const char *text, size_t len)
+{
+	const char	*p = text, *end = text + len, *eol, *w, *brk;
+	size_t		 col;
+
+	while (p < end) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (eol == NULL)
+			eol = end;
+		/* Cut the line [p, eol) into pieces of at most the width. */
+		while (p < eol) {
+			brk = NULL;
+			col = 0;
+			for (w = p; w < eol; w++) {
+				if (*w == ' ' && breakable(p, w, eol))
+					brk = w;
+				if (((unsigned char)*w & 0xc0) != 0x80)
+					col++;
+				if (col > MOVES_WIDTH && brk != NULL)
+					break;
+			}
+			if (w == eol || brk == NULL) {
+				buf_add(b, p, (size_t)(eol - p));
+				p = eol;
+				break;
+			}
+			buf_add(b, p, (size_t)(brk - p));
+			buf_add(b, "\n", 1);
+			p = brk + 1;
+		}
+		if (eol < end) {
+			buf_add(b, "\n", 1);
+			p = eol + 1;
+		}
+	}
+}
+
+/* Append a template filled with strings, as wrapped prose. */
+static void
+prose(struct buf *b, const char *tmpl, ...)
+{
+	struct buf	t = { 0 };
+	va_list		ap;
+
+	va_start(ap, tmpl);
+	vput(&t, tmpl, ap);
+	va_end(ap);
+	if (t.failed)
+		b->failed = true;
+	else if (t.data != NULL)
+		wrap_add(b, t.data, t.len);
+	buf_free(&t);
+}
+
+/* The name of a kind. */
+const char *
+notice_kind_name(enum notice_kind k)
+{
+	if ((unsigned)k >= NOTICE_KIND_COUNT)
+		return "unknown";
+	return kind_names[k];
+}
+
+/* Write a game's thread root id for one player. */
+int
+notice_thread_root(int64_t game_id, int color, const char *domain,
+    char *buf, size_t size)
+{
+	return snprintf(buf, size, "game-%" PRId64 ".%s@%s", game_id,
+	    color == CHESS_BLACK ? "black" : "white",
+	    domain != NULL ? domain : "localhost");
+}
+
+/* A termination for people, or the name itself when unknown. */
+static const char *
+termination_text(const char *name, enum chess_lang lang)
+{
+	size_t i;
+
+	if (name == NULL || *name == '\0')
+		return "?";
+	for (i = 0; i < sizeof terminations / sizeof terminations[0]; i++)
+		if (strcmp(terminations[i].name, name) == 0)
+			return terminations[i].text[lang == CHESS_LANG_FR];
+	return name;
+}
+
+/* "White wins", "Black wins" or "draw" for a result. */
+static const char *
+winner_text(const struct texts *tx, const char *result)
+{
+	if (result != NULL && strcmp(result, "1-0") == 0)
+		return tx->winner[0];
+	if (result != NULL && strcmp(result, "0-1") == 0)
+		return tx->winner[1];
+	return tx->winner[2];
+}
+
+/* Write a duration in the recipient's language ("2d 3h", "2j 3h"). */
+static void
+duration(const struct ctx *c, int64_t seconds, char *buf, size_t size)
+{
+	char	en[64];
+	size_t	i, o = 0;
+
+	render_duration(seconds, en, sizeof en);
+	if (c->lang != CHESS_LANG_FR) {
+		snprintf(buf, size, "%s", en);
+		return;
+	}
+	for (i = 0; en[i] != '\0' && o + 4 < size; i++) {
+		if (en[i] == 'd')
+			buf[o++] = 'j';
+		else if (en[i] == 'm') {
+			memcpy(buf + o, "min", 3);
+			o += 3;
+		} else
+			buf[o++] = en[i];
+	}
+	if (size > 0)
+		buf[o < size ? o : size - 1] = '\0';
+}
+
+/* A player's login name ("?" when missing). */
+static const char *
+pname(const struct ctx *c, int color)
+{
+	const char *s = c->n->players[color].name;
+
+	return s != NULL && *s != '\0' ? s : "?";
+}
+
+/* The move number and dots of ply i: "17." or "17...". */
+static void
+move_number(const struct ctx *c, size_t i, char *buf, size_t size)
+{
+	unsigned	side = (c->start.side + i) % 2;
+	unsigned long	num = c->start.fullmove + (c->start.side + i) / 2;
+
+	snprintf(buf, size, "%lu%s", num, side == CHESS_WHITE ? "." : "...");
+}
+
+/* Replay the moves and set up the positions and texts. */
+static int
+setup(struct ctx *c, char *err, size_t errsize)
+{
+	const struct notice	*n = c->n;
+	chess_move		 m;
+	size_t			 i;
+	char			 num[24];
+
+	chess_init();
+	c->over = n->result != NULL && *n->result != '\0' &&
+	    strcmp(n->result, "*") != 0;
+	c->game = n->game_id > 0;
+	c->last_mover = -1;
+	if (!c->game)
+		return 0;
+	if (n->start_fen != NULL && *n->start_fen != '\0') {
+		if (chess_fen_parse(&c->start, n->start_fen,
+		    n->chess960 ? CHESS_FEN_960 : 0) != CHESS_OK)
+			return fail(err, errsize, "start FEN does not parse",
+			    n->start_fen);
+	} else
+		chess_position_start(&c->start);
+	c->pos = c->start;
+	if (n->nply > 0 && (n->san == NULL ||
+	    (c->san = calloc(n->nply, sizeof *c->san)) == NULL))
+		return fail(err, errsize, n->san == NULL ?
+		    "moves missing" : "out of memory", NULL);
+	for (i = 0; i < n->nply; i++) {
+		if (n->san[i] == NULL || chess_move_parse(&c->pos, n->san[i],
+		    CHESS_LANG_EN, &m, NULL, 0) != CHESS_OK)
+			return fail(err, errsize, "move does not replay",
+			    n->san[i] != NULL ? n->san[i] : "(null)");
+		chess_move_san(&c->pos, m, c->lang, c->san[i],
+		    sizeof c->san[i]);
+		c->last_mover = c->pos.side;
+		chess_position_make(&c->pos, m);
+	}
+	if (n->nply > 0) {
+		move_number(c, n->nply - 1, num, sizeof num);
+		snprintf(c->last, sizeof c->last, "%s %s", num,
+		    c->san[n->nply - 1]);
+	}
+	if (n->fen != NULL && *n->fen != '\0' && chess_fen_parse(&c->pos,
+	    n->fen, n->chess960 ? CHESS_FEN_960 : 0) != CHESS_OK)
+		return fail(err, errsize, "FEN does not parse", n->fen);
+	return 0;
+}
+
+/* The colour whose action a notice reports. */
+static int
+actor(const struct ctx *c)
+{
+	if (c->n->actor == CHESS_WHITE || c->n->actor == CHESS_BLACK)
+		return c->n->actor;
+	if (c->rcpt >= 0)
+		return !c->rcpt;
+	return c->last_mover >= 0 ? c->last_mover : CHESS_WHITE;
+}
+
+/* Write the subject. */
+static void
+subject(const struct ctx *c, struct buf *b)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	char			 id[24], t[64];
+	const char		*fmt = tx->subject_kind[n->kind];
+
+	if (n->kind == NOTICE_HOWTO && !c->game) {
+		if (n->answered_subject != NULL && *n->answered_subject != '\0')
+			put(b, "%s%s", strncmp(n->answered_subject, "Re:",
+			    3) == 0 ? "" : tx->refused_subject_re,
+			    n->answered_subject);
+		else {
+			buf_adds(b, "[corrchess] ");
+			buf_adds(b, fmt);
+		}
+		return;
+	}
+	if (c->game) {
+		snprintf(id, sizeof id, "%" PRId64, n->game_id);
+		put(b, tx->subject_game, id, pname(c, CHESS_WHITE),
+		    pname(c, CHESS_BLACK));
+	} else
+		buf_adds(b, "[corrchess] ");
+	switch (n->kind) {
+	case NOTICE_NEW_GAME:
+		put(b, fmt, tx->color[c->rcpt >= 0 ? c->rcpt : 0]);
+		break;
+	case NOTICE_MOVED:
+	case NOTICE_DRAW_OFFERED:
+		put(b, fmt, c->last[0] != '\0' ? c->last : "-");
+		break;
+	case NOTICE_GAME_OVER:
+		put(b, fmt, n->result != NULL ? n->result : "*",
+		    termination_text(n->termination, c->lang));
+		break;
+	case NOTICE_REMINDER:
+		duration(c, n->deadline - n->date, t, sizeof t);
+		put(b, fmt, t);
+		break;
+	case NOTICE_LEAVE:
+		put(b, fmt, pname(c, actor(c)));
+		break;
+	case NOTICE_DIGEST:
+		snprintf(id, sizeof id, "%zu", n->ndigest);
+		if (n->ndigest == 1)
+			buf_adds(b, tx->subject_digest_one);
+		else
+			put(b, fmt, id);
+		break;
+	default:
+		buf_adds(b, fmt);
+		break;
+	}
+}
+
+/* Append a paragraph ending with a blank line. */
+static void
+para(struct buf *b, const char *s)
+{
+	wrap_add(b, s, strlen(s));
+	buf_adds(b, "\n\n");
+}
+
+/* Write the kind's opening lines. */
+static void
+intro(const struct ctx *c, struct buf *b)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	char			 t[64], d[64];
+	size_t			 i;
+
+	switch (n->kind) {
+	case NOTICE_NEW_GAME:
+		prose(b, tx->intro_new, tx->color[c->rcpt >= 0 ?
+		    c->rcpt : 0]);
+		break;
+	case NOTICE_MOVED:
+		prose(b, tx->intro_moved, pname(c, actor(c)),
+		    c->last[0] != '\0' ? c->last : "-");
+		break;
+	case NOTICE_DRAW_OFFERED:
+		prose(b, tx->intro_offered, pname(c, actor(c)),
+		    c->last[0] != '\0' ? c->last : "-");
+		buf_adds(b, "\n");
+		prose(b, tx->offer_howto);
+		break;
+	case NOTICE_DRAW_ACCEPTED:
+		prose(b, tx->intro_accepted, pname(c, actor(c)));
+		break;
+	case NOTICE_DRAW_DECLINED:
+		prose(b, tx->intro_declined, pname(c, actor(c)));
+		break;
+	case NOTICE_CLAIM:
+		prose(b, tx->intro_claim, pname(c, actor(c)),
+		    termination_text(n->termination, c->lang));
+		break;
+	case NOTICE_GAME_OVER:
+		prose(b, tx->intro_over, n->result != NULL ? n->result :
+		    "*", winner_text(tx, n->result),
+		    termination_text(n->termination, c->lang));
+		break;
+	case NOTICE_REMINDER:
+		render_time(n->deadline, t, sizeof t);
+		duration(c, n->deadline - n->date, d, sizeof d);
+		prose(b, tx->intro_reminder, t, d);
+		break;
+	case NOTICE_REFUSED:
+		if (c->lang == CHESS_LANG_FR && n->reason_code != NULL)
+			for (i = 0; i < sizeof refusals_fr /
+			    sizeof refusals_fr[0]; i++)
+				if (strcmp(refusals_fr[i].code,
+				    n->reason_code) == 0)
+					break;
+		if (c->lang == CHESS_LANG_FR && n->reason_code != NULL &&
+		    i < sizeof refusals_fr / sizeof refusals_fr[0]) {
+			prose(b, tx->intro_refused, refusals_fr[i].fr);
+			buf_adds(b, ".\n");
+			prose(b, tx->refused_detail, n->reason != NULL ?
+			    n->reason : "");
+		} else
+			prose(b, tx->intro_refused, n->reason != NULL &&
+			    *n->reason != '\0' ? n->reason :
+			    (n->reason_code != NULL ? n->reason_code : "?"));
+		break;
+	case NOTICE_HOWTO:
+		buf_adds(b, tx->intro_howto);
+		break;
+	case NOTICE_DIGEST:
+		prose(b, tx->intro_digest);
+		break;
+	case NOTICE_LEAVE:
+		prose(b, tx->intro_leave, pname(c, actor(c)),
+		    n->leave_from != NULL ? n->leave_from : "?",
+		    n->leave_to != NULL ? n->leave_to : "?");
+		break;
+	}
+	buf_adds(b, "\n\n");
+}
+
+/* Write the move list, wrapped. */
+static void
+move_list(const struct ctx *c, struct buf *b)
+{
+	char	num[24], tok[64];
+	size_t	i, col = 0, n;
+
+	for (i = 0; i < c->n->nply; i++) {
+		move_number(c, i, num, sizeof num);
+		if ((c->start.side + i) % 2 == CHESS_WHITE || i == 0)
+			snprintf(tok, sizeof tok, "%s %s", num, c->san[i]);
+		else
+			snprintf(tok, sizeof tok, "%s", c->san[i]);
+		n = strlen(tok);
+		if (col > 0 && col + 1 + n > MOVES_WIDTH) {
+			buf_adds(b, "\n");
+			col = 0;
+		} else if (col > 0) {
+			buf_adds(b, " ");
+			col++;
+		}
+		buf_adds(b, tok);
+		col += n;
+	}
+	if (c->n->result != NULL && c->over) {
+		if (col > 0 && col + 1 + strlen(c->n->result) > MOVES_WIDTH)
+			buf_adds(b, "\n");
+		else if (col > 0)
+			buf_adds(b, " ");
+		buf_adds(b, c->n->result);
+	}
+	buf_adds(b, "\n\n");
+}
+
+/* Write the game's state: players, board, move, clocks, moves. */
+static void
+state(const struct ctx *c, struct buf *b)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	char			 id[24], board[RENDER_BOARD_MAX], t[64], d[64];
+	char			 d2[64];
+	const char		*p, *q;
+	int			 side = c->pos.side;
+
+	snprintf(id, sizeof id, "%" PRId64, n->game_id);
+	put(b, tx->game_line, id, pname(c, CHESS_WHITE),
+	    tx->color[CHESS_WHITE], pname(c, CHESS_BLACK),
+	    tx->color[CHESS_BLACK]);
+	buf_adds(b, "\n");
+	if (n->time_control != NULL && *n->time_control != '\0') {
+		put(b, tx->tc_line, n->time_control);
+		buf_adds(b, "\n");
+	}
+	if (n->start_fen != NULL && *n->start_fen != '\0') {
+		put(b, tx->start_line, n->start_fen);
+		buf_adds(b, "\n");
+	}
+	buf_adds(b, "\n");
+
+	/* The board, indented, from the recipient's side. */
+	render_board(&c->pos, false, c->rcpt == CHESS_BLACK, board,
+	    sizeof board);
+	for (p = board; *p != '\0'; p = q) {
+		q = strchr(p, '\n');
+		q = q != NULL ? q + 1 : p + strlen(p);
+		buf_adds(b, "    ");
+		buf_add(b, p, (size_t)(q - p));
+	}
+	buf_adds(b, "\n");
+
+	if (c->last[0] != '\0')
+		put(b, tx->last_move, c->last, pname(c, c->last_mover));
+	else
+		buf_adds(b, tx->no_move);
+	buf_adds(b, "\n");
+	if (c->over) {
+		put(b, tx->result_line, n->result,
+		    winner_text(tx, n->result),
+		    termination_text(n->termination, c->lang));
+		buf_adds(b, "\n");
+	} else {
+		snprintf(id, sizeof id, "%u", (unsigned)c->pos.fullmove);
+		put(b, tx->to_move, pname(c, side), tx->color[side], id);
+		buf_adds(b, "\n");
+		if (n->draw_offer == CHESS_WHITE ||
+		    n->draw_offer == CHESS_BLACK) {
+			put(b, tx->offer_pending,
+			    pname(c, n->draw_offer));
+			buf_adds(b, "\n");
+		}
+	}
+	if (n->clock[0] >= 0 || n->clock[1] >= 0) {
+		duration(c, n->clock[0] >= 0 ? n->clock[0] : 0, d,
+		    sizeof d);
+		duration(c, n->clock[1] >= 0 ? n->clock[1] : 0, d2,
+		    sizeof d2);
+		put(b, tx->clocks, tx->color[CHESS_WHITE],
+		    pname(c, CHESS_WHITE), n->clock[0] >= 0 ? d : "-",
+		    tx->color[CHESS_BLACK], pname(c, CHESS_BLACK),
+		    n->clock[1] >= 0 ? d2 : "-");
+		buf_adds(b, "\n");
+	}
+	if (!c->over && n->deadline > 0) {
+		render_time(n->deadline, t, sizeof t);
+		if (n->deadline > n->date) {
+			duration(c, n->deadline - n->date, d, sizeof d);
+			put(b, tx->deadline, pname(c, side), t, d);
+		} else
+			put(b, tx->deadline_past, pname(c, side), t);
+		buf_adds(b, "\n");
+	}
+	buf_adds(b, "\n");
+
+	if (n->nply > 0) {
+		buf_adds(b, tx->moves);
+		buf_adds(b, "\n");
+		move_list(c, b);
+	}
+}
+
+/* Write how to sign a statement and send it back. */
+static void
+sign_howto(const struct ctx *c, struct buf *b, const char *game,
+    const char *ply, const char *player, const char *move)
+{
+	const struct texts *tx = c->tx;
+
+	para(b, tx->sign);
+	put(b, "    corrchess sign --game %s --ply %s --player %s move %s\n",
+	    game, ply, player, move);
+	put(b, "        (%s)\n", tx->sign_cli);
+	buf_adds(b, "    ssh-keygen -Y sign -n corrchess -f ~/.ssh/id_ed25519 "
+	    "move.txt\n");
+	put(b, "        (%s)\n\n", tx->sign_ssh);
+	para(b, tx->send);
+}
+
+/* Write the recipient's next action: a ready statement, or who is to
+ * move. */
+static void
+next_action(const struct ctx *c, struct buf *b)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	int			 side = c->pos.side;
+	char			 id[24], ply[24];
+
+	if (c->over) {
+		para(b, tx->over);
+		return;
+	}
+	if (c->rcpt < 0)
+		return;
+	if (side != c->rcpt) {
+		prose(b, tx->wait, pname(c, side));
+		buf_adds(b, "\n\n");
+		return;
+	}
+	prose(b, tx->ready, tx->example_move);
+	buf_adds(b, "\n\n");
+	buf_addf(b, "corrchess-v1\ngame: %" PRId64 "\nply: %zu\nplayer: %s\n"
+	    "action: move \n\n", n->game_id, n->nply, pname(c, c->rcpt));
+	prose(b, tx->other_actions);
+	buf_adds(b, "\n");
+	if (n->draw_offer == !c->rcpt) {
+		prose(b, tx->offer_actions);
+		buf_adds(b, "\n");
+	}
+	buf_adds(b, "\n");
+	snprintf(id, sizeof id, "%" PRId64, n->game_id);
+	snprintf(ply, sizeof ply, "%zu", n->nply);
+	sign_howto(c, b, id, ply, pname(c, c->rcpt), tx->example_move);
+}
+
+/* Write the last move of a digest's game, in the recipient's language,
+ * and who played it; "" when none or when the moves do not replay. */
+static void
+digest_last(const struct ctx *c, const struct notice_digest_game *e,
+    char *buf, size_t size, int *mover)
+{
+	struct chess_position	pos, start;
+	chess_move		m;
+	char			san[CHESS_SAN_MAX];
+	size_t			i;
+	unsigned		side;
+	unsigned long		num;
+
+	buf[0] = '\0';
+	*mover = -1;
+	if (e->start_fen != NULL && *e->start_fen != '\0') {
+		if (chess_fen_parse(&start, e->start_fen, e->chess960 ?
+		    CHESS_FEN_960 : 0) != CHESS_OK)
+			return;
+	} else
+		chess_position_start(&start);
+	pos = start;
+	for (i = 0; i < e->nply; i++) {
+		if (e->san == NULL || e->san[i] == NULL ||
+		    chess_move_parse(&pos, e->san[i], CHESS_LANG_EN, &m, NULL,
+		    0) != CHESS_OK)
+			return;
+		if (i + 1 == e->nply) {
+			chess_move_san(&pos, m, c->lang, san, sizeof san);
+			side = (start.side + i) % 2;
+			num = start.fullmove + (start.side + i) / 2;
+			snprintf(buf, size, "%lu%s %s", num, side ==
+			    CHESS_WHITE ? "." : "...", san);
+			*mover = (int)side;
+		}
+		chess_position_make(&pos, m);
+	}
+}
+
+/* Write one game of a digest. */
+static void
+digest_game(const struct ctx *c, struct buf *b,
+    const struct notice_digest_game *e)
+{
+	const struct texts	*tx = c->tx;
+	char			 id[24], ply[24], last[CHESS_SAN_MAX + 24];
+	char			 t[64], d[64];
+	int			 mover;
+
+	snprintf(id, sizeof id, "%" PRId64, e->game_id);
+	snprintf(ply, sizeof ply, "%zu", e->nply);
+	put(b, tx->game_line, id, e->white != NULL ? e->white : "?",
+	    tx->color[CHESS_WHITE], e->black != NULL ? e->black : "?",
+	    tx->color[CHESS_BLACK]);
+	buf_adds(b, "\n");
+	digest_last(c, e, last, sizeof last, &mover);
+	if (last[0] != '\0') {
+		put(b, tx->last_move, last, mover == CHESS_WHITE ?
+		    (e->white != NULL ? e->white : "?") :
+		    (e->black != NULL ? e->black : "?"));
+	} else
+		buf_adds(b, tx->no_move);
+	buf_adds(b, "\n");
+	if (e->time_left >= 0) {
+		duration(c, e->time_left, d, sizeof d);
+		put(b, tx->digest_left, d);
+		buf_adds(b, "\n");
+	}
+	if (e->deadline > 0) {
+		render_time(e->deadline, t, sizeof t);
+		if (e->deadline > c->n->date) {
+			duration(c, e->deadline - c->n->date, d, sizeof d);
+			put(b, tx->digest_deadline, t, d);
+		} else
+			put(b, tx->digest_deadline_past, t);
+		buf_adds(b, "\n");
+	}
+	prose(b, tx->digest_play, id, ply);
+	buf_adds(b, "\n\n");
+}
+
+/* Write the body text. */
+static void
+body(const struct ctx *c, struct buf *b, const char *to_name)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	size_t			 i;
+
+	put(b, tx->hello, to_name);
+	buf_adds(b, "\n\n");
+	intro(c, b);
+	if (c->game) {
+		state(c, b);
+		next_action(c, b);
+	} else if (n->kind == NOTICE_DIGEST) {
+		for (i = 0; i < n->ndigest; i++)
+			digest_game(c, b, &n->digest[i]);
+	} else if (n->kind == NOTICE_HOWTO || n->kind == NOTICE_REFUSED) {
+		para(b, tx->howto_generic);
+		sign_howto(c, b, tx->placeholders[0], tx->placeholders[1],
+		    tx->placeholders[2], tx->placeholders[3]);
+	}
+	if (n->pgn != NULL)
+		para(b, tx->pgn_note);
+	buf_adds(b, "-- \n");
+	buf_adds(b, tx->footer);
+	buf_adds(b, "\n");
+}
+
+/* True if a text is all 7-bit. */
+static bool
+is_ascii(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
+/* Add an address list header from text ("Name <addr>"); -1 if empty. */
+static int
+add_addresses(InternetAddressList *dst, const char *text)
+{
+	InternetAddressList *l;
+
+	if (text == NULL || (l = internet_address_list_parse(NULL, text)) ==
+	    NULL)
+		return -1;
+	if (internet_address_list_length(l) == 0) {
+		g_object_unref(l);
+		return -1;
+	}
+	internet_address_list_append(dst, l);
+	g_object_unref(l);
+	return 0;
+}
+
+/* Set a part's content to `len` bytes (copied), as they are: GMime's
+ * g_mime_text_part_set_text() would convert the text to another charset. */
+static int
+part_content(GMimePart *part, const char *s, size_t len)
+{
+	GMimeStream		*stream;
+	GMimeDataWrapper	*wrap;
+
+	stream = g_mime_stream_mem_new_with_buffer(s, len);
+	if (stream == NULL)
+		return -1;
+	wrap = g_mime_data_wrapper_new_with_stream(stream,
+	    GMIME_CONTENT_ENCODING_DEFAULT);
+	g_object_unref(stream);
+	if (wrap == NULL)
+		return -1;
+	g_mime_part_set_content(part, wrap);
+	g_object_unref(wrap);
+	return 0;
+}
+
+/* Compose a notice. */
+int
+notice_compose(const struct notice *n, struct notice_mail *out, char *err,
+    size_t errsize)
+{
+	struct ctx		 c;
+	struct buf		 sb = { 0 }, bb = { 0 };
+	char			*subj = NULL, *text = NULL, *s = NULL;
+	char			 root[NOTICE_ID_SIZE], hdr[2 * NOTICE_ID_SIZE + 8];
+	char			 id[24];
+	const char		*to, *to_name;
+	gchar			*uuid = NULL;
+	GMimeMessage		*msg = NULL;
+	GMimeMultipart		*mixed = NULL;
+	GMimeTextPart		*tp = NULL;
+	GMimePart		*pgn = NULL;
+	GMimeFormatOptions	*fo = NULL;
+	GDateTime		*dt = NULL;
+	size_t			 len;
+	int			 rc = -1;
+
+	memset(out, 0, sizeof *out);
+	memset(&c, 0, sizeof c);
+	c.n = n;
+	if ((unsigned)n->kind >= NOTICE_KIND_COUNT)
+		return fail(err, errsize, "unknown notice kind", NULL);
+	if (n->domain == NULL || *n->domain == '\0')
+		return fail(err, errsize, "no mail domain", NULL);
+
+	/* The recipient. */
+	c.rcpt = n->recipient == CHESS_WHITE || n->recipient == CHESS_BLACK ?
+	    n->recipient : -1;
+	if (c.rcpt >= 0) {
+		to = n->players[c.rcpt].email;
+		to_name = n->players[c.rcpt].full_name != NULL &&
+		    *n->players[c.rcpt].full_name != '\0' ?
+		    n->players[c.rcpt].full_name : n->players[c.rcpt].name;
+		c.lang = n->players[c.rcpt].lang;
+	} else {
+		to = n->to_email;
+		to_name = n->to_name;
+		c.lang = n->to_lang;
+	}
+	if (c.lang != CHESS_LANG_FR)
+		c.lang = CHESS_LANG_EN;
+	c.tx = c.lang == CHESS_LANG_FR ? &texts_fr : &texts_en;
+	if (to == NULL || *to == '\0' || strlen(to) >= sizeof out->to)
+		return fail(err, errsize, "no address for the recipient", NULL);
+	if (to_name == NULL)
+		to_name = "";
+	if (setup(&c, err, errsize) != 0)
+		goto out;
+	if (n->kind == NOTICE_DIGEST && (n->ndigest == 0 || n->digest ==
+	    NULL)) {
+		fail(err, errsize, "a digest needs at least one game", NULL);
+		goto out;
+	}
+	if (n->kind != NOTICE_HOWTO && n->kind != NOTICE_REFUSED &&
+	    n->kind != NOTICE_DIGEST && (!c.game || c.rcpt < 0)) {
+		fail(err, errsize, "this notice needs a game and one of "
+		    "its players", NULL);
+		goto out;
+	}
+
+	/* Thread ids. */
+	if (n->thread_root != NULL && *n->thread_root != '\0')
+		snprintf(root, sizeof root, "%s", n->thread_root);
+	else if (c.game)
+		notice_thread_root(n->game_id, c.rcpt, n->domain, root,
+		    sizeof root);
+	else
+		root[0] = '\0';
+	if (n->message_id != NULL && *n->message_id != '\0')
+		snprintf(out->message_id, sizeof out->message_id, "%s",
+		    n->message_id);
+	else if (n->kind == NOTICE_NEW_GAME && root[0] != '\0')
+		snprintf(out->message_id, sizeof out->message_id, "%s", root);
+	else {
+		uuid = g_uuid_string_random();
+		if (c.game)
+			snprintf(out->message_id, sizeof out->message_id,
+			    "game-%" PRId64 ".p%zu.%s@%s", n->game_id, n->nply,
+			    uuid, n->domain);
+		else
+			snprintf(out->message_id, sizeof out->message_id,
+			    "corrchess.%s@%s", uuid, n->domain);
+	}
+	snprintf(out->to, sizeof out->to, "%s", to);
+
+	/* The texts. */
+	subject(&c, &sb);
+	body(&c, &bb, *to_name != '\0' ? to_name : to);
+	if ((subj = buf_take(&sb, NULL)) == NULL ||
+	    (text = buf_take(&bb, &len)) == NULL) {
+		fail(err, errsize, "out of memory", NULL);
+		goto out;
+	}
+
+	/* The message. */
+	mail_gmime_init();
+	msg = g_mime_message_new(TRUE);
+	if (add_addresses(g_mime_message_get_from(msg), n->from) != 0) {
+		fail(err, errsize, "From address does not parse", n->from);
+		goto out;
+	}
+	g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, to_name, to);
+	if (n->reply_to != NULL && *n->reply_to != '\0' &&
+	    add_addresses(g_mime_message_get_reply_to(msg), n->reply_to) != 0) {
+		fail(err, errsize, "Reply-To address does not parse",
+		    n->reply_to);
+		goto out;
+	}
+	g_mime_message_set_subject(msg, subj, "utf-8");
+	dt = g_date_time_new_from_unix_utc(n->date);
+	if (dt == NULL) {
+		fail(err, errsize, "date out of range", NULL);
+		goto out;
+	}
+	g_mime_message_set_date(msg, dt);
+	g_mime_message_set_message_id(msg, out->message_id);
+
+	/* In-Reply-To and References: the root, then the mail answered. */
+	if (n->answered_id != NULL && *n->answered_id != '\0') {
+		snprintf(hdr, sizeof hdr, "<%s>", n->answered_id);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", hdr,
+		    NULL);
+		if (root[0] != '\0' && strcmp(root, n->answered_id) != 0)
+			snprintf(hdr, sizeof hdr, "<%s> <%s>", root,
+			    n->answered_id);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "References", hdr,
+		    NULL);
+	} else if (root[0] != '\0' && strcmp(root, out->message_id) != 0) {
+		snprintf(hdr, sizeof hdr, "<%s>", root);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", hdr,
+		    NULL);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "References", hdr,
+		    NULL);
+	}
+	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted",
+	    n->kind == NOTICE_REFUSED || n->kind == NOTICE_HOWTO ?
+	    "auto-replied" : "auto-generated", NULL);
+	g_mime_object_set_header(GMIME_OBJECT(msg), "Content-Language",
+	    c.tx->code, NULL);
+	if (c.game) {
+		snprintf(id, sizeof id, "%" PRId64, n->game_id);
+		g_mime_object_set_header(GMIME_OBJECT(msg), "X-Corrchess-Game",
+		    id, NULL);
+	}
+
+	/* The text part. */
+	mixed = g_mime_multipart_new_with_subtype("mixed");
+	tp = g_mime_text_part_new_with_subtype("plain");
+	if (part_content(GMIME_PART(tp), text, len) != 0) {
+		fail(err, errsize, "out of memory", NULL);
+		goto out;
+	}
+	g_mime_text_part_set_charset(tp, "utf-8");
+	g_mime_part_set_content_encoding(GMIME_PART(tp), is_ascii(text, len) ?
+	    GMIME_CONTENT_ENCODING_7BIT :
+	    GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
+	g_mime_multipart_add(mixed, GMIME_OBJECT(tp));
+
+	/* The PGN attachment. */
+	if (n->pgn != NULL) {
+		pgn = g_mime_part_new_with_type("application", "x-chess-pgn");
+		if (part_content(pgn, n->pgn, n->pgn_len) != 0) {
+			fail(err, errsize, "out of memory", NULL);
+			goto out;
+		}
+		g_mime_object_set_disposition(GMIME_OBJECT(pgn), "attachment");
+		if (c.game)
+			snprintf(id, sizeof id, "game-%" PRId64 ".pgn",
+			    n->game_id);
+		else
+			snprintf(id, sizeof id, "game.pgn");
+		g_mime_part_set_filename(pgn, id);
+		g_mime_part_set_content_encoding(pgn,
+		    is_ascii(n->pgn, n->pgn_len) ? GMIME_CONTENT_ENCODING_7BIT :
+		    GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
+		g_mime_multipart_add(mixed, GMIME_OBJECT(pgn));
+	}
+	g_mime_message_set_mime_part(msg, GMIME_OBJECT(mixed));
+
+	/* Out, with CRLF line ends as RFC 5322 wants them. */
+	fo = g_mime_format_options_new();
+	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_DOS);
+	s = g_mime_object_to_string(GMIME_OBJECT(msg), fo);
+	if (s == NULL || (out->data = strdup(s)) == NULL) {
+		fail(err, errsize, "out of memory", NULL);
+		goto out;
+	}
+	out->len = strlen(out->data);
+	rc = 0;
+out:
+	g_free(s);
+	if (fo != NULL)
+		g_mime_format_options_free(fo);
+	if (pgn != NULL)
+		g_object_unref(pgn);
+	if (tp != NULL)
+		g_object_unref(tp);
+	if (mixed != NULL)
+		g_object_unref(mixed);
+	if (dt != NULL)
+		g_date_time_unref(dt);
+	if (msg != NULL)
+		g_object_unref(msg);
+	g_free(uuid);
+	free(subj);
+	free(text);
+	buf_free(&sb);
+	buf_free(&bb);
+	free(c.san);
+	if (rc != 0)
+		memset(out, 0, sizeof *out);
+	return rc;
+}
+
+/* Release a composed mail. */
+void
+notice_mail_free(struct notice_mail *m)
+{
+	if (m == NULL)
+		return;
+	free(m->data);
+	memset(m, 0, sizeof *m);
+}

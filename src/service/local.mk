@@ -1,0 +1,11 @@
+# service/local.mk: one function per user action, the writer thread.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+noinst_LIBRARIES += src/service/libservice.a
+src_service_libservice_a_SOURCES = \
+	src/service/service.h src/service/service.c
+src_service_libservice_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) \
+	$(SQLITE_CFLAGS)
+SERVICE_LIBS = src/service/libservice.a $(LETTERS_LIBS) $(STORE_LIBS)

@@ -1,0 +1,292 @@
+/*
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The service: one function per user action, called by every front door
+ * (REST, mail, admin), so an action follows the same checks and gives the
+ * same error texts whichever way it came in.
+ *
+ * Threads: every function may be called from any thread at once. Reads use
+ * a pool of store handles. Signed actions are verified on the caller's
+ * thread, then committed by one writer thread that groups the actions
+ * waiting at that moment into one transaction (group commit), each in its
+ * own savepoint; a function returns only after its transaction committed.
+ */
+
+#ifndef CORRCHESS_SERVICE_H
+#define CORRCHESS_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "sig/sig.h"
+#include "store/store.h"
+
+struct service;
+
+/* Days of leave a player may take per calendar year, by default. */
+#define SERVICE_LEAVE_DAYS	45
+
+struct service_config {
+	const char	*db_path;	/* SQLite file, or ":memory:" (tests) */
+	enum store_sync	 sync;
+	/* Mail: when `mail` is set, every event a player must hear of is
+	 * queued in the outbox with the action; From, Reply-To and the
+	 * domain of Message-IDs. */
+	bool		 mail;
+	const char	*mail_from;
+	const char	*mail_reply_to;
+	const char	*mail_domain;
+	int		 batch_max;	/* actions per transaction; 0: 64 */
+	int		 leave_days;	/* leave a player may take per
+					   calendar year; 0: 45 */
+	/* The one clock: seconds since the epoch. NULL: time(NULL). */
+	int64_t		(*now)(void *arg);
+	void		*now_arg;
+};
+
+/* A refusal, as every front door reports it. */
+struct service_error {
+	unsigned	status;		/* HTTP status: 400, 403, 404, 409 ... */
+	char		code[32];	/* API code: "illegal-move" ... */
+	char		message[512];	/* a sentence for the player */
+};
+
+/* A player and their keys. Free with service_player_free(). */
+struct service_player {
+	struct store_player	 p;
+	struct store_key	*keys;
+	size_t			 nkeys;
+};
+
+/* What an admin gives to create a game. Unset strings may be NULL. */
+struct service_game_params {
+	const char	*white;
+	const char	*black;
+	const char	*variant;	/* "standard" (default) or "chess960" */
+	int		 chess960;	/* 0..959, or -1: random (chess960) */
+	const char	*fen;		/* start position (thematic openings) */
+	const char	*time_control;	/* game_tc_parse() text; NULL: none */
+	const char	*policy;	/* "auto" (default) or "claim" */
+	const char	*event;
+	const char	*site;
+	const char	*round;
+};
+
+/*
+ * A game as stored and rebuilt: its row, its state machine at `now`, and
+ * the SAN of every move. Free with service_game_free().
+ */
+struct service_game {
+	struct store_game	 row;
+	struct game		 state;
+	char			(*san)[CHESS_SAN_MAX];	/* state.chess.nply */
+	int64_t			 now;
+};
+
+/* One record of a game's signed record, for exports. */
+typedef int (*service_record_cb)(void *arg, const struct store_action *);
+
+/* Open the service: the store (created or migrated) and the writer
+ * thread. NULL with a reason in `err` on failure. */
+struct service *service_open(const struct service_config *, char *err,
+    size_t errsize);
+
+/* Stop the writer (after the actions already queued) and close. */
+void service_close(struct service *);
+
+/* The service's clock. */
+int64_t service_now(struct service *);
+
+/* Players (admin). */
+int service_player_create(struct service *, const char *name,
+    const char *email, const char *lang, const char *const *keys,
+    size_t nkeys, struct service_player *out, struct service_error *);
+int service_player_get(struct service *, const char *name,
+    struct service_player *out, struct service_error *);
+int service_player_list(struct service *, store_player_cb, void *arg,
+    struct service_error *);
+int service_key_add(struct service *, const char *name, const char *key,
+    struct store_key *out, struct service_error *);
+int service_key_revoke(struct service *, const char *name, int64_t key_id,
+    struct service_error *);
+void service_player_free(struct service_player *);
+
+/*
+ * Change a player's e-mail address, language ("en", "fr") or digest
+ * ("none", "daily"); NULL leaves a field as it is. `out`, when not NULL,
+ * gets the player as stored.
+ */
+int service_player_set(struct service *, const char *name, const char *email,
+    const char *lang, const char *digest, struct service_player *out,
+    struct service_error *);
+
+/* A player's leave in the current calendar year (UTC), in days. */
+struct service_leave_year {
+	int		year;
+	int64_t		allowance_days;
+	int64_t		taken_days;	/* of leaves taken, past or to come */
+	int64_t		left_days;
+};
+int service_player_leave(struct service *, int64_t player_id,
+    struct service_leave_year *out, struct service_error *);
+
+/* Games. */
+int service_game_create(struct service *, const struct service_game_params *,
+    struct service_game *out, struct service_error *);
+int service_game_get(struct service *, int64_t id, struct service_game *out,
+    struct service_error *);
+int service_game_list(struct service *, const struct store_game_filter *,
+    store_game_cb, void *arg, struct service_error *);
+int service_game_records(struct service *, int64_t id, service_record_cb,
+    void *arg, struct service_error *);
+void service_game_free(struct service_game *);
+
+/* The game as PGN with its signed record in comments; malloc'd. */
+char *service_game_pgn(struct service *, int64_t id, size_t *lenp,
+    struct service_error *);
+
+/*
+ * Submit a signed statement (the text holds the statement and its
+ * signature, in either form). `game_id` is the game the front door expects
+ * (the URL's), or 0 for any. `source` is "http" or "mail". On success the
+ * action is committed and `out` (when not NULL) holds the new state.
+ */
+int service_submit(struct service *, int64_t game_id, const char *text,
+    size_t len, const char *source, struct service_game *out,
+    struct service_error *);
+
+/*
+ * A mail read from the move mailbox. `statement` is the signed statement
+ * found in it (NULL when none): the mail front door finds it, the service
+ * does the rest.
+ */
+struct service_mail_in {
+	const char	*mailbox;
+	int64_t		 uidvalidity;
+	int64_t		 uid;
+	const char	*message_id;	/* "" when none */
+	const char	*sender;	/* bare address */
+	const char	*subject;
+	bool		 automatic;	/* a bounce or auto-reply: never answer */
+	const char	*statement;
+	size_t		 statement_len;
+};
+
+enum service_mail_outcome {
+	SERVICE_MAIL_APPLIED = 0,	/* the action was committed */
+	SERVICE_MAIL_REFUSED,		/* refused; answered when allowed */
+	SERVICE_MAIL_NO_STATEMENT,	/* a how-to answer (rate-limited) */
+	SERVICE_MAIL_DUPLICATE,		/* seen before: nothing done */
+};
+
+/* "applied", "refused", "no-statement", "duplicate". */
+const char *service_mail_outcome_name(enum service_mail_outcome);
+
+/*
+ * Handle one mail: its action runs through the same checks as over HTTP,
+ * and the mail is recorded (by place and Message-ID) in the same
+ * transaction, with the answer it gets: a refusal is answered to the
+ * sender when the sender is a registered player, else to the player the
+ * statement names (never to strangers); a mail without a statement gets a
+ * how-to answer at most once a day per address. Returns 0 when the mail
+ * was dealt with (move it away; *outcome and, for a refusal, `err` say
+ * how), -1 when it could not be recorded (leave it; try again later).
+ */
+int service_mail(struct service *, const struct service_mail_in *,
+    enum service_mail_outcome *outcome, struct service_error *err);
+
+/*
+ * Handle `n` mails as service_mail() does, but together: each is parsed and
+ * its signature checked on the caller's thread, then all are queued at once
+ * so that the writer applies them in this order and commits them together
+ * (each mail still in its own savepoint). outcomes[i] and errs[i] are mail
+ * i's. Returns 0 when every mail was dealt with; -1 when some could not be
+ * recorded: their errs[i].status is 500 or above (a refusal's is below),
+ * and the others are dealt with as their outcomes say.
+ */
+int service_mail_many(struct service *, const struct service_mail_in *ins,
+    size_t n, enum service_mail_outcome *outcomes,
+    struct service_error *errs);
+
+/* Where polling `mailbox` got to: its UIDVALIDITY and the last UID dealt
+ * with (both 0 the first time). */
+int service_mail_position(struct service *, const char *mailbox,
+    int64_t *uidvalidity, int64_t *last_uid, struct service_error *);
+
+/* An outgoing mail due for sending; `message` valid during the callback. */
+typedef int (*service_outbox_cb)(void *arg, const struct store_outbox *);
+
+/* Walk the mails due at the service's now (at most `limit`). */
+int service_outbox_due(struct service *, int64_t limit, service_outbox_cb,
+    void *arg, struct service_error *);
+
+/* After a sending attempt: sent; or failed, to retry at `retry_at`
+ * (0: give it up for good). */
+int service_outbox_sent(struct service *, int64_t id,
+    struct service_error *);
+int service_outbox_failed(struct service *, int64_t id, int64_t retry_at,
+    const char *why, struct service_error *);
+
+/*
+ * Copy the database with SQLite's online backup API while writers go on:
+ * *fdp is a consistent copy (an unlinked file next to the database, open
+ * for reading; the caller closes it), *sizep its size in bytes.
+ */
+int service_backup(struct service *, int *fdp, int64_t *sizep,
+    struct service_error *);
+
+/*
+ * The clock. Games end on time without anyone opening them, and the side
+ * to move is reminded of its deadline; src/clock.c calls these every
+ * minute or so. Both run through the writer, which checks each game again
+ * inside its transaction, so several processes sharing a database may run
+ * them at once: a game is ended once, a reminder sent once.
+ */
+
+/* Most reminder thresholds service_clock_remind() takes. */
+#define SERVICE_REMINDERS_MAX	16
+
+/*
+ * End every game whose flag fell by now: a loss on time, or a draw when
+ * the opponent cannot mate (FIDE 6.9), with a "flag" record and the
+ * game-over notices. *ended (may be NULL) counts the games this call
+ * ended. -1 when the store failed (the games not reached are ended by the
+ * next call).
+ */
+int service_clock_tick(struct service *, size_t *ended,
+    struct service_error *);
+
+/*
+ * Remind the side to move of each ongoing game when its time left falls
+ * to a threshold (seconds, any order, at most SERVICE_REMINDERS_MAX; 3
+ * and 1 days are usual): one notice in the player's language, once per
+ * move and threshold. Games are found by deadline; the time left is the
+ * thinking time, leave days not counted. When several thresholds were passed at once only
+ * the nearest is sent; a threshold the move began inside of (one day left
+ * under "1d/move") sends nothing. Nothing happens without mail. *sent (may
+ * be NULL) counts the reminders queued.
+ */
+int service_clock_remind(struct service *, const int64_t *thresholds,
+    size_t nthresholds, size_t *sent, struct service_error *);
+
+/*
+ * Queue the daily digest of each player who asked for one (digest
+ * "daily") and whose last one is 24 hours old or more: one mail listing
+ * every game where it is their move, only when there is one; the day
+ * counts as done either way. *sent (when not NULL) gets the number of
+ * mails queued. Beside the per-move notices, which go as before.
+ */
+int service_clock_digest(struct service *, size_t *sent,
+    struct service_error *);
+
+#endif /* CORRCHESS_SERVICE_H */

@@ -1,0 +1,10 @@
+# store/local.mk: every SQL statement, behind store.h (SQLite, WAL).
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+noinst_LIBRARIES += src/store/libstore.a
+src_store_libstore_a_SOURCES = \
+	src/store/store.h src/store/store.c
+src_store_libstore_a_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+STORE_LIBS = src/store/libstore.a $(SQLITE_LIBS)
