@@ -1,4 +1,6 @@
 /*
+ * bench/filldb.c: fill a database with many games for bench/rss.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * bench/genmoves.c: signed move statements made ahead for the load benchmarks.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

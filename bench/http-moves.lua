@@ -1,3 +1,4 @@
+-- bench/http-moves.lua: wrk script posting pre-signed moves.
 -- corrchess - a correspondence chess server
 -- Copyright (C) 2026 The corrchess developers
 -- SPDX-License-Identifier: GPL-3.0-or-later

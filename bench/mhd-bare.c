@@ -1,4 +1,6 @@
 /*
+ * bench/mhd-bare.c: a bare libmicrohttpd server, the peer of bench/http.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -10,7 +12,7 @@
 
 /*
  * The peer of the HTTP benchmark: a bare libmicrohttpd server, in the
- * threading mode of src/http.c (a pool of threads, each with its own epoll
+ * threading mode of src/http/ (a pool of threads, each with its own epoll
  * loop), answering every request with the same 1 KB JSON object. What
  * corrchessd's GET figures are compared with.
  *

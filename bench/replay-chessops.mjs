@@ -1,3 +1,4 @@
+// bench/replay-chessops.mjs: the chessops side of bench/replay.
 // corrchess - a correspondence chess server
 // Copyright (C) 2026 The corrchess developers
 // SPDX-License-Identifier: GPL-3.0-or-later

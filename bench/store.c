@@ -1,4 +1,6 @@
 /*
+ * bench/store.c: SQLite commits and lookups per second.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

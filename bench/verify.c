@@ -1,4 +1,6 @@
 /*
+ * bench/verify.c: Ed25519 and SSHSIG verifications per second.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

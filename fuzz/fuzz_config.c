@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_config.c: fuzz target: the configuration parser.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -50,5 +52,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (strncmp(err, "fuzz.conf:", 10) != 0)
 		abort();
 	conf_free(&conf);
-	return (0);
+	return 0;
 }

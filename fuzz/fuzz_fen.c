@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_fen.c: fuzz target: FEN.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -40,7 +42,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	chess_init();
-	return (0);
+	return 0;
 }
 
 /* Check the round trip of one FEN under one set of flags. */
@@ -94,13 +96,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char	*in;
 
 	if (size > 4096)
-		return (0);
+		return 0;
 	if ((in = malloc(size + 1)) == NULL)
-		return (0);
+		return 0;
 	memcpy(in, data, size);
 	in[size] = '\0';
 	fuzz_fen_one(in, 0);
 	fuzz_fen_one(in, CHESS_FEN_960);
 	free(in);
-	return (0);
+	return 0;
 }

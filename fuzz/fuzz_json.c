@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_json.c: fuzz target: the API's JSON bodies.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_mail.c: fuzz target: players' mail.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

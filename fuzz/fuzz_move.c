@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_move.c: fuzz target: move notation.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -75,7 +77,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 			abort();
 		}
 	}
-	return (0);
+	return 0;
 }
 
 /* Check that `form` (a rendering of m) parses back to m. */
@@ -151,9 +153,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t	 i;
 
 	if (size > 256)
-		return (0);
+		return 0;
 	if ((text = malloc(size + 1)) == NULL)
-		return (0);
+		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
 	for (i = 0; i < FUZZ_NPOS; i++) {
@@ -161,5 +163,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_move_one(&fuzz_pos[i], text, CHESS_LANG_FR);
 	}
 	free(text);
-	return (0);
+	return 0;
 }

@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_pgn.c: fuzz target: PGN import.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -42,7 +44,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	chess_init();
-	return (0);
+	return 0;
 }
 
 /* Export a game and check that it reads back the same. */
@@ -94,7 +96,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int			 r;
 
 	if (size > 65536)
-		return (0);
+		return 0;
 	memset(&g, 0, sizeof g);
 	chess_pgn_reader_init(&rd, (const char *)data, size);
 	for (;;) {
@@ -114,5 +116,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_fail("reader went past the end", NULL);
 	}
 	chess_pgn_game_free(&g);
-	return (0);
+	return 0;
 }

@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_sshsig.c: fuzz target: OpenSSH signature blocks.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * fuzz/fuzz_statement.c: fuzz target: signed statements.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,9 @@
-# fuzz/local.mk: libFuzzer targets: `make fuzz` builds every fuzz/fuzz_*.c with clang
+# fuzz/local.mk: the libFuzzer targets, built and run by hand or by CI.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# `make fuzz` builds every fuzz/fuzz_*.c with clang
 # (-fsanitize=fuzzer,address,undefined) from the sources, into fuzz/ of the
 # build tree; `make fuzz-run FUZZ_SECONDS=60` runs each from its seeds.
 # The sources, scripts and seeds (not "fuzz", which names the target

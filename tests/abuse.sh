@@ -1,4 +1,5 @@
 #!/bin/bash
+# tests/abuse.sh: the real corrchessd under slowloris and oversized requests.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

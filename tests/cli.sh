@@ -1,4 +1,5 @@
 #!/bin/sh
+# tests/cli.sh: the output contract of corrchess perft, play and pgn.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

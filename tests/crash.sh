@@ -1,4 +1,5 @@
 #!/bin/bash
+# tests/crash.sh: crash safety: SIGKILL under load, nothing acknowledged lost.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tests/daemon-frame.sh: the daemon's frame: options, config errors, HTTP limits.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

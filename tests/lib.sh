@@ -1,3 +1,4 @@
+# tests/lib.sh: what the integration scripts share.
 # shellcheck shell=sh
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers

@@ -1,4 +1,6 @@
 /*
+ * tests/listenfd.c: a stand-in for systemd's socket activation in tests.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -43,7 +45,7 @@ main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: listenfd PORTFILE PROGRAM [ARG...]\n");
-		return (2);
+		return 2;
 	}
 	memset(&sin, 0, sizeof sin);
 	sin.sin_family = AF_INET;
@@ -53,21 +55,21 @@ main(int argc, char **argv)
 	    listen(fd, 16) == -1 ||
 	    getsockname(fd, (struct sockaddr *)&sin, &len) == -1) {
 		perror("listenfd: socket");
-		return (1);
+		return 1;
 	}
 	if ((fp = fopen(argv[1], "w")) == NULL) {
 		perror(argv[1]);
-		return (1);
+		return 1;
 	}
 	fprintf(fp, "%u\n", (unsigned)ntohs(sin.sin_port));
 	if (fclose(fp) != 0) {
 		perror(argv[1]);
-		return (1);
+		return 1;
 	}
 	if (fd != 3) {
 		if (dup2(fd, 3) == -1) {
 			perror("listenfd: dup2");
-			return (1);
+			return 1;
 		}
 		close(fd);
 	}
@@ -79,15 +81,15 @@ main(int argc, char **argv)
 	for (fd = 4; v != NULL && fd < 3 + atoi(v) && fd < 16; fd++) {
 		if (dup2(3, fd) == -1) {
 			perror("listenfd: dup2");
-			return (1);
+			return 1;
 		}
 	}
 	if (setenv("LISTEN_PID", pid, 1) == -1 ||
 	    setenv("LISTEN_FDS", v != NULL ? v : "1", 1) == -1) {
 		perror("listenfd: setenv");
-		return (1);
+		return 1;
 	}
 	execv(argv[2], argv + 2);
 	perror(argv[2]);
-	return (127);
+	return 127;
 }

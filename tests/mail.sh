@@ -1,4 +1,5 @@
 #!/bin/sh
+# tests/mail.sh: moves by mail end to end through real Dovecot and Postfix.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tests/mailenv.sh: real Dovecot and Postfix on loopback for the mail tests.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,6 @@
 /*
+ * tests/notifylisten.c: a stand-in for systemd's notify socket in tests.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -58,12 +60,12 @@ main(int argc, char **argv)
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: notifylisten SOCKET OUTPUT SECONDS\n");
-		return (2);
+		return 2;
 	}
 	plen = strlen(argv[1]);
 	if (plen < 2 || plen >= sizeof sun.sun_path) {
 		fprintf(stderr, "notifylisten: bad socket name\n");
-		return (2);
+		return 2;
 	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_term;
@@ -118,5 +120,5 @@ out:
 		unlink(argv[1]);
 	if (out != NULL)
 		fclose(out);
-	return (status);
+	return status;
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tests/openapi.sh: doc/openapi.yaml against the route table.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later

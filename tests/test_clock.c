@@ -1,4 +1,6 @@
 /*
+ * tests/test_clock.c: tests of the clock thread and the clock work of the service.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

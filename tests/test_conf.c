@@ -1,4 +1,6 @@
 /*
+ * tests/test_conf.c: tests of the configuration table and parser.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -8,7 +10,7 @@
  * any later version. See the file COPYING.
  */
 
-/* Tests of the configuration table and parser (src/conf.c). */
+/* Tests of the configuration table and parser (src/daemon/conf.c). */
 
 #include "testutil.h"
 
@@ -24,8 +26,8 @@ load(struct conf *c, const char *text, char *err, size_t errsize)
 
 	assert_int_equal(conf_init(c, why, sizeof why), 0);
 	err[0] = '\0';
-	return (conf_load_buffer(c, "test.conf", text, strlen(text), err,
-	    errsize));
+	return conf_load_buffer(c, "test.conf", text, strlen(text), err,
+	    errsize);
 }
 
 /* Expect text to fail with exactly the error expected. */
@@ -131,7 +133,7 @@ parse(const char *section, const char *name, const char *text,
 
 	assert_non_null(k);
 	err[0] = '\0';
-	return (conf_parse_value(k, text, v, err, CONF_ERR_SIZE));
+	return conf_parse_value(k, text, v, err, CONF_ERR_SIZE);
 }
 
 /* Integers: decimal, within the row's limits. */
@@ -427,7 +429,7 @@ read_shipped_example(size_t *len)
 	fclose(f);
 	buf[n] = '\0';
 	*len = n;
-	return (buf);
+	return buf;
 }
 
 /* The shipped example is exactly what the table prints. */
@@ -583,5 +585,5 @@ main(void)
 		cmocka_unit_test(test_robust),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

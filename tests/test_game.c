@@ -1,4 +1,6 @@
 /*
+ * tests/test_game.c: tests of the game state machine.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -8,7 +10,7 @@
  * any later version. See the file COPYING.
  */
 
-/* Unit tests of the correspondence game state machine (src/game.c). */
+/* Unit tests of the correspondence game state machine (src/game/game.c). */
 
 #include "testutil.h"
 
@@ -57,7 +59,7 @@ act(struct game *g, enum game_action_kind kind, int color, const char *move,
 	a.offer_draw = offer;
 	a.lang = CHESS_LANG_EN;
 	a.at = at;
-	return (game_apply(g, &a, why, whysize));
+	return game_apply(g, &a, why, whysize);
 }
 
 /* Play a move that must be accepted. */
@@ -77,7 +79,7 @@ moves_ok(struct game *g, const char *const *moves, int64_t at)
 {
 	for (; *moves != NULL; moves++, at += HOUR)
 		move_ok(g, *moves, at);
-	return (at);
+	return at;
 }
 
 /* What a refused action must leave unchanged. */
@@ -1085,5 +1087,5 @@ main(void)
 		cmocka_unit_test(test_replay),
 	};
 
-	return (cmocka_run_group_tests(tests, NULL, NULL));
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

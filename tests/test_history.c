@@ -1,4 +1,6 @@
 /*
+ * tests/test_history.c: tests of a game's history and end states.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * tests/test_http.c: tests of the HTTP server core over the wire.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,7 +11,7 @@
  */
 
 /*
- * Tests of the HTTP dispatcher (src/http.c): each test starts the real
+ * Tests of the HTTP dispatcher (src/http/): each test starts the real
  * server on a free loopback port and talks to it over TCP with libcurl
  * (and a raw socket for the slow client), as a client would.
  */
@@ -193,7 +195,7 @@ setup(void **state)
 	fx->port = http_server_port(fx->srv);
 	assert_int_not_equal(fx->port, 0);
 	*state = fx;
-	return (0);
+	return 0;
 }
 
 /* Stop the server. */
@@ -207,7 +209,7 @@ teardown(void **state)
 	sem_destroy(&fx->release);
 	free(fx);
 	metrics_reset();
-	return (0);
+	return 0;
 }
 
 /* Collect the body. */
@@ -223,7 +225,7 @@ on_body(char *data, size_t size, size_t n, void *arg)
 	memcpy(r->body + r->len, data, size * n);
 	r->len += size * n;
 	r->body[r->len] = '\0';
-	return (size * n);
+	return size * n;
 }
 
 /* Collect the headers. */
@@ -238,7 +240,7 @@ on_header(char *data, size_t size, size_t n, void *arg)
 		r->hlen += len;
 		r->headers[r->hlen] = '\0';
 	}
-	return (len);
+	return len;
 }
 
 /* Feed a body of 'x' bytes of a given length, in pieces (chunked). */
@@ -256,7 +258,7 @@ on_read(char *buf, size_t size, size_t n, void *arg)
 		len = 100;
 	memset(buf, 'x', len);
 	f->left -= len;
-	return (len);
+	return len;
 }
 
 /*
@@ -350,9 +352,9 @@ has_header(const struct reply *r, const char *line)
 		p++;
 		if (strncasecmp(p, line, len) == 0 &&
 		    (p[len] == '\r' || p[len] == '\n'))
-			return (1);
+			return 1;
 	}
-	return (0);
+	return 0;
 }
 
 /* GET /healthz answers "ok". */
@@ -763,7 +765,7 @@ raw_connect(unsigned port)
 	sin.sin_port = htons((uint16_t)port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	assert_int_equal(connect(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	return (fd);
+	return fd;
 }
 
 /*
@@ -812,7 +814,7 @@ slow_request(void *arg)
 	r = malloc(sizeof *r);
 	assert_non_null(r);
 	request(fx->port, "GET", "/api/v1/slow", NULL, NULL, r);
-	return (r);
+	return r;
 }
 
 /*
@@ -843,7 +845,7 @@ release_when_draining(void *arg)
 			nanosleep(&pause, NULL);
 	}
 	sem_post(&fx->release);
-	return (NULL);
+	return NULL;
 }
 
 /* Stopping lets a request in progress finish and refuses new ones. */
@@ -890,7 +892,7 @@ deferred_request(void *arg)
 	r = malloc(sizeof *r);
 	assert_non_null(r);
 	request(fx->port, "GET", "/api/v1/deferred", NULL, NULL, r);
-	return (r);
+	return r;
 }
 
 /*
@@ -1080,5 +1082,5 @@ main(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	curl_global_cleanup();
-	return (rc);
+	return rc;
 }

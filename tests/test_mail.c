@@ -1,4 +1,6 @@
 /*
+ * tests/test_mail.c: tests of IMAP and SMTP against real Dovecot and Postfix.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,7 +11,7 @@
  */
 
 /*
- * The mail transport (src/mail_imap.c, src/mail_smtp.c) against real
+ * The mail transport (src/mail/mail_imap.c, src/mail/mail_smtp.c) against real
  * Dovecot and Postfix, started on loopback high ports by tests/mailenv.sh.
  * Without the servers installed the program fails, unless
  * CORRCHESS_NO_MAIL_SERVERS=1 (then it skips, exit 77).
@@ -77,7 +79,7 @@ run(const char *fmt, ...)
 	vsnprintf(cmd, sizeof cmd, fmt, ap);
 	va_end(ap);
 	st = system(cmd);
-	return (st == -1 ? -1 : WEXITSTATUS(st));
+	return st == -1 ? -1 : WEXITSTATUS(st);
 }
 
 /* Return the value of KEY in DIR/env, in buf. */
@@ -91,7 +93,7 @@ env_get(const char *key, char *buf, size_t size)
 
 	snprintf(path, sizeof path, "%s/env", env.dir);
 	if ((f = fopen(path, "r")) == NULL)
-		return (-1);
+		return -1;
 	while (fgets(line, sizeof line, f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, key, klen) == 0 && line[klen] == '=') {
@@ -101,7 +103,7 @@ env_get(const char *key, char *buf, size_t size)
 		}
 	}
 	fclose(f);
-	return (found);
+	return found;
 }
 
 /* Start the servers, or fail (skip when told) if they are missing. */
@@ -155,7 +157,7 @@ setup_servers(void **state)
 #undef URL
 	if (env_get("CA_FILE", env.ca_file, sizeof env.ca_file) != 0)
 		exit(1);
-	return (0);
+	return 0;
 }
 
 /* Stop the servers and remove their directory. */
@@ -165,10 +167,10 @@ teardown_servers(void **state)
 	(void)state;
 	if (getenv("CORRCHESS_MAIL_KEEP") != NULL) {
 		fprintf(stderr, "servers left running in %s\n", env.dir);
-		return (0);
+		return 0;
 	}
 	run("'%s/mailenv.sh' stop %s", TEST_SRCDIR, env.dir);
-	return (0);
+	return 0;
 }
 
 /* Fill IMAP options for user on the plain port. */
@@ -201,7 +203,7 @@ imap_for(const char *user)
 	imap_opts(&o, user, NULL);
 	if (mail_imap_create(&imap, &o, err, sizeof err) != MAIL_IMAP_OK)
 		fail_msg("mail_imap_create: %s", err);
-	return (imap);
+	return imap;
 }
 
 /* Make an SMTP client on url. */
@@ -224,7 +226,7 @@ smtp_for(const char *url, enum mail_starttls starttls, const char *user,
 	o.timeout = 20;
 	if (mail_smtp_create(&smtp, &o, err, sizeof err) != 0)
 		fail_msg("mail_smtp_create: %s", err);
-	return (smtp);
+	return smtp;
 }
 
 /* Compose a small message to rcpt, with every header Postfix would add. */
@@ -251,7 +253,7 @@ compose(const char *rcpt, const char *text, size_t *lenp)
 	message_serial++;
 	assert_true(n > 0);
 	*lenp = (size_t)n;
-	return (m);
+	return m;
 }
 
 /* Send a message from the club's address; mail_smtp_send()'s result. */
@@ -280,7 +282,7 @@ send_to(const char *rcpt, size_t *lenp)
 		fail_msg("mail_smtp_send: %s", err);
 	assert_int_equal(code, 250);
 	mail_smtp_free(smtp);
-	return (m);
+	return m;
 }
 
 /* Wait (20 s at most) until mailbox of imap holds n messages. */
@@ -319,7 +321,7 @@ collect(const struct mail_imap_message *msg, void *arg)
 	g->data[g->n][msg->len] = '\0';
 	g->len[g->n] = msg->len;
 	g->n++;
-	return (g->stop_after != 0 && g->n >= g->stop_after);
+	return g->stop_after != 0 && g->n >= g->stop_after;
 }
 
 /* Free what collect() kept. */
@@ -368,7 +370,7 @@ imap_raw(const char *user, const char *box, const char *command)
 	assert_int_equal(curl_easy_perform(c), CURLE_OK);
 	curl_easy_cleanup(c);
 	fclose(fp);
-	return (text);
+	return text;
 }
 
 /* List every folder of user with libcurl directly (not mail_imap). */
@@ -474,7 +476,7 @@ maildir_drop(const char *user, const char *data, size_t len)
 static char *
 imap_command(const char *user, const char *command)
 {
-	return (imap_raw(user, "INBOX", command));
+	return imap_raw(user, "INBOX", command);
 }
 
 /* Where the server has no MOVE, a filed message is flagged \Seen. */
@@ -525,7 +527,7 @@ count_of(struct mail_imap *imap, const char *mailbox)
 	if (mail_imap_status(imap, mailbox, &v, &next, &count, err,
 	    sizeof err) != MAIL_IMAP_OK)
 		fail_msg("mail_imap_status: %s", err);
-	return (count);
+	return count;
 }
 
 /*
@@ -640,7 +642,7 @@ head(const struct mail_imap_message *msg, void *arg)
 	t->len = msg->len;
 	memcpy(t->head, msg->data, msg->len < sizeof t->head ? msg->len :
 	    sizeof t->head);
-	return (0);
+	return 0;
 }
 
 /*
@@ -1101,7 +1103,7 @@ silent_server(int *port)
 	assert_int_equal(listen(fd, 8), 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
 	*port = ntohs(sin.sin_port);
-	return (fd);
+	return fd;
 }
 
 /* No greeting in time: a timeout (IMAP), a temporary failure (SMTP). */
@@ -1175,7 +1177,7 @@ static int
 count_only(const struct mail_imap_message *msg, void *arg)
 {
 	(*(size_t *)arg)++;
-	return (msg->len == 0);
+	return msg->len == 0;
 }
 
 /* The fetch rate of 1000 small messages over one connection. */
@@ -1249,6 +1251,6 @@ main(void)
 		cmocka_unit_test(bench_fetch_1000),
 	};
 
-	return (cmocka_run_group_tests(tests, setup_servers,
-	    teardown_servers));
+	return cmocka_run_group_tests(tests, setup_servers,
+	    teardown_servers);
 }

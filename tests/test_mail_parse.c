@@ -1,4 +1,6 @@
 /*
+ * tests/test_mail_parse.c: tests of reading players' mail.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

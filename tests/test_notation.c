@@ -1,4 +1,6 @@
 /*
+ * tests/test_notation.c: tests of move notation.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * tests/test_notice.c: tests of the notices' content.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * tests/test_pgn.c: tests of PGN import and export.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

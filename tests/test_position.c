@@ -1,4 +1,6 @@
 /*
+ * tests/test_position.c: tests of positions, FEN and perft.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

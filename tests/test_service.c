@@ -1,4 +1,6 @@
 /*
+ * tests/test_service.c: tests of the service on a real SQLite file.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * tests/test_sig.c: tests of keys, statements and signatures.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,7 +11,7 @@
  */
 
 /*
- * Tests of src/sig.c: RFC 8032 vectors, keys and signatures made by the real
+ * Tests of src/sig/: RFC 8032 vectors, keys and signatures made by the real
  * ssh-keygen (tests/data/sig, see regen.sh there), live round trips with
  * ssh-keygen, every statement parse error, the record chain.
  *

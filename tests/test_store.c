@@ -1,4 +1,6 @@
 /*
+ * tests/test_store.c: tests of the store on a real SQLite file.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

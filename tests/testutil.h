@@ -1,4 +1,6 @@
 /*
+ * tests/testutil.h: helpers shared by the cmocka test programs.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * chess/attacks.c: attack tables (magic bitboards) and chess_init().
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

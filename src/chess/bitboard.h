@@ -1,4 +1,6 @@
 /*
+ * chess/bitboard.h: the rules core's internal bit tricks and tables.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

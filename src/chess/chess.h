@@ -1,4 +1,6 @@
 /*
+ * chess/chess.h: the rules core's public interface.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * chess/error.c: the rules core's error texts.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

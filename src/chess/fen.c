@@ -1,4 +1,6 @@
 /*
+ * chess/fen.c: FEN in and out.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * chess/history.c: a game's history, repetitions and end states.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * chess/movegen.c: legal move generation.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

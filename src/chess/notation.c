@@ -1,4 +1,6 @@
 /*
+ * chess/notation.c: move notation read (SAN, UCI, long algebraic, ICCF) and written.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * chess/pgn.c: PGN import and export.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * chess/position.c: positions: set-up, making a move, the consistency check.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

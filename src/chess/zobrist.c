@@ -1,4 +1,6 @@
 /*
+ * chess/zobrist.c: the Zobrist keys of positions.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * game/game.c: the correspondence game state machine.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -100,10 +102,10 @@ tc_duration(const char **sp, int64_t *out)
 	int64_t		 n = 0, unit;
 
 	if (*s < '0' || *s > '9')
-		return (-1);
+		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
 		if (n > TC_LIMIT)
-			return (-2);
+			return -2;
 		n = n * 10 + (*s - '0');
 	}
 	switch (*s) {
@@ -117,13 +119,13 @@ tc_duration(const char **sp, int64_t *out)
 		unit = 1;
 		break;
 	default:
-		return (-1);
+		return -1;
 	}
 	if (n > TC_LIMIT / unit)
-		return (-2);
+		return -2;
 	*out = n * unit;
 	*sp = s + 1;
-	return (0);
+	return 0;
 }
 
 /* Parse a plain count at *sp; advance *sp. Returns 0, -1 or -2 as above. */
@@ -134,17 +136,17 @@ tc_count(const char **sp, int *out)
 	int		 n = 0;
 
 	if (*s < '0' || *s > '9')
-		return (-1);
+		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
 		if (n > TC_MOVES_MAX)
-			return (-2);
+			return -2;
 		n = n * 10 + (*s - '0');
 	}
 	if (n > TC_MOVES_MAX)
-		return (-2);
+		return -2;
 	*out = n;
 	*sp = s;
-	return (0);
+	return 0;
 }
 
 /* Parse a time control; 0, or -1 with a reason in `why`. */
@@ -159,11 +161,11 @@ game_tc_parse(struct game_tc *tc, const char *text, char *why,
 	memset(&t, 0, sizeof t);
 	if (text == NULL || *text == '\0') {
 		why_set(why, whysize, "empty time control");
-		return (-1);
+		return -1;
 	}
 	if (strcmp(text, "none") == 0) {
 		*tc = t;
-		return (0);
+		return 0;
 	}
 
 	for (s = text; *s >= '0' && *s <= '9'; s++)
@@ -197,26 +199,26 @@ game_tc_parse(struct game_tc *tc, const char *text, char *why,
 		why_set(why, whysize, "time control \"%.40s\" is too long: at most "
 		    "%lld days and %d moves per period", text,
 		    (long long)(TC_LIMIT / GAME_DAY), TC_MOVES_MAX);
-		return (-1);
+		return -1;
 	}
 	if (r == -1) {
 		why_set(why, whysize, "\"%.40s\" is not a time control: write "
 		    "none, 3d/move (days per move), 10/50d (moves in days) or "
 		    "30d+1d (days plus days per move)", text);
-		return (-1);
+		return -1;
 	}
 	if (t.base <= 0) {
 		why_set(why, whysize, "time control \"%.40s\" gives no time: "
 		    "it needs more than zero days", text);
-		return (-1);
+		return -1;
 	}
 	if (t.kind == GAME_TC_MOVES_IN && t.moves <= 0) {
 		why_set(why, whysize, "time control \"%.40s\" needs at least "
 		    "one move per period", text);
-		return (-1);
+		return -1;
 	}
 	*tc = t;
-	return (0);
+	return 0;
 }
 
 /* Write a duration in its largest exact unit. */
@@ -224,10 +226,10 @@ static int
 tc_duration_format(int64_t secs, char *buf, size_t size)
 {
 	if (secs % GAME_DAY == 0)
-		return (snprintf(buf, size, "%lldd", (long long)(secs / GAME_DAY)));
+		return snprintf(buf, size, "%lldd", (long long)(secs / GAME_DAY));
 	if (secs % 3600 == 0)
-		return (snprintf(buf, size, "%lldh", (long long)(secs / 3600)));
-	return (snprintf(buf, size, "%llds", (long long)secs));
+		return snprintf(buf, size, "%lldh", (long long)(secs / 3600));
+	return snprintf(buf, size, "%llds", (long long)secs);
 }
 
 /* Write the canonical text of a time control. */
@@ -256,8 +258,8 @@ game_tc_format(const struct game_tc *tc, char *buf, size_t size)
 		break;
 	}
 	if (n < 0)
-		return (0);
-	return ((size_t)n);
+		return 0;
+	return (size_t)n;
 }
 
 /* --- names ---------------------------------------------------------- */
@@ -267,8 +269,8 @@ const char *
 game_result_name(enum game_result r)
 {
 	if ((unsigned)r >= sizeof result_names / sizeof result_names[0])
-		return ("*");
-	return (result_names[r]);
+		return "*";
+	return result_names[r];
 }
 
 /* The API name of a termination; "" while ongoing. */
@@ -277,8 +279,8 @@ game_termination_name(enum game_termination t)
 {
 	if ((unsigned)t >= sizeof termination_names /
 	    sizeof termination_names[0])
-		return ("");
-	return (termination_names[t]);
+		return "";
+	return termination_names[t];
 }
 
 /* The API error code of a refusal. */
@@ -286,8 +288,8 @@ const char *
 game_refusal_code(enum game_refusal r)
 {
 	if ((unsigned)r >= sizeof refusal_codes / sizeof refusal_codes[0])
-		return ("internal");
-	return (refusal_codes[r]);
+		return "internal";
+	return refusal_codes[r];
 }
 
 /* "auto" or "claim". */
@@ -295,8 +297,8 @@ const char *
 game_policy_name(enum game_policy p)
 {
 	if ((unsigned)p >= sizeof policy_names / sizeof policy_names[0])
-		return ("auto");
-	return (policy_names[p]);
+		return "auto";
+	return policy_names[p];
 }
 
 /* Parse a policy name; 0, or -1 when unknown. */
@@ -304,14 +306,14 @@ int
 game_policy_parse(const char *s, enum game_policy *p)
 {
 	if (s == NULL)
-		return (-1);
+		return -1;
 	if (strcmp(s, "auto") == 0)
 		*p = GAME_POLICY_AUTO;
 	else if (strcmp(s, "claim") == 0)
 		*p = GAME_POLICY_CLAIM;
 	else
-		return (-1);
-	return (0);
+		return -1;
+	return 0;
 }
 
 /* The PGN Termination tag value. */
@@ -320,12 +322,12 @@ game_termination_pgn(enum game_termination t)
 {
 	switch (t) {
 	case GAME_TERM_NONE:
-		return ("unterminated");
+		return "unterminated";
 	case GAME_TERM_TIMEOUT:
 	case GAME_TERM_TIMEOUT_DRAW:
-		return ("time forfeit");
+		return "time forfeit";
 	default:
-		return ("normal");
+		return "normal";
 	}
 }
 
@@ -335,21 +337,21 @@ game_termination_pgn(enum game_termination t)
 bool
 game_ongoing(const struct game *g)
 {
-	return (g->result == GAME_RESULT_NONE);
+	return g->result == GAME_RESULT_NONE;
 }
 
 /* Side to move. */
 int
 game_turn(const struct game *g)
 {
-	return (g->chess.pos.side);
+	return g->chess.pos.side;
 }
 
 /* Half-moves played. */
 size_t
 game_ply(const struct game *g)
 {
-	return (g->chess.nply);
+	return g->chess.nply;
 }
 
 /* End the game with a result. */
@@ -367,7 +369,7 @@ game_end(struct game *g, enum game_result r, enum game_termination t,
 static enum game_result
 game_win(int color)
 {
-	return (color == CHESS_WHITE ? GAME_RESULT_WHITE : GAME_RESULT_BLACK);
+	return color == CHESS_WHITE ? GAME_RESULT_WHITE : GAME_RESULT_BLACK;
 }
 
 /* The termination of a rules-core end state. */
@@ -376,21 +378,21 @@ game_status_term(enum chess_status st)
 {
 	switch (st) {
 	case CHESS_CHECKMATE:
-		return (GAME_TERM_CHECKMATE);
+		return GAME_TERM_CHECKMATE;
 	case CHESS_STALEMATE:
-		return (GAME_TERM_STALEMATE);
+		return GAME_TERM_STALEMATE;
 	case CHESS_INSUFFICIENT:
-		return (GAME_TERM_INSUFFICIENT);
+		return GAME_TERM_INSUFFICIENT;
 	case CHESS_FIVEFOLD:
-		return (GAME_TERM_FIVEFOLD);
+		return GAME_TERM_FIVEFOLD;
 	case CHESS_SEVENTYFIVE:
-		return (GAME_TERM_SEVENTYFIVE);
+		return GAME_TERM_SEVENTYFIVE;
 	case CHESS_THREEFOLD:
-		return (GAME_TERM_THREEFOLD);
+		return GAME_TERM_THREEFOLD;
 	case CHESS_FIFTY:
-		return (GAME_TERM_FIFTY);
+		return GAME_TERM_FIFTY;
 	default:
-		return (GAME_TERM_NONE);
+		return GAME_TERM_NONE;
 	}
 }
 
@@ -436,10 +438,10 @@ game_init(struct game *g, const struct game_params *p)
 		g->remaining[0] = g->remaining[1] = p->tc.base;
 	if (chess_game_init(&g->chess, &p->start) == -1) {
 		memset(&g->chess, 0, sizeof g->chess);
-		return (-1);
+		return -1;
 	}
 	game_end_by_position(g, p->created);
-	return (0);
+	return 0;
 }
 
 /* Release a game. Accepts a zeroed struct. */
@@ -489,10 +491,10 @@ game_copy(struct game *dst, const struct game *src)
 		memcpy(dst->leaves[c], src->leaves[c], src->nleaves[c] *
 		    sizeof *dst->leaves[c]);
 	}
-	return (0);
+	return 0;
  fail:
 	game_free(dst);
-	return (-1);
+	return -1;
 }
 
 /* Stop a player's clock from `from` to `to`. */
@@ -503,10 +505,10 @@ game_leave_add(struct game *g, int color, int64_t from, int64_t to)
 	size_t			 i, n, k;
 
 	if (from >= to || (color != CHESS_WHITE && color != CHESS_BLACK))
-		return (-1);
+		return -1;
 	n = g->nleaves[color];
 	if ((p = realloc(g->leaves[color], (n + 1) * sizeof *p)) == NULL)
-		return (-1);
+		return -1;
 	g->leaves[color] = l = p;
 	/* Insert in order of start, then merge what touches. */
 	for (i = n; i > 0 && l[i - 1].from > from; i--)
@@ -523,7 +525,7 @@ game_leave_add(struct game *g, int color, int64_t from, int64_t to)
 		l[k++] = l[i];
 	}
 	g->nleaves[color] = k;
-	return (0);
+	return 0;
 }
 
 /* Thinking time of `color` from `a` to `b`: the time not on leave. */
@@ -535,7 +537,7 @@ game_thinking(const struct game *g, int color, int64_t a, int64_t b)
 	size_t			 i;
 
 	if (b <= a)
-		return (0);
+		return 0;
 	t = b - a;
 	for (i = 0; i < g->nleaves[color]; i++) {
 		from = l[i].from > a ? l[i].from : a;
@@ -543,7 +545,7 @@ game_thinking(const struct game *g, int color, int64_t a, int64_t b)
 		if (to > from)
 			t -= to - from;
 	}
-	return (t);
+	return t;
 }
 
 /* --- clock ---------------------------------------------------------- */
@@ -558,7 +560,7 @@ game_deadline(const struct game *g)
 	int			 side;
 
 	if (!game_ongoing(g) || g->params.tc.kind == GAME_TC_NONE)
-		return (0);
+		return 0;
 	side = game_turn(g);
 	l = g->leaves[side];
 	t = g->turn_start;
@@ -573,7 +575,7 @@ game_deadline(const struct game *g)
 			budget -= l[i].from - t;
 		t = l[i].to;
 	}
-	return (t + budget);
+	return t + budget;
 }
 
 /* Seconds left for `color` at `now` (never negative), or -1 without clock. */
@@ -583,17 +585,17 @@ game_time_left(const struct game *g, int color, int64_t now)
 	int64_t	left;
 
 	if (g->params.tc.kind == GAME_TC_NONE)
-		return (-1);
+		return -1;
 	left = g->remaining[color != 0];
 	if ((color != 0) != game_turn(g))
-		return (left);
+		return left;
 
 	/* The side to move's time runs from turn_start until the end,
 	 * except on leave. */
 	if (!game_ongoing(g) && now > g->ended)
 		now = g->ended;
 	left -= game_thinking(g, color != 0, g->turn_start, now);
-	return (left > 0 ? left : 0);
+	return left > 0 ? left : 0;
 }
 
 /* Moves `color` has made in this game. */
@@ -603,8 +605,8 @@ game_moves_by(const struct game *g, int color)
 	size_t	n = g->chess.nply;
 
 	if (color == g->chess.start.side)
-		return ((n + 1) / 2);
-	return (n / 2);
+		return (n + 1) / 2;
+	return n / 2;
 }
 
 /* Charge the move `color` just made at `at` to its clock; switch clocks. */
@@ -646,20 +648,20 @@ game_flag(struct game *g, int64_t now)
 
 	deadline = game_deadline(g);
 	if (deadline == 0 || now < deadline)
-		return (false);
+		return false;
 	side = game_turn(g);
 	if (chess_can_mate(&g->chess.pos, !side))
 		game_end(g, game_win(!side), GAME_TERM_TIMEOUT, deadline);
 	else
 		game_end(g, GAME_RESULT_DRAW, GAME_TERM_TIMEOUT_DRAW, deadline);
-	return (true);
+	return true;
 }
 
 /* End the game on time when the side to move's time ran out by `now`. */
 bool
 game_check_time(struct game *g, int64_t now)
 {
-	return (game_flag(g, now));
+	return game_flag(g, now);
 }
 
 /* --- actions -------------------------------------------------------- */
@@ -681,22 +683,22 @@ game_parse_move(const struct game *g, const struct game_action *a,
 
 	if (a->move == NULL || a->move[0] == '\0') {
 		why_set(why, whysize, "no move given");
-		return (GAME_ESYNTAX);
+		return GAME_ESYNTAX;
 	}
 	if (why != NULL && whysize > 0)
 		why[0] = '\0';
 	e = chess_move_parse(&g->chess.pos, a->move, a->lang, m, why, whysize);
 	if (e == CHESS_OK)
-		return (GAME_OK);
+		return GAME_OK;
 	if (why != NULL && whysize > 0 && why[0] == '\0')
 		why_set(why, whysize, "%.40s: %s", a->move, chess_strerror(e));
 	switch (e) {
 	case CHESS_EMOVE_ILLEGAL:
-		return (GAME_EILLEGAL);
+		return GAME_EILLEGAL;
 	case CHESS_EMOVE_AMBIGUOUS:
-		return (GAME_EAMBIGUOUS);
+		return GAME_EAMBIGUOUS;
 	default:
-		return (GAME_ESYNTAX);
+		return GAME_ESYNTAX;
 	}
 }
 
@@ -707,7 +709,7 @@ game_not_turn(const struct game *g, const char *what, char *why,
 {
 	why_set(why, whysize, "%sit is %s's move", what,
 	    color_names[game_turn(g)]);
-	return (GAME_ETURN);
+	return GAME_ETURN;
 }
 
 /* Play a move, with or without a draw offer. */
@@ -719,18 +721,18 @@ game_move(struct game *g, const struct game_action *a, int64_t at,
 	chess_move		m;
 
 	if (a->color != game_turn(g))
-		return (game_not_turn(g, "", why, whysize));
+		return game_not_turn(g, "", why, whysize);
 	if ((r = game_parse_move(g, a, &m, why, whysize)) != GAME_OK)
-		return (r);
+		return r;
 	if (chess_game_push(&g->chess, m) == -1) {
 		why_set(why, whysize, "out of memory");
-		return (GAME_ENOMEM);
+		return GAME_ENOMEM;
 	}
 	game_clock_move(g, a->color, at);
 	/* A standing offer by the opponent is declined by moving. */
 	g->draw_offer = a->offer_draw ? a->color : -1;
 	game_end_by_position(g, at);
-	return (GAME_OK);
+	return GAME_OK;
 }
 
 /* Accept or decline the opponent's draw offer. */
@@ -743,18 +745,18 @@ game_answer_offer(struct game *g, const struct game_action *a, int64_t at,
 	if (g->draw_offer == -1) {
 		why_set(why, whysize, "no draw offer to %s",
 		    accept ? "accept" : "decline");
-		return (GAME_ENO_OFFER);
+		return GAME_ENO_OFFER;
 	}
 	if (g->draw_offer == a->color) {
 		why_set(why, whysize, "the draw offer is your own: it awaits "
 		    "%s's answer", color_names[!a->color]);
-		return (GAME_ENO_OFFER);
+		return GAME_ENO_OFFER;
 	}
 	if (accept)
 		game_end(g, GAME_RESULT_DRAW, GAME_TERM_AGREEMENT, at);
 	else
 		g->draw_offer = -1;
-	return (GAME_OK);
+	return GAME_OK;
 }
 
 /* Write why a draw claim does not hold in the current position. */
@@ -793,27 +795,27 @@ game_claim(struct game *g, const struct game_action *a, int64_t at,
 	char			 san[CHESS_SAN_MAX], after[CHESS_SAN_MAX + 8];
 
 	if (a->color != game_turn(g))
-		return (game_not_turn(g, "only the player to move may claim a "
-		    "draw: ", why, whysize));
+		return game_not_turn(g, "only the player to move may claim a "
+		    "draw: ", why, whysize);
 
 	if (a->move == NULL || a->move[0] == '\0') {
 		st = chess_game_status(&g->chess);
 		if (st != CHESS_THREEFOLD && st != CHESS_FIFTY) {
 			game_why_claim(g, "", why, whysize);
-			return (GAME_EBAD_CLAIM);
+			return GAME_EBAD_CLAIM;
 		}
 		game_end(g, GAME_RESULT_DRAW, game_status_term(st), at);
-		return (GAME_OK);
+		return GAME_OK;
 	}
 
 	/* Judge the claim on the position after the intended move. */
 	if ((r = game_parse_move(g, a, &m, why, whysize)) != GAME_OK)
-		return (r);
+		return r;
 	before = g->chess.pos;
 	chess_move_san(&before, m, a->lang, san, sizeof san);
 	if (chess_game_push(&g->chess, m) == -1) {
 		why_set(why, whysize, "out of memory");
-		return (GAME_ENOMEM);
+		return GAME_ENOMEM;
 	}
 	st = chess_game_status(&g->chess);
 	if (st == CHESS_ONGOING) {
@@ -822,7 +824,7 @@ game_claim(struct game *g, const struct game_action *a, int64_t at,
 		game_why_claim(g, after, why, whysize);
 		g->chess.nply--;
 		g->chess.pos = before;
-		return (GAME_EBAD_CLAIM);
+		return GAME_EBAD_CLAIM;
 	}
 	game_clock_move(g, a->color, at);
 	g->draw_offer = -1;
@@ -830,7 +832,7 @@ game_claim(struct game *g, const struct game_action *a, int64_t at,
 		game_end(g, GAME_RESULT_DRAW, game_status_term(st), at);
 	else
 		game_end_by_position(g, at);
-	return (GAME_OK);
+	return GAME_OK;
 }
 
 /* Check and apply action `a`. */
@@ -844,7 +846,7 @@ game_apply(struct game *g, const struct game_action *a, char *why,
 		why[0] = '\0';
 	if (!game_ongoing(g)) {
 		game_why_over(g, why, whysize);
-		return (GAME_EOVER);
+		return GAME_EOVER;
 	}
 
 	/* A clock never runs backwards: an earlier time counts as now. */
@@ -854,25 +856,25 @@ game_apply(struct game *g, const struct game_action *a, char *why,
 		    "(%s, %s)", color_names[game_turn(g)],
 		    game_result_name(g->result),
 		    game_termination_name(g->termination));
-		return (GAME_ELATE);
+		return GAME_ELATE;
 	}
 
 	if (a->color != CHESS_WHITE && a->color != CHESS_BLACK) {
 		why_set(why, whysize, "no such player colour");
-		return (GAME_ETURN);
+		return GAME_ETURN;
 	}
 	switch (a->kind) {
 	case GAME_ACT_MOVE:
-		return (game_move(g, a, at, why, whysize));
+		return game_move(g, a, at, why, whysize);
 	case GAME_ACT_ACCEPT_DRAW:
 	case GAME_ACT_DECLINE_DRAW:
-		return (game_answer_offer(g, a, at, why, whysize));
+		return game_answer_offer(g, a, at, why, whysize);
 	case GAME_ACT_RESIGN:
 		game_end(g, game_win(!a->color), GAME_TERM_RESIGNATION, at);
-		return (GAME_OK);
+		return GAME_OK;
 	case GAME_ACT_CLAIM_DRAW:
-		return (game_claim(g, a, at, why, whysize));
+		return game_claim(g, a, at, why, whysize);
 	}
 	why_set(why, whysize, "unknown action");
-	return (GAME_ESYNTAX);
+	return GAME_ESYNTAX;
 }

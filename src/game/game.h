@@ -1,4 +1,6 @@
 /*
+ * game/game.h: the correspondence game state machine.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * game/render.h: text for people: board diagrams, durations, dates.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

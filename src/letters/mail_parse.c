@@ -1,4 +1,6 @@
 /*
+ * letters/mail_parse.c: a player's mail read: sender, thread, the signed statement.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

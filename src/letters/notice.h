@@ -1,4 +1,6 @@
 /*
+ * letters/notice.h: the notices corrchessd mails to players, in English and French.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

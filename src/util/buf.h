@@ -1,4 +1,6 @@
 /*
+ * util/buf.h: a growing text buffer.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * util/errbuf.c: error sentences written into a caller's buffer.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -28,5 +30,5 @@ errbuf_set(char *err, size_t errsize, const char *fmt, ...)
 		vsnprintf(err, errsize, fmt, ap);
 		va_end(ap);
 	}
-	return (-1);
+	return -1;
 }

@@ -1,4 +1,6 @@
 /*
+ * util/errbuf.h: error sentences written into a caller's buffer.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * util/log.c: logging to standard error (the journal).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -47,12 +49,12 @@ log_is_journal(void)
 
 	env = getenv("JOURNAL_STREAM");
 	if (env == NULL)
-		return (0);
+		return 0;
 	if (sscanf(env, "%ju:%ju%c", &dev, &ino, &rest) != 2)
-		return (0);
+		return 0;
 	if (fstat(STDERR_FILENO, &sb) == -1)
-		return (0);
-	return ((uintmax_t)sb.st_dev == dev && (uintmax_t)sb.st_ino == ino);
+		return 0;
+	return (uintmax_t)sb.st_dev == dev && (uintmax_t)sb.st_ino == ino;
 }
 
 /* Set the program name and the most verbose level printed. */
@@ -80,7 +82,7 @@ log_setverbose(int level)
 int
 log_getverbose(void)
 {
-	return (atomic_load(&log_verbose));
+	return atomic_load(&log_verbose);
 }
 
 /* Return the name of a level. */
@@ -89,15 +91,15 @@ log_level_name(int level)
 {
 	switch (level) {
 	case LOG_LEVEL_ERROR:
-		return ("error");
+		return "error";
 	case LOG_LEVEL_WARNING:
-		return ("warning");
+		return "warning";
 	case LOG_LEVEL_INFO:
-		return ("info");
+		return "info";
 	case LOG_LEVEL_DEBUG:
-		return ("debug");
+		return "debug";
 	}
-	return ("unknown");
+	return "unknown";
 }
 
 /* Parse a level name. */
@@ -113,10 +115,10 @@ log_level_parse(const char *name, int *level)
 	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
 		if (strcmp(name, log_level_name(levels[i])) == 0) {
 			*level = levels[i];
-			return (0);
+			return 0;
 		}
 	}
-	return (-1);
+	return -1;
 }
 
 /*

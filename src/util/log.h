@@ -1,4 +1,6 @@
 /*
+ * util/log.h: logging to standard error (the journal).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * util/metrics.c: process-wide counters and gauges for /metrics.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -48,7 +50,7 @@ metrics_register(enum metric_kind kind, const char *name, const char *help,
 	struct metric	*m;
 
 	if ((m = calloc(1, sizeof *m)) == NULL)
-		return (NULL);
+		return NULL;
 	m->kind = kind;
 	m->fn = fn;
 	m->arg = arg;
@@ -56,7 +58,7 @@ metrics_register(enum metric_kind kind, const char *name, const char *help,
 	    (m->help = strdup(help)) == NULL) {
 		free(m->name);
 		free(m);
-		return (NULL);
+		return NULL;
 	}
 	pthread_mutex_lock(&metrics_lock);
 	if (metrics_tail != NULL)
@@ -65,21 +67,21 @@ metrics_register(enum metric_kind kind, const char *name, const char *help,
 		metrics_head = m;
 	metrics_tail = m;
 	pthread_mutex_unlock(&metrics_lock);
-	return (m);
+	return m;
 }
 
 /* Register a counter. */
 struct metric *
 metrics_counter(const char *name, const char *help)
 {
-	return (metrics_register(METRIC_COUNTER, name, help, NULL, NULL));
+	return metrics_register(METRIC_COUNTER, name, help, NULL, NULL);
 }
 
 /* Register a gauge. */
 struct metric *
 metrics_gauge(const char *name, const char *help)
 {
-	return (metrics_register(METRIC_GAUGE, name, help, NULL, NULL));
+	return metrics_register(METRIC_GAUGE, name, help, NULL, NULL);
 }
 
 /* Register a computed gauge. */
@@ -87,7 +89,7 @@ struct metric *
 metrics_gauge_fn(const char *name, const char *help, int64_t (*fn)(void *),
     void *arg)
 {
-	return (metrics_register(METRIC_GAUGE_FN, name, help, fn, arg));
+	return metrics_register(METRIC_GAUGE_FN, name, help, fn, arg);
 }
 
 /* Add n to a counter. */
@@ -117,7 +119,7 @@ metrics_set(struct metric *m, int64_t value)
 static size_t
 metrics_family_len(const char *name)
 {
-	return (strcspn(name, "{"));
+	return strcspn(name, "{");
 }
 
 /* Tell whether an earlier row already printed this row's family header. */
@@ -130,9 +132,9 @@ metrics_family_seen(const struct metric *upto, const struct metric *m)
 	for (p = metrics_head; p != NULL && p != upto; p = p->next) {
 		if (metrics_family_len(p->name) == len &&
 		    strncmp(p->name, m->name, len) == 0)
-			return (1);
+			return 1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Write every registered metric, families together. */

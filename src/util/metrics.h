@@ -1,4 +1,6 @@
 /*
+ * util/metrics.h: process-wide counters and gauges for /metrics.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
