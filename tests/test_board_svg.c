@@ -717,7 +717,7 @@ test_xmllint(void **state)
 			files++;
 		}
 	}
-	snprintf(cmd, sizeof cmd, "xmllint --noout %s/*.svg", dir);
+	snprintf(cmd, sizeof cmd, "xmllint --noout '%s'/*.svg", dir);
 	rc = system(cmd);
 	test_rmdir(dir);
 	assert_true(WIFEXITED(rc));

@@ -75,7 +75,8 @@
  */
 struct board_svg_opts {
 	bool		flip;		/* Black at the bottom */
-	bool		coords;		/* files and ranks along the edges */
+	bool		coords;		/* files and ranks along the edges
+					   (legible from about 200 px) */
 	bool		check;		/* mark the side to move's king, if in
 					   check */
 	bool		interactive;	/* per-square rects, data- attributes */

@@ -84,9 +84,8 @@ put(struct text *t, const char *s)
 static size_t
 finish(struct text *t)
 {
-	size_t		end, lead;
+	size_t		end, lead, need;
 	unsigned char	c;
-	size_t		need;
 
 	if (t->size == 0)
 		return t->len;
