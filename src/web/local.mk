@@ -1,9 +1,12 @@
+# web/local.mk: builds libweb.a (the SVG board, the position in words) and
+# its test.
+#
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-# The web pages' pieces drawn on the server: the board as SVG and the
-# position in words. Pure C over the rules core: no I/O.
+# What the web pages draw on the server: the board as SVG and the position
+# in words. Pure C over the rules core: no I/O.
 noinst_LIBRARIES += src/web/libweb.a
 src_web_libweb_a_SOURCES = src/web/board_svg.h src/web/board_svg.c \
 	src/web/board_words.h src/web/board_words.c
