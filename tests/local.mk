@@ -116,6 +116,14 @@ tests_listenfd_SOURCES = tests/listenfd.c
 TESTS += tests/systemd.sh
 EXTRA_DIST += tests/systemd.sh
 
+# --- web: the board drawn on the server -----------------------------------
+# Checks its output with xmllint (libxml2-utils) when installed.
+check_PROGRAMS += tests/test_board_svg
+TESTS += tests/test_board_svg
+tests_test_board_svg_SOURCES = tests/test_board_svg.c tests/testutil.h
+tests_test_board_svg_CFLAGS = $(TEST_CFLAGS)
+tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
+
 # --- the real corrchessd and corrchess, end to end --------------------------
 # daemon-frame.sh: logging, config, HTTP limits, metrics; daemon.sh: the game
 # service over curl with ssh-keygen and openssl signatures; openapi.sh: the
