@@ -1,0 +1,22 @@
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# Club events: Berger pairings, standings and tie-breaks, Glicko-2 ratings.
+# Pure computation: no I/O, no allocation; libm for Glicko-2.
+noinst_LIBRARIES += src/event/libevent.a
+src_event_libevent_a_SOURCES = \
+	src/event/berger.h \
+	src/event/berger.c
+
+EVENT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+EVENT_TEST_LDADD = src/event/libevent.a $(CMOCKA_LIBS) -lm
+
+# The unit tests of src/event, one program per module (TESTS lines here
+# until they join tests/local.mk).
+check_PROGRAMS += tests/test_berger
+TESTS += tests/test_berger
+
+tests_test_berger_SOURCES = tests/test_berger.c tests/testutil.h
+tests_test_berger_CFLAGS = $(EVENT_TEST_CFLAGS)
+tests_test_berger_LDADD = $(EVENT_TEST_LDADD)
