@@ -7,16 +7,22 @@
 noinst_LIBRARIES += src/event/libevent.a
 src_event_libevent_a_SOURCES = \
 	src/event/berger.h \
-	src/event/berger.c
+	src/event/berger.c \
+	src/event/glicko.h \
+	src/event/glicko.c
 
 EVENT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 EVENT_TEST_LDADD = src/event/libevent.a $(CMOCKA_LIBS) -lm
 
 # The unit tests of src/event, one program per module (TESTS lines here
 # until they join tests/local.mk).
-check_PROGRAMS += tests/test_berger
-TESTS += tests/test_berger
+check_PROGRAMS += tests/test_berger tests/test_glicko
+TESTS += tests/test_berger tests/test_glicko
 
 tests_test_berger_SOURCES = tests/test_berger.c tests/testutil.h
 tests_test_berger_CFLAGS = $(EVENT_TEST_CFLAGS)
 tests_test_berger_LDADD = $(EVENT_TEST_LDADD)
+
+tests_test_glicko_SOURCES = tests/test_glicko.c tests/testutil.h
+tests_test_glicko_CFLAGS = $(EVENT_TEST_CFLAGS)
+tests_test_glicko_LDADD = $(EVENT_TEST_LDADD)
