@@ -9,15 +9,17 @@ src_event_libevent_a_SOURCES = \
 	src/event/berger.h \
 	src/event/berger.c \
 	src/event/glicko.h \
-	src/event/glicko.c
+	src/event/glicko.c \
+	src/event/standings.h \
+	src/event/standings.c
 
 EVENT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 EVENT_TEST_LDADD = src/event/libevent.a $(CMOCKA_LIBS) -lm
 
 # The unit tests of src/event, one program per module (TESTS lines here
 # until they join tests/local.mk).
-check_PROGRAMS += tests/test_berger tests/test_glicko
-TESTS += tests/test_berger tests/test_glicko
+check_PROGRAMS += tests/test_berger tests/test_glicko tests/test_standings
+TESTS += tests/test_berger tests/test_glicko tests/test_standings
 
 tests_test_berger_SOURCES = tests/test_berger.c tests/testutil.h
 tests_test_berger_CFLAGS = $(EVENT_TEST_CFLAGS)
@@ -26,3 +28,7 @@ tests_test_berger_LDADD = $(EVENT_TEST_LDADD)
 tests_test_glicko_SOURCES = tests/test_glicko.c tests/testutil.h
 tests_test_glicko_CFLAGS = $(EVENT_TEST_CFLAGS)
 tests_test_glicko_LDADD = $(EVENT_TEST_LDADD)
+
+tests_test_standings_SOURCES = tests/test_standings.c tests/testutil.h
+tests_test_standings_CFLAGS = $(EVENT_TEST_CFLAGS)
+tests_test_standings_LDADD = $(EVENT_TEST_LDADD)
