@@ -1,3 +1,5 @@
+# src/event/local.mk: builds the club-event core and its unit tests.
+#
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later
