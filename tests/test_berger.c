@@ -171,7 +171,7 @@ test_double_tables(void **state)
 	}
 }
 
-/* Longest run of one colour of any player in a schedule (byes skipped). */
+/* Find the longest run of one colour of any player (byes skipped). */
 static unsigned
 longest_colour_run(const struct berger_pairing *out, size_t n,
     unsigned players)

@@ -28,8 +28,8 @@
 #define assert_near(a, b, tol) do {					\
 	double a_ = (a), b_ = (b);					\
 	if (!(fabs(a_ - b_) <= (tol)))					\
-		fail_msg("%s = %.9f, expected %.9f (within %g)", #a, a_,	\
-		    b_, (double)(tol));					\
+		fail_msg("%s = %.9f, expected %.9f (within %g)",	\
+		    #a, a_, b_, (double)(tol));					\
 } while (0)
 
 /* Half a unit of the 4th decimal: the paper prints 4 decimals. */
@@ -223,7 +223,7 @@ test_symmetry(void **state)
 	assert_true(a2.rating - 1600 > 0 && a2.rating - 1600 < gain);
 }
 
-/* Glicko <-> Glicko-2 scale, both ways. */
+/* Convert between the Glicko and Glicko-2 scales, both ways. */
 static void
 test_scale(void **state)
 {

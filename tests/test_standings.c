@@ -15,9 +15,10 @@
  * counting of unfinished, annulled and forfeited games; Sonneborn-Berger,
  * number of wins and Koya in the caller's order; direct encounter in a
  * group of four, with a game between tied players unfinished or annulled,
- * and across the two cycles of a double round robin; shared places; the crosstable and
- * its depth; errors. Points and tie-breaks are in the module's units:
- * half points (points, direct encounter, Koya), quarter points (SB).
+ * and across the two cycles of a double round robin; shared places; the
+ * crosstable and its depth; errors; the largest event. Points and
+ * tie-breaks are in the module's units: half points (points, direct
+ * encounter, Koya), quarter points (SB).
  */
 
 #include "testutil.h"
@@ -73,7 +74,7 @@ check_order(const struct standings_row *rows, unsigned n,
 	}
 }
 
-/* The row of player p. */
+/* Find the row of player p. */
 static const struct standings_row *
 row_of(const struct standings_row *rows, unsigned n, unsigned p)
 {
@@ -116,7 +117,7 @@ static const struct standings_game mixed[] = {
 	{ 1, 3, B }, { 0, 3, WW },
 };
 
-/* Counting of every kind of result, and the tie-breaks' values. */
+/* Count every kind of result; check the tie-breaks' values. */
 static void
 test_counts(void **state)
 {
@@ -444,7 +445,7 @@ test_all_shared(void **state)
 	check_order(rows, 4, order, places);
 }
 
-/* The text of a cell's slots, joined by spaces. */
+/* Join the texts of a cell's slots with spaces. */
 static const char *
 cell_text(const enum standings_mark *grid, unsigned n, unsigned depth,
     unsigned row, unsigned col, char *buf, size_t size)

@@ -78,7 +78,7 @@ berger_check(const struct berger_event *ev, unsigned *table)
 	return BERGER_OK;
 }
 
-/* Number of rounds of the event; 0 when the event is invalid. */
+/* Count the rounds of the event; 0 when the event is invalid. */
 unsigned
 berger_rounds(const struct berger_event *ev)
 {
@@ -96,7 +96,7 @@ berger_rounds(const struct berger_event *ev)
 	}
 }
 
-/* Number of entries (games and byes) of the schedule; 0 when invalid. */
+/* Count the entries (games and byes) of the schedule; 0 when invalid. */
 size_t
 berger_count(const struct berger_event *ev)
 {
@@ -107,7 +107,7 @@ berger_count(const struct berger_event *ev)
 	return (size_t)berger_rounds(ev) * (table / 2);
 }
 
-/* Number at place i of the row of round r (1-based) of a table of size t. */
+/* Give the number at place i of round r's row (r from 1), table size t. */
 static unsigned
 berger_row(unsigned t, unsigned r, unsigned i)
 {

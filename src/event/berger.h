@@ -86,10 +86,10 @@ enum berger_error {
 /* Describe an error for a person (a constant string). */
 const char	*berger_strerror(enum berger_error);
 
-/* Number of rounds of the event; 0 when the event is invalid. */
+/* Count the rounds of the event; 0 when the event is invalid. */
 unsigned	 berger_rounds(const struct berger_event *);
 
-/* Number of entries (games and byes) of the schedule; 0 when invalid. */
+/* Count the entries (games and byes) of the schedule; 0 when invalid. */
 size_t		 berger_count(const struct berger_event *);
 
 /*

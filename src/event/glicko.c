@@ -41,7 +41,7 @@ glicko_strerror(enum glicko_error err)
 	return "unknown rating error";
 }
 
-/* The defaults: tau 0.5, epsilon 0.000001, max_rd 350. */
+/* Give the defaults: tau 0.5, epsilon 0.000001, max_rd 350. */
 struct glicko_config
 glicko_config_default(void)
 {
@@ -54,7 +54,7 @@ glicko_config_default(void)
 	return cfg;
 }
 
-/* A new player's rating: 1500, 350, 0.06. */
+/* Give a new player's rating: 1500, 350, 0.06. */
 struct glicko_rating
 glicko_rating_new(void)
 {
@@ -130,21 +130,21 @@ glicko_cap(double phi, double was, const struct glicko_config *cfg)
 	return phi > cap ? cap : phi;
 }
 
-/* The function g of step 3. */
+/* Compute the function g of step 3. */
 static double
 glicko_g(double phi)
 {
 	return 1.0 / sqrt(1.0 + 3.0 * phi * phi / (GLICKO_PI * GLICKO_PI));
 }
 
-/* The expected score E of step 3. */
+/* Compute the expected score E of step 3. */
 static double
 glicko_e(double mu, double mu_j, double phi_j)
 {
 	return 1.0 / (1.0 + exp(-glicko_g(phi_j) * (mu - mu_j)));
 }
 
-/* The function f of step 5, whose root is ln(sigma'^2). */
+/* Compute the function f of step 5, whose root is ln(sigma'^2). */
 static double
 glicko_f(double x, double delta, double phi, double v, double a, double tau)
 {

@@ -53,7 +53,7 @@ struct glicko2_rating {
 struct glicko_game {
 	double	opp_rating;	/* the opponent's r at the period's start */
 	double	opp_rd;		/* and RD */
-	double	score;		/* 1 win, 0.5 draw, 0 loss (any value in 0..1) */
+	double	score;		/* 1 win, 0.5 draw, 0 loss (or any in 0..1) */
 };
 
 /*
@@ -94,10 +94,10 @@ enum glicko_error {
 /* Describe an error for a person (a constant string). */
 const char	*glicko_strerror(enum glicko_error);
 
-/* The defaults: tau 0.5, epsilon 0.000001, max_rd 350. */
+/* Give the defaults: tau 0.5, epsilon 0.000001, max_rd 350. */
 struct glicko_config glicko_config_default(void);
 
-/* A new player's rating: 1500, 350, 0.06. */
+/* Give a new player's rating: 1500, 350, 0.06. */
 struct glicko_rating glicko_rating_new(void);
 
 /* Convert a rating to the Glicko-2 scale (step 2). */

@@ -40,7 +40,7 @@ standings_strerror(enum standings_error err)
 	return "unknown standings error";
 }
 
-/* Units per point of a tie-break's values. */
+/* Give the units per point of a tie-break's values. */
 unsigned
 standings_tiebreak_scale(enum standings_tiebreak tb)
 {
@@ -109,7 +109,7 @@ standings_rules_check(const struct standings_rules *rules)
 }
 
 /*
- * The half points a counted game gives white and black; false for a game
+ * Give the half points a counted game gives white and black; false for a game
  * that counts nowhere (unfinished, annulled).
  */
 static bool
@@ -170,7 +170,7 @@ standings_count(struct standings_row *row, enum standings_result r,
 	}
 }
 
-/* Whether two rows are level on points and the first `ntb` tie-breaks. */
+/* Tell whether two rows are level on points and the first `ntb` tie-breaks. */
 static bool
 standings_level(const struct standings_row *a, const struct standings_row *b,
     size_t ntb)
@@ -255,7 +255,8 @@ standings_direct(struct standings_row *rows, size_t lo, size_t hi, int t,
 				continue;
 			other -= (unsigned)lo;
 			if (!(met[other / 8] & (1u << (other % 8)))) {
-				met[other / 8] |= (unsigned char)(1u << (other % 8));
+				met[other / 8] |=
+				    (unsigned char)(1u << (other % 8));
 				count++;
 			}
 		}
@@ -368,7 +369,7 @@ standings_compute(unsigned nplayers, const struct standings_game *games,
 	return STANDINGS_OK;
 }
 
-/* The crosstable's depth: the most games between two players. */
+/* Find the crosstable's depth: the most games between two players. */
 enum standings_error
 standings_crosstable_depth(unsigned nplayers,
     const struct standings_game *games, size_t ngames, unsigned *depth,
@@ -402,7 +403,7 @@ standings_crosstable_depth(unsigned nplayers,
 	return STANDINGS_OK;
 }
 
-/* The mark of a result from white's side, or black's. */
+/* Give the mark of a result from white's side, or black's. */
 static enum standings_mark
 standings_mark(enum standings_result r, bool white)
 {
@@ -466,7 +467,7 @@ standings_crosstable(unsigned nplayers, const struct standings_game *games,
 	return STANDINGS_OK;
 }
 
-/* Text of a mark. */
+/* Give the text of a mark. */
 const char *
 standings_mark_text(enum standings_mark m, bool ascii)
 {

@@ -136,7 +136,7 @@ enum standings_error {
 /* Describe an error for a person (a constant string). */
 const char	*standings_strerror(enum standings_error);
 
-/* Units per point of a tie-break's values: 2, 1, 4 or 2; 0 if unknown. */
+/* Give the units per point of a tie-break: 2, 1, 4 or 2; 0 if unknown. */
 unsigned	 standings_tiebreak_scale(enum standings_tiebreak);
 
 /*
@@ -152,7 +152,7 @@ enum standings_error standings_compute(unsigned nplayers,
 		    struct standings_row *rows, size_t *errgame);
 
 /*
- * The crosstable's depth: the most games (annulled ones left out) between
+ * Find the crosstable's depth: the most games (annulled ones left out) between
  * two players, into *depth (0 with no games). Checks the games as
  * standings_compute() does.
  */
@@ -176,8 +176,8 @@ enum standings_error standings_crosstable(unsigned nplayers,
 		    size_t *errgame);
 
 /*
- * Text of a mark: "1", "½" (UTF-8), "0", "*", "+", "-", or "" for none;
- * with `ascii`, a draw is "=".
+ * Give the text of a mark: "1", "½" (UTF-8), "0", "*", "+", "-", or ""
+ * for none; with `ascii`, a draw is "=".
  */
 const char	*standings_mark_text(enum standings_mark, bool ascii);
 
