@@ -41,6 +41,19 @@ tests_test_game_SOURCES = tests/test_game.c tests/testutil.h
 tests_test_game_CFLAGS = $(TEST_CFLAGS)
 tests_test_game_LDADD = $(GAME_LIBS) $(CMOCKA_LIBS)
 
+# --- event: pairings, standings and tie-breaks, Glicko-2 -------------------
+check_PROGRAMS += tests/test_berger tests/test_glicko tests/test_standings
+TESTS += tests/test_berger tests/test_glicko tests/test_standings
+tests_test_berger_SOURCES = tests/test_berger.c tests/testutil.h
+tests_test_berger_CFLAGS = $(TEST_CFLAGS)
+tests_test_berger_LDADD = $(EVENT_LIBS) $(CMOCKA_LIBS)
+tests_test_glicko_SOURCES = tests/test_glicko.c tests/testutil.h
+tests_test_glicko_CFLAGS = $(TEST_CFLAGS)
+tests_test_glicko_LDADD = $(EVENT_LIBS) $(CMOCKA_LIBS)
+tests_test_standings_SOURCES = tests/test_standings.c tests/testutil.h
+tests_test_standings_CFLAGS = $(TEST_CFLAGS)
+tests_test_standings_LDADD = $(EVENT_LIBS) $(CMOCKA_LIBS)
+
 # --- sig: keys, statements, signatures -------------------------------------
 # Runs the real ssh-keygen (openssh-client) unless CORRCHESS_NO_SSH_KEYGEN=1.
 check_PROGRAMS += tests/test_sig
