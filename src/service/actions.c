@@ -231,23 +231,19 @@ action_prepare(struct service *svc, int64_t game_id, const char *text, size_t le
 	return verify(&p->st, &p->sg, &p->sp, &p->key_id, err);
 }
 
-/* Fill a job from a prepared statement. */
+/* Fill a job's statement from a prepared one, which must outlive the job. */
 void
-action_job_fill(struct job *j, enum job_kind kind, struct prepared *p,
-    const char *source, struct service_error *err)
+action_statement(struct job_statement *s, const struct prepared *p,
+    const char *source)
 {
-	memset(j, 0, sizeof *j);
-	j->kind = kind;
-	j->game_id = (int64_t)p->st.game;
-	j->st = &p->st;
-	j->stmt = p->canon;
-	j->sg = &p->sg;
-	j->sigtext = p->sigtext;
-	j->player_id = p->sp.p.id;
-	j->key_id = p->key_id;
-	j->lang = player_lang(&p->sp.p);
-	j->source = source;
-	j->err = err;
+	s->st = &p->st;
+	s->sg = &p->sg;
+	s->canon = p->canon;
+	s->sigtext = p->sigtext;
+	s->player_id = p->sp.p.id;
+	s->key_id = p->key_id;
+	s->lang = player_lang(&p->sp.p);
+	s->source = source;
 }
 
 /* Submit a signed statement. */
@@ -271,17 +267,20 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	}
 	if (action_prepare(svc, game_id, text, len, p, err) != 0)
 		goto out;
-	action_job_fill(&j, JOB_ACTION, p, source != NULL ? source : "http",
-	    err);
-	j.result = out;
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_ACTION;
+	j.game_id = (int64_t)p->st.game;
+	j.err = err;
+	action_statement(&j.u.action.s, p, source != NULL ? source : "http");
+	j.u.action.result = out;
 	if (writer_submit(svc, &j) != 0) {
-		if (j.has_result)
+		if (j.u.action.has_result)
 			service_game_free(out);
 		goto out;
 	}
 	accepted = true;
 	rc = 0;
-	if (out != NULL && j.has_result)
+	if (out != NULL && j.u.action.has_result)
 		view_put(svc, out);
 	else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
 	    out, err) != 0)
@@ -290,7 +289,8 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	if (accepted)
 		service_count_accepted();
 	else
-		service_count_refused(err->code[0] != '\0' ? err->code : "internal");
+		service_count_refused(err->code[0] != '\0' ? err->code :
+		    "internal");
 	if (p != NULL)
 		service_player_free(&p->sp);
 	free(p);
@@ -342,7 +342,9 @@ int
 job_action(struct service *svc, struct job *j, struct store_game *row,
     struct cached *c, int64_t now)
 {
-	const struct sig_statement	*st = j->st;
+	const struct job_statement	*s = j->kind == JOB_MAIL ?
+					    &j->u.mail.s : &j->u.action.s;
+	const struct sig_statement	*st = s->st;
 	struct game_action		 ga;
 	struct store_action		 a;
 	enum game_refusal		 rc;
@@ -352,7 +354,7 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	bool				 offer;
 	int				 color;
 
-	if ((color = row_color(row, j->player_id)) == -1)
+	if ((color = row_color(row, s->player_id)) == -1)
 		return service_fail(j->err, 403, "not-a-player",
 		    "%s does not play in game %" PRId64 " (%s v %s)",
 		    st->player, row->id, row->white_name, row->black_name);
@@ -376,7 +378,7 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		    " is at ply %zu: sign a statement for ply %zu", st->ply,
 		    row->id, ply, ply);
 	if (st->action.kind == SIG_ACT_LEAVE)
-		return job_leave(svc, j, row, now);
+		return job_leave(svc, s, j->err, row, now);
 
 	memset(&ga, 0, sizeof ga);
 	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
@@ -386,7 +388,7 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	ga.offer_draw = offer;
 	ga.color = color;
 	ga.move = st->action.move[0] != '\0' ? st->action.move : NULL;
-	ga.lang = j->lang;
+	ga.lang = s->lang;
 	ga.at = now;
 	why[0] = '\0';
 	rc = apply_recording_san(&c->state, &ga, &c->san, &c->sancap, why,
@@ -403,16 +405,16 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 
 	memset(&a, 0, sizeof a);
 	a.ply = (int)ply;
-	a.player_id = j->player_id;
-	a.key_id = j->key_id;
+	a.player_id = s->player_id;
+	a.key_id = s->key_id;
 	snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(&st->action));
 	snprintf(a.move, sizeof a.move, "%s", st->action.move);
 	if (game_ply(&c->state) > ply)
 		snprintf(a.san, sizeof a.san, "%s", c->san[ply]);
-	a.statement = (char *)j->stmt;
-	a.signature = (char *)j->sigtext;
-	snprintf(a.source, sizeof a.source, "%s", j->source);
-	sigbytes = sig_signature_bytes(j->sg, &siglen);
+	a.statement = (char *)s->canon;
+	a.signature = (char *)s->sigtext;
+	snprintf(a.source, sizeof a.source, "%s", s->source);
+	sigbytes = sig_signature_bytes(s->sg, &siglen);
 	if (record_append(svc, row, c, &a, sigbytes, siglen, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "record the action");
@@ -421,14 +423,15 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		return service_store_fail(j->err, svc->wstore,
 		    "queue the notices");
 	/* The answer, from the writer's state: no second replay. */
-	if (j->result != NULL) {
+	if (j->kind == JOB_ACTION && j->u.action.result != NULL) {
 		struct service_game	view;
 
 		view.row = *row;
 		view.state = c->state;
 		view.san = c->san;
 		view.now = now;
-		j->has_result = view_copy(j->result, &view) == 0;
+		j->u.action.has_result = view_copy(j->u.action.result,
+		    &view) == 0;
 	}
 	return 0;
  over:

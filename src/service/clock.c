@@ -51,8 +51,10 @@ clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
 	for (i = 0; i < l->n; i++) {
 		jobs[i].kind = kind;
 		jobs[i].game_id = l->ids[i];
-		jobs[i].thresholds = thresholds;
-		jobs[i].nthresholds = nthresholds;
+		if (kind == JOB_REMIND) {
+			jobs[i].u.remind.thresholds = thresholds;
+			jobs[i].u.remind.nthresholds = nthresholds;
+		}
 		jobs[i].err = &errs[i];
 	}
 	if (writer_submit_all(svc, jobs, l->n) != 0) {
@@ -206,6 +208,7 @@ int
 job_remind(struct service *svc, struct job *j, struct store_game *row,
     struct cached *c, int64_t now)
 {
+	const struct job_remind	*r = &j->u.remind;
 	const struct game	*g = &c->state;
 	struct store_player	 p;
 	enum store_status	 ss;
@@ -219,11 +222,11 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	/* Thinking time left: a leave does not count. */
 	turn = game_turn(g);
 	left = game_time_left(g, turn, now);
-	for (i = 0; i < j->nthresholds && left > j->thresholds[i]; i++)
+	for (i = 0; i < r->nthresholds && left > r->thresholds[i]; i++)
 		;
-	if (i == j->nthresholds)
+	if (i == r->nthresholds)
 		return 0;
-	t = j->thresholds[i];
+	t = r->thresholds[i];
 	ply = (int)game_ply(g);
 	ss = store_reminder_get(svc->wstore, row->id, ply, t, NULL);
 	if (ss == STORE_OK)
@@ -245,9 +248,9 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	    turn, -1, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "queue the reminder");
-	for (k = i; k < j->nthresholds; k++) {
+	for (k = i; k < r->nthresholds; k++) {
 		ss = store_reminder_add(svc->wstore, row->id, ply,
-		    j->thresholds[k], k == i && send ? now : 0);
+		    r->thresholds[k], k == i && send ? now : 0);
 		if (ss != STORE_OK && ss != STORE_EXISTS)
 			return service_store_fail(j->err, svc->wstore,
 			    "record the reminder");

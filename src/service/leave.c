@@ -178,10 +178,10 @@ service_player_leave(struct service *svc, int64_t player_id,
  * on by the leave days they would fall after.
  */
 int
-job_leave(struct service *svc, struct job *j, struct store_game *row,
-    int64_t now)
+job_leave(struct service *svc, const struct job_statement *s,
+    struct service_error *err, struct store_game *row, int64_t now)
 {
-	const struct sig_statement	*st = j->st;
+	const struct sig_statement	*st = s->st;
 	const struct sig_date		*from = &st->action.from;
 	const struct sig_date		*to = &st->action.to;
 	struct leave_list		 ll;
@@ -205,24 +205,24 @@ job_leave(struct service *svc, struct job *j, struct store_game *row,
 	until = date_start(to) + GAME_DAY;
 	today = now - (now % GAME_DAY + GAME_DAY) % GAME_DAY;
 	if (start <= today) {
-		service_fail(j->err, 409, "leave-too-soon",
+		service_fail(err, 409, "leave-too-soon",
 		    "a leave must begin on a later day than today (UTC); this "
 		    "one begins on %04u-%02u-%02u", from->year, from->month,
 		    from->day);
 		goto out;
 	}
 	ys = days_from_civil(from->year, 1, 1) * GAME_DAY;
-	ss = store_leave_list(svc->wstore, j->player_id, ys, leave_collect,
+	ss = store_leave_list(svc->wstore, s->player_id, ys, leave_collect,
 	    &ll);
 	if (ss != STORE_OK) {
-		service_store_fail(j->err, svc->wstore, "read your leaves");
+		service_store_fail(err, svc->wstore, "read your leaves");
 		goto out;
 	}
 	for (i = 0; i < ll.n; i++)
 		if (overlap(start, until, ll.l[i].start, ll.l[i].until) > 0) {
 			date_format(ll.l[i].start, d1, sizeof d1);
 			date_format(ll.l[i].until - GAME_DAY, d2, sizeof d2);
-			service_fail(j->err, 409, "leave-overlaps",
+			service_fail(err, 409, "leave-overlaps",
 			    "this leave overlaps the one you took from %s to "
 			    "%s; choose other days", d1, d2);
 			goto out;
@@ -234,7 +234,7 @@ job_leave(struct service *svc, struct job *j, struct store_game *row,
 			taken += overlap(ll.l[i].start, ll.l[i].until, ys, ye);
 		if ((taken + overlap(start, until, ys, ye)) / GAME_DAY >
 		    svc->leave_days) {
-			service_fail(j->err, 409, "leave-allowance",
+			service_fail(err, 409, "leave-allowance",
 			    "this leave would bring your leave in %u to %" PRId64
 			    " days; the allowance is %d days a calendar year "
 			    "and you have taken %" PRId64, y,
@@ -245,15 +245,15 @@ job_leave(struct service *svc, struct job *j, struct store_game *row,
 	}
 
 	memset(&nl, 0, sizeof nl);
-	nl.player_id = j->player_id;
+	nl.player_id = s->player_id;
 	nl.start = start;
 	nl.until = until;
 	nl.taken = now;
 	nl.game_id = row->id;
-	nl.statement = j->stmt;
-	nl.signature = j->sigtext;
+	nl.statement = s->canon;
+	nl.signature = s->sigtext;
 	if (store_leave_add(svc->wstore, &nl) != STORE_OK) {
-		service_store_fail(j->err, svc->wstore, "record the leave");
+		service_store_fail(err, svc->wstore, "record the leave");
 		goto out;
 	}
 
@@ -263,24 +263,24 @@ job_leave(struct service *svc, struct job *j, struct store_game *row,
 	f.status = "ongoing";
 	if (store_game_list(svc->wstore, &f, id_collect, &games) !=
 	    STORE_OK || games.n < games.listed) {
-		service_store_fail(j->err, svc->wstore, "list your games");
+		service_store_fail(err, svc->wstore, "list your games");
 		goto out;
 	}
-	sigbytes = sig_signature_bytes(j->sg, &siglen);
+	sigbytes = sig_signature_bytes(s->sg, &siglen);
 	for (i = 0; i < games.n; i++) {
 		if (store_game_get(svc->wstore, games.ids[i], &g) != STORE_OK) {
-			service_store_fail(j->err, svc->wstore,
+			service_store_fail(err, svc->wstore,
 			    "read a game");
 			goto out;
 		}
 		/* The cached state does not know the leave yet. */
 		svc->cache[(uint64_t)g.id % SERVICE_CACHE_SLOTS].id = 0;
-		if ((c = cache_get(svc, &g, j->err)) == NULL)
+		if ((c = cache_get(svc, &g, err)) == NULL)
 			goto out;
 		if (game_ongoing(&c->state) && game_check_time(&c->state,
 		    now)) {
 			if (record_flag(svc, &g, c, now) != 0) {
-				service_store_fail(j->err, svc->wstore,
+				service_store_fail(err, svc->wstore,
 				    "record the end of a game on time");
 				goto out;
 			}
@@ -288,21 +288,21 @@ job_leave(struct service *svc, struct job *j, struct store_game *row,
 		}
 		memset(&a, 0, sizeof a);
 		a.ply = (int)game_ply(&c->state);
-		a.player_id = j->player_id;
-		a.key_id = j->key_id;
+		a.player_id = s->player_id;
+		a.key_id = s->key_id;
 		snprintf(a.kind, sizeof a.kind, "leave");
-		a.statement = (char *)j->stmt;
-		a.signature = (char *)j->sigtext;
-		snprintf(a.source, sizeof a.source, "%s", j->source);
+		a.statement = (char *)s->canon;
+		a.signature = (char *)s->sigtext;
+		snprintf(a.source, sizeof a.source, "%s", s->source);
 		if (record_append(svc, &g, c, &a, sigbytes, siglen, now) !=
 		    0) {
-			service_store_fail(j->err, svc->wstore,
+			service_store_fail(err, svc->wstore,
 			    "record the leave in a game");
 			goto out;
 		}
-		if (notify_leave(svc, &g, c, row_color(&g, j->player_id),
+		if (notify_leave(svc, &g, c, row_color(&g, s->player_id),
 		    from, to, now) != 0) {
-			service_store_fail(j->err, svc->wstore,
+			service_store_fail(err, svc->wstore,
 			    "queue the leave notice");
 			goto out;
 		}

@@ -59,22 +59,20 @@ mail_job_prepare(struct service *svc, const struct service_mail_in *m,
 {
 	memset(err, 0, sizeof *err);
 	memset(j, 0, sizeof *j);
-	if (m->statement != NULL) {
-		if (action_prepare(svc, 0, m->statement, m->statement_len, p,
-		    err) != 0) {
-			if (err->status == 500)
-				return -1;
-			j->refused = true;
-		}
-		action_job_fill(j, JOB_MAIL, p, "mail", err);
-		/* Before the writer, only a parsed statement may be kept. */
-		if (j->refused && p->st.player[0] == '\0')
-			j->st = NULL;
-		j->refused = err->code[0] != '\0';
-	} else
-		j->err = err;
 	j->kind = JOB_MAIL;
-	j->mail = m;
+	j->err = err;
+	j->u.mail.mail = m;
+	if (m->statement == NULL)
+		return 0;
+	if (action_prepare(svc, 0, m->statement, m->statement_len, p,
+	    err) != 0 && err->status == 500)
+		return -1;
+	j->game_id = (int64_t)p->st.game;
+	action_statement(&j->u.mail.s, p, "mail");
+	/* Before the writer, only a parsed statement may be kept. */
+	j->u.mail.refused = err->code[0] != '\0';
+	if (j->u.mail.refused && p->st.player[0] == '\0')
+		j->u.mail.s.st = NULL;
 	return 0;
 }
 
@@ -119,10 +117,10 @@ service_mail_many(struct service *svc, const struct service_mail_in *ins,
 			rc = -1;
 			continue;
 		}
-		outcomes[at[i]] = jobs[i].outcome;
-		if (jobs[i].outcome == SERVICE_MAIL_APPLIED)
+		outcomes[at[i]] = jobs[i].u.mail.outcome;
+		if (jobs[i].u.mail.outcome == SERVICE_MAIL_APPLIED)
 			service_count_accepted();
-		else if (jobs[i].outcome == SERVICE_MAIL_REFUSED)
+		else if (jobs[i].u.mail.outcome == SERVICE_MAIL_REFUSED)
 			service_count_refused(errs[at[i]].code[0] != '\0' ?
 			    errs[at[i]].code : "internal");
 	}
@@ -163,7 +161,8 @@ service_mail_position(struct service *svc, const char *mailbox,
 static int
 mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 {
-	const struct service_mail_in	*m = j->mail;
+	const struct sig_statement	*st = j->u.mail.s.st;
+	const struct service_mail_in	*m = j->u.mail.mail;
 	struct store_player		 p;
 	struct store_game		 row;
 	struct cached			*c = NULL;
@@ -177,8 +176,8 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 	if (m->automatic)
 		return 0;
 	if (store_player_get_by_email(svc->wstore, m->sender, &p) !=
-	    STORE_OK && (j->st == NULL ||
-	    store_player_get_by_name(svc->wstore, j->st->player, &p) !=
+	    STORE_OK && (st == NULL ||
+	    store_player_get_by_name(svc->wstore, st->player, &p) !=
 	    STORE_OK || p.email[0] == '\0')) {
 		log_info("mail from %s refused (%s), not answered: not a "
 		    "player's address", m->sender, j->err->code);
@@ -219,7 +218,7 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 static int
 mail_answer_howto(struct service *svc, const struct job *j, int64_t now)
 {
-	const struct service_mail_in	*m = j->mail;
+	const struct service_mail_in	*m = j->u.mail.mail;
 	struct store_player		 p;
 	struct notice			 n;
 	int64_t				 recent = 0;
@@ -272,7 +271,8 @@ mail_position_advance(struct store *st, const struct service_mail_in *m)
 int
 job_mail(struct service *svc, struct job *j, int64_t now)
 {
-	const struct service_mail_in	*m = j->mail;
+	struct job_mail			*jm = &j->u.mail;
+	const struct service_mail_in	*m = jm->mail;
 	struct store_mail_seen		 seen;
 	enum store_status		 ss;
 	int				 rc = 0;
@@ -280,7 +280,7 @@ job_mail(struct service *svc, struct job *j, int64_t now)
 	ss = store_mail_seen_find(svc->wstore, m->mailbox, m->uidvalidity,
 	    m->uid, m->message_id, NULL);
 	if (ss == STORE_OK) {
-		j->outcome = SERVICE_MAIL_DUPLICATE;
+		jm->outcome = SERVICE_MAIL_DUPLICATE;
 		if (mail_position_advance(svc->wstore, m) != STORE_OK)
 			return service_store_fail(j->err, svc->wstore,
 			    "record the mailbox position");
@@ -289,21 +289,21 @@ job_mail(struct service *svc, struct job *j, int64_t now)
 	if (ss != STORE_NOTFOUND)
 		return service_store_fail(j->err, svc->wstore,
 		    "look the mail up");
-	if (j->st != NULL && !j->refused) {
+	if (jm->s.st != NULL && !jm->refused) {
 		if (job_game(svc, j, now) == 0)
-			j->outcome = SERVICE_MAIL_APPLIED;
+			jm->outcome = SERVICE_MAIL_APPLIED;
 		else if (j->err->status == 500)
 			return -1;
 		else
-			j->outcome = SERVICE_MAIL_REFUSED;
-	} else if (j->refused)
-		j->outcome = SERVICE_MAIL_REFUSED;
+			jm->outcome = SERVICE_MAIL_REFUSED;
+	} else if (jm->refused)
+		jm->outcome = SERVICE_MAIL_REFUSED;
 	else
-		j->outcome = SERVICE_MAIL_NO_STATEMENT;
+		jm->outcome = SERVICE_MAIL_NO_STATEMENT;
 
-	if (svc->mail && j->outcome == SERVICE_MAIL_REFUSED)
+	if (svc->mail && jm->outcome == SERVICE_MAIL_REFUSED)
 		rc = mail_answer_refusal(svc, j, now);
-	else if (svc->mail && j->outcome == SERVICE_MAIL_NO_STATEMENT)
+	else if (svc->mail && jm->outcome == SERVICE_MAIL_NO_STATEMENT)
 		rc = mail_answer_howto(svc, j, now);
 	if (rc != 0)
 		return service_store_fail(j->err, svc->wstore,
@@ -318,7 +318,7 @@ job_mail(struct service *svc, struct job *j, int64_t now)
 	snprintf(seen.sender, sizeof seen.sender, "%s", m->sender);
 	seen.received = now;
 	snprintf(seen.outcome, sizeof seen.outcome, "%s",
-	    service_mail_outcome_name(j->outcome));
+	    service_mail_outcome_name(jm->outcome));
 	seen.game_id = j->game_id;
 	if (store_mail_seen_add(svc->wstore, &seen) != STORE_OK)
 		return service_store_fail(j->err, svc->wstore,

@@ -39,6 +39,7 @@
 #define SERVICE_VIEW_SLOTS	1024
 #define SERVICE_CACHE_SLOTS	1024
 
+/* What the writer is asked to do. */
 enum job_kind {
 	JOB_ACTION,		/* a verified signed statement */
 	JOB_FLAG,		/* end a game whose flag fell */
@@ -47,38 +48,59 @@ enum job_kind {
 	JOB_REMIND,		/* remind the side to move of its deadline */
 };
 
-struct job {
-	struct job			*next;
-	enum job_kind			 kind;
-	int64_t				 game_id;
-	/* JOB_ACTION */
+/* A signed statement whose signature was checked on the caller's thread;
+ * the strings and structs are the caller's, valid until the job is done. */
+struct job_statement {
 	const struct sig_statement	*st;
 	const struct sig_signature	*sg;
-	const char			*stmt;		/* canonical, NUL-terminated */
+	const char			*canon;		/* canonical, NUL-terminated */
 	const char			*sigtext;
 	int64_t				 player_id;
 	int64_t				 key_id;
 	enum chess_lang			 lang;
 	const char			*source;
-	/* JOB_MAIL: the mail; `st` is NULL when the mail had no statement
-	 * or it was refused before the writer (then `err` says why) */
+};
+
+/* JOB_ACTION: the statement, and where the game after it goes. */
+struct job_action {
+	struct job_statement		 s;
+	struct service_game		*result;	/* or NULL */
+	bool				 has_result;	/* result was filled */
+};
+
+/* JOB_MAIL: the mail, and the statement found in it. `s.st` is NULL when
+ * the mail had none, or one refused before it parsed (then the job's `err`
+ * says why). */
+struct job_mail {
 	const struct service_mail_in	*mail;
-	bool				 refused;
+	struct job_statement		 s;
+	bool				 refused;	/* before the writer */
 	enum service_mail_outcome	 outcome;
-	/* JOB_REMIND: thresholds in seconds, nearest first */
+};
+
+/* JOB_REMIND: the thresholds in seconds, nearest first. */
+struct job_remind {
 	const int64_t			*thresholds;
 	size_t				 nthresholds;
-	/* result */
+};
+
+/* One job for the writer; JOB_FLAG needs nothing but its game. */
+struct job {
+	struct job			*next;
+	enum job_kind			 kind;
+	int64_t				 game_id;	/* the game, or 0 */
+	union {
+		struct job_action	 action;
+		struct job_mail		 mail;
+		struct job_remind	 remind;
+	}				 u;
+	/* the result */
+	struct service_error		*err;
+	int				 rc;
 	bool				 changed;	/* JOB_FLAG: the game
 							   ended; JOB_REMIND:
 							   a reminder went */
 	bool				 done;
-	int				 rc;
-	struct service_error		*err;
-	struct service_game		*result;	/* JOB_ACTION: the
-							   game after it, or
-							   NULL */
-	bool				 has_result;
 };
 
 /* The rebuilt state of one game, owned by the writer thread. */
@@ -194,14 +216,14 @@ int	notify_action(struct service *, const struct store_game *,
 /* actions.c */
 int	action_prepare(struct service *, int64_t, const char *, size_t,
 	    struct prepared *, struct service_error *);
-void	action_job_fill(struct job *, enum job_kind, struct prepared *,
-	    const char *, struct service_error *);
+void	action_statement(struct job_statement *, const struct prepared *,
+	    const char *);
 int	job_action(struct service *, struct job *, struct store_game *,
 	    struct cached *, int64_t);
 
 /* leave.c */
-int	job_leave(struct service *, struct job *, struct store_game *,
-	    int64_t);
+int	job_leave(struct service *, const struct job_statement *,
+	    struct service_error *, struct store_game *, int64_t);
 
 /* clock.c */
 int	job_remind(struct service *, struct job *, struct store_game *,
