@@ -26,10 +26,10 @@
 #define SERVICE_CLOCK_ROUNDS	8
 
 /*
- * Queue one job of `kind` per game of `l` at once and wait for them all;
- * count in *changed those that changed something. A game deleted meanwhile
- * is passed over; any other failure is logged, and the first one reported
- * (-1) after every job ran.
+ * Queue one job of `kind` per game (per player for JOB_DIGEST) of `l` at
+ * once and wait for them all; count in *changed those that changed
+ * something. A game deleted meanwhile is passed over; any other failure is
+ * logged, and the first one reported (-1) after every job ran.
  */
 static int
 clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
@@ -50,7 +50,10 @@ clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
 	}
 	for (i = 0; i < l->n; i++) {
 		jobs[i].kind = kind;
-		jobs[i].game_id = l->ids[i];
+		if (kind == JOB_DIGEST)
+			jobs[i].u.digest.player_id = l->ids[i];
+		else
+			jobs[i].game_id = l->ids[i];
 		if (kind == JOB_REMIND) {
 			jobs[i].u.remind.thresholds = thresholds;
 			jobs[i].u.remind.nthresholds = nthresholds;
@@ -70,8 +73,8 @@ clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
 		}
 		if (errs[i].status == 404)
 			continue;
-		log_warnx("clock: game %" PRId64 ": %s", l->ids[i],
-		    errs[i].message);
+		log_warnx("clock: %s %" PRId64 ": %s", kind == JOB_DIGEST ?
+		    "player" : "game", l->ids[i], errs[i].message);
 		if (rc == 0 && err != NULL)
 			*err = errs[i];
 		rc = -1;
@@ -259,40 +262,47 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	return 0;
 }
 
+/* Whether a player's daily digest is due at `now`. */
+static bool
+digest_due(const struct store_player *p, int64_t now)
+{
+	return strcmp(p->digest, "daily") == 0 && p->email[0] != '\0' &&
+	    now - p->digest_sent >= GAME_DAY;
+}
+
 /* Players whose digest is due, gathered. */
-struct digest_due {
-	struct store_player	*p;
-	size_t			 n, cap;
-	int64_t			 now;
+struct digest_list {
+	struct id_list	 l;
+	int64_t		 now;
 };
 
 /* Keep a player whose daily digest is due. */
 static int
 digest_collect(void *arg, const struct store_player *p)
 {
-	struct digest_due	*dd = arg;
-	struct store_player	*np;
+	struct digest_list	*dl = arg;
+	int64_t			*ids;
 
-	if (strcmp(p->digest, "daily") != 0 || p->email[0] == '\0' ||
-	    dd->now - p->digest_sent < GAME_DAY)
+	if (!digest_due(p, dl->now))
 		return 0;
-	if ((np = service_grow(dd->p, &dd->cap, dd->n, sizeof *np, 16)) == NULL)
+	if ((ids = service_grow(dl->l.ids, &dl->l.cap, dl->l.n, sizeof *ids,
+	    16)) == NULL)
 		return -1;
-	dd->p = np;
-	dd->p[dd->n++] = *p;
+	dl->l.ids = ids;
+	dl->l.ids[dl->l.n++] = p->id;
 	return 0;
 }
 
 /*
- * Inside `st`'s transaction: queue player `p`'s digest (the games where it
- * is their move) when there is one, and record the day's digest as done.
- * *sent is set when a mail was queued.
+ * In the writer: queue player `p`'s digest (the games where it is their
+ * move) when there is one, and record the day's digest as done. *sent is
+ * set when a mail was queued.
  */
 static int
-digest_one(struct service *svc, struct store *st,
-    const struct store_player *p, int64_t now, bool *sent,
-    struct service_error *err)
+digest_one(struct service *svc, const struct store_player *p, int64_t now,
+    bool *sent, struct service_error *err)
 {
+	struct store			*st = svc->wstore;
 	struct store_game_filter	 f;
 	struct id_list			 games;
 	struct service_game		*g = NULL;
@@ -387,53 +397,43 @@ service_clock_digest(struct service *svc, size_t *sent,
     struct service_error *err)
 {
 	struct store		*st;
-	struct digest_due	 dd;
-	struct store_player	 p;
-	size_t			 i, n = 0;
-	bool			 one;
-	int			 rc = 0;
+	struct digest_list	 dl;
+	size_t			 n = 0;
+	int			 rc;
 
 	if (sent != NULL)
 		*sent = 0;
 	if (!svc->mail)
 		return 0;
-	memset(&dd, 0, sizeof dd);
-	dd.now = service_now(svc);
+	memset(&dl, 0, sizeof dl);
+	dl.now = service_now(svc);
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
-	if (store_player_list(st, 0, 0, digest_collect, &dd) != STORE_OK) {
+	rc = 0;
+	if (store_player_list(st, 0, 0, digest_collect, &dl) != STORE_OK)
 		rc = service_store_fail(err, st, "list the players");
-		goto out;
-	}
-	for (i = 0; i < dd.n && rc == 0; i++) {
-		if (store_begin(st) != STORE_OK) {
-			rc = service_store_fail(err, st,
-			    "start a transaction");
-			break;
-		}
-		/* Read again under the lock: still due? */
-		if (store_player_get(st, dd.p[i].id, &p) != STORE_OK ||
-		    strcmp(p.digest, "daily") != 0 || p.email[0] == '\0' ||
-		    dd.now - p.digest_sent < GAME_DAY) {
-			store_rollback(st);
-			continue;
-		}
-		if (digest_one(svc, st, &p, dd.now, &one, err) != 0) {
-			store_rollback(st);
-			rc = -1;
-			break;
-		}
-		if (store_commit(st) != STORE_OK) {
-			rc = service_store_fail(err, st, "commit the digest");
-			store_rollback(st);
-			break;
-		}
-		n += one;
-	}
- out:
 	pool_put(svc, st);
-	free(dd.p);
+	if (rc == 0)
+		rc = clock_jobs(svc, JOB_DIGEST, &dl.l, NULL, 0, &n, err);
+	free(dl.l.ids);
 	if (sent != NULL)
 		*sent = n;
 	return rc;
+}
+
+/* In the writer: a player's digest, when it is still due. */
+int
+job_digest(struct service *svc, struct job *j, int64_t now)
+{
+	struct store_player	p;
+	bool			sent;
+
+	/* Read again in the writer's transaction: still due? */
+	if (store_player_get(svc->wstore, j->u.digest.player_id, &p) !=
+	    STORE_OK || !digest_due(&p, now))
+		return 0;
+	if (digest_one(svc, &p, now, &sent, j->err) != 0)
+		return -1;
+	j->changed = sent;
+	return 0;
 }

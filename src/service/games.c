@@ -110,21 +110,16 @@ service_game_records(struct service *svc, int64_t id, service_record_cb cb,
 {
 	struct store		*st;
 	struct store_game	 row;
-	enum store_status	 ss;
 	int			 rc = -1;
 
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
-	ss = store_game_get(st, id, &row);
-	if (ss == STORE_NOTFOUND)
-		service_fail(err, 404, "no-such-game",
-		    "there is no game %" PRId64, id);
-	else if (ss != STORE_OK)
-		service_store_fail(err, st, "read the game");
-	else if (store_action_list(st, id, cb, arg) != STORE_OK)
-		service_store_fail(err, st, "read the game's record");
-	else
-		rc = 0;
+	if (row_get(st, id, &row, err) == 0) {
+		if (store_action_list(st, id, cb, arg) == STORE_OK)
+			rc = 0;
+		else
+			service_store_fail(err, st, "read the game's record");
+	}
 	pool_put(svc, st);
 	return rc;
 }
@@ -155,9 +150,9 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	struct game_params	 params;
 	struct game		 g;
 	struct game_tc		 tc;
+	struct job		 j;
 	enum game_policy	 policy = GAME_POLICY_AUTO;
 	enum chess_error	 ce;
-	static const uint8_t	 genesis[STORE_HASH_LEN];
 	const char		*variant = gp->variant ? gp->variant : "standard";
 	char			 why[256];
 	int64_t			 now = service_now(svc);
@@ -242,33 +237,41 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	    tag_copy(row.round, gp->round, "round", err) != 0)
 		goto out;
 	row.created = now;
-	/* The game and the notices of it, together; its deadline counts
-	 * the leaves its players have taken. */
-	if (store_begin(st) != STORE_OK) {
-		service_store_fail(err, st, "start a transaction");
-		goto out;
-	}
-	if (leaves_load(st, &row, &g, err) != 0) {
-		store_rollback(st);
-		goto out;
-	}
-	row_update_state(&row, &g, now, genesis);
-	if (store_game_create(st, &row) != STORE_OK) {
-		service_store_fail(err, st, "create the game");
-		store_rollback(st);
-		goto out;
-	}
 	snprintf(row.white_name, sizeof row.white_name, "%s", w.name);
 	snprintf(row.black_name, sizeof row.black_name, "%s", b.name);
-	if (notify_game(svc, st, &row, &g, NULL, NOTICE_NEW_GAME, -1, -1, now) !=
-	    0 || store_commit(st) != STORE_OK) {
-		service_store_fail(err, st, "create the game");
-		store_rollback(st);
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_GAME_CREATE;
+	j.err = err;
+	j.u.game_create.row = &row;
+	j.u.game_create.g = &g;
+	j.u.game_create.now = now;
+	if (writer_submit(svc, &j) != 0)
 		goto out;
-	}
 	rc = out != NULL ? rebuild_read(svc, st, row.id, now, out, err) : 0;
  out:
 	game_free(&g);
 	pool_put(svc, st);
 	return rc;
+}
+
+/*
+ * In the writer: store a new game and queue the notices of it, together;
+ * its deadline counts the leaves its players have taken.
+ */
+int
+job_game_create(struct service *svc, struct job *j, int64_t now)
+{
+	static const uint8_t	 genesis[STORE_HASH_LEN];
+	struct job_game_create	*gc = &j->u.game_create;
+
+	(void)now;
+	if (leaves_load(svc->wstore, gc->row, gc->g, j->err) != 0)
+		return -1;
+	row_update_state(gc->row, gc->g, gc->now, genesis);
+	if (store_game_create(svc->wstore, gc->row) != STORE_OK ||
+	    notify_game(svc, svc->wstore, gc->row, gc->g, NULL,
+	    NOTICE_NEW_GAME, -1, -1, gc->now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "create the game");
+	return 0;
 }

@@ -274,7 +274,7 @@ job_leave(struct service *svc, const struct job_statement *s,
 			goto out;
 		}
 		/* The cached state does not know the leave yet. */
-		svc->cache[(uint64_t)g.id % SERVICE_CACHE_SLOTS].id = 0;
+		cache_forget(svc, g.id);
 		if ((c = cache_get(svc, &g, err)) == NULL)
 			goto out;
 		if (game_ongoing(&c->state) && game_check_time(&c->state,

@@ -347,20 +347,29 @@ service_outbox_due(struct service *svc, int64_t limit, service_outbox_cb cb,
 	return rc;
 }
 
+/* Queue the outcome of sending mail `id` and wait until it is stored. */
+static int
+outbox_note(struct service *svc, int64_t id, bool sent, int64_t retry_at,
+    const char *why, struct service_error *err)
+{
+	struct job	j;
+
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_OUTBOX;
+	j.err = err;
+	j.u.outbox.id = id;
+	j.u.outbox.sent = sent;
+	j.u.outbox.retry_at = retry_at;
+	j.u.outbox.why = why;
+	return writer_submit(svc, &j);
+}
+
 /* Mark an outgoing mail sent. */
 int
 service_outbox_sent(struct service *svc, int64_t id,
     struct service_error *err)
 {
-	struct store	*st;
-	int		 rc = 0;
-
-	if ((st = pool_get(svc, err)) == NULL)
-		return -1;
-	if (store_outbox_sent(st, id, service_now(svc)) != STORE_OK)
-		rc = service_store_fail(err, st, "mark a mail sent");
-	pool_put(svc, st);
-	return rc;
+	return outbox_note(svc, id, true, 0, NULL, err);
 }
 
 /* Note a failed sending attempt: retry later, or give it up. */
@@ -368,18 +377,25 @@ int
 service_outbox_failed(struct service *svc, int64_t id, int64_t retry_at,
     const char *why, struct service_error *err)
 {
-	struct store		*st;
-	enum store_status	 ss;
-	int			 rc = 0;
+	return outbox_note(svc, id, false, retry_at, why, err);
+}
 
-	if ((st = pool_get(svc, err)) == NULL)
-		return -1;
-	if (retry_at != 0)
-		ss = store_outbox_retry(st, id, retry_at, why);
+/* In the writer: store the outcome of sending a mail. */
+int
+job_outbox(struct service *svc, struct job *j, int64_t now)
+{
+	const struct job_outbox	*o = &j->u.outbox;
+	enum store_status	 ss;
+
+	if (o->sent)
+		ss = store_outbox_sent(svc->wstore, o->id, now);
+	else if (o->retry_at != 0)
+		ss = store_outbox_retry(svc->wstore, o->id, o->retry_at,
+		    o->why);
 	else
-		ss = store_outbox_failed(st, id, service_now(svc), why);
+		ss = store_outbox_failed(svc->wstore, o->id, now, o->why);
 	if (ss != STORE_OK)
-		rc = service_store_fail(err, st, "note a failed mail");
-	pool_put(svc, st);
-	return rc;
+		return service_store_fail(j->err, svc->wstore, o->sent ?
+		    "mark a mail sent" : "note a failed mail");
+	return 0;
 }

@@ -41,20 +41,30 @@ collect_key(void *arg, const struct store_key *k)
 	return 0;
 }
 
-/* Read a player and their keys with handle `st`. */
-int
-player_read(struct store *st, const char *name, struct service_player *out,
+/* Find a player by name with handle `st`: 404 when there is none. */
+static int
+player_find(struct store *st, const char *name, struct store_player *p,
     struct service_error *err)
 {
 	enum store_status	ss;
 
-	memset(out, 0, sizeof *out);
-	ss = store_player_get_by_name(st, name, &out->p);
+	ss = store_player_get_by_name(st, name, p);
 	if (ss == STORE_NOTFOUND)
 		return service_fail(err, 404, "no-such-player",
 		    "there is no player \"%s\"", name);
 	if (ss != STORE_OK)
 		return service_store_fail(err, st, "read the player");
+	return 0;
+}
+
+/* Read a player and their keys with handle `st`. */
+int
+player_read(struct store *st, const char *name, struct service_player *out,
+    struct service_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (player_find(st, name, &out->p, err) != 0)
+		return -1;
 	if (store_key_list(st, out->p.id, collect_key, out) != STORE_OK) {
 		service_player_free(out);
 		return service_store_fail(err, st, "read the player's keys");
@@ -74,10 +84,36 @@ service_player_free(struct service_player *sp)
 }
 
 /* Check a language code. */
-static bool
-lang_valid(const char *lang)
+static int
+lang_check(const char *lang, struct service_error *err)
 {
-	return strcmp(lang, "en") == 0 || strcmp(lang, "fr") == 0;
+	if (strcmp(lang, "en") == 0 || strcmp(lang, "fr") == 0)
+		return 0;
+	return service_fail(err, 400, "bad-language",
+	    "language must be \"en\" or \"fr\"");
+}
+
+/* Check an e-mail address ("" for none). */
+static int
+email_check(const char *email, struct service_error *err)
+{
+	if (strlen(email) >= STORE_EMAIL_SIZE || strchr(email, '\n') != NULL ||
+	    (email[0] != '\0' && strchr(email, '@') == NULL))
+		return service_fail(err, 400, "bad-email",
+		    "\"%.60s\" is not an e-mail address", email);
+	return 0;
+}
+
+/* Copy an address in lower case: addresses are compared with mail
+ * senders. */
+static void
+email_copy(char dst[STORE_EMAIL_SIZE], const char *email)
+{
+	size_t	i;
+
+	snprintf(dst, STORE_EMAIL_SIZE, "%s", email);
+	for (i = 0; dst[i] != '\0'; i++)
+		dst[i] = (char)tolower((unsigned char)dst[i]);
 }
 
 /* Add one key to player `id`, inside the caller's transaction. */
@@ -123,66 +159,56 @@ service_player_create(struct service *svc, const char *name,
     const char *email, const char *lang, const char *const *keys,
     size_t nkeys, struct service_player *out, struct service_error *err)
 {
-	struct store		*st = NULL;
 	struct store_player	 p;
-	enum store_status	 ss;
-	int64_t			 now = service_now(svc);
-	size_t			 i;
-	int			 rc = -1;
+	struct job		 j;
 
 	if (name == NULL || !store_name_valid(name))
 		return service_fail(err, 400, "bad-player-name",
 		    "a player name is 1 to 32 characters from a-z 0-9 _ . -");
 	if (lang == NULL)
 		lang = "en";
-	if (!lang_valid(lang))
-		return service_fail(err, 400, "bad-language",
-		    "language must be \"en\" or \"fr\"");
 	if (email == NULL)
 		email = "";
-	if (strlen(email) >= sizeof p.email || strchr(email, '\n') != NULL ||
-	    (email[0] != '\0' && strchr(email, '@') == NULL))
-		return service_fail(err, 400, "bad-email",
-		    "\"%.60s\" is not an e-mail address", email);
+	if (lang_check(lang, err) != 0 || email_check(email, err) != 0)
+		return -1;
 	memset(&p, 0, sizeof p);
 	snprintf(p.name, sizeof p.name, "%s", name);
-	snprintf(p.email, sizeof p.email, "%s", email);
-	/* Addresses are compared with mail senders: keep them lower case. */
-	for (i = 0; p.email[i] != '\0'; i++)
-		p.email[i] = (char)tolower((unsigned char)p.email[i]);
+	email_copy(p.email, email);
 	snprintf(p.lang, sizeof p.lang, "%s", lang);
-	p.created = now;
+	p.created = service_now(svc);
 
-	if ((st = pool_get(svc, err)) == NULL)
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_PLAYER_CREATE;
+	j.err = err;
+	j.u.player_create.p = &p;
+	j.u.player_create.keys = keys;
+	j.u.player_create.nkeys = nkeys;
+	if (writer_submit(svc, &j) != 0)
 		return -1;
-	if (store_begin(st) != STORE_OK) {
-		service_store_fail(err, st, "start a transaction");
-		goto out;
-	}
-	ss = store_player_create(st, &p);
-	if (ss == STORE_EXISTS) {
-		service_fail(err, 409, "player-exists",
-		    "there is a player \"%s\" already", name);
-		goto rollback;
-	}
-	if (ss != STORE_OK) {
-		service_store_fail(err, st, "create the player");
-		goto rollback;
-	}
-	for (i = 0; i < nkeys; i++)
-		if (key_insert(st, p.id, keys[i], now, NULL, err) != 0)
-			goto rollback;
-	if (store_commit(st) != STORE_OK) {
-		service_store_fail(err, st, "commit the player");
-		goto rollback;
-	}
-	rc = out != NULL ? player_read(st, name, out, err) : 0;
-	goto out;
- rollback:
-	store_rollback(st);
- out:
-	pool_put(svc, st);
-	return rc;
+	return out != NULL ? service_player_get(svc, name, out, err) : 0;
+}
+
+/* In the writer: add a player and their keys, stamped with its creation. */
+int
+job_player_create(struct service *svc, struct job *j, int64_t now)
+{
+	struct job_player_create	*pc = &j->u.player_create;
+	enum store_status		 ss;
+	size_t				 i;
+
+	(void)now;
+	ss = store_player_create(svc->wstore, pc->p);
+	if (ss == STORE_EXISTS)
+		return service_fail(j->err, 409, "player-exists",
+		    "there is a player \"%s\" already", pc->p->name);
+	if (ss != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "create the player");
+	for (i = 0; i < pc->nkeys; i++)
+		if (key_insert(svc->wstore, pc->p->id, pc->keys[i],
+		    pc->p->created, NULL, j->err) != 0)
+			return -1;
+	return 0;
 }
 
 /* Read a player. */
@@ -221,23 +247,27 @@ int
 service_key_add(struct service *svc, const char *name, const char *key,
     struct store_key *out, struct service_error *err)
 {
-	struct store		*st;
-	struct store_player	 p;
-	enum store_status	 ss;
-	int			 rc = -1;
+	struct job	j;
 
-	if ((st = pool_get(svc, err)) == NULL)
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_KEY_ADD;
+	j.err = err;
+	j.u.key_add.name = name;
+	j.u.key_add.key = key;
+	j.u.key_add.out = out;
+	return writer_submit(svc, &j);
+}
+
+/* In the writer: add a key to a player. */
+int
+job_key_add(struct service *svc, struct job *j, int64_t now)
+{
+	struct job_key_add	*ka = &j->u.key_add;
+	struct store_player	 p;
+
+	if (player_find(svc->wstore, ka->name, &p, j->err) != 0)
 		return -1;
-	ss = store_player_get_by_name(st, name, &p);
-	if (ss == STORE_NOTFOUND)
-		service_fail(err, 404, "no-such-player",
-		    "there is no player \"%s\"", name);
-	else if (ss != STORE_OK)
-		service_store_fail(err, st, "read the player");
-	else
-		rc = key_insert(st, p.id, key, service_now(svc), out, err);
-	pool_put(svc, st);
-	return rc;
+	return key_insert(svc->wstore, p.id, ka->key, now, ka->out, j->err);
 }
 
 /* Revoke a player's key: statements it signs are refused from now on. */
@@ -245,28 +275,38 @@ int
 service_key_revoke(struct service *svc, const char *name, int64_t key_id,
     struct service_error *err)
 {
-	struct store		*st;
+	struct job	j;
+
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_KEY_REVOKE;
+	j.err = err;
+	j.u.key_revoke.name = name;
+	j.u.key_revoke.key_id = key_id;
+	return writer_submit(svc, &j);
+}
+
+/* In the writer: revoke a key of a player. */
+int
+job_key_revoke(struct service *svc, struct job *j, int64_t now)
+{
+	struct job_key_revoke	*kr = &j->u.key_revoke;
 	struct service_player	 sp;
 	size_t			 i;
 	int			 rc = -1;
 
-	if ((st = pool_get(svc, err)) == NULL)
+	if (player_read(svc->wstore, kr->name, &sp, j->err) != 0)
 		return -1;
-	if (player_read(st, name, &sp, err) != 0)
-		goto out;
 	for (i = 0; i < sp.nkeys; i++)
-		if (sp.keys[i].id == key_id)
+		if (sp.keys[i].id == kr->key_id)
 			break;
 	if (i == sp.nkeys)
-		service_fail(err, 404, "no-such-key",
-		    "player \"%s\" has no key %" PRId64, name, key_id);
-	else if (store_key_revoke(st, key_id, service_now(svc)) != STORE_OK)
-		service_store_fail(err, st, "revoke the key");
+		service_fail(j->err, 404, "no-such-key",
+		    "player \"%s\" has no key %" PRId64, kr->name, kr->key_id);
+	else if (store_key_revoke(svc->wstore, kr->key_id, now) != STORE_OK)
+		service_store_fail(j->err, svc->wstore, "revoke the key");
 	else
 		rc = 0;
 	service_player_free(&sp);
- out:
-	pool_put(svc, st);
 	return rc;
 }
 
@@ -276,62 +316,46 @@ service_player_set(struct service *svc, const char *name, const char *email,
     const char *lang, const char *digest, struct service_player *out,
     struct service_error *err)
 {
-	struct store		*st;
-	struct store_player	 p;
-	enum store_status	 ss;
-	size_t			 i;
-	int			 rc = -1;
+	struct job	j;
 
-	if (lang != NULL && !lang_valid(lang))
-		return service_fail(err, 400, "bad-language",
-		    "language must be \"en\" or \"fr\"");
+	if (lang != NULL && lang_check(lang, err) != 0)
+		return -1;
 	if (digest != NULL && strcmp(digest, "none") != 0 &&
 	    strcmp(digest, "daily") != 0)
 		return service_fail(err, 400, "bad-digest",
 		    "digest must be \"none\" or \"daily\"");
-	if (email != NULL && (strlen(email) >= sizeof p.email ||
-	    strchr(email, '\n') != NULL || (email[0] != '\0' &&
-	    strchr(email, '@') == NULL)))
-		return service_fail(err, 400, "bad-email",
-		    "\"%.60s\" is not an e-mail address", email);
-	if ((st = pool_get(svc, err)) == NULL)
+	if (email != NULL && email_check(email, err) != 0)
 		return -1;
-	if (store_begin(st) != STORE_OK) {
-		service_store_fail(err, st, "start a transaction");
-		goto out;
-	}
-	ss = store_player_get_by_name(st, name, &p);
-	if (ss == STORE_NOTFOUND) {
-		service_fail(err, 404, "no-such-player",
-		    "there is no player \"%s\"", name);
-		goto rollback;
-	}
-	if (ss != STORE_OK) {
-		service_store_fail(err, st, "read the player");
-		goto rollback;
-	}
-	if (email != NULL) {
-		snprintf(p.email, sizeof p.email, "%s", email);
-		for (i = 0; p.email[i] != '\0'; i++)
-			p.email[i] = (char)tolower((unsigned char)p.email[i]);
-	}
-	if (lang != NULL)
-		snprintf(p.lang, sizeof p.lang, "%s", lang);
-	if (digest != NULL)
-		snprintf(p.digest, sizeof p.digest, "%s", digest);
-	if (store_player_update(st, &p) != STORE_OK) {
-		service_store_fail(err, st, "update the player");
-		goto rollback;
-	}
-	if (store_commit(st) != STORE_OK) {
-		service_store_fail(err, st, "commit the player");
-		goto rollback;
-	}
-	rc = out != NULL ? player_read(st, name, out, err) : 0;
-	goto out;
- rollback:
-	store_rollback(st);
- out:
-	pool_put(svc, st);
-	return rc;
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_PLAYER_SET;
+	j.err = err;
+	j.u.player_set.name = name;
+	j.u.player_set.email = email;
+	j.u.player_set.lang = lang;
+	j.u.player_set.digest = digest;
+	if (writer_submit(svc, &j) != 0)
+		return -1;
+	return out != NULL ? service_player_get(svc, name, out, err) : 0;
+}
+
+/* In the writer: change a player's fields. */
+int
+job_player_set(struct service *svc, struct job *j, int64_t now)
+{
+	struct job_player_set	*ps = &j->u.player_set;
+	struct store_player	 p;
+
+	(void)now;
+	if (player_find(svc->wstore, ps->name, &p, j->err) != 0)
+		return -1;
+	if (ps->email != NULL)
+		email_copy(p.email, ps->email);
+	if (ps->lang != NULL)
+		snprintf(p.lang, sizeof p.lang, "%s", ps->lang);
+	if (ps->digest != NULL)
+		snprintf(p.digest, sizeof p.digest, "%s", ps->digest);
+	if (store_player_update(svc->wstore, &p) != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "update the player");
+	return 0;
 }

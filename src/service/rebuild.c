@@ -266,6 +266,14 @@ cache_get(struct service *svc, const struct store_game *row,
 	return c;
 }
 
+/* Empty the writer's cache slot of a game (0: none) after undone work. */
+void
+cache_forget(struct service *svc, int64_t id)
+{
+	if (id != 0)
+		svc->cache[(uint64_t)id % SERVICE_CACHE_SLOTS].id = 0;
+}
+
 /* Append a record and store the game's new state; -1 on store failure. */
 int
 record_append(struct service *svc, struct store_game *row, struct cached *c,
@@ -363,23 +371,38 @@ view_put(struct service *svc, const struct service_game *g)
 	pthread_mutex_unlock(&svc->view_lock);
 }
 
-/* Read and rebuild a game with handle `st`. */
+/* Read a game's row with handle `st`: 404 when there is none. */
 int
-rebuild_read(struct service *svc, struct store *st, int64_t id, int64_t now,
-    struct service_game *out, struct service_error *err)
+row_get(struct store *st, int64_t id, struct store_game *row,
+    struct service_error *err)
 {
 	enum store_status	ss;
-	size_t			cap = 0;
 
-	memset(out, 0, sizeof *out);
-	out->now = now;
-	ss = store_game_get(st, id, &out->row);
+	ss = store_game_get(st, id, row);
 	if (ss == STORE_NOTFOUND)
 		return service_fail(err, 404, "no-such-game",
 		    "there is no game %" PRId64, id);
 	if (ss != STORE_OK)
 		return service_store_fail(err, st, "read the game");
-	if (svc != NULL && view_get(svc, &out->row, out)) {
+	return 0;
+}
+
+/*
+ * Read and rebuild a game with handle `st`, or take it from the view
+ * cache. What the writer reads may not be committed yet: it is not kept
+ * for readers.
+ */
+int
+rebuild_read(struct service *svc, struct store *st, int64_t id, int64_t now,
+    struct service_game *out, struct service_error *err)
+{
+	size_t	cap = 0;
+
+	memset(out, 0, sizeof *out);
+	out->now = now;
+	if (row_get(st, id, &out->row, err) != 0)
+		return -1;
+	if (view_get(svc, &out->row, out)) {
 		out->now = now;
 		return 0;
 	}
@@ -388,7 +411,7 @@ rebuild_read(struct service *svc, struct store *st, int64_t id, int64_t now,
 		service_game_free(out);
 		return -1;
 	}
-	if (svc != NULL)
+	if (st != svc->wstore)
 		view_put(svc, out);
 	return 0;
 }

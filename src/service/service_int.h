@@ -46,6 +46,13 @@ enum job_kind {
 	JOB_MAIL,		/* a mail: its action (if any), its record,
 				   the answer it gets */
 	JOB_REMIND,		/* remind the side to move of its deadline */
+	JOB_DIGEST,		/* queue a player's daily digest if due */
+	JOB_PLAYER_CREATE,	/* the admin's writes, each all or nothing */
+	JOB_PLAYER_SET,
+	JOB_KEY_ADD,
+	JOB_KEY_REVOKE,
+	JOB_GAME_CREATE,
+	JOB_OUTBOX,		/* the outcome of sending a mail */
 };
 
 /* A signed statement whose signature was checked on the caller's thread;
@@ -84,6 +91,57 @@ struct job_remind {
 	size_t				 nthresholds;
 };
 
+/* JOB_DIGEST: the player whose digest may be due. */
+struct job_digest {
+	int64_t				 player_id;
+};
+
+/* JOB_PLAYER_CREATE: the player, checked (p->id is set), and their keys'
+ * texts. */
+struct job_player_create {
+	struct store_player		*p;
+	const char *const		*keys;
+	size_t				 nkeys;
+};
+
+/* JOB_PLAYER_SET: the fields to change, checked; NULL: as they are. */
+struct job_player_set {
+	const char			*name;
+	const char			*email;
+	const char			*lang;
+	const char			*digest;
+};
+
+/* JOB_KEY_ADD: a key's text for a player; `out` (or NULL) gets the key. */
+struct job_key_add {
+	const char			*name;
+	const char			*key;
+	struct store_key		*out;
+};
+
+/* JOB_KEY_REVOKE: a player's key. */
+struct job_key_revoke {
+	const char			*name;
+	int64_t				 key_id;
+};
+
+/* JOB_GAME_CREATE: the row, checked (row->id is set), and the game at its
+ * start, both made at `now`. */
+struct job_game_create {
+	struct store_game		*row;
+	struct game			*g;
+	int64_t				 now;
+};
+
+/* JOB_OUTBOX: mail `id` was sent; or not, to retry at `retry_at` (0: give
+ * it up). */
+struct job_outbox {
+	int64_t				 id;
+	bool				 sent;
+	int64_t				 retry_at;
+	const char			*why;
+};
+
 /* One job for the writer; JOB_FLAG needs nothing but its game. */
 struct job {
 	struct job			*next;
@@ -93,13 +151,21 @@ struct job {
 		struct job_action	 action;
 		struct job_mail		 mail;
 		struct job_remind	 remind;
+		struct job_digest	 digest;
+		struct job_player_create player_create;
+		struct job_player_set	 player_set;
+		struct job_key_add	 key_add;
+		struct job_key_revoke	 key_revoke;
+		struct job_game_create	 game_create;
+		struct job_outbox	 outbox;
 	}				 u;
 	/* the result */
 	struct service_error		*err;
 	int				 rc;
 	bool				 changed;	/* JOB_FLAG: the game
-							   ended; JOB_REMIND:
-							   a reminder went */
+							   ended; JOB_REMIND,
+							   JOB_DIGEST: a mail
+							   was queued */
 	bool				 done;
 };
 
@@ -192,12 +258,15 @@ void	row_update_state(struct store_game *, const struct game *, int64_t,
 	    const uint8_t[STORE_HASH_LEN]);
 struct cached *cache_get(struct service *, const struct store_game *,
 	    struct service_error *);
+void	cache_forget(struct service *, int64_t);
 int	record_append(struct service *, struct store_game *, struct cached *,
 	    struct store_action *, const uint8_t *, size_t, int64_t);
 int	record_flag(struct service *, struct store_game *, struct cached *,
 	    int64_t);
 int	view_copy(struct service_game *, const struct service_game *);
 void	view_put(struct service *, const struct service_game *);
+int	row_get(struct store *, int64_t, struct store_game *,
+	    struct service_error *);
 int	rebuild_read(struct service *, struct store *, int64_t, int64_t,
 	    struct service_game *, struct service_error *);
 
@@ -228,14 +297,20 @@ int	job_leave(struct service *, const struct job_statement *,
 /* clock.c */
 int	job_remind(struct service *, struct job *, struct store_game *,
 	    struct cached *, int64_t);
+int	job_digest(struct service *, struct job *, int64_t);
 
 /* players.c */
 enum chess_lang player_lang(const struct store_player *);
 int	player_read(struct store *, const char *, struct service_player *,
 	    struct service_error *);
+int	job_player_create(struct service *, struct job *, int64_t);
+int	job_player_set(struct service *, struct job *, int64_t);
+int	job_key_add(struct service *, struct job *, int64_t);
+int	job_key_revoke(struct service *, struct job *, int64_t);
 
 /* games.c */
 int	id_collect(void *, const struct store_game *);
+int	job_game_create(struct service *, struct job *, int64_t);
 
 /* pgn.c */
 char	*pgn_text(struct store *, const struct store_game *,
@@ -243,5 +318,6 @@ char	*pgn_text(struct store *, const struct store_game *,
 
 /* mail.c */
 int	job_mail(struct service *, struct job *, int64_t);
+int	job_outbox(struct service *, struct job *, int64_t);
 
 #endif /* CORRCHESS_SERVICE_INT_H */

@@ -25,15 +25,10 @@ job_game(struct service *svc, struct job *j, int64_t now)
 {
 	struct store_game	 row;
 	struct cached		*c;
-	enum store_status	 ss;
 	int			 rc = -1;
 
-	ss = store_game_get(svc->wstore, j->game_id, &row);
-	if (ss == STORE_NOTFOUND)
-		return service_fail(j->err, 404, "no-such-game",
-		    "there is no game %" PRId64, j->game_id);
-	if (ss != STORE_OK)
-		return service_store_fail(j->err, svc->wstore, "read the game");
+	if (row_get(svc->wstore, j->game_id, &row, j->err) != 0)
+		return -1;
 	if ((c = cache_get(svc, &row, j->err)) == NULL)
 		return -1;
 	if (j->kind != JOB_FLAG && j->kind != JOB_REMIND)
@@ -51,6 +46,81 @@ job_game(struct service *svc, struct job *j, int64_t now)
 	return rc;
 }
 
+/* Do a job's work; -1 with j->err set when it failed or was refused. */
+static int
+job_work(struct service *svc, struct job *j, int64_t now)
+{
+	switch (j->kind) {
+	case JOB_ACTION:
+	case JOB_FLAG:
+	case JOB_REMIND:
+		return job_game(svc, j, now);
+	case JOB_MAIL:
+		return job_mail(svc, j, now);
+	case JOB_DIGEST:
+		return job_digest(svc, j, now);
+	case JOB_PLAYER_CREATE:
+		return job_player_create(svc, j, now);
+	case JOB_PLAYER_SET:
+		return job_player_set(svc, j, now);
+	case JOB_KEY_ADD:
+		return job_key_add(svc, j, now);
+	case JOB_KEY_REVOKE:
+		return job_key_revoke(svc, j, now);
+	case JOB_GAME_CREATE:
+		return job_game_create(svc, j, now);
+	case JOB_OUTBOX:
+		return job_outbox(svc, j, now);
+	}
+	return service_fail(j->err, 500, "internal", "unknown job %d",
+	    (int)j->kind);
+}
+
+/*
+ * Whether the work of a job that failed is undone. A refused action may
+ * still have written (the flag fell), and a refused mail is recorded with
+ * its answer: that stays unless the store failed (or the game is gone).
+ * Every other job is all or nothing.
+ */
+static bool
+job_undone(const struct job *j)
+{
+	switch (j->kind) {
+	case JOB_ACTION:
+	case JOB_FLAG:
+	case JOB_REMIND:
+		return j->err->status == 500 || j->err->status == 404;
+	case JOB_MAIL:
+		return j->err->status == 500;
+	default:
+		return true;
+	}
+}
+
+/* What the writer could not do when a job's transaction did not commit. */
+static const char *
+job_commit_what(const struct job *j)
+{
+	switch (j->kind) {
+	case JOB_PLAYER_CREATE:
+	case JOB_PLAYER_SET:
+		return "commit the player";
+	case JOB_KEY_ADD:
+		return "add the key";
+	case JOB_KEY_REVOKE:
+		return "revoke the key";
+	case JOB_GAME_CREATE:
+		return "create the game";
+	case JOB_DIGEST:
+		return "commit the digest";
+	case JOB_OUTBOX:
+		return j->u.outbox.sent ? "mark a mail sent" :
+		    "note a failed mail";
+	default:
+		return "commit the action";
+	}
+}
+
 /* Run one job inside the writer's transaction, in its own savepoint. */
 static void
 job_run(struct service *svc, struct job *j, int64_t now)
@@ -62,21 +132,16 @@ job_run(struct service *svc, struct job *j, int64_t now)
 		    "start the action");
 		return;
 	}
-	rc = j->kind == JOB_MAIL ? job_mail(svc, j, now) :
-	    job_game(svc, j, now);
-	/*
-	 * A refusal may still have written (the flag fell): keep what was
-	 * written unless the store failed. The cache is checked against the
-	 * stored head, so undone work is never trusted.
-	 */
-	if (rc != 0 && (j->err->status == 500 || (j->kind != JOB_MAIL &&
-	    j->err->status == 404))) {
+	rc = job_work(svc, j, now);
+	/* The cache is checked against the stored head, so undone work is
+	 * never trusted; the slot is emptied all the same. */
+	if (rc != 0 && job_undone(j)) {
 		store_rollback_to(svc->wstore);
-		svc->cache[(uint64_t)j->game_id % SERVICE_CACHE_SLOTS].id = 0;
+		cache_forget(svc, j->game_id);
 	} else if (store_release(svc->wstore) != STORE_OK) {
 		rc = service_store_fail(j->err, svc->wstore,
 		    "record the action");
-		svc->cache[(uint64_t)j->game_id % SERVICE_CACHE_SLOTS].id = 0;
+		cache_forget(svc, j->game_id);
 	}
 	j->rc = rc;
 }
@@ -100,12 +165,11 @@ batch_run(struct service *svc, struct job *batch)
 	if (store_commit(svc->wstore) != STORE_OK) {
 		service_store_fail(NULL, svc->wstore, "commit");
 		store_rollback(svc->wstore);
-		for (j = batch; j != NULL; j = j->next)
+		for (j = batch; j != NULL; j = j->next) {
 			j->rc = service_store_fail(j->err, svc->wstore,
-			    "commit the action");
-		for (j = batch; j != NULL; j = j->next)
-			svc->cache[(uint64_t)j->game_id %
-			    SERVICE_CACHE_SLOTS].id = 0;
+			    job_commit_what(j));
+			cache_forget(svc, j->game_id);
+		}
 	}
 	service_count_batch(n);
 }
@@ -144,17 +208,24 @@ writer_main(void *arg)
 	return NULL;
 }
 
-/* Queue a job and wait until its transaction committed (or failed). */
+/* Queue a job and wait until its transaction committed (or failed); a job
+ * without an error to fill fails into one of its own. */
 int
 writer_submit(struct service *svc, struct job *j)
 {
+	struct service_error	local;
+	int			rc;
+
+	if (j->err == NULL)
+		j->err = &local;
 	j->next = NULL;
 	j->done = false;
 	pthread_mutex_lock(&svc->lock);
 	if (svc->stopping) {
 		pthread_mutex_unlock(&svc->lock);
-		return service_fail(j->err, 503, "stopping",
+		rc = service_fail(j->err, 503, "stopping",
 		    "the server is stopping; try again in a moment");
+		goto out;
 	}
 	if (svc->tail != NULL)
 		svc->tail->next = j;
@@ -165,7 +236,11 @@ writer_submit(struct service *svc, struct job *j)
 	while (!j->done)
 		pthread_cond_wait(&svc->done, &svc->lock);
 	pthread_mutex_unlock(&svc->lock);
-	return j->rc;
+	rc = j->rc;
+ out:
+	if (j->err == &local)
+		j->err = NULL;
+	return rc;
 }
 
 /*
