@@ -1,5 +1,5 @@
 /*
- * service/actions.c: signed actions: parsed, verified, then applied by the writer.
+ * service/actions.c: signed actions: parsed, verified, then applied.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -184,8 +184,8 @@ verify(const struct sig_statement *st, const struct sig_signature *sg,
  * says why; p->st.player is set when the statement parsed.
  */
 int
-action_prepare(struct service *svc, int64_t game_id, const char *text, size_t len,
-    struct prepared *p, struct service_error *err)
+action_prepare(struct service *svc, int64_t game_id, const char *text,
+    size_t len, struct prepared *p, struct service_error *err)
 {
 	struct store	*rs;
 	enum sig_error	 se;

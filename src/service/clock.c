@@ -198,14 +198,14 @@ service_clock_remind(struct service *svc, const int64_t *thresholds,
 }
 
 /*
- * Remind the side to move that its deadline comes near, once per move and
- * threshold: the nearest threshold its thinking time left (leave days do
- * not count) has passed is taken, its row and those of the farther
- * thresholds are written with the notice, so a reminder that was missed
- * (the server was down) is not sent after a nearer one. No notice goes for a threshold the move began inside of (a
- * "1d/move" game would otherwise be reminded at every move), nor to a
- * player without an address; it is recorded all the same, so the game is
- * not listed again.
+ * In the writer: remind the side to move that its deadline comes near,
+ * once per move and threshold: the nearest threshold its thinking time
+ * left (leave days do not count) has passed is taken, its row and those of
+ * the farther thresholds are written with the notice, so a reminder that
+ * was missed (the server was down) is not sent after a nearer one. No
+ * notice goes for a threshold the move began inside of (a "1d/move" game
+ * would otherwise be reminded at every move), nor to a player without an
+ * address; it is recorded all the same, so the game is not listed again.
  */
 int
 job_remind(struct service *svc, struct job *j, struct store_game *row,
@@ -247,8 +247,8 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 			    "read the player to remind");
 		send = p.email[0] != '\0';
 	}
-	if (send && notify_game(svc, svc->wstore, row, g, c->san, NOTICE_REMINDER,
-	    turn, -1, now) != 0)
+	if (send && notify_game(svc, svc->wstore, row, g, c->san,
+	    NOTICE_REMINDER, turn, -1, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "queue the reminder");
 	for (k = i; k < r->nthresholds; k++) {

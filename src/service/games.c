@@ -57,7 +57,7 @@ service_game_get(struct service *svc, int64_t id, struct service_game *out,
     struct service_error *err)
 {
 	struct store	*st;
-	struct job	 j;
+	struct job	 j = { .kind = JOB_FLAG, .game_id = id, .err = err };
 	int64_t		 now = service_now(svc);
 	int		 rc;
 
@@ -67,10 +67,6 @@ service_game_get(struct service *svc, int64_t id, struct service_game *out,
 	if (rc == 0 && game_ongoing(&out->state) &&
 	    game_check_time(&out->state, now)) {
 		service_game_free(out);
-		memset(&j, 0, sizeof j);
-		j.kind = JOB_FLAG;
-		j.game_id = id;
-		j.err = err;
 		if ((rc = writer_submit(svc, &j)) == 0)
 			rc = rebuild_read(svc, st, id, now, out, err);
 	}
@@ -150,12 +146,14 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	struct game_params	 params;
 	struct game		 g;
 	struct game_tc		 tc;
-	struct job		 j;
+	int64_t			 now = service_now(svc);
+	struct job		 j = { .kind = JOB_GAME_CREATE, .err = err,
+				       .u.game_create = { .row = &row,
+				       .g = &g, .now = now } };
 	enum game_policy	 policy = GAME_POLICY_AUTO;
 	enum chess_error	 ce;
 	const char		*variant = gp->variant ? gp->variant : "standard";
 	char			 why[256];
-	int64_t			 now = service_now(svc);
 	int			 rc = -1, number = -1;
 
 	memset(&row, 0, sizeof row);
@@ -239,12 +237,6 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	row.created = now;
 	snprintf(row.white_name, sizeof row.white_name, "%s", w.name);
 	snprintf(row.black_name, sizeof row.black_name, "%s", b.name);
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_GAME_CREATE;
-	j.err = err;
-	j.u.game_create.row = &row;
-	j.u.game_create.g = &g;
-	j.u.game_create.now = now;
 	if (writer_submit(svc, &j) != 0)
 		goto out;
 	rc = out != NULL ? rebuild_read(svc, st, row.id, now, out, err) : 0;

@@ -347,29 +347,15 @@ service_outbox_due(struct service *svc, int64_t limit, service_outbox_cb cb,
 	return rc;
 }
 
-/* Queue the outcome of sending mail `id` and wait until it is stored. */
-static int
-outbox_note(struct service *svc, int64_t id, bool sent, int64_t retry_at,
-    const char *why, struct service_error *err)
-{
-	struct job	j;
-
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_OUTBOX;
-	j.err = err;
-	j.u.outbox.id = id;
-	j.u.outbox.sent = sent;
-	j.u.outbox.retry_at = retry_at;
-	j.u.outbox.why = why;
-	return writer_submit(svc, &j);
-}
-
 /* Mark an outgoing mail sent. */
 int
 service_outbox_sent(struct service *svc, int64_t id,
     struct service_error *err)
 {
-	return outbox_note(svc, id, true, 0, NULL, err);
+	struct job	j = { .kind = JOB_OUTBOX_SENT, .err = err,
+			      .u.outbox = { .id = id } };
+
+	return writer_submit(svc, &j);
 }
 
 /* Note a failed sending attempt: retry later, or give it up. */
@@ -377,7 +363,11 @@ int
 service_outbox_failed(struct service *svc, int64_t id, int64_t retry_at,
     const char *why, struct service_error *err)
 {
-	return outbox_note(svc, id, false, retry_at, why, err);
+	struct job	j = { .kind = JOB_OUTBOX_FAILED, .err = err,
+			      .u.outbox = { .id = id, .retry_at = retry_at,
+			      .why = why } };
+
+	return writer_submit(svc, &j);
 }
 
 /* In the writer: store the outcome of sending a mail. */
@@ -387,7 +377,7 @@ job_outbox(struct service *svc, struct job *j, int64_t now)
 	const struct job_outbox	*o = &j->u.outbox;
 	enum store_status	 ss;
 
-	if (o->sent)
+	if (j->kind == JOB_OUTBOX_SENT)
 		ss = store_outbox_sent(svc->wstore, o->id, now);
 	else if (o->retry_at != 0)
 		ss = store_outbox_retry(svc->wstore, o->id, o->retry_at,
@@ -395,7 +385,8 @@ job_outbox(struct service *svc, struct job *j, int64_t now)
 	else
 		ss = store_outbox_failed(svc->wstore, o->id, now, o->why);
 	if (ss != STORE_OK)
-		return service_store_fail(j->err, svc->wstore, o->sent ?
-		    "mark a mail sent" : "note a failed mail");
+		return service_store_fail(j->err, svc->wstore,
+		    j->kind == JOB_OUTBOX_SENT ? "mark a mail sent" :
+		    "note a failed mail");
 	return 0;
 }

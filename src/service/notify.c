@@ -1,5 +1,5 @@
 /*
- * service/notify.c: the notices a game event causes, composed and queued in the outbox.
+ * service/notify.c: the notices of a game's events, queued in the outbox.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -144,10 +144,10 @@ notify_action(struct service *svc, const struct store_game *row,
 			    NOTICE_DRAW_ACCEPTED, -1, color, now);
 		if (kind == GAME_ACT_CLAIM_DRAW && g->result ==
 		    GAME_RESULT_DRAW)
-			return notify_game(svc, st, row, g, c->san, NOTICE_CLAIM,
-			    -1, color, now);
-		return notify_game(svc, st, row, g, c->san, NOTICE_GAME_OVER, -1,
-		    color, now);
+			return notify_game(svc, st, row, g, c->san,
+			    NOTICE_CLAIM, -1, color, now);
+		return notify_game(svc, st, row, g, c->san, NOTICE_GAME_OVER,
+		    -1, color, now);
 	}
 	switch (kind) {
 	case GAME_ACT_MOVE:
@@ -155,8 +155,8 @@ notify_action(struct service *svc, const struct store_game *row,
 		return notify_game(svc, st, row, g, c->san, offer ?
 		    NOTICE_DRAW_OFFERED : NOTICE_MOVED, !color, color, now);
 	case GAME_ACT_DECLINE_DRAW:
-		return notify_game(svc, st, row, g, c->san, NOTICE_DRAW_DECLINED,
-		    !color, color, now);
+		return notify_game(svc, st, row, g, c->san,
+		    NOTICE_DRAW_DECLINED, !color, color, now);
 	default:
 		return 0;
 	}

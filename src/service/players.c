@@ -160,7 +160,9 @@ service_player_create(struct service *svc, const char *name,
     size_t nkeys, struct service_player *out, struct service_error *err)
 {
 	struct store_player	 p;
-	struct job		 j;
+	struct job		 j = { .kind = JOB_PLAYER_CREATE, .err = err,
+				       .u.player_create = { .p = &p,
+				       .keys = keys, .nkeys = nkeys } };
 
 	if (name == NULL || !store_name_valid(name))
 		return service_fail(err, 400, "bad-player-name",
@@ -176,13 +178,6 @@ service_player_create(struct service *svc, const char *name,
 	email_copy(p.email, email);
 	snprintf(p.lang, sizeof p.lang, "%s", lang);
 	p.created = service_now(svc);
-
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_PLAYER_CREATE;
-	j.err = err;
-	j.u.player_create.p = &p;
-	j.u.player_create.keys = keys;
-	j.u.player_create.nkeys = nkeys;
 	if (writer_submit(svc, &j) != 0)
 		return -1;
 	return out != NULL ? service_player_get(svc, name, out, err) : 0;
@@ -247,14 +242,10 @@ int
 service_key_add(struct service *svc, const char *name, const char *key,
     struct store_key *out, struct service_error *err)
 {
-	struct job	j;
+	struct job	j = { .kind = JOB_KEY_ADD, .err = err,
+			      .u.key_add = { .name = name, .key = key,
+			      .out = out } };
 
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_KEY_ADD;
-	j.err = err;
-	j.u.key_add.name = name;
-	j.u.key_add.key = key;
-	j.u.key_add.out = out;
 	return writer_submit(svc, &j);
 }
 
@@ -275,13 +266,10 @@ int
 service_key_revoke(struct service *svc, const char *name, int64_t key_id,
     struct service_error *err)
 {
-	struct job	j;
+	struct job	j = { .kind = JOB_KEY_REVOKE, .err = err,
+			      .u.key_revoke = { .name = name,
+			      .key_id = key_id } };
 
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_KEY_REVOKE;
-	j.err = err;
-	j.u.key_revoke.name = name;
-	j.u.key_revoke.key_id = key_id;
 	return writer_submit(svc, &j);
 }
 
@@ -316,7 +304,9 @@ service_player_set(struct service *svc, const char *name, const char *email,
     const char *lang, const char *digest, struct service_player *out,
     struct service_error *err)
 {
-	struct job	j;
+	struct job	j = { .kind = JOB_PLAYER_SET, .err = err,
+			      .u.player_set = { .name = name, .email = email,
+			      .lang = lang, .digest = digest } };
 
 	if (lang != NULL && lang_check(lang, err) != 0)
 		return -1;
@@ -326,13 +316,6 @@ service_player_set(struct service *svc, const char *name, const char *email,
 		    "digest must be \"none\" or \"daily\"");
 	if (email != NULL && email_check(email, err) != 0)
 		return -1;
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_PLAYER_SET;
-	j.err = err;
-	j.u.player_set.name = name;
-	j.u.player_set.email = email;
-	j.u.player_set.lang = lang;
-	j.u.player_set.digest = digest;
 	if (writer_submit(svc, &j) != 0)
 		return -1;
 	return out != NULL ? service_player_get(svc, name, out, err) : 0;

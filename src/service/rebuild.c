@@ -1,5 +1,5 @@
 /*
- * service/rebuild.c: a game rebuilt from its stored record; the caches of rebuilt games.
+ * service/rebuild.c: games rebuilt from their stored records; their caches.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers

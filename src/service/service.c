@@ -1,5 +1,5 @@
 /*
- * service/service.c: open and close, the pool of store handles, errors, metrics, backup.
+ * service/service.c: open and close, the store pool, errors, metrics, backup.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers

@@ -277,10 +277,10 @@ int service_clock_tick(struct service *, size_t *ended,
  * to a threshold (seconds, any order, at most SERVICE_REMINDERS_MAX; 3
  * and 1 days are usual): one notice in the player's language, once per
  * move and threshold. Games are found by deadline; the time left is the
- * thinking time, leave days not counted. When several thresholds were passed at once only
- * the nearest is sent; a threshold the move began inside of (one day left
- * under "1d/move") sends nothing. Nothing happens without mail. *sent (may
- * be NULL) counts the reminders queued.
+ * thinking time, leave days not counted. When several thresholds were
+ * passed at once only the nearest is sent; a threshold the move began
+ * inside of (one day left under "1d/move") sends nothing. Nothing happens
+ * without mail. *sent (may be NULL) counts the reminders queued.
  */
 int service_clock_remind(struct service *, const int64_t *thresholds,
     size_t nthresholds, size_t *sent, struct service_error *);

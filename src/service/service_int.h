@@ -39,7 +39,8 @@
 #define SERVICE_VIEW_SLOTS	1024
 #define SERVICE_CACHE_SLOTS	1024
 
-/* What the writer is asked to do. */
+/* What the writer is asked to do; writer.c has a row of job_types for
+ * each. */
 enum job_kind {
 	JOB_ACTION,		/* a verified signed statement */
 	JOB_FLAG,		/* end a game whose flag fell */
@@ -52,7 +53,9 @@ enum job_kind {
 	JOB_KEY_ADD,
 	JOB_KEY_REVOKE,
 	JOB_GAME_CREATE,
-	JOB_OUTBOX,		/* the outcome of sending a mail */
+	JOB_OUTBOX_SENT,	/* a mail of the outbox was sent */
+	JOB_OUTBOX_FAILED,	/* or not: retry it later, or give it up */
+	JOB_NKINDS
 };
 
 /* A signed statement whose signature was checked on the caller's thread;
@@ -133,11 +136,10 @@ struct job_game_create {
 	int64_t				 now;
 };
 
-/* JOB_OUTBOX: mail `id` was sent; or not, to retry at `retry_at` (0: give
- * it up). */
+/* JOB_OUTBOX_SENT, JOB_OUTBOX_FAILED: a mail of the outbox; when it
+ * failed, when to retry it (0: give it up) and why. */
 struct job_outbox {
 	int64_t				 id;
-	bool				 sent;
 	int64_t				 retry_at;
 	const char			*why;
 };

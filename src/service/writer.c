@@ -46,78 +46,61 @@ job_game(struct service *svc, struct job *j, int64_t now)
 	return rc;
 }
 
-/* Do a job's work; -1 with j->err set when it failed or was refused. */
-static int
-job_work(struct service *svc, struct job *j, int64_t now)
-{
-	switch (j->kind) {
-	case JOB_ACTION:
-	case JOB_FLAG:
-	case JOB_REMIND:
-		return job_game(svc, j, now);
-	case JOB_MAIL:
-		return job_mail(svc, j, now);
-	case JOB_DIGEST:
-		return job_digest(svc, j, now);
-	case JOB_PLAYER_CREATE:
-		return job_player_create(svc, j, now);
-	case JOB_PLAYER_SET:
-		return job_player_set(svc, j, now);
-	case JOB_KEY_ADD:
-		return job_key_add(svc, j, now);
-	case JOB_KEY_REVOKE:
-		return job_key_revoke(svc, j, now);
-	case JOB_GAME_CREATE:
-		return job_game_create(svc, j, now);
-	case JOB_OUTBOX:
-		return job_outbox(svc, j, now);
-	}
-	return service_fail(j->err, 500, "internal", "unknown job %d",
-	    (int)j->kind);
-}
+/* When the work of a job that failed is undone. */
+enum job_undo {
+	UNDO_ALWAYS,		/* all or nothing */
+	UNDO_STORE,		/* a refusal is recorded with its answer:
+				   undo only what a store failure left */
+	UNDO_STORE_GONE,	/* a refusal may follow a write (the flag
+				   fell): undo a store failure, or work on a
+				   game that is gone */
+};
 
-/*
- * Whether the work of a job that failed is undone. A refused action may
- * still have written (the flag fell), and a refused mail is recorded with
- * its answer: that stays unless the store failed (or the game is gone).
- * Every other job is all or nothing.
- */
+/* How the writer runs each kind of job. */
+static const struct job_type {
+	int		(*run)(struct service *, struct job *, int64_t);
+	enum job_undo	  undo;
+	const char	 *commit;	/* what a failed commit undid */
+} job_types[] = {
+	[JOB_ACTION] =		{ job_game, UNDO_STORE_GONE,
+				  "commit the action" },
+	[JOB_FLAG] =		{ job_game, UNDO_STORE_GONE,
+				  "commit the action" },
+	[JOB_MAIL] =		{ job_mail, UNDO_STORE,
+				  "commit the action" },
+	[JOB_REMIND] =		{ job_game, UNDO_STORE_GONE,
+				  "commit the action" },
+	[JOB_DIGEST] =		{ job_digest, UNDO_ALWAYS,
+				  "commit the digest" },
+	[JOB_PLAYER_CREATE] =	{ job_player_create, UNDO_ALWAYS,
+				  "commit the player" },
+	[JOB_PLAYER_SET] =	{ job_player_set, UNDO_ALWAYS,
+				  "commit the player" },
+	[JOB_KEY_ADD] =		{ job_key_add, UNDO_ALWAYS,
+				  "add the key" },
+	[JOB_KEY_REVOKE] =	{ job_key_revoke, UNDO_ALWAYS,
+				  "revoke the key" },
+	[JOB_GAME_CREATE] =	{ job_game_create, UNDO_ALWAYS,
+				  "create the game" },
+	[JOB_OUTBOX_SENT] =	{ job_outbox, UNDO_ALWAYS,
+				  "mark a mail sent" },
+	[JOB_OUTBOX_FAILED] =	{ job_outbox, UNDO_ALWAYS,
+				  "note a failed mail" },
+};
+_Static_assert(sizeof job_types / sizeof job_types[0] == JOB_NKINDS,
+    "a row of job_types for each job kind");
+
+/* Whether the work of a job that failed is undone. */
 static bool
 job_undone(const struct job *j)
 {
-	switch (j->kind) {
-	case JOB_ACTION:
-	case JOB_FLAG:
-	case JOB_REMIND:
-		return j->err->status == 500 || j->err->status == 404;
-	case JOB_MAIL:
+	switch (job_types[j->kind].undo) {
+	case UNDO_STORE:
 		return j->err->status == 500;
+	case UNDO_STORE_GONE:
+		return j->err->status == 500 || j->err->status == 404;
 	default:
 		return true;
-	}
-}
-
-/* What the writer could not do when a job's transaction did not commit. */
-static const char *
-job_commit_what(const struct job *j)
-{
-	switch (j->kind) {
-	case JOB_PLAYER_CREATE:
-	case JOB_PLAYER_SET:
-		return "commit the player";
-	case JOB_KEY_ADD:
-		return "add the key";
-	case JOB_KEY_REVOKE:
-		return "revoke the key";
-	case JOB_GAME_CREATE:
-		return "create the game";
-	case JOB_DIGEST:
-		return "commit the digest";
-	case JOB_OUTBOX:
-		return j->u.outbox.sent ? "mark a mail sent" :
-		    "note a failed mail";
-	default:
-		return "commit the action";
 	}
 }
 
@@ -132,7 +115,7 @@ job_run(struct service *svc, struct job *j, int64_t now)
 		    "start the action");
 		return;
 	}
-	rc = job_work(svc, j, now);
+	rc = job_types[j->kind].run(svc, j, now);
 	/* The cache is checked against the stored head, so undone work is
 	 * never trusted; the slot is emptied all the same. */
 	if (rc != 0 && job_undone(j)) {
@@ -167,7 +150,7 @@ batch_run(struct service *svc, struct job *batch)
 		store_rollback(svc->wstore);
 		for (j = batch; j != NULL; j = j->next) {
 			j->rc = service_store_fail(j->err, svc->wstore,
-			    job_commit_what(j));
+			    job_types[j->kind].commit);
 			cache_forget(svc, j->game_id);
 		}
 	}
@@ -208,41 +191,6 @@ writer_main(void *arg)
 	return NULL;
 }
 
-/* Queue a job and wait until its transaction committed (or failed); a job
- * without an error to fill fails into one of its own. */
-int
-writer_submit(struct service *svc, struct job *j)
-{
-	struct service_error	local;
-	int			rc;
-
-	if (j->err == NULL)
-		j->err = &local;
-	j->next = NULL;
-	j->done = false;
-	pthread_mutex_lock(&svc->lock);
-	if (svc->stopping) {
-		pthread_mutex_unlock(&svc->lock);
-		rc = service_fail(j->err, 503, "stopping",
-		    "the server is stopping; try again in a moment");
-		goto out;
-	}
-	if (svc->tail != NULL)
-		svc->tail->next = j;
-	else
-		svc->head = j;
-	svc->tail = j;
-	pthread_cond_signal(&svc->work);
-	while (!j->done)
-		pthread_cond_wait(&svc->done, &svc->lock);
-	pthread_mutex_unlock(&svc->lock);
-	rc = j->rc;
- out:
-	if (j->err == &local)
-		j->err = NULL;
-	return rc;
-}
-
 /*
  * Queue `n` jobs at once, so that the writer may commit them together, and
  * wait until every one is done. -1 when the service is stopping (every job
@@ -278,6 +226,21 @@ writer_submit_all(struct service *svc, struct job *jobs, size_t n)
 			pthread_cond_wait(&svc->done, &svc->lock);
 	pthread_mutex_unlock(&svc->lock);
 	return 0;
+}
+
+/* Queue a job and wait until its transaction committed (or failed); a job
+ * without an error to fill fails into one of its own. */
+int
+writer_submit(struct service *svc, struct job *j)
+{
+	struct service_error	local;
+
+	if (j->err == NULL)
+		j->err = &local;
+	writer_submit_all(svc, j, 1);
+	if (j->err == &local)
+		j->err = NULL;
+	return j->rc;
 }
 
 /* Start the writer thread. */
