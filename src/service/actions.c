@@ -297,7 +297,7 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	return rc;
 }
 
-/* The HTTP status and message prefix of a game refusal. */
+/* Give the HTTP status of a game refusal. */
 static unsigned
 refusal_status(enum game_refusal rc)
 {
@@ -314,7 +314,7 @@ refusal_status(enum game_refusal rc)
 	}
 }
 
-/* The stored kind of a statement's action. */
+/* Name the stored kind of a statement's action. */
 static const char *
 action_kind_name(const struct sig_action *a)
 {

@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,7 +261,7 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	return 0;
 }
 
-/* Whether a player's daily digest is due at `now`. */
+/* Tell whether a player's daily digest is due at `now`. */
 static bool
 digest_due(const struct store_player *p, int64_t now)
 {
@@ -359,15 +358,8 @@ digest_one(struct service *svc, const struct store_player *p, int64_t now,
 			e[i].time_left = game_time_left(&g[i].state, color,
 			    now);
 		}
-		memset(&n, 0, sizeof n);
-		n.kind = NOTICE_DIGEST;
-		n.recipient = -1;
-		n.to_email = p->email;
-		n.to_name = p->name;
-		n.to_lang = player_lang(p);
-		n.actor = -1;
-		n.draw_offer = -1;
-		n.clock[0] = n.clock[1] = -1;
+		notify_start(&n, NOTICE_DIGEST, p->email, p->name,
+		    player_lang(p));
 		n.digest = e;
 		n.ndigest = ng;
 		if (notify_queue(svc, st, &n, now) != 0) {
@@ -421,7 +413,7 @@ service_clock_digest(struct service *svc, size_t *sent,
 	return rc;
 }
 
-/* In the writer: a player's digest, when it is still due. */
+/* In the writer: queue a player's digest, when it is still due. */
 int
 job_digest(struct service *svc, struct job *j, int64_t now)
 {

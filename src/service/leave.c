@@ -20,7 +20,7 @@
 
 #include "service/service_int.h"
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+/* Count the days since 1970-01-01 of a civil date (proleptic Gregorian). */
 static int64_t
 days_from_civil(int64_t y, unsigned m, unsigned d)
 {
@@ -54,14 +54,14 @@ date_format(int64_t t, char *buf, size_t size)
 	snprintf(buf, size, "%04" PRId64 "-%02u-%02u", y + (m <= 2), m, d);
 }
 
-/* 00:00 UTC of a date. */
+/* Find 00:00 UTC of a date. */
 static int64_t
 date_start(const struct sig_date *d)
 {
 	return days_from_civil(d->year, d->month, d->day) * GAME_DAY;
 }
 
-/* Seconds of [a1, b1) inside [a2, b2). */
+/* Measure the seconds of [a1, b1) inside [a2, b2). */
 static int64_t
 overlap(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
 {
@@ -171,11 +171,11 @@ service_player_leave(struct service *svc, int64_t player_id,
 }
 
 /*
- * Take a leave: check it (it begins after today, UTC; it overlaps no other
- * leave of the player; with the others it stays within the allowance of
- * each calendar year it touches), record it, and append its statement to
- * the record of each of the player's ongoing games, whose deadlines move
- * on by the leave days they would fall after.
+ * In the writer: take a leave. Check it (it begins after today, UTC; it
+ * overlaps no other leave of the player; with the others it stays within
+ * the allowance of each calendar year it touches), record it, and append
+ * its statement to the record of each of the player's ongoing games, whose
+ * deadlines move on by the leave days they would fall after.
  */
 int
 job_leave(struct service *svc, const struct job_statement *s,

@@ -12,7 +12,6 @@
 
 #include "config.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +134,7 @@ service_mail_many(struct service *svc, const struct service_mail_in *ins,
 	return rc;
 }
 
-/* Where polling a mailbox got to (0, 0 the first time). */
+/* Read where polling a mailbox got to (0, 0 the first time). */
 int
 service_mail_position(struct service *svc, const char *mailbox,
     int64_t *uidvalidity, int64_t *last_uid, struct service_error *err)
@@ -183,32 +182,24 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 		    "player's address", m->sender, j->err->code);
 		return 0;
 	}
-	memset(&n, 0, sizeof n);
-	n.kind = NOTICE_REFUSED;
+	notify_start(&n, NOTICE_REFUSED, p.email, p.name, player_lang(&p));
 	n.answered_id = m->message_id[0] ? m->message_id : NULL;
 	n.answered_subject = m->subject;
 	n.reason = j->err->message;
 	n.reason_code = j->err->code;
-	n.recipient = -1;
-	n.to_email = p.email;
-	n.to_name = p.name;
-	n.to_lang = player_lang(&p);
-	n.actor = -1;
-	n.draw_offer = -1;
-	n.clock[0] = n.clock[1] = -1;
 	/* With the game when the player plays in it. */
 	if (j->game_id != 0 && store_game_get(svc->wstore, j->game_id,
 	    &row) == STORE_OK && row_color(&row, p.id) != -1 &&
 	    (c = cache_get(svc, &row, &ignore)) != NULL) {
 		if (notify_fill(svc->wstore, &row, &c->state, c->san, pl, &n,
 		    &sanv, &pgn, now) != 0) {
-			free(sanv);
-			free(pgn);
-			return -1;
+			rc = -1;
+			goto out;
 		}
 		n.recipient = row_color(&row, p.id);
 	}
 	rc = notify_queue(svc, svc->wstore, &n, now);
+ out:
 	free(sanv);
 	free(pgn);
 	return rc;
@@ -234,17 +225,10 @@ mail_answer_howto(struct service *svc, const struct job *j, int64_t now)
 		return 0;
 	known = store_player_get_by_email(svc->wstore, m->sender, &p) ==
 	    STORE_OK;
-	memset(&n, 0, sizeof n);
-	n.kind = NOTICE_HOWTO;
+	notify_start(&n, NOTICE_HOWTO, m->sender, known ? p.name : NULL,
+	    known ? player_lang(&p) : CHESS_LANG_EN);
 	n.answered_id = m->message_id[0] ? m->message_id : NULL;
 	n.answered_subject = m->subject;
-	n.recipient = -1;
-	n.to_email = m->sender;
-	n.to_name = known ? p.name : NULL;
-	n.to_lang = known ? player_lang(&p) : CHESS_LANG_EN;
-	n.actor = -1;
-	n.draw_offer = -1;
-	n.clock[0] = n.clock[1] = -1;
 	return notify_queue(svc, svc->wstore, &n, now);
 }
 
@@ -264,9 +248,10 @@ mail_position_advance(struct store *st, const struct service_mail_in *m)
 }
 
 /*
- * A mail job: seen before, nothing to do; else its action (when it has a
- * statement that passed the signature check), its answer, and its record,
- * all in this savepoint. -1 only when the store failed.
+ * In the writer: handle a mail. Seen before, nothing to do; else its
+ * action (when it has a statement that passed the signature check), its
+ * answer, and its record, all in this savepoint. -1 only when the store
+ * failed.
  */
 int
 job_mail(struct service *svc, struct job *j, int64_t now)

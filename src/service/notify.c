@@ -20,6 +20,25 @@
 #include "util/log.h"
 #include "service/service_int.h"
 
+/*
+ * Start a notice of `kind` to an address rather than to a player of a
+ * game: no actor, no draw offer, no clocks until the caller says so.
+ */
+void
+notify_start(struct notice *n, enum notice_kind kind, const char *email,
+    const char *name, enum chess_lang lang)
+{
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	n->recipient = -1;
+	n->to_email = email;
+	n->to_name = name;
+	n->to_lang = lang;
+	n->actor = -1;
+	n->draw_offer = -1;
+	n->clock[0] = n->clock[1] = -1;
+}
+
 /* Compose a notice and queue it in the outbox of `st`'s transaction. */
 int
 notify_queue(struct service *svc, struct store *st, struct notice *n,

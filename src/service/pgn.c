@@ -43,8 +43,9 @@ rec_one(void *arg, const struct store_action *a)
 }
 
 /*
- * The game as PGN, its signed record in a comment before the result; the
- * records are read with handle `st` (the writer's sees its own work).
+ * Write the game as PGN, its signed record in a comment before the
+ * result; the records are read with handle `st` (the writer's sees its own
+ * work).
  */
 char *
 pgn_text(struct store *st, const struct store_game *row, const struct game *g,
@@ -111,7 +112,7 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
 	return res;
 }
 
-/* The game as PGN with its signed record. */
+/* Export a game as PGN with its signed record. */
 char *
 service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
     struct service_error *err)

@@ -20,7 +20,7 @@
 
 #include "service/service_int.h"
 
-/* The language of a player's mail. */
+/* Pick a player's language, of their mail and of their moves. */
 enum chess_lang
 player_lang(const struct store_player *p)
 {

@@ -44,7 +44,7 @@ san_reserve(char (**san)[CHESS_SAN_MAX], size_t *cap, size_t n)
 	return 0;
 }
 
-/* The colour `player_id` plays in `row`, or -1. */
+/* Find the colour `player_id` plays in `row`, or -1. */
 int
 row_color(const struct store_game *row, int64_t player_id)
 {
@@ -248,7 +248,7 @@ row_update_state(struct store_game *row, const struct game *g, int64_t now,
 	row->updated = now;
 }
 
-/* The writer's cached state of a game, rebuilt when stale. */
+/* Get the writer's cached state of a game, rebuilt when stale. */
 struct cached *
 cache_get(struct service *svc, const struct store_game *row,
     struct service_error *err)

@@ -27,34 +27,7 @@
 #include "util/metrics.h"
 #include "service/service_int.h"
 
-static struct metric	*m_accepted, *m_batches, *m_batched;
-
-/*
- * Refused actions are counted by reason, one row per API code:
- * corrchess_actions_refused_total{reason="illegal-move"}. The known codes
- * are registered at start; a code not listed gets its row when first seen.
- */
-#define REFUSAL_ROWS_MAX	64
-static const char *const refusal_codes[] = {
-	"bad-statement", "no-signature", "wrong-game", "unsupported-action",
-	"bad-signature", "unknown-player", "unknown-key", "key-revoked",
-	"wrong-namespace", "not-a-player", "no-such-game", "stale-ply",
-	"not-your-turn", "game-over", "late-move", "illegal-move",
-	"ambiguous-move", "bad-move", "no-draw-offer", "bad-claim", "stopping",
-	"leave-too-soon", "leave-overlaps", "leave-allowance", "internal", NULL
-};
-static struct {
-	char		 code[sizeof ((struct service_error *)0)->code];
-	struct metric	*m;
-}			 m_refused[REFUSAL_ROWS_MAX];
-static size_t		 m_nrefused;
-static pthread_mutex_t	 m_refused_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t	 metrics_once = PTHREAD_ONCE_INIT;
-
-/* The service whose store the games-by-status gauges count (the first one
- * open), guarded so that closing it waits for a count under way. */
-static pthread_mutex_t	 gauge_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct service	*gauge_svc;
+/* --- errors, the clock, the pool of handles ---------------------------- */
 
 /* Fill a service error. */
 int
@@ -84,7 +57,7 @@ service_store_fail(struct service_error *err, struct store *st,
 	    "the server could not %s; try again later", what);
 }
 
-/* The service's clock. */
+/* Read the service's clock. */
 int64_t
 service_now(struct service *svc)
 {
@@ -153,6 +126,37 @@ service_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
 	*cap = ncap;
 	return p;
 }
+
+/* --- metrics ---------------------------------------------------------- */
+
+static struct metric	*m_accepted, *m_batches, *m_batched;
+
+/*
+ * Refused actions are counted by reason, one row per API code:
+ * corrchess_actions_refused_total{reason="illegal-move"}. The known codes
+ * are registered at start; a code not listed gets its row when first seen.
+ */
+#define REFUSAL_ROWS_MAX	64
+static const char *const refusal_codes[] = {
+	"bad-statement", "no-signature", "wrong-game", "unsupported-action",
+	"bad-signature", "unknown-player", "unknown-key", "key-revoked",
+	"wrong-namespace", "not-a-player", "no-such-game", "stale-ply",
+	"not-your-turn", "game-over", "late-move", "illegal-move",
+	"ambiguous-move", "bad-move", "no-draw-offer", "bad-claim", "stopping",
+	"leave-too-soon", "leave-overlaps", "leave-allowance", "internal", NULL
+};
+static struct {
+	char		 code[sizeof ((struct service_error *)0)->code];
+	struct metric	*m;
+}			 m_refused[REFUSAL_ROWS_MAX];
+static size_t		 m_nrefused;
+static pthread_mutex_t	 m_refused_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t	 metrics_once = PTHREAD_ONCE_INIT;
+
+/* The service whose store the games-by-status gauges count (the first one
+ * open), guarded so that closing it waits for a count under way. */
+static pthread_mutex_t	 gauge_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct service	*gauge_svc;
 
 /* Register the refusal row of `code`; call with m_refused_lock held. */
 static struct metric *
@@ -247,6 +251,8 @@ service_metrics_init(void)
 	metrics_gauge_fn("corrchess_games{status=\"finished\"}",
 	    "Games by status", games_by_status, (void *)"finished");
 }
+
+/* --- opening and closing ---------------------------------------------- */
 
 /* Open the service. */
 struct service *
@@ -355,6 +361,8 @@ service_close(struct service *svc)
 	free(svc->db_path);
 	free(svc);
 }
+
+/* --- backup ----------------------------------------------------------- */
 
 /*
  * Copy the database with SQLite's online backup API (writers go on

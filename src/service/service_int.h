@@ -12,13 +12,15 @@
  */
 
 /*
- * Signed actions are committed by one writer thread. Callers queue a job
- * and sleep until the writer has committed the transaction that holds it;
- * the writer takes every job waiting (up to batch_max) into one
- * transaction, each job inside a savepoint, so one fsync covers many
- * actions. The writer keeps the rebuilt state of recently played games,
- * each checked against the stored record head before use (another process
- * sharing the database may have moved the game on).
+ * Every write is committed by one writer thread (writer.c). Callers check
+ * what they can on their own thread, queue a job and sleep until the
+ * writer has committed the transaction that holds it; the writer takes
+ * every job waiting (up to batch_max) into one transaction, each job
+ * inside a savepoint, so one fsync covers many actions. What a job points
+ * to is the caller's, valid until the job is done. The writer keeps the
+ * rebuilt state of recently played games, each checked against the stored
+ * record head before use (another process sharing the database may have
+ * moved the game on).
  */
 
 #ifndef CORRCHESS_SERVICE_INT_H
@@ -273,6 +275,8 @@ int	rebuild_read(struct service *, struct store *, int64_t, int64_t,
 	    struct service_game *, struct service_error *);
 
 /* notify.c */
+void	notify_start(struct notice *, enum notice_kind, const char *,
+	    const char *, enum chess_lang);
 int	notify_queue(struct service *, struct store *, struct notice *,
 	    int64_t);
 int	notify_fill(struct store *, const struct store_game *,

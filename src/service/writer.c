@@ -12,14 +12,14 @@
 
 #include "config.h"
 
-#include <inttypes.h>
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "service/service_int.h"
 
-/* Run a game job (an action or a flag) inside the writer's transaction. */
+/*
+ * Run a game job (an action, a mail's action, a flag or a reminder) inside
+ * the writer's transaction.
+ */
 int
 job_game(struct service *svc, struct job *j, int64_t now)
 {
@@ -90,7 +90,7 @@ static const struct job_type {
 _Static_assert(sizeof job_types / sizeof job_types[0] == JOB_NKINDS,
     "a row of job_types for each job kind");
 
-/* Whether the work of a job that failed is undone. */
+/* Tell whether the work of a job that failed is undone. */
 static bool
 job_undone(const struct job *j)
 {
@@ -157,7 +157,7 @@ batch_run(struct service *svc, struct job *batch)
 	service_count_batch(n);
 }
 
-/* The writer thread: take waiting jobs, commit them together. */
+/* Run the writer thread: take waiting jobs, commit them together. */
 static void *
 writer_main(void *arg)
 {
