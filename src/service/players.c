@@ -153,6 +153,19 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 	return 0;
 }
 
+/*
+ * Queue job `j`, which writes player `name`, and once it committed read
+ * the player into `out` (when not NULL).
+ */
+static int
+player_write(struct service *svc, struct job *j, const char *name,
+    struct service_player *out, struct service_error *err)
+{
+	if (writer_submit(svc, j) != 0)
+		return -1;
+	return out != NULL ? service_player_get(svc, name, out, err) : 0;
+}
+
 /* Create a player with their keys. */
 int
 service_player_create(struct service *svc, const char *name,
@@ -178,9 +191,7 @@ service_player_create(struct service *svc, const char *name,
 	email_copy(p.email, email);
 	snprintf(p.lang, sizeof p.lang, "%s", lang);
 	p.created = service_now(svc);
-	if (writer_submit(svc, &j) != 0)
-		return -1;
-	return out != NULL ? service_player_get(svc, name, out, err) : 0;
+	return player_write(svc, &j, name, out, err);
 }
 
 /* In the writer: add a player and their keys, stamped with its creation. */
@@ -316,9 +327,7 @@ service_player_set(struct service *svc, const char *name, const char *email,
 		    "digest must be \"none\" or \"daily\"");
 	if (email != NULL && email_check(email, err) != 0)
 		return -1;
-	if (writer_submit(svc, &j) != 0)
-		return -1;
-	return out != NULL ? service_player_get(svc, name, out, err) : 0;
+	return player_write(svc, &j, name, out, err);
 }
 
 /* In the writer: change a player's fields. */
