@@ -391,7 +391,7 @@ service_clock_digest(struct service *svc, size_t *sent,
 	struct store		*st;
 	struct digest_list	 dl;
 	size_t			 n = 0;
-	int			 rc;
+	int			 rc = 0;
 
 	if (sent != NULL)
 		*sent = 0;
@@ -401,7 +401,6 @@ service_clock_digest(struct service *svc, size_t *sent,
 	dl.now = service_now(svc);
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
-	rc = 0;
 	if (store_player_list(st, 0, 0, digest_collect, &dl) != STORE_OK)
 		rc = service_store_fail(err, st, "list the players");
 	pool_put(svc, st);
