@@ -1,4 +1,6 @@
 /*
+ * service/service.h: one function per user action, for every front door.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -14,10 +16,13 @@
  * same error texts whichever way it came in.
  *
  * Threads: every function may be called from any thread at once. Reads use
- * a pool of store handles. Signed actions are verified on the caller's
- * thread, then committed by one writer thread that groups the actions
- * waiting at that moment into one transaction (group commit), each in its
- * own savepoint; a function returns only after its transaction committed.
+ * a pool of store handles. Every write goes through one writer thread:
+ * signed actions (verified on the caller's thread), mail, the clock's
+ * work, the admin's changes to players, keys and games, and the outbox's
+ * bookkeeping. The writer groups the jobs waiting at that moment into one
+ * transaction (group commit), each in its own savepoint, so a refused or
+ * failed job leaves no trace while the others commit; a function that
+ * writes returns only after its transaction committed.
  */
 
 #ifndef CORRCHESS_SERVICE_H
@@ -247,10 +252,11 @@ int service_backup(struct service *, int *fdp, int64_t *sizep,
 
 /*
  * The clock. Games end on time without anyone opening them, and the side
- * to move is reminded of its deadline; src/clock.c calls these every
- * minute or so. Both run through the writer, which checks each game again
- * inside its transaction, so several processes sharing a database may run
- * them at once: a game is ended once, a reminder sent once.
+ * to move is reminded of its deadline; src/daemon/clock.c calls these
+ * every minute or so. They run through the writer, which checks each game
+ * (each player, for the digest) again inside its transaction, so several
+ * processes sharing a database may run them at once: a game is ended
+ * once, a reminder or a digest sent once.
  */
 
 /* Most reminder thresholds service_clock_remind() takes. */
@@ -271,10 +277,10 @@ int service_clock_tick(struct service *, size_t *ended,
  * to a threshold (seconds, any order, at most SERVICE_REMINDERS_MAX; 3
  * and 1 days are usual): one notice in the player's language, once per
  * move and threshold. Games are found by deadline; the time left is the
- * thinking time, leave days not counted. When several thresholds were passed at once only
- * the nearest is sent; a threshold the move began inside of (one day left
- * under "1d/move") sends nothing. Nothing happens without mail. *sent (may
- * be NULL) counts the reminders queued.
+ * thinking time, leave days not counted. When several thresholds were
+ * passed at once only the nearest is sent; a threshold the move began
+ * inside of (one day left under "1d/move") sends nothing. Nothing happens
+ * without mail. *sent (may be NULL) counts the reminders queued.
  */
 int service_clock_remind(struct service *, const int64_t *thresholds,
     size_t nthresholds, size_t *sent, struct service_error *);

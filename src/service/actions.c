@@ -1,0 +1,442 @@
+/*
+ * service/actions.c: signed actions: parsed, verified, then applied.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service/service_int.h"
+
+/* Find the signature as received after the statement: the "signature:"
+ * line, or the armored block from its BEGIN line through its END line. */
+static int
+signature_span(const char *text, size_t len, enum sig_form form,
+    const char **startp, const char **endp)
+{
+	static const char	 begin_tag[] = "-----BEGIN SSH SIGNATURE-----";
+	static const char	 end_tag[] = "-----END SSH SIGNATURE-----";
+	const char		*p = text, *stop = text + len, *eol, *q;
+	const char		*start = NULL;
+
+	for (; p < stop; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(stop - p))) == NULL)
+			eol = stop;
+		for (q = p; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (form == SIG_FORM_RAW && (size_t)(eol - q) >= 10 &&
+		    memcmp(q, "signature:", 10) == 0) {
+			*startp = q;
+			*endp = eol;
+			return 0;
+		}
+		if (form == SIG_FORM_SSHSIG && start == NULL &&
+		    (size_t)(eol - q) >= sizeof begin_tag - 1 &&
+		    memcmp(q, begin_tag, sizeof begin_tag - 1) == 0)
+			start = q;
+		else if (start != NULL &&
+		    (size_t)(eol - q) >= sizeof end_tag - 1 &&
+		    memcmp(q, end_tag, sizeof end_tag - 1) == 0) {
+			*startp = start;
+			*endp = q + sizeof end_tag - 1;
+			return 0;
+		}
+		if (eol == stop)
+			break;
+	}
+	return -1;
+}
+
+/* Where the statement starts: its first "corrchess-v1" line, as the
+ * parser finds it. A signature before it (a mail quoting an earlier one)
+ * is not the statement's. */
+static size_t
+statement_offset(const char *text, size_t len)
+{
+	const char	*p = text, *stop = text + len, *eol, *e;
+
+	for (; p < stop; p = eol + 1) {
+		for (eol = p; eol < stop && *eol != '\n' && *eol != '\r'; eol++)
+			;
+		for (e = eol; e > p && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		if ((size_t)(e - p) == sizeof SIG_HEADER - 1 &&
+		    memcmp(p, SIG_HEADER, sizeof SIG_HEADER - 1) == 0)
+			return (size_t)(p - text);
+		if (eol == stop)
+			break;
+	}
+	return 0;
+}
+
+/* Copy the signature as received, lines ending in one LF, without CR or
+ * trailing white space. */
+static int
+signature_text(const char *text, size_t len, enum sig_form form, char *buf,
+    size_t size)
+{
+	const char	*start, *end, *p, *eol, *e;
+	size_t		 o = 0, off = statement_offset(text, len);
+
+	if (signature_span(text + off, len - off, form, &start, &end) != 0)
+		return -1;
+	for (p = start; p < end; p = eol + 1) {
+		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			eol = end;
+		for (e = eol; e > p && (e[-1] == '\r' || e[-1] == ' ' ||
+		    e[-1] == '\t'); e--)
+			;
+		if (o + (size_t)(e - p) + 2 > size)
+			return -1;
+		memcpy(buf + o, p, (size_t)(e - p));
+		o += (size_t)(e - p);
+		buf[o++] = '\n';
+		if (eol == end)
+			break;
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+/* Verify a statement's signature against the player's keys. */
+static int
+verify(const struct sig_statement *st, const struct sig_signature *sg,
+    const struct service_player *sp, int64_t *key_id,
+    struct service_error *err)
+{
+	uint8_t		(*keys)[SIG_PUBKEY_BYTES] = NULL;
+	int64_t		*ids = NULL;
+	size_t		 n = 0, i, which;
+	enum sig_error	 se, valid_se = SIG_EBADSIG;
+	int		 pass, rc = -1;
+
+	if ((keys = calloc(sp->nkeys + 1, sizeof *keys)) == NULL ||
+	    (ids = calloc(sp->nkeys + 1, sizeof *ids)) == NULL) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	/* First the valid keys, then the revoked ones, to say which. */
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (i = 0; i < sp->nkeys; i++) {
+			if ((sp->keys[i].revoked != 0) != (pass == 1))
+				continue;
+			memcpy(keys[n], sp->keys[i].pubkey, SIG_PUBKEY_BYTES);
+			ids[n++] = sp->keys[i].id;
+		}
+		if (sig_signature_verify(st, sg, (const uint8_t (*)[32])keys,
+		    n, &which, &se) == 0) {
+			if (pass == 1) {
+				service_fail(err, 403, "key-revoked",
+				    "the statement is signed with a key of %s "
+				    "that was revoked", st->player);
+				goto out;
+			}
+			*key_id = ids[which];
+			rc = 0;
+			goto out;
+		}
+		if (se == SIG_ENAMESPACE) {
+			service_fail(err, 403, "wrong-namespace",
+			    "the SSH signature was made for another namespace: "
+			    "sign with ssh-keygen -Y sign -n corrchess");
+			goto out;
+		}
+		if (pass == 0 && se != SIG_EKEY_MISMATCH && se != SIG_EBADSIG) {
+			service_fail(err, 400, "bad-signature",
+			    "the signature cannot be read: %s",
+			    sig_strerror(se));
+			goto out;
+		}
+		if (pass == 0)
+			valid_se = se;
+	}
+	/* Judge by the valid keys: an SSH signature by one of them that
+	 * does not verify is a bad signature, not an unknown key. */
+	if (sg->form == SIG_FORM_SSHSIG && valid_se == SIG_EKEY_MISMATCH)
+		service_fail(err, 403, "unknown-key",
+		    "the statement is signed with a key that is not registered "
+		    "for %s", st->player);
+	else
+		service_fail(err, 403, "bad-signature",
+		    "the signature does not match this statement and any key of "
+		    "%s", st->player);
+ out:
+	free(keys);
+	free(ids);
+	return rc;
+}
+
+/*
+ * Parse a statement and check its signature against the player's keys;
+ * `game_id` is the game the front door expects (0: any). On failure `err`
+ * says why; p->st.player is set when the statement parsed.
+ */
+int
+action_prepare(struct service *svc, int64_t game_id, const char *text,
+    size_t len, struct prepared *p, struct service_error *err)
+{
+	struct store	*rs;
+	enum sig_error	 se;
+	const char	*code;
+	int		 rc;
+
+	memset(&p->sp, 0, sizeof p->sp);
+	p->st.player[0] = '\0';
+	p->st.game = 0;
+	if (sig_statement_parse(text, len, &p->st, &p->sg, &se) != 0) {
+		code = se == SIG_ENOSIG ? "no-signature" :
+		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
+		    "bad-signature" : "bad-statement";
+		if (p->st.line != 0)
+			return service_fail(err, 400, code,
+			    "line %u of the %s: %s", p->st.line,
+			    strcmp(code, "bad-statement") == 0 ? "statement" :
+			    "text", sig_strerror(se));
+		return service_fail(err, 400, code, "%s", sig_strerror(se));
+	}
+	if (game_id != 0 && (int64_t)p->st.game != game_id)
+		return service_fail(err, 400, "wrong-game",
+		    "the statement is for game %" PRIu64 ", not game %" PRId64,
+		    p->st.game, game_id);
+	if (signature_text(text, len, p->sg.form, p->sigtext,
+	    sizeof p->sigtext) != 0)
+		return service_fail(err, 400, "bad-signature",
+		    "the signature block cannot be read");
+	memcpy(p->canon, p->st.canon, p->st.canon_len);
+	p->canon[p->st.canon_len] = '\0';
+
+	if ((rs = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = player_read(rs, p->st.player, &p->sp, err);
+	pool_put(svc, rs);
+	if (rc != 0) {
+		if (err->status == 404)
+			service_fail(err, 403, "unknown-player",
+			    "there is no player \"%s\" on this server",
+			    p->st.player);
+		return -1;
+	}
+	return verify(&p->st, &p->sg, &p->sp, &p->key_id, err);
+}
+
+/* Fill a job's statement from a prepared one, which must outlive the job. */
+void
+action_statement(struct job_statement *s, const struct prepared *p,
+    const char *source)
+{
+	s->st = &p->st;
+	s->sg = &p->sg;
+	s->canon = p->canon;
+	s->sigtext = p->sigtext;
+	s->player_id = p->sp.p.id;
+	s->key_id = p->key_id;
+	s->lang = player_lang(&p->sp.p);
+	s->source = source;
+}
+
+/* Submit a signed statement. */
+int
+service_submit(struct service *svc, int64_t game_id, const char *text,
+    size_t len, const char *source, struct service_game *out,
+    struct service_error *err)
+{
+	struct prepared		*p;
+	struct job		 j;
+	struct service_error	 local;
+	int			 rc = -1;
+	bool			 accepted = false;
+
+	if (err == NULL)
+		err = &local;
+	memset(err, 0, sizeof *err);
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	if (action_prepare(svc, game_id, text, len, p, err) != 0)
+		goto out;
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_ACTION;
+	j.game_id = (int64_t)p->st.game;
+	j.err = err;
+	action_statement(&j.u.action.s, p, source != NULL ? source : "http");
+	j.u.action.result = out;
+	if (writer_submit(svc, &j) != 0) {
+		if (j.u.action.has_result)
+			service_game_free(out);
+		goto out;
+	}
+	accepted = true;
+	rc = 0;
+	if (out != NULL && j.u.action.has_result)
+		view_put(svc, out);
+	else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
+	    out, err) != 0)
+		rc = -1;
+ out:
+	if (accepted)
+		service_count_accepted();
+	else
+		service_count_refused(err->code[0] != '\0' ? err->code :
+		    "internal");
+	if (p != NULL)
+		service_player_free(&p->sp);
+	free(p);
+	return rc;
+}
+
+/* Give the HTTP status of a game refusal. */
+static unsigned
+refusal_status(enum game_refusal rc)
+{
+	switch (rc) {
+	case GAME_EILLEGAL:
+	case GAME_EAMBIGUOUS:
+	case GAME_ESYNTAX:
+	case GAME_EBAD_CLAIM:
+		return 422;
+	case GAME_ENOMEM:
+		return 500;
+	default:
+		return 409;
+	}
+}
+
+/* Name the stored kind of a statement's action. */
+static const char *
+action_kind_name(const struct sig_action *a)
+{
+	switch (a->kind) {
+	case SIG_ACT_MOVE:
+		return "move";
+	case SIG_ACT_MOVE_OFFER_DRAW:
+		return "move-offer-draw";
+	case SIG_ACT_ACCEPT_DRAW:
+		return "accept-draw";
+	case SIG_ACT_DECLINE_DRAW:
+		return "decline-draw";
+	case SIG_ACT_RESIGN:
+		return "resign";
+	case SIG_ACT_CLAIM_DRAW:
+		return "claim-draw";
+	case SIG_ACT_LEAVE:
+		return "leave";
+	}
+	return "unknown";
+}
+
+/* Check and apply one signed action inside the writer's transaction. */
+int
+job_action(struct service *svc, struct job *j, struct store_game *row,
+    struct cached *c, int64_t now)
+{
+	const struct job_statement	*s = j->kind == JOB_MAIL ?
+					    &j->u.mail.s : &j->u.action.s;
+	const struct sig_statement	*st = s->st;
+	struct game_action		 ga;
+	struct store_action		 a;
+	enum game_refusal		 rc;
+	const uint8_t			*sigbytes;
+	size_t				 siglen, ply;
+	char				 why[384];
+	bool				 offer;
+	int				 color;
+
+	if ((color = row_color(row, s->player_id)) == -1)
+		return service_fail(j->err, 403, "not-a-player",
+		    "%s does not play in game %" PRId64 " (%s v %s)",
+		    st->player, row->id, row->white_name, row->black_name);
+	if (game_ongoing(&c->state) && game_check_time(&c->state, now)) {
+		if (record_flag(svc, row, c, now) != 0)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the end of the game on time");
+		if (color != game_turn(&c->state))
+			goto over;
+		return service_fail(j->err, 409, "late-move",
+		    "your time ran out; the game is over (%s, %s)",
+		    game_result_name(c->state.result),
+		    game_termination_name(c->state.termination));
+	}
+	if (!game_ongoing(&c->state))
+		goto over;
+	ply = game_ply(&c->state);
+	if (st->ply != ply)
+		return service_fail(j->err, 409, "stale-ply",
+		    "the statement is for ply %" PRIu32 " but game %" PRId64
+		    " is at ply %zu: sign a statement for ply %zu", st->ply,
+		    row->id, ply, ply);
+	if (st->action.kind == SIG_ACT_LEAVE)
+		return job_leave(svc, s, j->err, row, now);
+
+	memset(&ga, 0, sizeof ga);
+	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
+		return service_fail(j->err, 422, "unsupported-action",
+		    "the action \"%s\" is not available in a game",
+		    action_kind_name(&st->action));
+	ga.offer_draw = offer;
+	ga.color = color;
+	ga.move = st->action.move[0] != '\0' ? st->action.move : NULL;
+	ga.lang = s->lang;
+	ga.at = now;
+	why[0] = '\0';
+	rc = apply_recording_san(&c->state, &ga, &c->san, &c->sancap, why,
+	    sizeof why);
+	if (rc == GAME_ELATE) {
+		if (record_flag(svc, row, c, now) != 0)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the end of the game on time");
+		return service_fail(j->err, 409, "late-move", "%s", why);
+	}
+	if (rc != GAME_OK)
+		return service_fail(j->err, refusal_status(rc),
+		    game_refusal_code(rc), "%s", why);
+
+	memset(&a, 0, sizeof a);
+	a.ply = (int)ply;
+	a.player_id = s->player_id;
+	a.key_id = s->key_id;
+	snprintf(a.kind, sizeof a.kind, "%s", action_kind_name(&st->action));
+	snprintf(a.move, sizeof a.move, "%s", st->action.move);
+	if (game_ply(&c->state) > ply)
+		snprintf(a.san, sizeof a.san, "%s", c->san[ply]);
+	a.statement = (char *)s->canon;
+	a.signature = (char *)s->sigtext;
+	snprintf(a.source, sizeof a.source, "%s", s->source);
+	sigbytes = sig_signature_bytes(s->sg, &siglen);
+	if (record_append(svc, row, c, &a, sigbytes, siglen, now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "record the action");
+	if (notify_action(svc, row, c, ga.kind, ga.offer_draw, color,
+	    now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "queue the notices");
+	/* The answer, from the writer's state: no second replay. */
+	if (j->kind == JOB_ACTION && j->u.action.result != NULL) {
+		struct service_game	view;
+
+		view.row = *row;
+		view.state = c->state;
+		view.san = c->san;
+		view.now = now;
+		j->u.action.has_result = view_copy(j->u.action.result,
+		    &view) == 0;
+	}
+	return 0;
+ over:
+	return service_fail(j->err, 409, "game-over",
+	    "game %" PRId64 " is over (%s, %s)", row->id,
+	    game_result_name(c->state.result),
+	    game_termination_name(c->state.termination));
+}

@@ -1,0 +1,268 @@
+/*
+ * service/games.c: games: created, read, listed, their records.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "service/service_int.h"
+
+/* Add a listed game's id, once. */
+int
+id_collect(void *arg, const struct store_game *g)
+{
+	struct id_list	*l = arg;
+	int64_t		*p;
+	size_t		 i;
+
+	l->listed++;
+	for (i = 0; i < l->n; i++)
+		if (l->ids[i] == g->id)
+			return 0;
+	if ((p = service_grow(l->ids, &l->cap, l->n, sizeof *p, 64)) == NULL)
+		return -1;
+	l->ids = p;
+	l->ids[l->n++] = g->id;
+	return 0;
+}
+
+/* Release a game view. */
+void
+service_game_free(struct service_game *g)
+{
+	if (g == NULL)
+		return;
+	game_free(&g->state);
+	free(g->san);
+	g->san = NULL;
+}
+
+/* Read a game; a game whose flag fell is ended (and stored) first. */
+int
+service_game_get(struct service *svc, int64_t id, struct service_game *out,
+    struct service_error *err)
+{
+	struct store	*st;
+	struct job	 j = { .kind = JOB_FLAG, .game_id = id, .err = err };
+	int64_t		 now = service_now(svc);
+	int		 rc;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = rebuild_read(svc, st, id, now, out, err);
+	if (rc == 0 && game_ongoing(&out->state) &&
+	    game_check_time(&out->state, now)) {
+		service_game_free(out);
+		if ((rc = writer_submit(svc, &j)) == 0)
+			rc = rebuild_read(svc, st, id, now, out, err);
+	}
+	pool_put(svc, st);
+	return rc;
+}
+
+/* List games. */
+int
+service_game_list(struct service *svc, const struct store_game_filter *f,
+    store_game_cb cb, void *arg, struct service_error *err)
+{
+	struct store	*st;
+	int		 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	switch (store_game_list(st, f, cb, arg)) {
+	case STORE_OK:
+		break;
+	case STORE_NOTFOUND:
+		rc = service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", f->player ? f->player : "");
+		break;
+	default:
+		rc = service_store_fail(err, st, "list the games");
+		break;
+	}
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Walk a game's signed record in order. */
+int
+service_game_records(struct service *svc, int64_t id, service_record_cb cb,
+    void *arg, struct service_error *err)
+{
+	struct store		*st;
+	struct store_game	 row;
+	int			 rc = -1;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (row_get(st, id, &row, err) == 0) {
+		if (store_action_list(st, id, cb, arg) == STORE_OK)
+			rc = 0;
+		else
+			service_store_fail(err, st, "read the game's record");
+	}
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Copy an optional PGN tag value into a row field. */
+static int
+tag_copy(char dst[STORE_TAG_SIZE], const char *src, const char *name,
+    struct service_error *err)
+{
+	if (src == NULL)
+		src = "";
+	if (strlen(src) >= STORE_TAG_SIZE || strpbrk(src, "\"\\\n") != NULL)
+		return service_fail(err, 400, "bad-game",
+		    "%s must be under %d characters, without quotes, "
+		    "backslashes or line breaks", name, STORE_TAG_SIZE);
+	snprintf(dst, STORE_TAG_SIZE, "%s", src);
+	return 0;
+}
+
+/* Create a game (admin). */
+int
+service_game_create(struct service *svc, const struct service_game_params *gp,
+    struct service_game *out, struct service_error *err)
+{
+	struct store		*st = NULL;
+	struct store_game	 row;
+	struct store_player	 w, b;
+	struct game_params	 params;
+	struct game		 g;
+	struct game_tc		 tc;
+	int64_t			 now = service_now(svc);
+	struct job		 j = { .kind = JOB_GAME_CREATE, .err = err,
+				       .u.game_create = { .row = &row,
+				       .g = &g, .now = now } };
+	enum game_policy	 policy = GAME_POLICY_AUTO;
+	enum chess_error	 ce;
+	const char		*variant = gp->variant ? gp->variant : "standard";
+	char			 why[256];
+	int			 rc = -1, number = -1;
+
+	memset(&row, 0, sizeof row);
+	memset(&params, 0, sizeof params);
+	memset(&g, 0, sizeof g);
+	memset(&tc, 0, sizeof tc);
+	if (gp->white == NULL || gp->black == NULL)
+		return service_fail(err, 400, "bad-game",
+		    "a game needs \"white\" and \"black\" player names");
+	if (strcmp(gp->white, gp->black) == 0)
+		return service_fail(err, 400, "bad-game",
+		    "a player cannot play against themselves");
+	if (strcmp(variant, "standard") == 0 && gp->chess960 >= 0)
+		return service_fail(err, 400, "bad-game",
+		    "a Chess960 start number needs variant \"chess960\"");
+	if (strcmp(variant, "standard") == 0) {
+		if (gp->fen != NULL) {
+			ce = chess_fen_parse(&params.start, gp->fen, 0);
+			if (ce != CHESS_OK)
+				return service_fail(err, 400, "bad-fen",
+				    "bad start position: %s", chess_strerror(ce));
+		} else
+			chess_position_start(&params.start);
+	} else if (strcmp(variant, "chess960") == 0) {
+		if (gp->fen != NULL) {
+			ce = chess_fen_parse(&params.start, gp->fen,
+			    CHESS_FEN_960);
+			if (ce != CHESS_OK)
+				return service_fail(err, 400, "bad-fen",
+				    "bad start position: %s", chess_strerror(ce));
+		} else {
+			number = gp->chess960 >= 0 ? gp->chess960 :
+			    (int)randombytes_uniform(960);
+			if (chess_position_960(&params.start, number) !=
+			    CHESS_OK)
+				return service_fail(err, 400, "bad-chess960",
+				    "%s", chess_strerror(CHESS_E960_NUMBER));
+		}
+	} else
+		return service_fail(err, 400, "bad-variant",
+		    "variant must be \"standard\" or \"chess960\"");
+	if (game_tc_parse(&tc, gp->time_control ? gp->time_control : "none",
+	    why, sizeof why) != 0)
+		return service_fail(err, 400, "bad-time-control",
+		    "bad time control: %s (examples: \"3d/move\", \"10/50d\", "
+		    "\"30d+1d\", \"none\")", why);
+	if (gp->policy != NULL && game_policy_parse(gp->policy, &policy) != 0)
+		return service_fail(err, 400, "bad-policy",
+		    "policy must be \"auto\" or \"claim\"");
+	params.tc = tc;
+	params.policy = policy;
+	params.created = now;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_player_get_by_name(st, gp->white, &w) != STORE_OK) {
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", gp->white);
+		goto out;
+	}
+	if (store_player_get_by_name(st, gp->black, &b) != STORE_OK) {
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", gp->black);
+		goto out;
+	}
+	if (game_init(&g, &params) != 0) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	row.white = w.id;
+	row.black = b.id;
+	snprintf(row.variant, sizeof row.variant, "%s", variant);
+	row.chess960 = number;
+	chess_fen_write(&params.start, row.start_fen, sizeof row.start_fen);
+	game_tc_format(&tc, row.time_control, sizeof row.time_control);
+	snprintf(row.policy, sizeof row.policy, "%s", game_policy_name(policy));
+	if (tag_copy(row.event, gp->event, "event", err) != 0 ||
+	    tag_copy(row.site, gp->site, "site", err) != 0 ||
+	    tag_copy(row.round, gp->round, "round", err) != 0)
+		goto out;
+	row.created = now;
+	snprintf(row.white_name, sizeof row.white_name, "%s", w.name);
+	snprintf(row.black_name, sizeof row.black_name, "%s", b.name);
+	if (writer_submit(svc, &j) != 0)
+		goto out;
+	rc = out != NULL ? rebuild_read(svc, st, row.id, now, out, err) : 0;
+ out:
+	game_free(&g);
+	pool_put(svc, st);
+	return rc;
+}
+
+/*
+ * In the writer: store a new game and queue the notices of it, together;
+ * its deadline counts the leaves its players have taken.
+ */
+int
+job_game_create(struct service *svc, struct job *j, int64_t now)
+{
+	static const uint8_t	 genesis[STORE_HASH_LEN];
+	struct job_game_create	*gc = &j->u.game_create;
+
+	(void)now;
+	if (leaves_load(svc->wstore, gc->row, gc->g, j->err) != 0)
+		return -1;
+	row_update_state(gc->row, gc->g, gc->now, genesis);
+	if (store_game_create(svc->wstore, gc->row) != STORE_OK ||
+	    notify_game(svc, svc->wstore, gc->row, gc->g, NULL,
+	    NOTICE_NEW_GAME, -1, -1, gc->now) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "create the game");
+	return 0;
+}

@@ -1,0 +1,134 @@
+/*
+ * service/pgn.c: a game exported as PGN with its signed record.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "util/buf.h"
+#include "chess/pgn.h"
+#include "service/service_int.h"
+
+/* Append one record of the signed record to the PGN comment. */
+static int
+rec_one(void *arg, const struct store_action *a)
+{
+	struct buf	*r = arg;
+	char		 hex[STORE_HASH_LEN * 2 + 1];
+
+	sodium_bin2hex(hex, sizeof hex, a->hash, STORE_HASH_LEN);
+	buf_addf(r, "\nrecord %" PRId64 " (%s, %s):\n", a->seq, a->kind,
+	    a->source);
+	if (a->statement != NULL)
+		buf_adds(r, a->statement);
+	if (a->signature != NULL)
+		buf_adds(r, a->signature);
+	buf_addf(r, "hash: %s\n", hex);
+	return r->failed ? -1 : 0;
+}
+
+/*
+ * Write the game as PGN, its signed record in a comment before the
+ * result; the records are read with handle `st` (the writer's sees its own
+ * work).
+ */
+char *
+pgn_text(struct store *st, const struct store_game *row, const struct game *g,
+    size_t *lenp)
+{
+	struct chess_pgn_game	 pg;
+	struct buf		 rec = { 0 }, outb = { 0 };
+	char			*pgn = NULL, *res = NULL;
+	char			 date[16], num[32];
+	size_t			 plen = 0, i, rlen;
+	struct tm		 tm;
+	time_t			 t;
+
+	memset(&pg, 0, sizeof pg);
+	if (store_action_list(st, row->id, rec_one, &rec) != STORE_OK)
+		goto out;
+	t = (time_t)row->created;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y.%m.%d", &tm);
+	snprintf(num, sizeof num, "%" PRId64, row->id);
+	if (chess_game_init(&pg.game, &g->chess.start) != 0)
+		goto out;
+	for (i = 0; i < g->chess.nply; i++)
+		if (chess_game_push(&pg.game, g->chess.moves[i]) != 0)
+			goto out;
+	snprintf(pg.result, sizeof pg.result, "%s",
+	    game_result_name(g->result));
+	if (chess_pgn_set_tag(&pg, "Event", row->event[0] ? row->event :
+	    "corrchess game") != 0 ||
+	    chess_pgn_set_tag(&pg, "Site", row->site[0] ? row->site : "?") ||
+	    chess_pgn_set_tag(&pg, "Date", date) ||
+	    chess_pgn_set_tag(&pg, "Round", row->round[0] ? row->round : "-") ||
+	    chess_pgn_set_tag(&pg, "White", row->white_name) ||
+	    chess_pgn_set_tag(&pg, "Black", row->black_name) ||
+	    chess_pgn_set_tag(&pg, "Result", pg.result) ||
+	    chess_pgn_set_tag(&pg, "GameId", num) != 0)
+		goto out;
+	if (row->time_control[0] != '\0' &&
+	    strcmp(row->time_control, "none") != 0 &&
+	    chess_pgn_set_tag(&pg, "CorrespondenceTimeControl",
+	    row->time_control) != 0)
+		goto out;
+	if (!game_ongoing(g) && chess_pgn_set_tag(&pg, "Termination",
+	    game_termination_pgn(g->termination)) != 0)
+		goto out;
+	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL || rec.failed)
+		goto out;
+	/* Insert the record comment before the final result token. */
+	rlen = strlen(pg.result);
+	while (plen > 0 && (pgn[plen - 1] == '\n' || pgn[plen - 1] == ' '))
+		plen--;
+	if (plen < rlen)
+		goto out;
+	buf_add(&outb, pgn, plen - rlen);
+	if (rec.len > 0)
+		buf_addf(&outb, "{corrchess signed record%s}\n", rec.data);
+	buf_addf(&outb, "%s\n\n", pg.result);
+	res = buf_take(&outb, lenp);
+ out:
+	free(pgn);
+	buf_free(&rec);
+	buf_free(&outb);
+	chess_pgn_game_free(&pg);
+	return res;
+}
+
+/* Export a game as PGN with its signed record. */
+char *
+service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
+    struct service_error *err)
+{
+	struct service_game	 g;
+	struct store		*st;
+	char			*res = NULL;
+
+	if (service_game_get(svc, id, &g, err) != 0)
+		return NULL;
+	if ((st = pool_get(svc, err)) != NULL) {
+		if ((res = pgn_text(st, &g.row, &g.state, lenp)) == NULL)
+			service_fail(err, 500, "internal",
+			    "the game cannot be exported; try again later");
+		pool_put(svc, st);
+	}
+	service_game_free(&g);
+	return res;
+}

@@ -1,0 +1,329 @@
+/*
+ * service/service_int.h: what the files of the service share; not for use
+ * outside src/service.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * Every write is committed by one writer thread (writer.c). Callers check
+ * what they can on their own thread, queue a job and sleep until the
+ * writer has committed the transaction that holds it; the writer takes
+ * every job waiting (up to batch_max) into one transaction, each job
+ * inside a savepoint, so one fsync covers many actions. What a job points
+ * to is the caller's, valid until the job is done. The writer keeps the
+ * rebuilt state of recently played games, each checked against the stored
+ * record head before use (another process sharing the database may have
+ * moved the game on).
+ */
+
+#ifndef CORRCHESS_SERVICE_INT_H
+#define CORRCHESS_SERVICE_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "letters/notice.h"
+#include "service/service.h"
+#include "sig/sig.h"
+#include "store/store.h"
+
+#define SERVICE_POOL_MAX	64
+#define SERVICE_VIEW_SLOTS	1024
+#define SERVICE_CACHE_SLOTS	1024
+
+/* What the writer is asked to do; writer.c has a row of job_types for
+ * each. */
+enum job_kind {
+	JOB_ACTION,		/* a verified signed statement */
+	JOB_FLAG,		/* end a game whose flag fell */
+	JOB_MAIL,		/* a mail: its action (if any), its record,
+				   the answer it gets */
+	JOB_REMIND,		/* remind the side to move of its deadline */
+	JOB_DIGEST,		/* queue a player's daily digest if due */
+	JOB_PLAYER_CREATE,	/* the admin's writes, each all or nothing */
+	JOB_PLAYER_SET,
+	JOB_KEY_ADD,
+	JOB_KEY_REVOKE,
+	JOB_GAME_CREATE,
+	JOB_OUTBOX_SENT,	/* a mail of the outbox was sent */
+	JOB_OUTBOX_FAILED,	/* or not: retry it later, or give it up */
+	JOB_NKINDS
+};
+
+/* A signed statement whose signature was checked on the caller's thread;
+ * the strings and structs are the caller's, valid until the job is done. */
+struct job_statement {
+	const struct sig_statement	*st;
+	const struct sig_signature	*sg;
+	const char			*canon;		/* canonical, NUL-terminated */
+	const char			*sigtext;
+	int64_t				 player_id;
+	int64_t				 key_id;
+	enum chess_lang			 lang;
+	const char			*source;
+};
+
+/* JOB_ACTION: the statement, and where the game after it goes. */
+struct job_action {
+	struct job_statement		 s;
+	struct service_game		*result;	/* or NULL */
+	bool				 has_result;	/* result was filled */
+};
+
+/* JOB_MAIL: the mail, and the statement found in it. `s.st` is NULL when
+ * the mail had none, or one refused before it parsed (then the job's `err`
+ * says why). */
+struct job_mail {
+	const struct service_mail_in	*mail;
+	struct job_statement		 s;
+	bool				 refused;	/* before the writer */
+	enum service_mail_outcome	 outcome;
+};
+
+/* JOB_REMIND: the thresholds in seconds, nearest first. */
+struct job_remind {
+	const int64_t			*thresholds;
+	size_t				 nthresholds;
+};
+
+/* JOB_DIGEST: the player whose digest may be due. */
+struct job_digest {
+	int64_t				 player_id;
+};
+
+/* JOB_PLAYER_CREATE: the player, checked (p->id is set), and their keys'
+ * texts. */
+struct job_player_create {
+	struct store_player		*p;
+	const char *const		*keys;
+	size_t				 nkeys;
+};
+
+/* JOB_PLAYER_SET: the fields to change, checked; NULL: as they are. */
+struct job_player_set {
+	const char			*name;
+	const char			*email;
+	const char			*lang;
+	const char			*digest;
+};
+
+/* JOB_KEY_ADD: a key's text for a player; `out` (or NULL) gets the key. */
+struct job_key_add {
+	const char			*name;
+	const char			*key;
+	struct store_key		*out;
+};
+
+/* JOB_KEY_REVOKE: a player's key. */
+struct job_key_revoke {
+	const char			*name;
+	int64_t				 key_id;
+};
+
+/* JOB_GAME_CREATE: the row, checked (row->id is set), and the game at its
+ * start, both made at `now`. */
+struct job_game_create {
+	struct store_game		*row;
+	struct game			*g;
+	int64_t				 now;
+};
+
+/* JOB_OUTBOX_SENT, JOB_OUTBOX_FAILED: a mail of the outbox; when it
+ * failed, when to retry it (0: give it up) and why. */
+struct job_outbox {
+	int64_t				 id;
+	int64_t				 retry_at;
+	const char			*why;
+};
+
+/* One job for the writer; JOB_FLAG needs nothing but its game. */
+struct job {
+	struct job			*next;
+	enum job_kind			 kind;
+	int64_t				 game_id;	/* the game, or 0 */
+	union {
+		struct job_action	 action;
+		struct job_mail		 mail;
+		struct job_remind	 remind;
+		struct job_digest	 digest;
+		struct job_player_create player_create;
+		struct job_player_set	 player_set;
+		struct job_key_add	 key_add;
+		struct job_key_revoke	 key_revoke;
+		struct job_game_create	 game_create;
+		struct job_outbox	 outbox;
+	}				 u;
+	/* the result */
+	struct service_error		*err;
+	int				 rc;
+	bool				 changed;	/* JOB_FLAG: the game
+							   ended; JOB_REMIND,
+							   JOB_DIGEST: a mail
+							   was queued */
+	bool				 done;
+};
+
+/* The rebuilt state of one game, owned by the writer thread. */
+struct cached {
+	int64_t			 id;		/* 0: empty slot */
+	uint8_t			 head[STORE_HASH_LEN];
+	int64_t			 nrec;		/* records replayed */
+	struct game		 state;
+	char			(*san)[CHESS_SAN_MAX];
+	size_t			 sancap;
+};
+
+struct service {
+	char			*db_path;
+	bool			 mail;		/* queue notices */
+	char			*mail_from;
+	char			*mail_reply_to;
+	char			*mail_domain;
+	enum store_sync		 sync;
+	int			 batch_max;
+	int			 leave_days;	/* allowance per calendar year */
+	int64_t			(*now)(void *);
+	void			*now_arg;
+
+	pthread_mutex_t		 pool_lock;
+	struct store		*pool[SERVICE_POOL_MAX];
+	size_t			 npool;
+
+	pthread_mutex_t		 lock;		/* queue and job results */
+	pthread_cond_t		 work;		/* the writer waits here */
+	pthread_cond_t		 done;		/* callers wait here */
+	struct job		*head, *tail;
+	bool			 stopping;
+	pthread_t		 writer;
+	bool			 writer_started;
+	struct store		*wstore;	/* the writer's handle */
+	/* Rebuilt games for readers, each checked against the stored head
+	 * before use; guarded by view_lock. */
+	pthread_mutex_t		 view_lock;
+	struct service_game	*views;		/* SERVICE_VIEW_SLOTS */
+	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
+};
+
+/* A statement checked on the caller's thread, ready for the writer. */
+struct prepared {
+	struct sig_statement	st;
+	struct sig_signature	sg;
+	struct service_player	sp;
+	int64_t			key_id;
+	char			sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
+	char			canon[SIG_STATEMENT_MAX + 1];
+};
+
+/* Game ids gathered from listings, each once. */
+struct id_list {
+	int64_t	*ids;
+	size_t	 n, cap;
+	size_t	 listed;	/* rows of the last listing */
+};
+
+/* service.c */
+int	service_fail(struct service_error *, unsigned, const char *,
+	    const char *, ...) __attribute__((format(printf, 4, 5)));
+int	service_store_fail(struct service_error *, struct store *,
+	    const char *);
+struct store *pool_get(struct service *, struct service_error *);
+void	pool_put(struct service *, struct store *);
+void	*service_grow(void *, size_t *, size_t, size_t, size_t);
+void	service_count_accepted(void);
+void	service_count_refused(const char *);
+void	service_count_batch(size_t);
+
+/* writer.c */
+int	writer_start(struct service *);
+void	writer_stop(struct service *);
+int	writer_submit(struct service *, struct job *);
+int	writer_submit_all(struct service *, struct job *, size_t);
+int	job_game(struct service *, struct job *, int64_t);
+
+/* rebuild.c */
+int	row_color(const struct store_game *, int64_t);
+enum game_action_kind kind_parse(const char *, bool *);
+enum game_refusal apply_recording_san(struct game *,
+	    const struct game_action *, char (**)[CHESS_SAN_MAX], size_t *,
+	    char *, size_t);
+int	leaves_load(struct store *, const struct store_game *, struct game *,
+	    struct service_error *);
+void	row_update_state(struct store_game *, const struct game *, int64_t,
+	    const uint8_t[STORE_HASH_LEN]);
+struct cached *cache_get(struct service *, const struct store_game *,
+	    struct service_error *);
+void	cache_forget(struct service *, int64_t);
+int	record_append(struct service *, struct store_game *, struct cached *,
+	    struct store_action *, const uint8_t *, size_t, int64_t);
+int	record_flag(struct service *, struct store_game *, struct cached *,
+	    int64_t);
+int	view_copy(struct service_game *, const struct service_game *);
+void	view_put(struct service *, const struct service_game *);
+int	row_get(struct store *, int64_t, struct store_game *,
+	    struct service_error *);
+int	rebuild_read(struct service *, struct store *, int64_t, int64_t,
+	    struct service_game *, struct service_error *);
+
+/* notify.c */
+void	notify_start(struct notice *, enum notice_kind, const char *,
+	    const char *, enum chess_lang);
+int	notify_queue(struct service *, struct store *, struct notice *,
+	    int64_t);
+int	notify_fill(struct store *, const struct store_game *,
+	    const struct game *, char (*)[CHESS_SAN_MAX], struct store_player[2],
+	    struct notice *, const char ***, char **, int64_t);
+int	notify_game(struct service *, struct store *,
+	    const struct store_game *, const struct game *,
+	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, int64_t);
+int	notify_action(struct service *, const struct store_game *,
+	    const struct cached *, enum game_action_kind, bool, int, int64_t);
+
+/* actions.c */
+int	action_prepare(struct service *, int64_t, const char *, size_t,
+	    struct prepared *, struct service_error *);
+void	action_statement(struct job_statement *, const struct prepared *,
+	    const char *);
+int	job_action(struct service *, struct job *, struct store_game *,
+	    struct cached *, int64_t);
+
+/* leave.c */
+int	job_leave(struct service *, const struct job_statement *,
+	    struct service_error *, struct store_game *, int64_t);
+
+/* clock.c */
+int	job_remind(struct service *, struct job *, struct store_game *,
+	    struct cached *, int64_t);
+int	job_digest(struct service *, struct job *, int64_t);
+
+/* players.c */
+enum chess_lang player_lang(const struct store_player *);
+int	player_read(struct store *, const char *, struct service_player *,
+	    struct service_error *);
+int	job_player_create(struct service *, struct job *, int64_t);
+int	job_player_set(struct service *, struct job *, int64_t);
+int	job_key_add(struct service *, struct job *, int64_t);
+int	job_key_revoke(struct service *, struct job *, int64_t);
+
+/* games.c */
+int	id_collect(void *, const struct store_game *);
+int	job_game_create(struct service *, struct job *, int64_t);
+
+/* pgn.c */
+char	*pgn_text(struct store *, const struct store_game *,
+	    const struct game *, size_t *);
+
+/* mail.c */
+int	job_mail(struct service *, struct job *, int64_t);
+int	job_outbox(struct service *, struct job *, int64_t);
+
+#endif /* CORRCHESS_SERVICE_INT_H */

@@ -1,0 +1,268 @@
+/*
+ * service/writer.c: the single writer thread, its job queue and group commit.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <pthread.h>
+
+#include "service/service_int.h"
+
+/*
+ * Run a game job (an action, a mail's action, a flag or a reminder) inside
+ * the writer's transaction.
+ */
+int
+job_game(struct service *svc, struct job *j, int64_t now)
+{
+	struct store_game	 row;
+	struct cached		*c;
+	int			 rc = -1;
+
+	if (row_get(svc->wstore, j->game_id, &row, j->err) != 0)
+		return -1;
+	if ((c = cache_get(svc, &row, j->err)) == NULL)
+		return -1;
+	if (j->kind != JOB_FLAG && j->kind != JOB_REMIND)
+		return job_action(svc, j, &row, c, now);
+	rc = 0;
+	if (game_ongoing(&c->state) && game_check_time(&c->state, now)) {
+		if (record_flag(svc, &row, c, now) != 0)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the end of the game on time");
+		j->changed = j->kind == JOB_FLAG;
+		return 0;
+	}
+	if (j->kind == JOB_REMIND)
+		rc = job_remind(svc, j, &row, c, now);
+	return rc;
+}
+
+/* When the work of a job that failed is undone. */
+enum job_undo {
+	UNDO_ALWAYS,		/* all or nothing */
+	UNDO_STORE,		/* a refusal is recorded with its answer:
+				   undo only what a store failure left */
+	UNDO_STORE_GONE,	/* a refusal may follow a write (the flag
+				   fell): undo a store failure, or work on a
+				   game that is gone */
+};
+
+/* How the writer runs each kind of job. */
+static const struct job_type {
+	int		(*run)(struct service *, struct job *, int64_t);
+	enum job_undo	  undo;
+	const char	 *commit;	/* what a failed commit undid */
+} job_types[] = {
+	[JOB_ACTION] =		{ job_game, UNDO_STORE_GONE,
+				  "commit the action" },
+	[JOB_FLAG] =		{ job_game, UNDO_STORE_GONE,
+				  "commit the action" },
+	[JOB_MAIL] =		{ job_mail, UNDO_STORE,
+				  "commit the action" },
+	[JOB_REMIND] =		{ job_game, UNDO_STORE_GONE,
+				  "commit the action" },
+	[JOB_DIGEST] =		{ job_digest, UNDO_ALWAYS,
+				  "commit the digest" },
+	[JOB_PLAYER_CREATE] =	{ job_player_create, UNDO_ALWAYS,
+				  "commit the player" },
+	[JOB_PLAYER_SET] =	{ job_player_set, UNDO_ALWAYS,
+				  "commit the player" },
+	[JOB_KEY_ADD] =		{ job_key_add, UNDO_ALWAYS,
+				  "add the key" },
+	[JOB_KEY_REVOKE] =	{ job_key_revoke, UNDO_ALWAYS,
+				  "revoke the key" },
+	[JOB_GAME_CREATE] =	{ job_game_create, UNDO_ALWAYS,
+				  "create the game" },
+	[JOB_OUTBOX_SENT] =	{ job_outbox, UNDO_ALWAYS,
+				  "mark a mail sent" },
+	[JOB_OUTBOX_FAILED] =	{ job_outbox, UNDO_ALWAYS,
+				  "note a failed mail" },
+};
+_Static_assert(sizeof job_types / sizeof job_types[0] == JOB_NKINDS,
+    "a row of job_types for each job kind");
+
+/* Tell whether the work of a job that failed is undone. */
+static bool
+job_undone(const struct job *j)
+{
+	switch (job_types[j->kind].undo) {
+	case UNDO_STORE:
+		return j->err->status == 500;
+	case UNDO_STORE_GONE:
+		return j->err->status == 500 || j->err->status == 404;
+	default:
+		return true;
+	}
+}
+
+/* Run one job inside the writer's transaction, in its own savepoint. */
+static void
+job_run(struct service *svc, struct job *j, int64_t now)
+{
+	int	rc;
+
+	if (store_savepoint(svc->wstore) != STORE_OK) {
+		j->rc = service_store_fail(j->err, svc->wstore,
+		    "start the action");
+		return;
+	}
+	rc = job_types[j->kind].run(svc, j, now);
+	/* The cache is checked against the stored head, so undone work is
+	 * never trusted; the slot is emptied all the same. */
+	if (rc != 0 && job_undone(j)) {
+		store_rollback_to(svc->wstore);
+		cache_forget(svc, j->game_id);
+	} else if (store_release(svc->wstore) != STORE_OK) {
+		rc = service_store_fail(j->err, svc->wstore,
+		    "record the action");
+		cache_forget(svc, j->game_id);
+	}
+	j->rc = rc;
+}
+
+/* Run a batch in one transaction; every job gets its result. */
+static void
+batch_run(struct service *svc, struct job *batch)
+{
+	struct job	*j;
+	int64_t		 now = service_now(svc);
+	size_t		 n = 0;
+
+	if (store_begin(svc->wstore) != STORE_OK) {
+		for (j = batch; j != NULL; j = j->next)
+			j->rc = service_store_fail(j->err, svc->wstore,
+			    "start a transaction");
+		return;
+	}
+	for (j = batch; j != NULL; j = j->next, n++)
+		job_run(svc, j, now);
+	if (store_commit(svc->wstore) != STORE_OK) {
+		service_store_fail(NULL, svc->wstore, "commit");
+		store_rollback(svc->wstore);
+		for (j = batch; j != NULL; j = j->next) {
+			j->rc = service_store_fail(j->err, svc->wstore,
+			    job_types[j->kind].commit);
+			cache_forget(svc, j->game_id);
+		}
+	}
+	service_count_batch(n);
+}
+
+/* Run the writer thread: take waiting jobs, commit them together. */
+static void *
+writer_main(void *arg)
+{
+	struct service	*svc = arg;
+	struct job	*batch, *j, *last;
+	int		 n;
+
+	pthread_mutex_lock(&svc->lock);
+	for (;;) {
+		while (svc->head == NULL && !svc->stopping)
+			pthread_cond_wait(&svc->work, &svc->lock);
+		if (svc->head == NULL)
+			break;
+		batch = last = svc->head;
+		for (n = 1; n < svc->batch_max && last->next != NULL; n++)
+			last = last->next;
+		svc->head = last->next;
+		if (svc->head == NULL)
+			svc->tail = NULL;
+		last->next = NULL;
+		pthread_mutex_unlock(&svc->lock);
+
+		batch_run(svc, batch);
+
+		pthread_mutex_lock(&svc->lock);
+		for (j = batch; j != NULL; j = j->next)
+			j->done = true;
+		pthread_cond_broadcast(&svc->done);
+	}
+	pthread_mutex_unlock(&svc->lock);
+	return NULL;
+}
+
+/*
+ * Queue `n` jobs at once, so that the writer may commit them together, and
+ * wait until every one is done. -1 when the service is stopping (every job
+ * gets the error); otherwise 0, each job holding its own result.
+ */
+int
+writer_submit_all(struct service *svc, struct job *jobs, size_t n)
+{
+	size_t	i;
+
+	if (n == 0)
+		return 0;
+	pthread_mutex_lock(&svc->lock);
+	if (svc->stopping) {
+		pthread_mutex_unlock(&svc->lock);
+		for (i = 0; i < n; i++)
+			jobs[i].rc = service_fail(jobs[i].err, 503, "stopping",
+			    "the server is stopping; try again in a moment");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		jobs[i].next = NULL;
+		jobs[i].done = false;
+		if (svc->tail != NULL)
+			svc->tail->next = &jobs[i];
+		else
+			svc->head = &jobs[i];
+		svc->tail = &jobs[i];
+	}
+	pthread_cond_signal(&svc->work);
+	for (i = 0; i < n; i++)
+		while (!jobs[i].done)
+			pthread_cond_wait(&svc->done, &svc->lock);
+	pthread_mutex_unlock(&svc->lock);
+	return 0;
+}
+
+/* Queue a job and wait until its transaction committed (or failed); a job
+ * without an error to fill fails into one of its own. */
+int
+writer_submit(struct service *svc, struct job *j)
+{
+	struct service_error	local;
+
+	if (j->err == NULL)
+		j->err = &local;
+	writer_submit_all(svc, j, 1);
+	if (j->err == &local)
+		j->err = NULL;
+	return j->rc;
+}
+
+/* Start the writer thread. */
+int
+writer_start(struct service *svc)
+{
+	if (pthread_create(&svc->writer, NULL, writer_main, svc) != 0)
+		return -1;
+	svc->writer_started = true;
+	return 0;
+}
+
+/* Stop the writer after the jobs already queued, and wait for it. */
+void
+writer_stop(struct service *svc)
+{
+	if (!svc->writer_started)
+		return;
+	pthread_mutex_lock(&svc->lock);
+	svc->stopping = true;
+	pthread_cond_signal(&svc->work);
+	pthread_mutex_unlock(&svc->lock);
+	pthread_join(svc->writer, NULL);
+	svc->writer_started = false;
+}
