@@ -29,7 +29,7 @@ const struct http_route http_builtin[HTTP_NBUILTIN] = {
 	{ "GET", "/metrics", HTTP_AUTH_NONE, http_builtin_metrics, 0 },
 };
 
-/* GET /healthz: the server answers. */
+/* Answer GET /healthz: the server is up. */
 static void
 http_builtin_healthz(struct http_request *req, struct http_response *resp,
     void *user)
@@ -39,7 +39,7 @@ http_builtin_healthz(struct http_request *req, struct http_response *resp,
 	http_respond_text(resp, 200, "ok\n");
 }
 
-/* GET /metrics: counters in the Prometheus text format. */
+/* Answer GET /metrics: counters in the Prometheus text format. */
 static void
 http_builtin_metrics(struct http_request *req, struct http_response *resp,
     void *user)

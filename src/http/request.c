@@ -106,8 +106,8 @@ http_request_body(const struct http_request *req, size_t *len)
 }
 
 /*
- * The quality the Accept header gives to type/subtype: the q of the most
- * specific range that matches it, 0 if none, 1 without an Accept header.
+ * Return the quality the Accept header gives to type/subtype: the q of the
+ * most specific range that matches it, 0 if none.
  */
 static double
 http_request_accept_quality(const char *accept, const char *type,

@@ -315,7 +315,8 @@ http_dispatch(struct http_server *srv, struct http_request *req)
 	return ret;
 }
 
-/* libmicrohttpd's access handler: see the comment at the top. */
+/* Take libmicrohttpd's calls for a request (its access handler; see the
+ * comment at the top). */
 static mhd_result
 http_access(void *cls, struct MHD_Connection *conn, const char *url,
     const char *method, const char *version, const char *upload_data,
@@ -352,7 +353,8 @@ http_access(void *cls, struct MHD_Connection *conn, const char *url,
 	return http_dispatch(srv, req);
 }
 
-/* libmicrohttpd's completion callback: free the request. */
+/* Free a request when libmicrohttpd is done with it (its completion
+ * callback). */
 static void
 http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     enum MHD_RequestTerminationCode toe)
