@@ -6,9 +6,9 @@
 #
 # doc/openapi.yaml documents every route corrchessd serves, and only those:
 # the (method, path) pairs of the route table in src/api/ (routes_api) and
-# of the daemon's built-in routes in src/http/ (/healthz, /metrics) must be
-# the operations under "paths:" in doc/openapi.yaml. Path parameters are
-# compared by name: "{id:int}" in the table is "{id}" in OpenAPI.
+# of the built-in routes in src/http/ (http_builtin: /healthz, /metrics)
+# must be the operations under "paths:" in doc/openapi.yaml. Path parameters
+# are compared by name: "{id:int}" in the table is "{id}" in OpenAPI.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -21,10 +21,14 @@ yaml=$top_srcdir/doc/openapi.yaml
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 
-# The rows of routes_api: from its opening line to the closing "};", each
-# row's method and path (on the row's first line), as "METHOD /path".
+# The rows of routes_api and http_builtin: from a table's opening line to
+# its closing "};", each row's method and path (on the row's first line),
+# as "METHOD /path".
 awk '
-	/^const struct http_route[ \t]+routes_api\[\]/ { on = 1; next }
+	/^const struct http_route[ \t]+(routes_api|http_builtin)\[/ {
+		on = 1
+		next
+	}
 	on && /^};/ { on = 0 }
 	on {
 		while (match($0, /\{ *"[A-Z]+", *"\/[^"]*"/)) {
@@ -35,11 +39,7 @@ awk '
 			split(row, f, " ")
 			print f[1], f[2]
 		}
-	}' $api_c >"$tmp/table"
-
-# The built-in routes: (struct http_route){ "GET", "/healthz", ... }.
-sed -n 's/.*(struct http_route) *{ *"\([A-Z]*\)", *"\(\/[^"]*\)".*/\1 \2/p' \
-    $http_c >>"$tmp/table"
+	}' $api_c $http_c >"$tmp/table"
 
 # {name:type} -> {name}
 sed 's/{\([a-z_]*\):[a-z]*}/{\1}/g' "$tmp/table" | sort >"$tmp/code"

@@ -1,4 +1,6 @@
 /*
+ * api/api.c: the REST API's handlers under /api/v1, and its route table.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

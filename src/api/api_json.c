@@ -1,4 +1,6 @@
 /*
+ * api/api_json.c: the REST API's JSON request bodies, read.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

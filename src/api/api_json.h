@@ -1,4 +1,6 @@
 /*
+ * api/api_json.h: the REST API's JSON request bodies as service parameters.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * api/routes.h: the table of /api/v1 routes (rows at the end of api.c).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -8,7 +10,10 @@
  * any later version. See the file COPYING.
  */
 
-/* The table of /api/v1 routes that corrchessd serves (see routes.c). */
+/*
+ * The table of /api/v1 routes that corrchessd serves, defined at the end of
+ * api.c beside the handlers its rows name.
+ */
 
 #ifndef CORRCHESS_ROUTES_H
 #define CORRCHESS_ROUTES_H

@@ -1,4 +1,6 @@
 /*
+ * http/http.h: the HTTP server core: routes, requests, responses.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

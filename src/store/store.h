@@ -1,4 +1,6 @@
 /*
+ * store/store.h: the store: every SQL statement behind one narrow interface.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -10,8 +12,21 @@
 
 /*
  * The store: every SQL statement of the daemon, behind one narrow interface,
- * on SQLite in WAL mode. Nothing outside store.c knows SQL, so another engine
- * (PostgreSQL through libpq) can take its place behind the same functions.
+ * on SQLite in WAL mode. Nothing outside src/store knows SQL, so another
+ * engine (PostgreSQL through libpq) can take its place behind the same
+ * functions.
+ *
+ * Engine-neutral: this header (the types, sizes, statuses and what each
+ * call promises); the SQL of store/sql.c, kept to what PostgreSQL also
+ * accepts where that costs nothing (BEGIN IMMEDIATE aside); the checks of
+ * values and the names at the end of store/store.c. Engine-specific
+ * (SQLite), what another engine brings its own of: the rest of
+ * store/store.c (the sqlite3 handle, its PRAGMAs, result codes to
+ * statuses, the statement cache), the DDL of store/schema.c (the steps
+ * carry over, their column types do not), store/maint.c (sqlite3_backup,
+ * integrity checks, query plans), and the binding and reading of rows in
+ * the query files (players.c, games.c, actions.c, mail.c).
+ * store/store_int.h lists the files.
  *
  * Threads. A `struct store` is one database connection. Open one handle per
  * thread (or hand a handle from thread to thread, never using it from two at

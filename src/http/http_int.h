@@ -1,0 +1,183 @@
+/*
+ * http/http_int.h: what the HTTP core's files share (private to src/http).
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The server's structs and the functions one file of src/http calls in
+ * another. Callers outside src/http see only http.h.
+ *
+ *   route.c     patterns compiled, requests matched (404, 405)
+ *   request.c   request accessors, content negotiation, a request's end
+ *   response.c  building an answer: http_respond_*()
+ *   status.c    the one table of status codes: words, /metrics slots
+ *   server.c    libmicrohttpd's callbacks, queueing answers, start/stop
+ *   listen.c    the listening socket: bound here or inherited
+ *   workers.c   the worker threads for HTTP_ROUTE_SLOW handlers
+ *   builtin.c   GET /healthz and GET /metrics
+ */
+
+#ifndef CORRCHESS_HTTP_INT_H
+#define CORRCHESS_HTTP_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <microhttpd.h>
+#include <sodium.h>
+
+#include "http/http.h"
+
+#if MHD_VERSION >= 0x00097002
+typedef enum MHD_Result mhd_result;
+#else
+typedef int mhd_result;
+#endif
+
+/*
+ * Counter slots per route: one per status code of the table in status.c,
+ * and a last one for every other code. status.c checks the number.
+ */
+#define HTTP_NSTATUS	23
+
+/* The built-in routes (builtin.c), served after the caller's. */
+#define HTTP_NBUILTIN	2
+extern const struct http_route	http_builtin[HTTP_NBUILTIN];
+
+/* One segment of a compiled pattern. */
+struct http_segment {
+	char	*text;		/* literal text, or the parameter's name */
+	int	 param;		/* 0 literal, 1 {name}, 2 {name:int} */
+};
+
+/* A route row with its pattern split into segments, and its counters. */
+struct http_croute {
+	const struct http_route	*route;
+	struct http_segment	*segs;
+	size_t			 nsegs;
+	char			*label;		/* "GET /healthz" */
+	_Atomic uint64_t	 count[HTTP_NSTATUS];
+};
+
+struct http_server {
+	struct MHD_Daemon	*mhd;
+	int			 fd;
+	unsigned		 port;
+	struct http_options	 opts;
+	unsigned char		 token_hash[crypto_generichash_BYTES];
+	int			 have_token;
+	struct http_croute	*routes;
+	size_t			 nroutes;
+	_Atomic uint64_t	 unmatched[HTTP_NSTATUS];
+	atomic_int		 inflight;
+	atomic_int		 draining;
+	atomic_bool		 log_requests;
+	void			*user;
+	/* Workers for slow handlers, and their queue of suspended requests. */
+	pthread_t		*workers;
+	unsigned		 nworkers;
+	pthread_mutex_t		 wlock;
+	pthread_cond_t		 wcond;
+	struct http_request	*whead, *wtail;
+	bool			 wstop;
+};
+
+struct http_response {
+	struct http_request	*req;
+	unsigned		 status;
+	char			*content_type;
+	char			*data;
+	size_t			 len;
+	int			 has_fd;	/* the body is a file: */
+	int			 fd;		/* owned until queued */
+	uint64_t		 fd_size;
+	char			**headers;	/* name, value, name, ... */
+	size_t			 nheaders;
+	int			 set;
+};
+
+struct http_request {
+	struct http_server	*srv;
+	struct MHD_Connection	*conn;
+	const char		*method;
+	char			*path;
+	struct http_croute	*croute;
+	char			*params[HTTP_MAX_PARAMS];
+	int64_t			 param_ints[HTTP_MAX_PARAMS];
+	char			*body;
+	size_t			 body_len;
+	size_t			 body_cap;
+	size_t			 discarded;
+	unsigned		 error;		/* pending error status */
+	char			 allow[128];	/* for 405 */
+	int			 queued;
+	struct timespec		 start;
+	/* A slow request: queued for a worker (1), answered by it (2). */
+	atomic_int		 deferred;
+	struct http_response	*dresp;
+	struct http_request	*wnext;
+};
+
+/* route.c */
+
+/* Split a route's pattern into segments; -1 with a reason if it is bad. */
+int	http_route_compile(struct http_croute *, const struct http_route *,
+	    char *err, size_t errsize);
+/* Free a compiled route's parts. */
+void	http_route_clear(struct http_croute *);
+/*
+ * Find the route for a request. Sets req->croute and its parameters, or
+ * req->error to 404 or 405 (with req->allow). -1 when out of memory.
+ */
+int	http_route_request(struct http_server *, struct http_request *);
+
+/* request.c */
+
+/* Free a request's state; NULL is fine. */
+void	http_request_free(struct http_request *);
+
+/* response.c */
+
+/* Free a response's contents; the struct can be used again. */
+void	http_response_clear(struct http_response *);
+
+/* status.c */
+
+/* Counter slot of a status: its row in the table, or the last slot. */
+size_t		http_status_index(unsigned status);
+/* The status code counted in slot i (i < HTTP_NSTATUS - 1). */
+unsigned	http_status_counted(size_t i);
+
+/* listen.c */
+
+/* Bind and listen as the options say, or take the given socket. */
+int	http_listen(struct http_server *, char *err, size_t errsize);
+
+/* workers.c */
+
+/* Set up the workers' queue (before any other call below). */
+void	http_workers_init(struct http_server *);
+/* Start up to n worker threads; fewer is logged, none is not an error. */
+void	http_workers_start(struct http_server *, unsigned n);
+/*
+ * Hand a slow request to the workers: suspend its connection until a
+ * worker has run the handler. 0, or -1 to run it here instead.
+ */
+int	http_workers_defer(struct http_server *, struct http_request *);
+/* Stop the workers after the requests already queued. */
+void	http_workers_stop(struct http_server *);
+/* Stop the workers and free the queue. */
+void	http_workers_free(struct http_server *);
+
+#endif /* CORRCHESS_HTTP_INT_H */

@@ -1,0 +1,310 @@
+/*
+ * store/games.c: games and their listings; the reminders sent.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * A game row holds its parameters (fixed at creation) and its current
+ * state, so that listings need no replay; the names of its players come
+ * with every read (GAME_SELECT joins them).
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "store/store_int.h"
+
+static const char *const store_variants[] = { "standard", "chess960", NULL };
+static const char *const store_policies[] = { "auto", "claim", NULL };
+
+/* Read a game row of GAME_SELECT. */
+static int
+store_game_read(struct store *s, sqlite3_stmt *st, struct store_game *g)
+{
+	memset(g, 0, sizeof *g);
+	g->id = sqlite3_column_int64(st, 0);
+	g->white = sqlite3_column_int64(st, 1);
+	g->black = sqlite3_column_int64(st, 2);
+	g->chess960 = (int)store_col_opt_int(st, 6, -1);
+	g->created = sqlite3_column_int64(st, 13);
+	g->ply = sqlite3_column_int(st, 17);
+	g->turn = sqlite3_column_int(st, 19);
+	g->draw_offer = (int)store_col_opt_int(st, 20, -1);
+	g->deadline = store_col_opt_int(st, 21, 0);
+	g->updated = sqlite3_column_int64(st, 23);
+	if (store_col_text(st, 3, g->white_name, sizeof g->white_name) != 0 ||
+	    store_col_text(st, 4, g->black_name, sizeof g->black_name) != 0 ||
+	    store_col_text(st, 5, g->variant, sizeof g->variant) != 0 ||
+	    store_col_text(st, 7, g->start_fen, sizeof g->start_fen) != 0 ||
+	    store_col_text(st, 8, g->time_control,
+	    sizeof g->time_control) != 0 ||
+	    store_col_text(st, 9, g->policy, sizeof g->policy) != 0 ||
+	    store_col_text(st, 10, g->event, sizeof g->event) != 0 ||
+	    store_col_text(st, 11, g->site, sizeof g->site) != 0 ||
+	    store_col_text(st, 12, g->round, sizeof g->round) != 0 ||
+	    store_col_text(st, 14, g->status, sizeof g->status) != 0 ||
+	    store_col_text(st, 15, g->result, sizeof g->result) != 0 ||
+	    store_col_text(st, 16, g->termination,
+	    sizeof g->termination) != 0 ||
+	    store_col_text(st, 18, g->fen, sizeof g->fen) != 0 ||
+	    store_col_blob(st, 22, g->head, sizeof g->head) != 0) {
+		store_seterr(s, "game %lld: bad stored field", (long long)g->id);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check the state fields of a game before writing them. */
+static int
+store_game_check_state(struct store *s, const struct store_game *g)
+{
+	if (store_fits(s, g->status, sizeof g->status, "status") != 0 ||
+	    store_fits(s, g->result, sizeof g->result, "result") != 0 ||
+	    store_fits(s, g->termination, sizeof g->termination,
+	    "termination") != 0 ||
+	    store_fits(s, g->fen, sizeof g->fen, "FEN") != 0)
+		return -1;
+	if (g->draw_offer < -1 || g->draw_offer > 1) {
+		store_seterr(s, "bad draw offer %d", g->draw_offer);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check the parameters of a new game. */
+static int
+store_game_check_params(struct store *s, const struct store_game *g)
+{
+	if (store_oneof(s, g->variant, store_variants, "variant") != 0 ||
+	    store_oneof(s, g->policy, store_policies, "policy") != 0 ||
+	    store_fits(s, g->start_fen, sizeof g->start_fen,
+	    "start FEN") != 0 ||
+	    store_fits(s, g->time_control, sizeof g->time_control,
+	    "time control") != 0 ||
+	    store_fits(s, g->event, sizeof g->event, "event") != 0 ||
+	    store_fits(s, g->site, sizeof g->site, "site") != 0 ||
+	    store_fits(s, g->round, sizeof g->round, "round") != 0)
+		return -1;
+	if ((strcmp(g->variant, "chess960") == 0) !=
+	    (g->chess960 >= 0 && g->chess960 <= 959)) {
+		store_seterr(s, "chess960 number %d does not fit variant %s",
+		    g->chess960, g->variant);
+		return -1;
+	}
+	return 0;
+}
+
+/* Bind the state fields shared by insert and update at ?first... */
+static void
+store_game_bind_state(sqlite3_stmt *st, int first, const struct store_game *g)
+{
+	sqlite3_bind_text(st, first, g->status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, first + 1, g->result, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, first + 2, g->termination, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, first + 3, g->ply);
+	sqlite3_bind_text(st, first + 4, g->fen, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, first + 5, g->turn);
+	store_bind_opt_int(st, first + 6, g->draw_offer, -1);
+	store_bind_opt_int(st, first + 7, g->deadline, 0);
+	sqlite3_bind_blob(st, first + 8, g->head, sizeof g->head,
+	    SQLITE_STATIC);
+	sqlite3_bind_int64(st, first + 9, g->updated);
+}
+
+/* Add a game. */
+enum store_status
+store_game_create(struct store *s, struct store_game *g)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if (store_game_check_params(s, g) != 0 ||
+	    store_game_check_state(s, g) != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_GAME_INSERT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, g->white);
+	sqlite3_bind_int64(st, 2, g->black);
+	sqlite3_bind_text(st, 3, g->variant, -1, SQLITE_STATIC);
+	store_bind_opt_int(st, 4, g->chess960, -1);
+	sqlite3_bind_text(st, 5, g->start_fen, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, g->time_control, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, g->policy, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, g->event, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, g->site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, g->round, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 11, g->created);
+	store_game_bind_state(st, 12, g);
+	status = store_exec_insert(s, st, "add game", &g->id);
+	if (status == STORE_NOTFOUND)
+		store_seterr(s, "no such player");
+	return status;
+}
+
+/* Load a game with its players' names. */
+enum store_status
+store_game_get(struct store *s, int64_t id, struct store_game *out)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_GAME_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, id);
+	status = store_step_one(s, st, "get game", "no such game");
+	if (status == STORE_OK && store_game_read(s, st, out) != 0)
+		status = STORE_ERROR;
+	store_done(st);
+	return status;
+}
+
+/* Store a game's state fields. */
+enum store_status
+store_game_update(struct store *s, const struct store_game *g)
+{
+	sqlite3_stmt	*st;
+
+	if (store_game_check_state(s, g) != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_GAME_UPDATE)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, g->id);
+	store_game_bind_state(st, 2, g);
+	return store_exec_change(s, st, "update game", "no such game");
+}
+
+/* Step a game listing, calling cb for each row. */
+static enum store_status
+store_game_rows(struct store *s, sqlite3_stmt *st, store_game_cb cb,
+    void *arg)
+{
+	struct store_game	g;
+	enum store_status	status = STORE_OK;
+	int			rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (store_game_read(s, st, &g) != 0) {
+			status = STORE_ERROR;
+			break;
+		}
+		if (cb(arg, &g) != 0)
+			break;
+	}
+	return store_rows_done(s, st, rc, status, "list games");
+}
+
+/* List games, newest first, filtered by player and status. */
+enum store_status
+store_game_list(struct store *s, const struct store_game_filter *f,
+    store_game_cb cb, void *arg)
+{
+	sqlite3_stmt		*st;
+	struct store_player	 p;
+	enum store_status	 status;
+	enum stmt_id		 id;
+
+	if (f->player != NULL) {
+		status = store_player_get_by_name(s, f->player, &p);
+		if (status != STORE_OK)
+			return status;
+		id = f->status != NULL ? ST_GAME_LIST_PLAYER_STATUS :
+		    ST_GAME_LIST_PLAYER;
+	} else
+		id = f->status != NULL ? ST_GAME_LIST_STATUS : ST_GAME_LIST;
+
+	if ((st = store_stmt(s, id)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, f->limit > 0 ? f->limit : INT64_MAX);
+	sqlite3_bind_int64(st, 2, f->offset > 0 ? f->offset : 0);
+	if (f->status != NULL)
+		sqlite3_bind_text(st, 3, f->status, -1, SQLITE_STATIC);
+	if (f->player != NULL)
+		sqlite3_bind_int64(st, 4, p.id);
+	return store_game_rows(s, st, cb, arg);
+}
+
+/* List ongoing games whose deadline has passed. */
+enum store_status
+store_game_list_due(struct store *s, int64_t now, int64_t limit,
+    store_game_cb cb, void *arg)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_GAME_DUE)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
+	return store_game_rows(s, st, cb, arg);
+}
+
+/* List ongoing games whose deadline is near and not yet reminded of. */
+enum store_status
+store_game_list_remind(struct store *s, int64_t now, int64_t threshold,
+    int64_t limit, store_game_cb cb, void *arg)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_GAME_REMIND)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, now + threshold);
+	sqlite3_bind_int64(st, 3, threshold);
+	sqlite3_bind_int64(st, 4, limit > 0 ? limit : INT64_MAX);
+	return store_game_rows(s, st, cb, arg);
+}
+
+/* Count the games of one status. */
+enum store_status
+store_game_count(struct store *s, const char *status, int64_t *n)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_GAME_COUNT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	return store_exec_count(s, st, "count games", n);
+}
+
+/* Record that a game's reminder at a threshold was dealt with. */
+enum store_status
+store_reminder_add(struct store *s, int64_t game_id, int ply,
+    int64_t threshold, int64_t sent_at)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_REMINDER_INSERT)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_int64(st, 3, threshold);
+	store_bind_opt_int(st, 4, sent_at, 0);
+	return store_exec_stmt(s, st, "record a reminder");
+}
+
+/* Look up whether a game's reminder at a threshold was dealt with. */
+enum store_status
+store_reminder_get(struct store *s, int64_t game_id, int ply,
+    int64_t threshold, int64_t *sent_at)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_REMINDER_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_int64(st, 3, threshold);
+	status = store_step_one(s, st, "look a reminder up", NULL);
+	if (status == STORE_OK && sent_at != NULL)
+		*sent_at = store_col_opt_int(st, 0, 0);
+	store_done(st);
+	return status;
+}

@@ -1,0 +1,277 @@
+/*
+ * store/schema.c: the schema: schema_version and each migration step.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The DDL is SQLite's. What a PostgreSQL port would change in it: the
+ * types (INTEGER PRIMARY KEY -> bigint identity, INTEGER -> bigint, BLOB ->
+ * bytea); the steps themselves, and the version table, carry over.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include "store/store_int.h"
+
+/*
+ * Schema migrations: step i takes the database from version i to i + 1.
+ * Each runs in its own transaction together with the version bump. Append
+ * steps only; never edit one that has shipped. Steps add (tables, columns,
+ * indexes) and copy; they never drop data.
+ */
+static const char *const store_migrations[] = {
+	/* 0 -> 1: players, keys, games, the record. */
+	"CREATE TABLE players ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE"
+	"    CHECK (length(name) BETWEEN 1 AND 32),"
+	"  email TEXT NOT NULL DEFAULT '',"
+	"  lang TEXT NOT NULL DEFAULT 'en',"
+	"  created INTEGER NOT NULL"
+	");"
+	"CREATE TABLE player_keys ("
+	"  id INTEGER PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  pubkey BLOB NOT NULL CHECK (length(pubkey) = 32),"
+	"  comment TEXT NOT NULL DEFAULT '',"
+	"  added INTEGER NOT NULL,"
+	"  revoked INTEGER,"
+	"  UNIQUE (player_id, pubkey)"
+	");"
+	"CREATE INDEX player_keys_pubkey ON player_keys (pubkey);"
+	"CREATE TABLE games ("
+	"  id INTEGER PRIMARY KEY,"
+	"  white INTEGER NOT NULL REFERENCES players (id),"
+	"  black INTEGER NOT NULL REFERENCES players (id),"
+	"  variant TEXT NOT NULL,"
+	"  chess960 INTEGER CHECK (chess960 BETWEEN 0 AND 959),"
+	"  start_fen TEXT NOT NULL,"
+	"  time_control TEXT NOT NULL,"
+	"  policy TEXT NOT NULL,"
+	"  event TEXT NOT NULL DEFAULT '',"
+	"  site TEXT NOT NULL DEFAULT '',"
+	"  round TEXT NOT NULL DEFAULT '',"
+	"  created INTEGER NOT NULL,"
+	"  status TEXT NOT NULL CHECK (status IN ('ongoing', 'finished')),"
+	"  result TEXT NOT NULL"
+	"    CHECK (result IN ('1-0', '0-1', '1/2-1/2', '*')),"
+	"  termination TEXT NOT NULL DEFAULT '',"
+	"  ply INTEGER NOT NULL CHECK (ply >= 0),"
+	"  fen TEXT NOT NULL,"
+	"  turn INTEGER NOT NULL CHECK (turn IN (0, 1)),"
+	"  draw_offer INTEGER CHECK (draw_offer IN (0, 1)),"
+	"  deadline INTEGER,"
+	"  head BLOB NOT NULL CHECK (length(head) = 32),"
+	"  updated INTEGER NOT NULL"
+	");"
+	"CREATE INDEX games_white ON games (white, status);"
+	"CREATE INDEX games_black ON games (black, status);"
+	"CREATE INDEX games_status ON games (status);"
+	"CREATE TABLE actions ("
+	"  game_id INTEGER NOT NULL REFERENCES games (id),"
+	"  seq INTEGER NOT NULL CHECK (seq >= 1),"
+	"  ply INTEGER NOT NULL CHECK (ply >= 0),"
+	"  player_id INTEGER REFERENCES players (id),"
+	"  key_id INTEGER REFERENCES player_keys (id),"
+	"  kind TEXT NOT NULL,"
+	"  move_text TEXT,"
+	"  san TEXT,"
+	"  statement TEXT,"
+	"  signature TEXT,"
+	"  at INTEGER NOT NULL,"
+	"  prev_hash BLOB NOT NULL CHECK (length(prev_hash) = 32),"
+	"  hash BLOB NOT NULL CHECK (length(hash) = 32),"
+	"  source TEXT NOT NULL,"
+	"  PRIMARY KEY (game_id, seq)"
+	");",
+
+	/* 1 -> 2: the clock thread finds due games by deadline. */
+	"CREATE INDEX games_deadline ON games (status, deadline)"
+	"  WHERE deadline IS NOT NULL;",
+
+	/* 2 -> 3: mail: messages seen, the IMAP position, the outbox. */
+	"CREATE TABLE mail_seen ("
+	"  id INTEGER PRIMARY KEY,"
+	"  mailbox TEXT NOT NULL,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  uid INTEGER NOT NULL,"
+	"  message_id TEXT,"
+	"  sender TEXT NOT NULL DEFAULT '',"
+	"  received INTEGER NOT NULL,"
+	"  outcome TEXT NOT NULL,"
+	"  game_id INTEGER,"
+	"  UNIQUE (mailbox, uidvalidity, uid)"
+	");"
+	"CREATE INDEX mail_seen_message_id ON mail_seen (message_id)"
+	"  WHERE message_id IS NOT NULL;"
+	"CREATE TABLE mail_state ("
+	"  mailbox TEXT PRIMARY KEY,"
+	"  uidvalidity INTEGER NOT NULL,"
+	"  last_uid INTEGER NOT NULL"
+	");"
+	"CREATE TABLE outbox ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER,"
+	"  kind TEXT NOT NULL,"
+	"  recipient TEXT NOT NULL,"
+	"  message TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  failed INTEGER,"
+	"  last_error TEXT NOT NULL DEFAULT ''"
+	");"
+	"CREATE INDEX outbox_due ON outbox (next_attempt)"
+	"  WHERE sent IS NULL AND failed IS NULL;"
+	"CREATE INDEX outbox_recipient ON outbox (recipient, kind, created);"
+	"CREATE INDEX players_email ON players (email);",
+
+	/* 3 -> 4: the reminders dealt with, per game, move and threshold
+	 * (seconds before the deadline); sent_at is NULL when none was due. */
+	"CREATE TABLE reminders ("
+	"  game_id INTEGER NOT NULL REFERENCES games (id),"
+	"  ply INTEGER NOT NULL CHECK (ply >= 0),"
+	"  threshold INTEGER NOT NULL CHECK (threshold > 0),"
+	"  sent_at INTEGER,"
+	"  PRIMARY KEY (game_id, ply, threshold)"
+	");",
+
+	/* 4 -> 5: leaves: a player's clocks stand still from `start` to
+	 * `until` (00:00 UTC of the first day, of the day after the last). */
+	"CREATE TABLE leaves ("
+	"  id INTEGER PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  start INTEGER NOT NULL,"
+	"  until INTEGER NOT NULL,"
+	"  taken INTEGER NOT NULL,"
+	"  game_id INTEGER REFERENCES games (id),"
+	"  statement TEXT,"
+	"  signature TEXT,"
+	"  CHECK (until > start)"
+	");"
+	"CREATE INDEX leaves_player ON leaves (player_id, until);",
+
+	/* 5 -> 6: a player's digest preference ("none", "daily") and when
+	 * the last digest was queued (0: never). */
+	"ALTER TABLE players ADD COLUMN digest TEXT NOT NULL DEFAULT 'none' "
+	"  CHECK (digest IN ('none', 'daily'));"
+	"ALTER TABLE players ADD COLUMN digest_sent INTEGER NOT NULL "
+	"  DEFAULT 0;",
+};
+#define STORE_NMIGRATIONS \
+	((int)(sizeof store_migrations / sizeof store_migrations[0]))
+
+_Static_assert(STORE_NMIGRATIONS == STORE_SCHEMA_VERSION,
+    "STORE_SCHEMA_VERSION in store.h counts the migration steps");
+
+/* Read the schema version; -1 on error. */
+static int
+store_schema_read(struct store *s)
+{
+	sqlite3_stmt	*st;
+	int		 rc, version = -1;
+
+	if ((st = store_stmt(s, ST_VERSION)) == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	else if (rc == SQLITE_DONE)
+		store_seterr(s, "schema_version has no row");
+	else
+		store_fail(s, rc, "read schema version");
+	store_done(st);
+	return version;
+}
+
+/* Read the version without taking a lock; 0 when there is no table yet. */
+static int
+store_schema_peek(struct store *s)
+{
+	sqlite3_stmt	*st = NULL;
+	int		 version = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT version FROM schema_version",
+	    -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return version;
+}
+
+/*
+ * Create the version table, then apply each missing migration step up to
+ * `target` in its own transaction. An up-to-date database is only read, so
+ * opening a handle does not wait for another handle's writer. Another
+ * process may migrate at the same time: the version is read again under
+ * the write lock.
+ */
+int
+store_schema_migrate(struct store *s, int target)
+{
+	char	bump[64];
+	int	version, rc;
+
+	version = store_schema_peek(s);
+	if (version >= target && version <= STORE_NMIGRATIONS)
+		return 0;
+	if (store_exec(s, "BEGIN IMMEDIATE") != SQLITE_OK)
+		return -1;
+	if (store_exec(s, "CREATE TABLE IF NOT EXISTS schema_version "
+	    "(version INTEGER NOT NULL)") != SQLITE_OK ||
+	    store_exec(s, "INSERT INTO schema_version (version) SELECT 0 "
+	    "WHERE NOT EXISTS (SELECT 1 FROM schema_version)") != SQLITE_OK ||
+	    store_exec(s, "COMMIT") != SQLITE_OK)
+		goto fail;
+
+	for (;;) {
+		if (store_exec(s, "BEGIN IMMEDIATE") != SQLITE_OK)
+			return -1;
+		if ((version = store_schema_read(s)) < 0)
+			goto fail;
+		if (version > STORE_NMIGRATIONS) {
+			store_seterr(s, "database schema version %d is newer "
+			    "than this program's (%d)", version,
+			    STORE_NMIGRATIONS);
+			goto fail;
+		}
+		if (version >= target) {
+			rc = store_exec(s, "COMMIT");
+			return rc == SQLITE_OK ? 0 : -1;
+		}
+		snprintf(bump, sizeof bump,
+		    "UPDATE schema_version SET version = %d", version + 1);
+		if (store_exec(s, store_migrations[version]) != SQLITE_OK) {
+			char	reason[STORE_ERR_SIZE];
+
+			snprintf(reason, sizeof reason, "%s", s->err);
+			store_seterr(s, "migration to version %d: %s",
+			    version + 1, reason);
+			goto fail;
+		}
+		if (store_exec(s, bump) != SQLITE_OK ||
+		    store_exec(s, "COMMIT") != SQLITE_OK)
+			goto fail;
+	}
+
+fail:
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Return the schema version, or -1. */
+int
+store_schema_version(struct store *s)
+{
+	return store_schema_read(s);
+}

@@ -1,0 +1,189 @@
+/*
+ * store/sql.c: every statement the store's queries run, in one table.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * Each statement is prepared once per handle on first use (store_stmt())
+ * and reset after each use; every lookup goes by a primary key or an index
+ * (store_explain() shows the plans, a test checks them). The SQL keeps to
+ * what PostgreSQL also accepts where that costs nothing: no INSERT OR
+ * REPLACE, no RETURNING (SQLite 3.31 lacks it), explicit column lists,
+ * LIMIT/OFFSET with a plain number, ORDER BY an ordinal in compound
+ * selects, partial indexes. BEGIN IMMEDIATE is SQLite's (PostgreSQL: BEGIN,
+ * relying on the (game_id, seq) key against a concurrent append).
+ *
+ * The readers of rows (store_player_read() and the like) take the columns
+ * by position: the column lists below and those readers change together.
+ */
+
+#include "config.h"
+
+#include "store/store_int.h"
+
+#define PLAYER_COLUMNS	"id, name, email, lang, created, digest, digest_sent"
+#define KEY_COLUMNS	"k.id, k.player_id, k.pubkey, k.comment, k.added, " \
+			"k.revoked"
+#define GAME_SELECT \
+	"SELECT g.id, g.white, g.black, w.name, b.name, g.variant, " \
+	"g.chess960, g.start_fen, g.time_control, g.policy, g.event, " \
+	"g.site, g.round, g.created, g.status, g.result, g.termination, " \
+	"g.ply, g.fen, g.turn, g.draw_offer, g.deadline, g.head, g.updated " \
+	"FROM games g JOIN players w ON w.id = g.white " \
+	"JOIN players b ON b.id = g.black "
+#define MAIL_SEEN_COLUMNS \
+	"mailbox, uidvalidity, uid, message_id, sender, received, outcome, " \
+	"game_id"
+#define OUTBOX_COLUMNS \
+	"id, game_id, kind, recipient, message, created, attempts, " \
+	"next_attempt, last_error"
+#define ACTION_SELECT \
+	"SELECT game_id, seq, ply, player_id, key_id, kind, move_text, san, " \
+	"statement, signature, at, prev_hash, hash, source FROM actions "
+
+/* Every statement; `scan` marks listings allowed to walk a table. */
+const struct store_statement store_sql[ST_COUNT] = {
+	[ST_BEGIN] = { "begin", 0, "BEGIN IMMEDIATE" },
+	[ST_COMMIT] = { "commit", 0, "COMMIT" },
+	[ST_ROLLBACK] = { "rollback", 0, "ROLLBACK" },
+	[ST_SAVEPOINT] = { "savepoint", 0, "SAVEPOINT action" },
+	[ST_RELEASE] = { "release", 0, "RELEASE SAVEPOINT action" },
+	[ST_ROLLBACK_TO] = { "rollback_to", 0, "ROLLBACK TO SAVEPOINT action" },
+	[ST_VERSION] = { "version", 1, "SELECT version FROM schema_version" },
+	[ST_PLAYER_INSERT] = { "player-insert", 0,
+	    "INSERT INTO players (name, email, lang, created) "
+	    "VALUES (?1, ?2, ?3, ?4)" },
+	[ST_PLAYER_BY_ID] = { "player-by-id", 0,
+	    "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1" },
+	[ST_PLAYER_BY_NAME] = { "player-by-name", 0,
+	    "SELECT " PLAYER_COLUMNS " FROM players WHERE name = ?1" },
+	[ST_PLAYER_BY_EMAIL] = { "player-by-email", 0,
+	    "SELECT " PLAYER_COLUMNS " FROM players WHERE email = ?1 "
+	    "ORDER BY id LIMIT 1" },
+	[ST_PLAYER_LIST] = { "player-list", 1,
+	    "SELECT " PLAYER_COLUMNS " FROM players ORDER BY name "
+	    "LIMIT ?1 OFFSET ?2" },
+	[ST_PLAYER_UPDATE] = { "player-update", 0,
+	    "UPDATE players SET email = ?2, lang = ?3, digest = ?4 "
+	    "WHERE id = ?1" },
+	[ST_PLAYER_DIGEST] = { "player-digest", 0,
+	    "UPDATE players SET digest = ?2 WHERE id = ?1" },
+	[ST_PLAYER_DIGEST_SENT] = { "player-digest-sent", 0,
+	    "UPDATE players SET digest_sent = ?2 WHERE id = ?1" },
+	[ST_KEY_INSERT] = { "key-insert", 0,
+	    "INSERT INTO player_keys (player_id, pubkey, comment, added, "
+	    "revoked) VALUES (?1, ?2, ?3, ?4, ?5)" },
+	[ST_KEY_LIST] = { "key-list", 0,
+	    "SELECT " KEY_COLUMNS " FROM player_keys k "
+	    "WHERE k.player_id = ?1 ORDER BY k.id" },
+	[ST_KEY_REVOKE] = { "key-revoke", 0,
+	    "UPDATE player_keys SET revoked = ?2 "
+	    "WHERE id = ?1 AND revoked IS NULL" },
+	[ST_KEY_EXISTS] = { "key-exists", 0,
+	    "SELECT id FROM player_keys WHERE id = ?1" },
+	[ST_KEY_FIND] = { "key-find", 0,
+	    "SELECT " KEY_COLUMNS ", p.id, p.name, p.email, p.lang, p.created "
+	    "FROM player_keys k JOIN players p ON p.id = k.player_id "
+	    "WHERE k.pubkey = ?1 "
+	    "ORDER BY CASE WHEN k.revoked IS NULL THEN 0 ELSE 1 END, k.id "
+	    "LIMIT 1" },
+	[ST_GAME_INSERT] = { "game-insert", 0,
+	    "INSERT INTO games (white, black, variant, chess960, start_fen, "
+	    "time_control, policy, event, site, round, created, status, "
+	    "result, termination, ply, fen, turn, draw_offer, deadline, head, "
+	    "updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)" },
+	[ST_GAME_GET] = { "game-get", 0, GAME_SELECT "WHERE g.id = ?1" },
+	[ST_GAME_UPDATE] = { "game-update", 0,
+	    "UPDATE games SET status = ?2, result = ?3, termination = ?4, "
+	    "ply = ?5, fen = ?6, turn = ?7, draw_offer = ?8, deadline = ?9, "
+	    "head = ?10, updated = ?11 WHERE id = ?1" },
+	[ST_GAME_LIST] = { "game-list", 1,
+	    GAME_SELECT "ORDER BY g.id DESC LIMIT ?1 OFFSET ?2" },
+	[ST_GAME_LIST_STATUS] = { "game-list-status", 0,
+	    GAME_SELECT "WHERE g.status = ?3 "
+	    "ORDER BY g.id DESC LIMIT ?1 OFFSET ?2" },
+	[ST_GAME_LIST_PLAYER] = { "game-list-player", 0,
+	    GAME_SELECT "WHERE (g.white = ?4 OR g.black = ?4) "
+	    "ORDER BY g.id DESC LIMIT ?1 OFFSET ?2" },
+	[ST_GAME_LIST_PLAYER_STATUS] = { "game-list-player-status", 0,
+	    GAME_SELECT "WHERE g.white = ?4 AND g.status = ?3 UNION ALL "
+	    GAME_SELECT "WHERE g.black = ?4 AND g.white <> ?4 "
+	    "AND g.status = ?3 ORDER BY 1 DESC LIMIT ?1 OFFSET ?2" },
+	[ST_GAME_DUE] = { "game-due", 0,
+	    GAME_SELECT "WHERE g.deadline IS NOT NULL AND g.deadline <= ?1 "
+	    "AND g.status = 'ongoing' ORDER BY g.deadline LIMIT ?2" },
+	[ST_GAME_COUNT] = { "game-count", 0,
+	    "SELECT COUNT(*) FROM games WHERE status = ?1" },
+	[ST_ACTION_INSERT] = { "action-insert", 0,
+	    "INSERT INTO actions (game_id, seq, ply, player_id, key_id, kind, "
+	    "move_text, san, statement, signature, at, prev_hash, hash, "
+	    "source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	    "?12, ?13, ?14)" },
+	[ST_ACTION_LIST] = { "action-list", 0,
+	    ACTION_SELECT "WHERE game_id = ?1 ORDER BY seq" },
+	[ST_ACTION_GET] = { "action-get", 0,
+	    ACTION_SELECT "WHERE game_id = ?1 AND seq = ?2" },
+	[ST_MAIL_SEEN_FIND] = { "mail-seen-find", 0,
+	    "SELECT " MAIL_SEEN_COLUMNS " FROM mail_seen "
+	    "WHERE mailbox = ?1 AND uidvalidity = ?2 AND uid = ?3 UNION ALL "
+	    "SELECT " MAIL_SEEN_COLUMNS " FROM mail_seen "
+	    "WHERE message_id = ?4 LIMIT 1" },
+	[ST_MAIL_SEEN_INSERT] = { "mail-seen-insert", 0,
+	    "INSERT INTO mail_seen (mailbox, uidvalidity, uid, message_id, "
+	    "sender, received, outcome, game_id) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" },
+	[ST_MAIL_STATE_GET] = { "mail-state-get", 0,
+	    "SELECT uidvalidity, last_uid FROM mail_state WHERE mailbox = ?1" },
+	[ST_MAIL_STATE_SET] = { "mail-state-set", 0,
+	    "INSERT INTO mail_state (mailbox, uidvalidity, last_uid) "
+	    "VALUES (?1, ?2, ?3) ON CONFLICT (mailbox) DO UPDATE SET "
+	    "uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid" },
+	[ST_OUTBOX_INSERT] = { "outbox-insert", 0,
+	    "INSERT INTO outbox (game_id, kind, recipient, message, created, "
+	    "next_attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?5)" },
+	[ST_OUTBOX_DUE] = { "outbox-due", 0,
+	    "SELECT " OUTBOX_COLUMNS " FROM outbox "
+	    "WHERE sent IS NULL AND failed IS NULL AND next_attempt <= ?1 "
+	    "ORDER BY next_attempt, id LIMIT ?2" },
+	[ST_OUTBOX_SENT] = { "outbox-sent", 0,
+	    "UPDATE outbox SET sent = ?2, attempts = attempts + 1 "
+	    "WHERE id = ?1 AND sent IS NULL" },
+	[ST_OUTBOX_RETRY] = { "outbox-retry", 0,
+	    "UPDATE outbox SET attempts = attempts + 1, next_attempt = ?2, "
+	    "last_error = ?3 WHERE id = ?1 AND sent IS NULL" },
+	[ST_OUTBOX_FAILED] = { "outbox-failed", 0,
+	    "UPDATE outbox SET attempts = attempts + 1, failed = ?2, "
+	    "last_error = ?3 WHERE id = ?1 AND sent IS NULL" },
+	[ST_OUTBOX_RECENT] = { "outbox-recent", 0,
+	    "SELECT COUNT(*) FROM outbox "
+	    "WHERE recipient = ?1 AND kind = ?2 AND created >= ?3" },
+	[ST_OUTBOX_PENDING] = { "outbox-pending", 0,
+	    "SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND failed IS NULL "
+	    "AND next_attempt >= 0" },
+	[ST_GAME_REMIND] = { "game-remind", 0,
+	    GAME_SELECT "WHERE g.status = 'ongoing' AND g.deadline IS NOT NULL "
+	    "AND g.deadline > ?1 AND g.deadline <= ?2 AND NOT EXISTS "
+	    "(SELECT 1 FROM reminders r WHERE r.game_id = g.id "
+	    "AND r.ply = g.ply AND r.threshold = ?3) "
+	    "ORDER BY g.deadline LIMIT ?4" },
+	[ST_REMINDER_INSERT] = { "reminder-insert", 0,
+	    "INSERT INTO reminders (game_id, ply, threshold, sent_at) "
+	    "VALUES (?1, ?2, ?3, ?4)" },
+	[ST_REMINDER_GET] = { "reminder-get", 0,
+	    "SELECT sent_at FROM reminders "
+	    "WHERE game_id = ?1 AND ply = ?2 AND threshold = ?3" },
+	[ST_LEAVE_INSERT] = { "leave-insert", 0,
+	    "INSERT INTO leaves (player_id, start, until, taken, game_id, "
+	    "statement, signature) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
+	[ST_LEAVE_LIST] = { "leave-list", 0,
+	    "SELECT id, player_id, start, until, taken, game_id FROM leaves "
+	    "WHERE player_id = ?1 AND until > ?2 ORDER BY start, id" },
+};

@@ -1,0 +1,179 @@
+/*
+ * store/store_int.h: what the store's files share (private to src/store).
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The SQLite handle, the statement table and the helpers every query file
+ * uses. Callers outside src/store see only store.h.
+ *
+ *   store.c     the connection: open, PRAGMAs, close; transactions;
+ *               errors; the statement cache; binding and reading values
+ *   schema.c    the schema: schema_version and each migration step
+ *   sql.c       every statement the queries run, in one table
+ *   players.c   players, their keys, their leaves
+ *   games.c     games, listings by player, status and deadline; reminders
+ *   actions.c   the record: signed actions, chained by hash
+ *   mail.c      mail seen, mailbox positions, the outbox
+ *   maint.c     online backup, integrity check, query plans
+ */
+
+#ifndef CORRCHESS_STORE_INT_H
+#define CORRCHESS_STORE_INT_H
+
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+#define STORE_ERR_SIZE		256
+
+/* The statements of sql.c, by name. */
+enum stmt_id {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_SAVEPOINT,
+	ST_RELEASE,
+	ST_ROLLBACK_TO,
+	ST_VERSION,	/* the first that store_explain() reports */
+	ST_PLAYER_INSERT,
+	ST_PLAYER_BY_ID,
+	ST_PLAYER_BY_NAME,
+	ST_PLAYER_BY_EMAIL,
+	ST_PLAYER_LIST,
+	ST_PLAYER_UPDATE,
+	ST_PLAYER_DIGEST,
+	ST_PLAYER_DIGEST_SENT,
+	ST_KEY_INSERT,
+	ST_KEY_LIST,
+	ST_KEY_REVOKE,
+	ST_KEY_EXISTS,
+	ST_KEY_FIND,
+	ST_GAME_INSERT,
+	ST_GAME_GET,
+	ST_GAME_UPDATE,
+	ST_GAME_LIST,
+	ST_GAME_LIST_STATUS,
+	ST_GAME_LIST_PLAYER,
+	ST_GAME_LIST_PLAYER_STATUS,
+	ST_GAME_DUE,
+	ST_GAME_COUNT,
+	ST_ACTION_INSERT,
+	ST_ACTION_LIST,
+	ST_ACTION_GET,
+	ST_MAIL_SEEN_FIND,
+	ST_MAIL_SEEN_INSERT,
+	ST_MAIL_STATE_GET,
+	ST_MAIL_STATE_SET,
+	ST_OUTBOX_INSERT,
+	ST_OUTBOX_DUE,
+	ST_OUTBOX_SENT,
+	ST_OUTBOX_RETRY,
+	ST_OUTBOX_FAILED,
+	ST_OUTBOX_RECENT,
+	ST_OUTBOX_PENDING,
+	ST_GAME_REMIND,
+	ST_REMINDER_INSERT,
+	ST_REMINDER_GET,
+	ST_LEAVE_INSERT,
+	ST_LEAVE_LIST,
+	ST_COUNT
+};
+
+/* A statement: its name (in errors and plans), and its text. */
+struct store_statement {
+	const char	*name;
+	int		 scan;		/* a listing allowed to walk a table */
+	const char	*sql;
+};
+
+/* sql.c */
+extern const struct store_statement	store_sql[ST_COUNT];
+
+struct store {
+	sqlite3		*db;
+	sqlite3_stmt	*stmt[ST_COUNT];	/* prepared on first use */
+	char		 err[STORE_ERR_SIZE];
+};
+
+/* store.c: errors. */
+
+/* Write a message into the handle's error buffer. */
+void	store_seterr(struct store *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Turn an SQLite result into a status, recording the reason. */
+enum store_status store_fail(struct store *, int rc, const char *what);
+
+/* store.c: statements. */
+
+/* Return the cached statement `id`, preparing it on first use. */
+sqlite3_stmt	*store_stmt(struct store *, enum stmt_id);
+/* Reset a statement and drop its bindings for the next use. */
+void		 store_done(sqlite3_stmt *);
+/* Run a statement that returns no rows. */
+enum store_status store_exec_stmt(struct store *, sqlite3_stmt *,
+		    const char *what);
+/* Run an INSERT; on success set *id to the new row's id. */
+enum store_status store_exec_insert(struct store *, sqlite3_stmt *,
+		    const char *what, int64_t *id);
+/* Run an UPDATE that must change a row: STORE_NOTFOUND (`missing`) if
+ * it changed none. */
+enum store_status store_exec_change(struct store *, sqlite3_stmt *,
+		    const char *what, const char *missing);
+/*
+ * Step a statement that returns at most one row: STORE_OK with the row to
+ * read, or STORE_NOTFOUND (with `missing` as the reason, unless NULL) or
+ * the failure. Call store_done() after, in every case.
+ */
+enum store_status store_step_one(struct store *, sqlite3_stmt *,
+		    const char *what, const char *missing);
+/*
+ * End a walk over a statement's rows: the failure of the step that ended
+ * it (rc), unless `status` says the walk failed already; then reset.
+ */
+enum store_status store_rows_done(struct store *, sqlite3_stmt *, int rc,
+		    enum store_status status, const char *what);
+/* Run a statement that returns one integer (a COUNT) into *n. */
+enum store_status store_exec_count(struct store *, sqlite3_stmt *,
+		    const char *what, int64_t *n);
+/* Run one-off SQL (PRAGMA, DDL) with sqlite3_exec; an SQLite result. */
+int		 store_exec(struct store *, const char *sql);
+
+/* store.c: values. */
+
+/* Check that a text fits its field; -1 with a reason when not. */
+int	store_fits(struct store *, const char *text, size_t size,
+	    const char *field);
+/* Check that a text is one of a NULL-ended list; -1 with a reason when
+ * not. */
+int	store_oneof(struct store *, const char *text,
+	    const char *const *list, const char *field);
+/* Bind a text, or NULL when it is empty. */
+int	store_bind_opt_text(sqlite3_stmt *, int i, const char *text);
+/* Bind an integer, or NULL when it equals `none`. */
+int	store_bind_opt_int(sqlite3_stmt *, int i, int64_t v, int64_t none);
+/* Copy a text column into a field (NULL reads as ""); -1 if too long. */
+int	store_col_text(sqlite3_stmt *, int col, char *buf, size_t size);
+/* Copy a blob column of exactly `len` bytes; -1 otherwise. */
+int	store_col_blob(sqlite3_stmt *, int col, uint8_t *buf, size_t len);
+/* Read an integer column, `none` when NULL. */
+int64_t	store_col_opt_int(sqlite3_stmt *, int col, int64_t none);
+
+/* schema.c */
+
+/*
+ * Create the version table and migrate up to version `target`
+ * (1..STORE_SCHEMA_VERSION). -1 with a reason in the handle.
+ */
+int	store_schema_migrate(struct store *, int target);
+
+#endif /* CORRCHESS_STORE_INT_H */
