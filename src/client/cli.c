@@ -46,21 +46,21 @@ cli_getopt_value(struct cli_getopt *go, const struct cli_option *o,
 		if (inline_value != NULL) {
 			cli_usage(go->cmd, "option --%s takes no value",
 			    o->name);
-			return (CLI_OPT_ERROR);
+			return CLI_OPT_ERROR;
 		}
 		go->arg = NULL;
-		return (o->id);
+		return o->id;
 	}
 	if (inline_value != NULL) {
 		go->arg = inline_value;
-		return (o->id);
+		return o->id;
 	}
 	if (go->ind >= go->argc) {
 		cli_usage(go->cmd, "option --%s needs a value", o->name);
-		return (CLI_OPT_ERROR);
+		return CLI_OPT_ERROR;
 	}
 	go->arg = go->argv[go->ind++];
-	return (o->id);
+	return o->id;
 }
 
 /*
@@ -75,23 +75,23 @@ cli_getopt(struct cli_getopt *go, const struct cli_option *opts)
 	size_t			 n;
 
 	if (go->ind >= go->argc)
-		return (CLI_OPT_END);
+		return CLI_OPT_END;
 	a = go->argv[go->ind];
 	if (a[0] != '-' || a[1] == '\0')
-		return (CLI_OPT_END);
+		return CLI_OPT_END;
 	go->ind++;
 	if (strcmp(a, "--") == 0)
-		return (CLI_OPT_END);
+		return CLI_OPT_END;
 
 	if (a[1] != '-') {
 		/* One short option per argument: -h, -d ... */
 		if (a[2] != '\0')
 			goto unknown;
 		if (a[1] == 'h')
-			return (CLI_OPT_HELP);
+			return CLI_OPT_HELP;
 		for (o = opts; o != NULL && o->name != NULL; o++) {
 			if (o->letter == a[1])
-				return (cli_getopt_value(go, o, NULL));
+				return cli_getopt_value(go, o, NULL);
 		}
 		goto unknown;
 	}
@@ -100,17 +100,17 @@ cli_getopt(struct cli_getopt *go, const struct cli_option *opts)
 	eq = strchr(a, '=');
 	n = eq != NULL ? (size_t)(eq - a) : strlen(a);
 	if (n == 4 && strncmp(a, "help", 4) == 0 && eq == NULL)
-		return (CLI_OPT_HELP);
+		return CLI_OPT_HELP;
 	for (o = opts; o != NULL && o->name != NULL; o++) {
 		if (strlen(o->name) == n && strncmp(o->name, a, n) == 0)
-			return (cli_getopt_value(go, o,
-			    eq != NULL ? eq + 1 : NULL));
+			return cli_getopt_value(go, o,
+			    eq != NULL ? eq + 1 : NULL);
 	}
 
 unknown:
 	cli_usage(go->cmd, "unknown option %s (use -- before an operand "
 	    "that starts with a dash)", go->argv[go->ind - 1]);
-	return (CLI_OPT_ERROR);
+	return CLI_OPT_ERROR;
 }
 
 /* Print a message and the usage line of a subcommand to stderr. */
@@ -128,7 +128,7 @@ cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
 	}
 	fprintf(stderr, "usage: corrchess %s %s\n", cmd->name, cmd->usage);
 	fprintf(stderr, "Try 'corrchess help %s'.\n", cmd->name);
-	return (CLI_EXIT_USAGE);
+	return CLI_EXIT_USAGE;
 }
 
 /* Print the usage and help text of a subcommand to stdout. */
@@ -137,7 +137,7 @@ cli_help(const struct cli_cmd *cmd)
 {
 	printf("usage: corrchess %s %s\n\n%s", cmd->name, cmd->usage,
 	    cmd->help);
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* Print an error message prefixed with the subcommand's name. */
@@ -198,5 +198,5 @@ out:
 		fclose(f);
 	free(buf);
 	errno = saved;
-	return (rc);
+	return rc;
 }

@@ -53,22 +53,22 @@ cli_admin_token_file(const char *path, char **tokenp, char *err,
 	size_t	 len;
 
 	if (cli_read_file(path, &text, &len) == -1)
-		return (errbuf_set(err, errsize, "%s: %s", path,
-		    strerror(errno)));
+		return errbuf_set(err, errsize, "%s: %s", path,
+		    strerror(errno));
 	s = text + strspn(text, " \t\r\n");
 	e = s + strcspn(s, " \t\r\n");
 	*e = '\0';
 	if (*s == '\0') {
 		free(text);
-		return (errbuf_set(err, errsize,
-		    "%s: no admin token in the file", path));
+		return errbuf_set(err, errsize,
+		    "%s: no admin token in the file", path);
 	}
 	if ((*tokenp = strdup(s)) == NULL) {
 		free(text);
-		return (errbuf_set(err, errsize, "out of memory"));
+		return errbuf_set(err, errsize, "out of memory");
 	}
 	free(text);
-	return (0);
+	return 0;
 }
 
 /*
@@ -82,25 +82,25 @@ cli_admin_token(const char *token_file, const struct cli_conf *cf,
 	const char	*env = getenv("CORRCHESS_ADMIN_TOKEN");
 
 	if (token_file != NULL)
-		return (cli_admin_token_file(token_file, tokenp, err, errsize));
+		return cli_admin_token_file(token_file, tokenp, err, errsize);
 	if (env != NULL && env[0] != '\0') {
 		if ((*tokenp = strdup(env)) == NULL)
-			return (errbuf_set(err, errsize, "out of memory"));
-		return (0);
+			return errbuf_set(err, errsize, "out of memory");
+		return 0;
 	}
 	if (cf->admin_token_file != NULL)
-		return (cli_admin_token_file(cf->admin_token_file, tokenp, err,
-		    errsize));
-	return (errbuf_set(err, errsize, "no admin token: give --token-file "
+		return cli_admin_token_file(cf->admin_token_file, tokenp, err,
+		    errsize);
+	return errbuf_set(err, errsize, "no admin token: give --token-file "
 	    "FILE, set CORRCHESS_ADMIN_TOKEN, or set admin_token_file in the "
-	    "configuration"));
+	    "configuration");
 }
 
 /* Write the answer's bytes to the file. */
 static size_t
 cli_admin_write(char *data, size_t size, size_t nmemb, void *arg)
 {
-	return (fwrite(data, size, nmemb, arg) * size);
+	return fwrite(data, size, nmemb, arg) * size;
 }
 
 /* Read back the start of an error answer and write its reason in err. */
@@ -231,7 +231,7 @@ out:
 		free(auth);
 	}
 	free(url);
-	return (rc);
+	return rc;
 }
 
 /* Fetch the copy into a temporary file beside `path`, then rename it. */
@@ -245,12 +245,12 @@ cli_admin_backup_to(const char *server, const char *token, const char *path,
 
 	if (asprintf(&tmp, "%s.partXXXXXX", path) == -1) {
 		tmp = NULL;
-		return (errbuf_set(err, errsize, "out of memory"));
+		return errbuf_set(err, errsize, "out of memory");
 	}
 	if ((fd = mkstemp(tmp)) == -1) {
 		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		free(tmp);
-		return (-1);
+		return -1;
 	}
 	if ((f = fdopen(fd, "w+")) == NULL) {
 		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
@@ -281,7 +281,7 @@ out:
 	if (rc == -1)
 		unlink(tmp);
 	free(tmp);
-	return (rc);
+	return rc;
 }
 
 /* corrchess admin backup [-s URL] [-t FILE] FILE */
@@ -301,7 +301,7 @@ cli_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 	int			 c, rc = CLI_EXIT_FAIL, started = 0;
 
 	if (cli_conf_start(self, &cf) == -1)
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {
@@ -355,7 +355,7 @@ out:
 		free(token);
 	}
 	cli_conf_free(&cf);
-	return (rc);
+	return rc;
 }
 
 /* corrchess admin ACTION ...: run the administrator's ACTION. */
@@ -363,11 +363,11 @@ int
 cli_admin(const struct cli_cmd *self, int argc, char **argv)
 {
 	if (argc < 2)
-		return (cli_usage(self, "name an action: backup"));
+		return cli_usage(self, "name an action: backup");
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
-		return (cli_help(self));
+		return cli_help(self);
 	if (strcmp(argv[1], "backup") == 0)
-		return (cli_admin_backup(self, argc - 1, argv + 1));
-	return (cli_usage(self, "unknown action '%s' (known: backup)",
-	    argv[1]));
+		return cli_admin_backup(self, argc - 1, argv + 1);
+	return cli_usage(self, "unknown action '%s' (known: backup)",
+	    argv[1]);
 }

@@ -59,7 +59,7 @@ bench_now(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Release a bench set. */
@@ -89,14 +89,14 @@ bench_set_add(struct bench_set *set, const struct chess_game *game)
 	if (set->ngames == set->gamecap) {
 		cap = set->gamecap == 0 ? 1024 : set->gamecap * 2;
 		if ((ng = realloc(set->games, cap * sizeof *ng)) == NULL)
-			return (-1);
+			return -1;
 		set->games = ng;
 		set->gamecap = cap;
 	}
 	while (set->nsans + game->nply > set->sancap) {
 		cap = set->sancap == 0 ? 65536 : set->sancap * 2;
 		if ((ns = realloc(set->sans, cap * sizeof *ns)) == NULL)
-			return (-1);
+			return -1;
 		set->sans = ns;
 		set->sancap = cap;
 	}
@@ -111,7 +111,7 @@ bench_set_add(struct bench_set *set, const struct chess_game *game)
 		    set->sans[set->nsans++], CHESS_SAN_MAX);
 		chess_position_make(&pos, game->moves[i]);
 	}
-	return (0);
+	return 0;
 }
 
 /* Replay every file once; count the plies of the good games. */
@@ -129,7 +129,7 @@ bench_replay_pass(const struct bench_set *set, struct chess_pgn_game *g)
 				plies += g->game.nply;
 		}
 	}
-	return (plies);
+	return plies;
 }
 
 /* Parse and make every extracted SAN once; -1 if one fails to parse. */
@@ -148,12 +148,12 @@ bench_san_pass(const struct bench_set *set)
 		for (j = 0; j < bg->nply; j++) {
 			if (chess_move_parse(&pos, set->sans[bg->first + j],
 			    CHESS_LANG_EN, &m, NULL, 0) != CHESS_OK)
-				return (-1);
+				return -1;
 			chess_position_make(&pos, m);
 		}
 		moves += (int64_t)bg->nply;
 	}
-	return (moves);
+	return moves;
 }
 
 /* Time PGN replay and SAN parse+make over the games of PGN files. */
@@ -183,17 +183,17 @@ cli_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 		case OPT_SECONDS:
 			seconds = strtod(go.arg, &end);
 			if (*end != '\0' || !(seconds >= 0 && seconds <= 3600))
-				return (cli_usage(cmd, "bad --seconds '%s'",
-				    go.arg));
+				return cli_usage(cmd, "bad --seconds '%s'",
+				    go.arg);
 			break;
 		case CLI_OPT_HELP:
-			return (cli_help(cmd));
+			return cli_help(cmd);
 		default:
-			return (CLI_EXIT_USAGE);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (go.ind >= argc)
-		return (cli_usage(cmd, "missing FILE"));
+		return cli_usage(cmd, "missing FILE");
 
 	set.nfiles = argc - go.ind;
 	set.bufs = calloc((size_t)set.nfiles, sizeof *set.bufs);
@@ -266,5 +266,5 @@ nomem:
 out:
 	chess_pgn_game_free(&g);
 	bench_set_free(&set);
-	return (rc);
+	return rc;
 }

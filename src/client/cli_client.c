@@ -80,7 +80,7 @@ cli_client_options(const struct cli_cmd *self, int argc, char **argv,
 
 	memset(o, 0, sizeof *o);
 	if (cli_conf_start(self, &o->cf) == -1)
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {
@@ -111,25 +111,25 @@ cli_client_options(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_STATUS:
 			if (strcmp(go.arg, "ongoing") != 0 &&
 			    strcmp(go.arg, "finished") != 0)
-				return (cli_usage(self, "--status %s: "
-				    "\"ongoing\" or \"finished\"", go.arg));
+				return cli_usage(self, "--status %s: "
+				    "\"ongoing\" or \"finished\"", go.arg);
 			o->status = go.arg;
 			break;
 		case CLI_OPT_HELP:
 			cli_help(self);
-			return (CLI_CLIENT_HELPED);
+			return CLI_CLIENT_HELPED;
 		default:
-			return (CLI_EXIT_USAGE);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (o->cf.server == NULL &&
 	    cli_conf_set(&o->cf.server, CLI_SERVER_DEFAULT) == -1)
 		goto oom;
 	*indp = go.ind;
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 oom:
 	cli_error(self, "out of memory");
-	return (CLI_EXIT_FAIL);
+	return CLI_EXIT_FAIL;
 }
 
 /* Parse a game number operand. */
@@ -137,8 +137,8 @@ static int
 cli_client_game_id(const char *s, uint64_t *id)
 {
 	if (cli_conf_number(s, SIG_GAME_MAX, id) == -1 || *id == 0)
-		return (-1);
-	return (0);
+		return -1;
+	return 0;
 }
 
 /* Print a transport error or the server's refusal. */
@@ -162,7 +162,7 @@ cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
 	memset(g, 0, sizeof *g);
 	if (!json_is_object(j)) {
 		snprintf(err, errsize, "the server's answer is not a game");
-		return (-1);
+		return -1;
 	}
 	/* Name the first member that is wrong. */
 	if (!cli_http_json_int(j, "id", &v) || v <= 0)
@@ -187,9 +187,9 @@ cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
 	if (missing != NULL) {
 		snprintf(err, errsize, "the server's answer is not a game it "
 		    "could have sent: \"%s\" missing or wrong", missing);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /* GET a game; CLI_EXIT_OK with *jp (caller frees), or an exit status
@@ -207,30 +207,30 @@ cli_client_fetch(const struct cli_cmd *self, const char *server, uint64_t id,
 	if (cli_http_request(server, "GET", path, NULL, 0, NULL, &r, err,
 	    sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	if (r.status != 200) {
 		cli_client_refused(self, &r);
 		cli_http_reply_free(&r);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	if (!json_is_object(r.json)) {
 		cli_error(self, "the server at %s did not answer with a game "
 		    "(HTTP %ld, %s)", server, r.status, r.json == NULL ?
 		    "not JSON" : "not a JSON object");
 		cli_http_reply_free(&r);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	*jp = json_incref(r.json);
 	cli_http_reply_free(&r);
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* "White" or "Black" for a colour name. */
 static const char *
 cli_client_side(const char *color)
 {
-	return (strcmp(color, "white") == 0 ? "White" : "Black");
+	return strcmp(color, "white") == 0 ? "White" : "Black";
 }
 
 /* Parse an ISO 8601 UTC time "YYYY-MM-DDTHH:MM:SSZ"; 0 or -1. */
@@ -245,15 +245,15 @@ cli_client_parse_time(const char *s, int64_t *t)
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &tm.tm_year, &tm.tm_mon,
 	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z, &n) != 7 ||
 	    z != 'Z' || s[n] != '\0')
-		return (-1);
+		return -1;
 	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
 	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
 	    tm.tm_sec > 60)
-		return (-1);
+		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	*t = (int64_t)timegm(&tm);
-	return (0);
+	return 0;
 }
 
 /* Parse a position from a FEN member; 0 or -1. */
@@ -266,8 +266,8 @@ cli_client_position(const json_t *j, const char *key,
 	unsigned	 flags = json_is_integer(c960) ? CHESS_FEN_960 : 0;
 
 	if (fen == NULL || strlen(fen) >= CHESS_FEN_MAX)
-		return (-1);
-	return (chess_fen_parse(pos, fen, flags) == CHESS_OK ? 0 : -1);
+		return -1;
+	return chess_fen_parse(pos, fen, flags) == CHESS_OK ? 0 : -1;
 }
 
 /* Write move i (from 0) after `start`: "N. SAN" for White, "N... SAN"
@@ -370,7 +370,7 @@ cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
 
 	if (cli_client_game_read(j, &g, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	moves = json_object_get(j, "moves");
 	n = json_is_array(moves) ? json_array_size(moves) : 0;
@@ -420,19 +420,19 @@ cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
 	}
 	if ((text = buf_take(&b, &len)) == NULL) {
 		cli_error(self, "out of memory");
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	fwrite(text, 1, len, stdout);
 	free(text);
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* Does the action need the player to be the side to move? */
 static bool
 cli_client_needs_turn(const struct sig_action *a)
 {
-	return (a->kind == SIG_ACT_MOVE || a->kind == SIG_ACT_MOVE_OFFER_DRAW ||
-	    a->kind == SIG_ACT_CLAIM_DRAW);
+	return a->kind == SIG_ACT_MOVE || a->kind == SIG_ACT_MOVE_OFFER_DRAW ||
+	    a->kind == SIG_ACT_CLAIM_DRAW;
 }
 
 /* Check an action against the game as the server sent it, so a player
@@ -451,13 +451,13 @@ cli_client_check(const struct cli_client_game *g, const json_t *j,
 		    (unsigned long long)g->id, result ? result : "?",
 		    term && term[0] ? " (" : "", term ? term : "",
 		    term && term[0] ? ")" : "");
-		return (-1);
+		return -1;
 	}
 	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
 		snprintf(err, errsize, "%s does not play in game %llu (%s v "
 		    "%s)", player, (unsigned long long)g->id, g->white,
 		    g->black);
-		return (-1);
+		return -1;
 	}
 	to_move = strcmp(g->turn, "white") == 0 ? g->white : g->black;
 	/* A player on both sides (a test game) is always on the move. */
@@ -469,23 +469,23 @@ cli_client_check(const struct cli_client_game *g, const json_t *j,
 		snprintf(err, errsize, "it is not %s's move in game %llu: %s "
 		    "(%s) is to move", player, (unsigned long long)g->id,
 		    to_move, cli_client_side(g->turn));
-		return (-1);
+		return -1;
 	}
 	if (a->kind == SIG_ACT_ACCEPT_DRAW || a->kind == SIG_ACT_DECLINE_DRAW) {
 		if (g->draw_offer == NULL) {
 			snprintf(err, errsize, "there is no draw offer to "
 			    "answer in game %llu", (unsigned long long)g->id);
-			return (-1);
+			return -1;
 		}
 		if (strcmp(g->white, g->black) != 0 &&
 		    strcmp(g->draw_offer, color) == 0) {
 			snprintf(err, errsize, "the draw offer in game %llu is "
 			    "%s's own: it awaits the opponent's answer",
 			    (unsigned long long)g->id, player);
-			return (-1);
+			return -1;
 		}
 	}
-	return (0);
+	return 0;
 }
 
 /* Sign ACTION for the game's current ply and post it; print the new
@@ -507,13 +507,13 @@ cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
 
 	sodium_memzero(sk, sizeof sk);
 	if (o->cf.player == NULL)
-		return (cli_usage(self, "no player name: give -p NAME, or set "
-		    "'player =' in the configuration file"));
+		return cli_usage(self, "no player name: give -p NAME, or set "
+		    "'player =' in the configuration file");
 	if (strlen(action) > SIG_ACTION_MAX ||
 	    sig_action_parse(action, strlen(action), &a, &e) == -1) {
 		cli_error(self, "action '%s': %s", action,
 		    e != SIG_OK ? sig_strerror(e) : "too long");
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	/* The key first: no need to ask the server when we cannot sign. */
 	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
@@ -565,7 +565,7 @@ out:
 	sodium_memzero(sk, sizeof sk);
 	cli_http_reply_free(&r);
 	json_decref(j);
-	return (rc);
+	return rc;
 }
 
 /* Start libcurl for a command, or say why not. */
@@ -576,9 +576,9 @@ cli_client_start(const struct cli_cmd *self)
 
 	if (cli_http_init(err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /*
@@ -625,7 +625,7 @@ out:
 	free(words);
 	free(action);
 	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* corrchess move [-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE */
@@ -642,8 +642,8 @@ cli_client_move(const struct cli_cmd *self, int argc, char **argv)
 		{ NULL, 0, 0, 0 }
 	};
 
-	return (cli_client_submit_words(self, argc, argv, opts, "move ",
-	    "a move"));
+	return cli_client_submit_words(self, argc, argv, opts, "move ",
+	    "a move");
 }
 
 /* corrchess act [-s URL] [-k KEY] [-p NAME] GAME ACTION... */
@@ -659,8 +659,8 @@ cli_client_act(const struct cli_cmd *self, int argc, char **argv)
 		{ NULL, 0, 0, 0 }
 	};
 
-	return (cli_client_submit_words(self, argc, argv, opts, "",
-	    "an action"));
+	return cli_client_submit_words(self, argc, argv, opts, "",
+	    "an action");
 }
 
 /* corrchess show [-s URL] [--ascii] [--flip] GAME */
@@ -702,7 +702,7 @@ cli_client_show(const struct cli_cmd *self, int argc, char **argv)
 out:
 	json_decref(j);
 	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* Append s to b, percent-encoding all but RFC 3986's unreserved bytes. */
@@ -744,7 +744,7 @@ cli_client_games_row(const json_t *row, int width)
 	if (!cli_http_json_int(row, "id", &id) ||
 	    !cli_http_json_int(row, "ply", &ply) || white == NULL ||
 	    black == NULL || status == NULL)
-		return (-1);
+		return -1;
 	snprintf(players, sizeof players, "%s v %s", white, black);
 	printf("%6lld  %-*s  ply %4lld  ", (long long)id, width, players,
 	    (long long)ply);
@@ -768,7 +768,7 @@ cli_client_games_row(const json_t *row, int width)
 			printf(" (%s)", term);
 	}
 	printf("\n");
-	return (0);
+	return 0;
 }
 
 /* corrchess games [-s URL] [--player NAME] [--status ongoing|finished] */
@@ -862,5 +862,5 @@ out:
 	free(path);
 	cli_http_reply_free(&r);
 	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc;
 }

@@ -30,10 +30,10 @@ cli_conf_set(char **field, const char *value)
 	char	*copy;
 
 	if ((copy = strdup(value)) == NULL)
-		return (-1);
+		return -1;
 	free(*field);
 	*field = copy;
-	return (0);
+	return 0;
 }
 
 /* Release the settings. */
@@ -62,12 +62,12 @@ cli_conf_dir(char *buf, size_t size, char *err, size_t errsize)
 	else if (home != NULL && home[0] != '\0')
 		n = snprintf(buf, size, "%s/.config/corrchess", home);
 	else
-		return (errbuf_set(err, errsize, "neither XDG_CONFIG_HOME nor "
-		    "HOME is set: cannot find the configuration directory"));
+		return errbuf_set(err, errsize, "neither XDG_CONFIG_HOME nor "
+		    "HOME is set: cannot find the configuration directory");
 	if (n < 0 || (size_t)n >= size)
-		return (errbuf_set(err, errsize, "configuration directory "
-		    "name too long"));
-	return (0);
+		return errbuf_set(err, errsize, "configuration directory "
+		    "name too long");
+	return 0;
 }
 
 /* Parse a decimal from 0 to max. */
@@ -78,17 +78,17 @@ cli_conf_number(const char *s, uint64_t max, uint64_t *v)
 	unsigned	d;
 
 	if (*s == '\0')
-		return (-1);
+		return -1;
 	for (; *s != '\0'; s++) {
 		if (*s < '0' || *s > '9')
-			return (-1);
+			return -1;
 		d = (unsigned)(*s - '0');
 		if (d > max || n > (max - d) / 10)
-			return (-1);
+			return -1;
 		n = n * 10 + d;
 	}
 	*v = n;
-	return (0);
+	return 0;
 }
 
 /* Write the default key file's name into buf. */
@@ -99,11 +99,11 @@ cli_conf_default_key(char *buf, size_t size, char *err, size_t errsize)
 	int	n;
 
 	if (cli_conf_dir(dir, sizeof dir, err, errsize) == -1)
-		return (-1);
+		return -1;
 	n = snprintf(buf, size, "%s/id_ed25519", dir);
 	if (n < 0 || (size_t)n >= size)
-		return (errbuf_set(err, errsize, "key file name too long"));
-	return (0);
+		return errbuf_set(err, errsize, "key file name too long");
+	return 0;
 }
 
 /* Trim white space at both ends of s, in place; return the start. */
@@ -118,7 +118,7 @@ cli_conf_trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		e--;
 	*e = '\0';
-	return (s);
+	return s;
 }
 
 /* Expand a leading "~/" of a file name; malloc'd, or NULL. */
@@ -129,10 +129,10 @@ cli_conf_expand_home(const char *value)
 	char		*out;
 
 	if (strncmp(value, "~/", 2) != 0 || home == NULL || home[0] == '\0')
-		return (strdup(value));
+		return strdup(value);
 	if (asprintf(&out, "%s/%s", home, value + 2) == -1)
-		return (NULL);
-	return (out);
+		return NULL;
+	return out;
 }
 
 /* Read one configuration file into cf. */
@@ -199,7 +199,7 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 	rc = 0;
 out:
 	free(line);
-	return (rc);
+	return rc;
 }
 
 /* Read the configuration file, if there is one. */
@@ -214,21 +214,21 @@ cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
 	memset(cf, 0, sizeof *cf);
 	if (env != NULL && env[0] != '\0') {
 		if (snprintf(path, sizeof path, "%s", env) >= (int)sizeof path)
-			return (errbuf_set(err, errsize, "CORRCHESS_CONFIG: "
-			    "file name too long"));
+			return errbuf_set(err, errsize, "CORRCHESS_CONFIG: "
+			    "file name too long");
 		if ((f = fopen(path, "r")) == NULL)
-			return (errbuf_set(err, errsize, "%s (from "
-			    "CORRCHESS_CONFIG): %s", path, strerror(errno)));
+			return errbuf_set(err, errsize, "%s (from "
+			    "CORRCHESS_CONFIG): %s", path, strerror(errno));
 	} else {
 		/* No home directory: no file, the defaults apply. */
 		if (cli_conf_dir(dir, sizeof dir, NULL, 0) == -1)
-			return (0);
+			return 0;
 		snprintf(path, sizeof path, "%s/config", dir);
 		if ((f = fopen(path, "r")) == NULL) {
 			if (errno == ENOENT || errno == ENOTDIR)
-				return (0);
-			return (errbuf_set(err, errsize, "%s: %s", path,
-			    strerror(errno)));
+				return 0;
+			return errbuf_set(err, errsize, "%s: %s", path,
+			    strerror(errno));
 		}
 	}
 	if ((cf->path = strdup(path)) == NULL) {
@@ -242,7 +242,7 @@ out:
 	fclose(f);
 	if (rc == -1)
 		cli_conf_free(cf);
-	return (rc);
+	return rc;
 }
 
 /* Read the configuration file for a command, or say why not. */
@@ -253,7 +253,7 @@ cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
 
 	if (cli_conf_load(cf, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }

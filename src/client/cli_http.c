@@ -55,8 +55,8 @@ int
 cli_http_init(char *err, size_t errsize)
 {
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return (errbuf_set(err, errsize, "cannot start libcurl"));
-	return (0);
+		return errbuf_set(err, errsize, "cannot start libcurl");
+	return 0;
 }
 
 /* Stop libcurl. */
@@ -74,9 +74,9 @@ cli_http_write(char *data, size_t size, size_t nmemb, void *arg)
 	size_t		 n = size * nmemb;
 
 	if (n > CLI_HTTP_REPLY_MAX || b->len > CLI_HTTP_REPLY_MAX - n)
-		return (0);
+		return 0;
 	buf_add(b, data, n);
-	return (b->failed ? 0 : n);
+	return b->failed ? 0 : n;
 }
 
 /* Release an answer. */
@@ -191,7 +191,7 @@ out:
 	curl_slist_free_all(hdrs);
 	if (curl != NULL)
 		curl_easy_cleanup(curl);
-	return (rc);
+	return rc;
 }
 
 /* A JSON member that is a string. */
@@ -201,9 +201,9 @@ cli_http_json_str(const json_t *obj, const char *key)
 	json_t	*v;
 
 	if (!json_is_object(obj))
-		return (NULL);
+		return NULL;
 	v = json_object_get(obj, key);
-	return (json_is_string(v) ? json_string_value(v) : NULL);
+	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
 /* A JSON member that is an integer. */
@@ -213,12 +213,12 @@ cli_http_json_int(const json_t *obj, const char *key, json_int_t *out)
 	json_t	*v;
 
 	if (!json_is_object(obj))
-		return (false);
+		return false;
 	v = json_object_get(obj, key);
 	if (!json_is_integer(v))
-		return (false);
+		return false;
 	*out = json_integer_value(v);
-	return (true);
+	return true;
 }
 
 /* Copy printable text into buf, stopping at the first line end. */

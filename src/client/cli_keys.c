@@ -37,10 +37,10 @@ cli_keys_path(const char *key, char *keypath, size_t size, char *err,
 	if (key != NULL)
 		snprintf(keypath, size, "%s", key);
 	else if (cli_conf_default_key(keypath, size, err, errsize) == -1)
-		return (-1);
+		return -1;
 	if (sig_init() == -1)
-		return (errbuf_set(err, errsize, "cannot start libsodium"));
-	return (0);
+		return errbuf_set(err, errsize, "cannot start libsodium");
+	return 0;
 }
 
 /* Read a secret key file. */
@@ -52,27 +52,27 @@ cli_keys_load(const char *path, uint8_t sk[SIG_SECKEY_BYTES], char *err,
 	size_t		n = strlen(path);
 
 	if (sig_seckey_read(path, sk, &e) == 0)
-		return (0);
+		return 0;
 	switch (e) {
 	case SIG_EIO:
 		if (errno == ENOENT)
-			return (errbuf_set(err, errsize, "no key file %s (make "
+			return errbuf_set(err, errsize, "no key file %s (make "
 			    "one with 'corrchess keygen', or give -k FILE)",
-			    path));
-		return (errbuf_set(err, errsize, "%s: %s", path,
-		    strerror(errno)));
+			    path);
+		return errbuf_set(err, errsize, "%s: %s", path,
+		    strerror(errno));
 	case SIG_EKEY_ENCRYPTED:
-		return (errbuf_set(err, errsize, "%s: the key is protected by "
+		return errbuf_set(err, errsize, "%s: the key is protected by "
 		    "a passphrase, which corrchess cannot read; sign with "
-		    "'ssh-keygen -Y sign -n corrchess' instead", path));
+		    "'ssh-keygen -Y sign -n corrchess' instead", path);
 	case SIG_EKEY_FORMAT:
 		if (n > 4 && strcmp(path + n - 4, ".pub") == 0)
-			return (errbuf_set(err, errsize, "%s is a public key: "
-			    "give the private key file", path));
+			return errbuf_set(err, errsize, "%s is a public key: "
+			    "give the private key file", path);
 		/* FALLTHROUGH */
 	default:
-		return (errbuf_set(err, errsize, "%s: %s", path,
-		    sig_strerror(e)));
+		return errbuf_set(err, errsize, "%s: %s", path,
+		    sig_strerror(e));
 	}
 }
 
@@ -86,33 +86,33 @@ cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
 
 	memset(st, 0, sizeof *st);
 	if (game == 0 || game > SIG_GAME_MAX)
-		return (errbuf_set(err, errsize, "game %llu: not a game number",
-		    (unsigned long long)game));
+		return errbuf_set(err, errsize, "game %llu: not a game number",
+		    (unsigned long long)game);
 	if (ply > SIG_PLY_MAX)
-		return (errbuf_set(err, errsize, "ply %llu: too large",
-		    (unsigned long long)ply));
+		return errbuf_set(err, errsize, "ply %llu: too large",
+		    (unsigned long long)ply);
 	if (strlen(player) > SIG_PLAYER_MAX)
-		return (errbuf_set(err, errsize, "player name '%s': longer "
-		    "than %d characters", player, SIG_PLAYER_MAX));
+		return errbuf_set(err, errsize, "player name '%s': longer "
+		    "than %d characters", player, SIG_PLAYER_MAX);
 	if (len == 0)
-		return (errbuf_set(err, errsize, "no action given"));
+		return errbuf_set(err, errsize, "no action given");
 	if (len > SIG_ACTION_MAX)
-		return (errbuf_set(err, errsize, "action '%s': longer than %d "
-		    "bytes", action, SIG_ACTION_MAX));
+		return errbuf_set(err, errsize, "action '%s': longer than %d "
+		    "bytes", action, SIG_ACTION_MAX);
 	st->game = game;
 	st->ply = (uint32_t)ply;
 	memcpy(st->player, player, strlen(player) + 1);
 	if (sig_action_parse(action, len, &st->action, &e) == -1)
-		return (errbuf_set(err, errsize, "action '%s': %s", action,
-		    sig_strerror(e)));
+		return errbuf_set(err, errsize, "action '%s': %s", action,
+		    sig_strerror(e));
 	if (sig_statement_build(st, &e) == -1) {
 		if (e == SIG_EPLAYER)
-			return (errbuf_set(err, errsize, "player name '%s': %s "
+			return errbuf_set(err, errsize, "player name '%s': %s "
 			    "(a to z in lower case, 0 to 9, '_', '.', '-')",
-			    player, sig_strerror(e)));
-		return (errbuf_set(err, errsize, "%s", sig_strerror(e)));
+			    player, sig_strerror(e));
+		return errbuf_set(err, errsize, "%s", sig_strerror(e));
 	}
-	return (0);
+	return 0;
 }
 
 /* Sign a statement with the key of a file. */
@@ -133,7 +133,7 @@ cli_keys_sign_statement(const char *keypath, const struct sig_statement *st,
 	rc = 0;
 out:
 	sodium_memzero(sk, sizeof sk);
-	return (rc);
+	return rc;
 }
 
 /* Join words with single spaces. */
@@ -147,14 +147,14 @@ cli_keys_join(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	if ((s = malloc(len)) == NULL)
-		return (NULL);
+		return NULL;
 	s[0] = '\0';
 	for (i = 0; i < argc; i++) {
 		if (i > 0)
 			strcat(s, " ");
 		strcat(s, argv[i]);
 	}
-	return (s);
+	return s;
 }
 
 /* Create a directory and its missing parents, mode 0700. */
@@ -164,7 +164,7 @@ cli_keys_mkdirs(const char *dir, char *err, size_t errsize)
 	char	path[4096], *p;
 
 	if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-		return (errbuf_set(err, errsize, "%s: name too long", dir));
+		return errbuf_set(err, errsize, "%s: name too long", dir);
 	for (p = path + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
@@ -173,15 +173,15 @@ cli_keys_mkdirs(const char *dir, char *err, size_t errsize)
 
 			*p = '\0';
 			if (mkdir(path, 0700) == -1 && errno != EEXIST)
-				return (errbuf_set(err, errsize,
+				return errbuf_set(err, errsize,
 				    "cannot create %s: %s", path,
-				    strerror(errno)));
+				    strerror(errno));
 			*p = c;
 		}
 		if (*p == '\0')
 			break;
 	}
-	return (0);
+	return 0;
 }
 
 /* The default comment of a new key: user@host, as ssh-keygen writes. */
@@ -231,21 +231,21 @@ cli_keys_keygen(const struct cli_cmd *self, int argc, char **argv)
 			com = go.arg;
 			break;
 		case CLI_OPT_HELP:
-			return (cli_help(self));
+			return cli_help(self);
 		default:
-			return (CLI_EXIT_USAGE);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (go.ind != argc)
-		return (cli_usage(self, "unexpected operand '%s'",
-		    argv[go.ind]));
+		return cli_usage(self, "unexpected operand '%s'",
+		    argv[go.ind]);
 	if (file != NULL && file[0] == '\0')
-		return (cli_usage(self, "empty file name"));
+		return cli_usage(self, "empty file name");
 	if (com != NULL && strlen(com) >= sizeof comment)
-		return (cli_usage(self, "comment longer than %zu bytes",
-		    sizeof comment - 1));
+		return cli_usage(self, "comment longer than %zu bytes",
+		    sizeof comment - 1);
 	if (com != NULL && strpbrk(com, "\r\n") != NULL)
-		return (cli_usage(self, "a comment is one line"));
+		return cli_usage(self, "a comment is one line");
 
 	if (file == NULL) {
 		/* The default place: create the directory if needed. */
@@ -254,12 +254,12 @@ cli_keys_keygen(const struct cli_cmd *self, int argc, char **argv)
 		    cli_conf_default_key(path, sizeof path, err,
 		    sizeof err) == -1) {
 			cli_error(self, "%s", err);
-			return (CLI_EXIT_FAIL);
+			return CLI_EXIT_FAIL;
 		}
 	} else if (snprintf(path, sizeof path, "%s", file) >=
 	    (int)sizeof path) {
 		cli_error(self, "%s: name too long", file);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	if (com != NULL)
 		snprintf(comment, sizeof comment, "%s", com);
@@ -294,7 +294,7 @@ cli_keys_keygen(const struct cli_cmd *self, int argc, char **argv)
 	rc = CLI_EXIT_OK;
 out:
 	sodium_memzero(sk, sizeof sk);
-	return (rc);
+	return rc;
 }
 
 /* corrchess sign -k KEY --game ID --ply N --player NAME [--ssh] ACTION... */
@@ -322,7 +322,7 @@ cli_keys_sign(const struct cli_cmd *self, int argc, char **argv)
 	int			 c, rc = CLI_EXIT_FAIL;
 
 	if (cli_conf_start(self, &cf) == -1)
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {
@@ -395,5 +395,5 @@ fail:
 out:
 	free(action);
 	cli_conf_free(&cf);
-	return (rc);
+	return rc;
 }

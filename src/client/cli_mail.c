@@ -57,12 +57,12 @@ cli_mail_address_ok(const char *s)
 	const unsigned char	*p;
 
 	if (*s == '\0')
-		return (false);
+		return false;
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
 		if (*p <= ' ' || *p >= 0x7f || *p == '<' || *p == '>')
-			return (false);
+			return false;
 	}
-	return (true);
+	return true;
 }
 
 /* Read the members of a game answer, or say which is missing. */
@@ -88,9 +88,9 @@ cli_mail_game_read(const json_t *j, struct cli_mail_game *g, char *err,
 	if (missing != NULL) {
 		snprintf(err, errsize, "the server's answer is not a game: "
 		    "\"%s\" missing or wrong", missing);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Check that the player may move now; the player's colour in *colorp. */
@@ -103,12 +103,12 @@ cli_mail_check(const struct cli_mail_game *g, uint64_t id, const char *player,
 	if (strcmp(g->status, "ongoing") != 0) {
 		snprintf(err, errsize, "game %llu is over",
 		    (unsigned long long)id);
-		return (-1);
+		return -1;
 	}
 	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
 		snprintf(err, errsize, "%s does not play in game %llu (%s v "
 		    "%s)", player, (unsigned long long)id, g->white, g->black);
-		return (-1);
+		return -1;
 	}
 	/* A player on both sides (a test game) is always on the move. */
 	if (strcmp(g->white, g->black) == 0)
@@ -118,10 +118,10 @@ cli_mail_check(const struct cli_mail_game *g, uint64_t id, const char *player,
 	if (strcmp(color, g->turn) != 0) {
 		snprintf(err, errsize, "it is not %s's move in game %llu",
 		    player, (unsigned long long)id);
-		return (-1);
+		return -1;
 	}
 	*colorp = color;
-	return (0);
+	return 0;
 }
 
 /* Print the mail: headers, then the signed statement. */
@@ -225,7 +225,7 @@ fail:
 out:
 	free(action);
 	cli_http_reply_free(&r);
-	return (rc);
+	return rc;
 }
 
 /* corrchess mail-move [-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR]
@@ -256,7 +256,7 @@ cli_mail_move(const struct cli_cmd *self, int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.form = SIG_FORM_RAW;
 	if (cli_conf_start(self, &o.cf) == -1)
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
 		switch (c) {
@@ -335,5 +335,5 @@ out:
 		cli_http_cleanup();
 	free(move);
 	cli_conf_free(&o.cf);
-	return (rc);
+	return rc;
 }

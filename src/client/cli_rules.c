@@ -57,14 +57,14 @@ rules_join(int n, char **argv)
 	for (i = 0; i < n; i++)
 		len += strlen(argv[i]) + 1;
 	if ((s = malloc(len)) == NULL)
-		return (NULL);
+		return NULL;
 	s[0] = '\0';
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			strcat(s, " ");
 		strcat(s, argv[i]);
 	}
-	return (s);
+	return s;
 }
 
 /* Set up the position to start from: `fen`, or the starting position. */
@@ -78,15 +78,15 @@ rules_setup(const struct cli_cmd *cmd, const char *fen, int chess960,
 		chess_position_start(pos);
 		if (chess960)
 			pos->chess960 = true;
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	err = chess_fen_parse(pos, fen, chess960 ? CHESS_FEN_960 : 0);
 	if (err != CHESS_OK) {
 		cli_error(cmd, "invalid FEN \"%s\": %s", fen,
 		    chess_strerror(err));
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* Order root moves by their UCI text. */
@@ -95,7 +95,7 @@ rules_divide_cmp(const void *a, const void *b)
 {
 	const struct rules_divide	*x = a, *y = b;
 
-	return (strcmp(x->uci, y->uci));
+	return strcmp(x->uci, y->uci);
 }
 
 /* Count perft nodes, optionally per root move. */
@@ -127,19 +127,19 @@ cli_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
 			divide = 1;
 			break;
 		case CLI_OPT_HELP:
-			return (cli_help(cmd));
+			return cli_help(cmd);
 		default:
-			return (CLI_EXIT_USAGE);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if (go.ind >= argc)
-		return (cli_usage(cmd, "missing DEPTH"));
+		return cli_usage(cmd, "missing DEPTH");
 	errno = 0;
 	depth = strtoul(argv[go.ind], &end, 10);
 	if (argv[go.ind][0] < '0' || argv[go.ind][0] > '9' || *end != '\0' ||
 	    errno != 0 || depth > RULES_PERFT_MAX_DEPTH)
-		return (cli_usage(cmd, "DEPTH must be a number from 0 to %d, "
-		    "not '%s'", RULES_PERFT_MAX_DEPTH, argv[go.ind]));
+		return cli_usage(cmd, "DEPTH must be a number from 0 to %d, "
+		    "not '%s'", RULES_PERFT_MAX_DEPTH, argv[go.ind]);
 	go.ind++;
 
 	/* The FEN may come as one operand or as its fields, unquoted. */
@@ -182,7 +182,7 @@ cli_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
 out:
 	free(div);
 	free(fen);
-	return (rc);
+	return rc;
 }
 
 /* True if the game has ended by itself (no move may follow). */
@@ -195,9 +195,9 @@ rules_game_over(enum chess_status st)
 	case CHESS_INSUFFICIENT:
 	case CHESS_FIVEFOLD:
 	case CHESS_SEVENTYFIVE:
-		return (1);
+		return 1;
 	default:
-		return (0);
+		return 0;
 	}
 }
 
@@ -241,13 +241,13 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 			else if (strcasecmp(go.arg, "fr") == 0)
 				lang = CHESS_LANG_FR;
 			else
-				return (cli_usage(cmd, "unknown language '%s' "
-				    "(en or fr)", go.arg));
+				return cli_usage(cmd, "unknown language '%s' "
+				    "(en or fr)", go.arg);
 			break;
 		case CLI_OPT_HELP:
-			return (cli_help(cmd));
+			return cli_help(cmd);
 		default:
-			return (CLI_EXIT_USAGE);
+			return CLI_EXIT_USAGE;
 		}
 	}
 	if ((rc = rules_setup(cmd, fen, chess960, &start)) != CLI_EXIT_OK)
@@ -308,7 +308,7 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 out:
 	free(sans);
 	chess_game_free(&game);
-	return (rc);
+	return rc;
 }
 
 /* True if a PGN Variant tag names Chess960. */
@@ -316,13 +316,13 @@ static int
 rules_variant_960(const char *v)
 {
 	if (v == NULL)
-		return (0);
-	return (strcasecmp(v, "chess960") == 0 ||
+		return 0;
+	return strcasecmp(v, "chess960") == 0 ||
 	    strcasecmp(v, "chess 960") == 0 ||
 	    strcasecmp(v, "fischerandom") == 0 ||
 	    strcasecmp(v, "fischer random") == 0 ||
 	    strcasecmp(v, "fischer random chess") == 0 ||
-	    strcasecmp(v, "fischerrandom") == 0);
+	    strcasecmp(v, "fischerrandom") == 0;
 }
 
 /* Replay the games of PGN files and print one line per game. */
@@ -344,11 +344,11 @@ cli_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 	cli_getopt_init(&go, cmd, argc, argv);
 	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
 		if (c == CLI_OPT_HELP)
-			return (cli_help(cmd));
-		return (CLI_EXIT_USAGE);
+			return cli_help(cmd);
+		return CLI_EXIT_USAGE;
 	}
 	if (go.ind >= argc)
-		return (cli_usage(cmd, "missing FILE"));
+		return cli_usage(cmd, "missing FILE");
 
 	for (i = go.ind; i < argc; i++) {
 		if (cli_read_file(argv[i], &buf, &len) != 0) {
@@ -385,5 +385,5 @@ cli_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 
 	chess_pgn_game_free(&g);
-	return (rc);
+	return rc;
 }

@@ -193,9 +193,9 @@ cmd_find(const char *name)
 
 	for (i = 0; i < CMD_TABLE_SIZE; i++) {
 		if (strcmp(cmd_table[i].name, name) == 0)
-			return (&cmd_table[i]);
+			return &cmd_table[i];
 	}
-	return (NULL);
+	return NULL;
 }
 
 /* Print the overview: usage and the visible subcommands. */
@@ -226,18 +226,18 @@ cmd_help_exec(const struct cli_cmd *self, int argc, char **argv)
 	cli_getopt_init(&go, self, argc, argv);
 	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
 		if (c == CLI_OPT_HELP)
-			return (cli_help(self));
-		return (CLI_EXIT_USAGE);
+			return cli_help(self);
+		return CLI_EXIT_USAGE;
 	}
 	if (argc - go.ind > 1)
-		return (cli_usage(self, "too many operands"));
+		return cli_usage(self, "too many operands");
 	if (argc - go.ind == 0) {
 		cmd_overview(stdout);
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	if ((cmd = cmd_find(argv[go.ind])) == NULL)
-		return (cli_usage(self, "unknown command '%s'", argv[go.ind]));
-	return (cli_help(cmd));
+		return cli_usage(self, "unknown command '%s'", argv[go.ind]);
+	return cli_help(cmd);
 }
 
 /* Dispatch to the subcommand named by argv[1]. */
@@ -251,31 +251,31 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		cmd_overview(stderr);
-		return (CLI_EXIT_USAGE);
+		return CLI_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		cmd_overview(stdout);
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("corrchess %s\n", PACKAGE_VERSION);
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	if (argv[1][0] == '-') {
 		fprintf(stderr, "corrchess: unknown option %s\n", argv[1]);
 		cmd_overview(stderr);
-		return (CLI_EXIT_USAGE);
+		return CLI_EXIT_USAGE;
 	}
 	if ((cmd = cmd_find(argv[1])) == NULL) {
 		fprintf(stderr, "corrchess: unknown command '%s'\n", argv[1]);
 		cmd_overview(stderr);
-		return (CLI_EXIT_USAGE);
+		return CLI_EXIT_USAGE;
 	}
 
 	rc = cmd->exec(cmd, argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "corrchess: error writing standard output\n");
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
-	return (rc);
+	return rc;
 }

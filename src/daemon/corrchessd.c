@@ -111,7 +111,7 @@ make_directories(const char *path, char *err, size_t errsize)
 
 	if (strlen(path) >= sizeof buf) {
 		snprintf(err, errsize, "%.64s...: name too long", path);
-		return (-1);
+		return -1;
 	}
 	strcpy(buf, path);
 	for (p = buf + 1; ; p++) {
@@ -124,7 +124,7 @@ make_directories(const char *path, char *err, size_t errsize)
 			if (mkdir(buf, 0750) == -1 && errno != EEXIST) {
 				snprintf(err, errsize, "mkdir %s: %s", buf,
 				    strerror(errno));
-				return (-1);
+				return -1;
 			}
 			*p = c;
 		}
@@ -133,13 +133,13 @@ make_directories(const char *path, char *err, size_t errsize)
 	}
 	if (stat(path, &sb) == -1) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		return (-1);
+		return -1;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		snprintf(err, errsize, "%s: not a directory", path);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Write a new random admin token to path, mode 0600, failing if it exists. */
@@ -179,7 +179,7 @@ out:
 	sodium_memzero(line, sizeof line);
 	if (fd != -1)
 		close(fd);
-	return (rc);
+	return rc;
 }
 
 /*
@@ -199,7 +199,7 @@ admin_token_load(const char *path, char *token, size_t size, int *created,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd == -1 && errno == ENOENT) {
 		*created = 1;
-		return (admin_token_create(path, token, size, err, errsize));
+		return admin_token_create(path, token, size, err, errsize);
 	}
 	if (fd == -1) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
@@ -232,7 +232,7 @@ admin_token_load(const char *path, char *token, size_t size, int *created,
 out:
 	if (fd != -1)
 		close(fd);
-	return (rc);
+	return rc;
 }
 
 /* Read the configuration: defaults, the file, then command-line values. */
@@ -241,15 +241,15 @@ load_config(struct conf *conf, const char *path, int path_given,
     const char *state_dir, char *err, size_t errsize)
 {
 	if (conf_init(conf, err, errsize) != 0)
-		return (-1);
+		return -1;
 	if (path_given || access(path, F_OK) == 0) {
 		if (conf_load_file(conf, path, err, errsize) != 0)
-			return (-1);
+			return -1;
 	}
 	if (state_dir != NULL && conf_set(conf, "server", "state_directory",
 	    state_dir, err, errsize) != 0)
-		return (-1);
-	return (0);
+		return -1;
+	return 0;
 }
 
 /* Tell whether key has the same value in a and b. */
@@ -264,14 +264,14 @@ conf_key_equal(const struct conf *a, const struct conf *b,
 	case CONF_STRING:
 	case CONF_PATH:
 	case CONF_ADDR:
-		return (strcmp(*(char *const *)(const void *)pa,
-		    *(char *const *)(const void *)pb) == 0);
+		return strcmp(*(char *const *)(const void *)pa,
+		    *(char *const *)(const void *)pb) == 0;
 	case CONF_BOOL:
-		return (*(const bool *)(const void *)pa ==
-		    *(const bool *)(const void *)pb);
+		return *(const bool *)(const void *)pa ==
+		    *(const bool *)(const void *)pb;
 	default:
-		return (*(const long long *)(const void *)pa ==
-		    *(const long long *)(const void *)pb);
+		return *(const long long *)(const void *)pa ==
+		    *(const long long *)(const void *)pb;
 	}
 }
 
@@ -399,28 +399,28 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return (0);
+			return 0;
 		case 'V':
 			printf("corrchessd %s\n", PACKAGE_VERSION);
-			return (0);
+			return 0;
 		case OPT_CHECK_CONFIG:
 			check = 1;
 			break;
 		case OPT_DUMP_EXAMPLE:
-			return (conf_write_example(stdout) == 0 ? 0 : 1);
+			return conf_write_example(stdout) == 0 ? 0 : 1;
 		case OPT_DUMP_MAN:
-			return (conf_write_man(stdout) == 0 ? 0 : 1);
+			return conf_write_man(stdout) == 0 ? 0 : 1;
 		case OPT_STATE_DIR:
 			state_dir = optarg;
 			break;
 		default:
 			usage(stderr);
-			return (2);
+			return 2;
 		}
 	}
 	if (optind != argc) {
 		usage(stderr);
-		return (2);
+		return 2;
 	}
 
 	if (load_config(&conf, conf_path, path_given, state_dir, err,
@@ -638,5 +638,5 @@ out:
 	free(db_path);
 	free(token_path);
 	conf_free(&conf);
-	return (status);
+	return status;
 }

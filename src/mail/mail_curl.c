@@ -33,7 +33,7 @@ CURLcode
 mail_curl_init(void)
 {
 	pthread_once(&mail_curl_once, mail_curl_global_init);
-	return (mail_curl_init_result);
+	return mail_curl_init_result;
 }
 
 /* Set the options every request of a mail client shares. */
@@ -76,7 +76,7 @@ mail_curl_setup(CURL *c, const struct mail_curl_options *o, char *errbuf,
 		rc = curl_easy_setopt(c, CURLOPT_DEBUGDATA, arg);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
-	return (rc);
+	return rc;
 }
 
 /* Copy the first line of data into line, control characters as '?'. */
@@ -92,5 +92,5 @@ mail_curl_line(char *line, size_t linesize, const char *data, size_t size)
 	}
 	if (n > 0)
 		line[n] = '\0';
-	return (n);
+	return n;
 }
