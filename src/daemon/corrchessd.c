@@ -337,6 +337,42 @@ reload(struct conf *running, struct http_server *srv, const char *path,
 	conf_free(&conf);
 }
 
+/* The STARTTLS policy of a [mail] *_starttls value. */
+static enum mail_starttls
+mail_starttls(long long v)
+{
+	switch (v) {
+	case CONF_STARTTLS_NONE:
+		return MAIL_STARTTLS_NONE;
+	case CONF_STARTTLS_TRY:
+		return MAIL_STARTTLS_TRY;
+	default:
+		return MAIL_STARTTLS_REQUIRED;
+	}
+}
+
+/* Fill the mailer's options from the [mail] settings (borrowed). */
+static void
+mail_options(const struct conf_mail *cm, struct mailer_options *mo)
+{
+	memset(mo, 0, sizeof *mo);
+	mo->imap.url = cm->imap_url;
+	mo->imap.user = cm->imap_user;
+	mo->imap.password_file = cm->imap_password_file;
+	mo->imap.starttls = mail_starttls(cm->imap_starttls);
+	mo->smtp.url = cm->smtp_url;
+	mo->smtp.user = cm->smtp_user;
+	mo->smtp.password_file = cm->smtp_password_file;
+	mo->smtp.starttls = mail_starttls(cm->smtp_starttls);
+	mo->mailbox = cm->mailbox;
+	mo->processed_folder = cm->processed_folder;
+	mo->refused_folder = cm->refused_folder;
+	mo->poll_interval = cm->poll_interval;
+	mo->from = cm->from;
+	mo->tls_verify = cm->tls_verify;
+	mo->ca_file = cm->ca_file;
+}
+
 /*
  * The clock for tests: when CORRCHESSD_TEST_CLOCK_FILE names a file, its
  * number (seconds) is added to the time, read again at every call, so a
@@ -366,6 +402,7 @@ main(int argc, char **argv)
 	struct http_server	*srv = NULL;
 	struct service		*svc = NULL;
 	struct mailer		*mailer = NULL;
+	struct mailer_options	 mopts;
 	struct clock		*clk = NULL;
 	struct clock_options	 copts;
 	int64_t			 reminders[2];
@@ -562,7 +599,8 @@ main(int argc, char **argv)
 		    PACKAGE_VERSION, conf.server.listen,
 		    http_server_port(srv));
 	if (conf.mail.enabled) {
-		if ((mailer = mailer_start(svc, &conf, err, sizeof err)) ==
+		mail_options(&conf.mail, &mopts);
+		if ((mailer = mailer_start(svc, &mopts, err, sizeof err)) ==
 		    NULL) {
 			log_errorx("mail: %s", err);
 			goto out;

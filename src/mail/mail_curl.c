@@ -13,6 +13,8 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <curl/curl.h>
 
@@ -77,6 +79,21 @@ mail_curl_setup(CURL *c, const struct mail_curl_options *o, char *errbuf,
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	return rc;
+}
+
+/* Close a client's connection and free its options' strings. */
+void
+mail_curl_close(CURL *c, struct mail_curl_options *o)
+{
+	if (c != NULL)
+		curl_easy_cleanup(c);
+	free(o->user);
+	if (o->password != NULL) {
+		explicit_bzero(o->password, strlen(o->password));
+		free(o->password);
+	}
+	free(o->ca_file);
+	memset(o, 0, sizeof *o);
 }
 
 /* Copy the first line of data into line, control characters as '?'. */

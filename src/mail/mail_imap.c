@@ -268,31 +268,26 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 }
 
 /* Make a client. */
-enum mail_imap_err
-mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
-    char *err, size_t errsize)
+struct mail_imap *
+mail_imap_create(const struct mail_imap_options *o, char *err, size_t errsize)
 {
 	struct mail_imap	*imap = NULL;
 	CURLU			*u = NULL;
 	char			*scheme = NULL, *host = NULL, *port = NULL;
-	enum mail_imap_err	 e = MAIL_IMAP_ENOMEM;
 	size_t			 len;
 	const char		*mb;
 	CURLcode		 rc;
 
-	*out = NULL;
 	if ((rc = mail_curl_init()) != CURLE_OK) {
 		errbuf_set(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
-		return MAIL_IMAP_ENOMEM;
+		return NULL;
 	}
 	if (o->url == NULL || *o->url == '\0') {
 		errbuf_set(err, errsize, "no IMAP URL");
-		return MAIL_IMAP_ECONFIG;
+		return NULL;
 	}
-	if ((imap = calloc(1, sizeof *imap)) == NULL) {
-		errbuf_set(err, errsize, "out of memory");
-		goto fail;
-	}
+	if ((imap = calloc(1, sizeof *imap)) == NULL)
+		goto nomem;
 
 	/* Keep only scheme://host[:port] of the URL. */
 	if ((u = curl_url()) == NULL)
@@ -301,7 +296,6 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
 		errbuf_set(err, errsize, "%s: not a URL", o->url);
-		e = MAIL_IMAP_ECONFIG;
 		goto fail;
 	}
 	if (strcmp(scheme, "imaps") == 0)
@@ -309,7 +303,6 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	else if (strcmp(scheme, "imap") != 0) {
 		errbuf_set(err, errsize, "%s: not an imap:// or imaps:// URL",
 		    o->url);
-		e = MAIL_IMAP_ECONFIG;
 		goto fail;
 	}
 	if (curl_url_get(u, CURLUPART_PORT, &port, 0) != CURLUE_OK)
@@ -351,19 +344,17 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	curl_free(host);
 	curl_free(port);
 	curl_url_cleanup(u);
-	*out = imap;
-	return MAIL_IMAP_OK;
+	return imap;
 
 nomem:
 	errbuf_set(err, errsize, "out of memory");
-	e = MAIL_IMAP_ENOMEM;
 fail:
 	curl_free(scheme);
 	curl_free(host);
 	curl_free(port);
 	curl_url_cleanup(u);
 	mail_imap_free(imap);
-	return e;
+	return NULL;
 }
 
 /* Return the number of connections (logins) made. */
@@ -379,16 +370,9 @@ mail_imap_free(struct mail_imap *imap)
 {
 	if (imap == NULL)
 		return;
-	if (imap->curl != NULL)
-		curl_easy_cleanup(imap->curl);
+	mail_curl_close(imap->curl, &imap->co);
 	free(imap->base);
-	free(imap->co.user);
-	if (imap->co.password != NULL) {
-		memset(imap->co.password, 0, strlen(imap->co.password));
-		free(imap->co.password);
-	}
 	free(imap->mailbox);
-	free(imap->co.ca_file);
 	free(imap->answer.data);
 	free(imap);
 }

@@ -59,21 +59,22 @@ mail_smtp_strresult(enum mail_smtp_result r)
 }
 
 /* Make a client. */
-int
-mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
-    char *err, size_t errsize)
+struct mail_smtp *
+mail_smtp_create(const struct mail_smtp_options *o, char *err, size_t errsize)
 {
 	struct mail_smtp	*smtp = NULL;
 	CURLU			*u = NULL;
 	char			*scheme = NULL;
 	CURLcode		 rc;
 
-	*out = NULL;
-	if ((rc = mail_curl_init()) != CURLE_OK)
-		return errbuf_set(err, errsize, "libcurl: %s",
-		    curl_easy_strerror(rc));
-	if (o->url == NULL || *o->url == '\0')
-		return errbuf_set(err, errsize, "no SMTP URL");
+	if ((rc = mail_curl_init()) != CURLE_OK) {
+		errbuf_set(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
+		return NULL;
+	}
+	if (o->url == NULL || *o->url == '\0') {
+		errbuf_set(err, errsize, "no SMTP URL");
+		return NULL;
+	}
 	if ((u = curl_url()) == NULL)
 		goto nomem;
 	if (curl_url_set(u, CURLUPART_URL, o->url, 0) != CURLUE_OK ||
@@ -121,8 +122,7 @@ mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
 
 	curl_free(scheme);
 	curl_url_cleanup(u);
-	*out = smtp;
-	return 0;
+	return smtp;
 
 nomem:
 	errbuf_set(err, errsize, "out of memory");
@@ -130,7 +130,7 @@ fail:
 	curl_free(scheme);
 	curl_url_cleanup(u);
 	mail_smtp_free(smtp);
-	return -1;
+	return NULL;
 }
 
 /* Close the connection and free smtp. */
@@ -139,15 +139,8 @@ mail_smtp_free(struct mail_smtp *smtp)
 {
 	if (smtp == NULL)
 		return;
-	if (smtp->curl != NULL)
-		curl_easy_cleanup(smtp->curl);
+	mail_curl_close(smtp->curl, &smtp->co);
 	free(smtp->url);
-	free(smtp->co.user);
-	if (smtp->co.password != NULL) {
-		memset(smtp->co.password, 0, strlen(smtp->co.password));
-		free(smtp->co.password);
-	}
-	free(smtp->co.ca_file);
 	free(smtp);
 }
 
