@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 
 /* Replace a setting by a copy of value. */
 int

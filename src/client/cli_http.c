@@ -25,7 +25,7 @@
 
 #include "util/buf.h"
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 
 /* Largest answer we read from the server. */
 #define CLI_HTTP_REPLY_MAX	(16 * 1024 * 1024)

@@ -26,7 +26,7 @@
 #include <sodium.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 #include "sig/sig.h"
 
 /* Find the signing key and start libsodium. */

@@ -29,7 +29,7 @@
 #include <jansson.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 
 /* The first bytes of every SQLite database file. */
 #define CLI_ADMIN_SQLITE_MAGIC	"SQLite format 3"

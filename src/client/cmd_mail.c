@@ -29,7 +29,7 @@
 #include <sodium.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 #include "sig/sig.h"
 
 /* What mail-move was given. */

@@ -18,8 +18,8 @@
  * when it fails; nothing here prints or exits.
  */
 
-#ifndef CORRCHESS_CLI_CLIENT_H
-#define CORRCHESS_CLI_CLIENT_H
+#ifndef CORRCHESS_CLI_CONF_H
+#define CORRCHESS_CLI_CONF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -161,4 +161,4 @@ const char *cli_http_json_str(const json_t *obj, const char *key);
 /* A JSON member that is an integer: true and *v, or false. */
 bool cli_http_json_int(const json_t *obj, const char *key, json_int_t *v);
 
-#endif /* CORRCHESS_CLI_CLIENT_H */
+#endif /* CORRCHESS_CLI_CONF_H */

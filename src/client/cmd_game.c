@@ -29,7 +29,7 @@
 #include "chess/chess.h"
 #include "util/buf.h"
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 #include "game/render.h"
 #include "sig/sig.h"
 
