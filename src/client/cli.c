@@ -1,4 +1,6 @@
 /*
+ * client/cli.c: options, usage and help, whole files: for every subcommand.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -199,4 +201,25 @@ out:
 	free(buf);
 	errno = saved;
 	return rc;
+}
+
+/* Join words with single spaces. */
+char *
+cli_join(int argc, char **argv)
+{
+	size_t	len = 1;
+	char	*s;
+	int	i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	if ((s = malloc(len)) == NULL)
+		return NULL;
+	s[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cli.h: what every corrchess subcommand uses: options, usage, files.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,9 +11,14 @@
  */
 
 /*
- * The `corrchess` command: the subcommand table (corrchess.c), option
- * parsing and file helpers shared by the subcommands (cli.c), and one file
- * per group of subcommands (cli_rules.c, cli_bench.c).
+ * The `corrchess` command: the subcommand table (corrchess.c); option
+ * parsing and file helpers shared by the subcommands (cli.c); the
+ * player's side: the configuration and the options that override it
+ * (cli_conf.c), requests to corrchessd (cli_http.c), keys and statements
+ * (cli_keys.c); and one file per group of subcommands, each with its
+ * header: cmd_rules.c (perft, play, pgn), cmd_bench.c (bench-replay),
+ * cmd_keys.c (keygen, sign), cmd_game.c (move, act, show, games),
+ * cmd_mail.c (mail-move), cmd_admin.c (admin).
  */
 
 #ifndef CORRCHESS_CLI_H
@@ -20,6 +27,9 @@
 #include <stddef.h>
 
 #include "util/errbuf.h"
+
+/* Room for an error sentence. */
+#define CLI_ERR_SIZE	1024
 
 /* Exit statuses of every subcommand. */
 #define CLI_EXIT_OK	0	/* done */
@@ -83,24 +93,7 @@ void	cli_error(const struct cli_cmd *, const char *fmt, ...)
  * buffer. Returns 0, or -1 with errno set. */
 int	cli_read_file(const char *path, char **bufp, size_t *lenp);
 
-/* Subcommands (cli_rules.c, cli_bench.c). */
-int	cli_rules_perft(const struct cli_cmd *, int, char **);
-int	cli_rules_play(const struct cli_cmd *, int, char **);
-int	cli_rules_pgn(const struct cli_cmd *, int, char **);
-int	cli_bench_replay(const struct cli_cmd *, int, char **);
-
-/* The player's commands (cli_keys.c, cli_client.c). */
-int	cli_keys_keygen(const struct cli_cmd *, int, char **);
-int	cli_keys_sign(const struct cli_cmd *, int, char **);
-int	cli_client_move(const struct cli_cmd *, int, char **);
-int	cli_client_act(const struct cli_cmd *, int, char **);
-int	cli_client_show(const struct cli_cmd *, int, char **);
-int	cli_client_games(const struct cli_cmd *, int, char **);
-
-/* The administrator's commands (cli_admin.c). */
-int	cli_admin(const struct cli_cmd *, int, char **);
-
-/* The move as a mail (cli_mail.c). */
-int	cli_mail_move(const struct cli_cmd *, int, char **);
+/* Join words with single spaces; malloc'd, or NULL (no memory). */
+char	*cli_join(int argc, char **argv);
 
 #endif /* CORRCHESS_CLI_H */

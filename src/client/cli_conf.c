@@ -1,4 +1,6 @@
 /*
+ * client/cli_conf.c: the player's settings: the configuration file, options.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,7 +11,8 @@
  */
 
 /*
- * The client's configuration file: server, key and player. See cli_client.h.
+ * The client's configuration file (server, key, player, admin token file)
+ * and the options that override it. See cli_conf.h.
  */
 
 #include "config.h"
@@ -23,8 +26,8 @@
 #include "client/cli.h"
 #include "client/cli_conf.h"
 
-/* Replace a setting by a copy of value. */
-int
+/* Replace a setting by a copy of value; 0 or -1 (no memory). */
+static int
 cli_conf_set(char **field, const char *value)
 {
 	char	*copy;
@@ -245,8 +248,8 @@ out:
 	return rc;
 }
 
-/* Read the configuration file for a command, or say why not. */
-int
+/* Read the configuration file for a command, or say why not; 0 or -1. */
+static int
 cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
 {
 	char	err[CLI_ERR_SIZE];
@@ -256,4 +259,53 @@ cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
 		return -1;
 	}
 	return 0;
+}
+
+/* Read the configuration, then the options that override it. */
+int
+cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, struct cli_conf *cf,
+    cli_conf_option_fn fn, void *ctx, int *indp)
+{
+	struct cli_getopt	  go;
+	char			**field;
+	int			  c, rc;
+
+	if (cli_conf_start(self, cf) == -1)
+		return CLI_EXIT_FAIL;
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
+		switch (c) {
+		case CLI_CONF_OPT_SERVER:
+			field = &cf->server;
+			break;
+		case CLI_CONF_OPT_KEY:
+			field = &cf->key;
+			break;
+		case CLI_CONF_OPT_PLAYER:
+			field = &cf->player;
+			break;
+		case CLI_OPT_HELP:
+			cli_help(self);
+			return CLI_CONF_HELPED;
+		case CLI_OPT_ERROR:
+			return CLI_EXIT_USAGE;
+		default:
+			if (fn == NULL)
+				return CLI_EXIT_USAGE;
+			if ((rc = fn(self, c, go.arg, ctx)) != CLI_EXIT_OK)
+				return rc;
+			continue;
+		}
+		if (cli_conf_set(field, go.arg) == -1)
+			goto oom;
+	}
+	if (cf->server == NULL &&
+	    cli_conf_set(&cf->server, CLI_SERVER_DEFAULT) == -1)
+		goto oom;
+	*indp = go.ind;
+	return CLI_EXIT_OK;
+oom:
+	cli_error(self, "out of memory");
+	return CLI_EXIT_FAIL;
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cli_http.c: requests to corrchessd's REST API, and its answers.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -8,10 +10,7 @@
  * any later version. See the file COPYING.
  */
 
-/*
- * The client's requests to corrchessd's REST API over libcurl, and the
- * reading of its answers. See cli_client.h.
- */
+/* Over libcurl; see cli_http.h. */
 
 #include "config.h"
 
@@ -25,7 +24,7 @@
 
 #include "util/buf.h"
 #include "client/cli.h"
-#include "client/cli_conf.h"
+#include "client/cli_http.h"
 
 /* Largest answer we read from the server. */
 #define CLI_HTTP_REPLY_MAX	(16 * 1024 * 1024)
@@ -50,18 +49,20 @@ cli_http_setopt_common(void *curl, char *cerr)
 #endif
 }
 
-/* Start libcurl. */
+/* Start libcurl for a command, or say why not. */
 int
-cli_http_init(char *err, size_t errsize)
+cli_http_start(const struct cli_cmd *self)
 {
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return errbuf_set(err, errsize, "cannot start libcurl");
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		cli_error(self, "cannot start libcurl");
+		return -1;
+	}
 	return 0;
 }
 
 /* Stop libcurl. */
 void
-cli_http_cleanup(void)
+cli_http_stop(void)
 {
 	curl_global_cleanup();
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cmd_bench.c: corrchess bench-replay: the rules core's replay speed.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -28,6 +30,7 @@
 #include "chess/chess.h"
 #include "chess/pgn.h"
 #include "client/cli.h"
+#include "client/cmd_bench.h"
 
 enum {
 	OPT_SECONDS = 1,
@@ -158,7 +161,7 @@ bench_san_pass(const struct bench_set *set)
 
 /* Time PGN replay and SAN parse+make over the games of PGN files. */
 int
-cli_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct cli_option	 options[] = {
 		{ "seconds", 0, 1, OPT_SECONDS },

@@ -1,4 +1,6 @@
 /*
+ * client/cmd_rules.c: corrchess perft, play and pgn: the rules tools.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -26,6 +28,7 @@
 #include "chess/chess.h"
 #include "chess/pgn.h"
 #include "client/cli.h"
+#include "client/cmd_rules.h"
 
 enum {
 	OPT_CHESS960 = 1,
@@ -45,27 +48,6 @@ struct rules_divide {
 	char		uci[8];
 	uint64_t	nodes;
 };
-
-/* Join argv[0..n-1] with single spaces into a malloc'd string. */
-static char *
-rules_join(int n, char **argv)
-{
-	size_t	 len = 1;
-	char	*s;
-	int	 i;
-
-	for (i = 0; i < n; i++)
-		len += strlen(argv[i]) + 1;
-	if ((s = malloc(len)) == NULL)
-		return NULL;
-	s[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
 
 /* Set up the position to start from: `fen`, or the starting position. */
 static int
@@ -100,7 +82,7 @@ rules_divide_cmp(const void *a, const void *b)
 
 /* Count perft nodes, optionally per root move. */
 int
-cli_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct cli_option	 options[] = {
 		{ "chess960", 0, 0, OPT_CHESS960 },
@@ -144,7 +126,7 @@ cli_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
 
 	/* The FEN may come as one operand or as its fields, unquoted. */
 	if (go.ind < argc &&
-	    (fen = rules_join(argc - go.ind, argv + go.ind)) == NULL) {
+	    (fen = cli_join(argc - go.ind, argv + go.ind)) == NULL) {
 		cli_error(cmd, "out of memory");
 		goto out;
 	}
@@ -203,7 +185,7 @@ rules_game_over(enum chess_status st)
 
 /* Play moves from a position and print the FEN, SAN and status. */
 int
-cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct cli_option	 options[] = {
 		{ "chess960", 0, 0, OPT_CHESS960 },
@@ -327,7 +309,7 @@ rules_variant_960(const char *v)
 
 /* Replay the games of PGN files and print one line per game. */
 int
-cli_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct cli_getopt	 go;
 	struct chess_pgn_reader	 rd;

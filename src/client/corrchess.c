@@ -1,4 +1,6 @@
 /*
+ * client/corrchess.c: the corrchess command: its table of subcommands, main.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -21,11 +23,17 @@
 
 #include "chess/chess.h"
 #include "client/cli.h"
+#include "client/cmd_admin.h"
+#include "client/cmd_bench.h"
+#include "client/cmd_game.h"
+#include "client/cmd_keys.h"
+#include "client/cmd_mail.h"
+#include "client/cmd_rules.h"
 
 static int	cmd_help_exec(const struct cli_cmd *, int, char **);
 
 static const struct cli_cmd cmd_table[] = {
-	{ "perft", cli_rules_perft,
+	{ "perft", cmd_rules_perft,
 	  "[--chess960] [--divide] DEPTH [FEN]",
 	  "Count the leaf nodes of the legal move tree DEPTH plies deep from FEN\n"
 	  "(default: the standard starting position). The last line of the\n"
@@ -36,7 +44,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "              king takes rook, FEN with Shredder castling letters);\n"
 	  "              implied by castling letters that need it\n",
 	  0 },
-	{ "play", cli_rules_play,
+	{ "play", cmd_rules_play,
 	  "[--chess960] [--fen FEN] [--lang en|fr] [--] MOVE...",
 	  "Play MOVEs from FEN (default: the starting position) and print three\n"
 	  "lines: the FEN reached, the SAN of every move, and the game status\n"
@@ -56,7 +64,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "              castling letters need it)\n"
 	  "  --          end of options: a move may then start with a dash\n",
 	  0 },
-	{ "pgn", cli_rules_pgn,
+	{ "pgn", cmd_rules_pgn,
 	  "FILE...",
 	  "Replay every game of each PGN FILE (\"-\" reads standard input) and\n"
 	  "print one line per game, numbered from 1 across the files:\n"
@@ -67,7 +75,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "\"game N: error: ...\" naming the ply and the move; the other games\n"
 	  "are still replayed, and the exit status is then 1.\n",
 	  0 },
-	{ "bench-replay", cli_bench_replay,
+	{ "bench-replay", cmd_bench_replay,
 	  "[--seconds S] FILE...",
 	  "Measure (i) full PGN replay in plies per second and (ii) SAN parse\n"
 	  "and make in moves per second, over the games of the PGN FILEs (the\n"
@@ -75,7 +83,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "figure is timed over repeated passes for at least S seconds\n"
 	  "(default 1). Used by bench/replay.\n",
 	  1 },
-	{ "keygen", cli_keys_keygen,
+	{ "keygen", cmd_keys_keygen,
 	  "[-f FILE] [-C COMMENT]",
 	  "Make a new Ed25519 key pair: the private key in FILE (mode 0600, in\n"
 	  "OpenSSH's format, so ssh-keygen can use it too) and the public key\n"
@@ -88,7 +96,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "              when set; its directory is created)\n"
 	  "  -C COMMENT  the public key's comment (default: user@host)\n",
 	  0 },
-	{ "sign", cli_keys_sign,
+	{ "sign", cmd_keys_sign,
 	  "[-k KEY] --game ID --ply N [-p NAME] [--ssh] ACTION...",
 	  "Print the signed statement of an action: the five statement lines\n"
 	  "and a \"signature:\" line (or, with --ssh, an OpenSSH signature\n"
@@ -105,7 +113,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  the player's name\n"
 	  "  --ssh              an SSH signature block instead of the line\n",
 	  0 },
-	{ "move", cli_client_move,
+	{ "move", cmd_game_move,
 	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE",
 	  "Play MOVE in game GAME: read the game from the server, sign the\n"
 	  "statement for its current ply, send it, and print the new position\n"
@@ -120,7 +128,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --offer-draw       offer a draw with the move\n"
 	  "  --ascii, --flip    as for corrchess show\n",
 	  0 },
-	{ "mail-move", cli_mail_move,
+	{ "mail-move", cmd_mail_move,
 	  "[-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR] [--from ADDR] "
 	  "GAME MOVE",
 	  "Print MOVE in game GAME as a ready mail for the server's move\n"
@@ -137,14 +145,14 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -f, --from ADDR    your address, as the server knows it\n"
 	  "  --offer-draw       offer a draw with the move\n",
 	  0 },
-	{ "act", cli_client_act,
+	{ "act", cmd_game_act,
 	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
 	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"
 	  "claim-draw or claim-draw MOVE (a claim of threefold repetition or\n"
 	  "fifty moves, on the position now or after MOVE). Options as for\n"
 	  "corrchess move.\n",
 	  0 },
-	{ "show", cli_client_show,
+	{ "show", cmd_game_show,
 	  "[-s URL] [--ascii] [--flip] GAME",
 	  "Print game GAME: the players, the board, whose move it is or how the\n"
 	  "game ended, the clocks and deadline, and the moves.\n"
@@ -153,7 +161,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --ascii           letters (PNBRQK, pnbrqk) instead of chess symbols\n"
 	  "  --flip            Black at the bottom\n",
 	  0 },
-	{ "games", cli_client_games,
+	{ "games", cmd_game_games,
 	  "[-s URL] [--player NAME] [--status ongoing|finished]",
 	  "List the server's games, one a line: number, players, plies played\n"
 	  "and who is to move (with the deadline), or the result.\n"
@@ -162,7 +170,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  only NAME's games\n"
 	  "  --status S         only ongoing or only finished games\n",
 	  0 },
-	{ "admin", cli_admin,
+	{ "admin", cmd_admin,
 	  "backup [-s URL] [-t FILE] FILE",
 	  "The administrator's commands, through the server's admin API.\n"
 	  "\n"
