@@ -1,4 +1,6 @@
 /*
+ * daemon/conf.c: corrchessd's table of configuration keys, the INI parser.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

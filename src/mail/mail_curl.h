@@ -1,4 +1,6 @@
 /*
+ * mail/mail_curl.h: libcurl set up alike for the IMAP and SMTP clients.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

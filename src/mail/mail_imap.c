@@ -1,4 +1,6 @@
 /*
+ * mail/mail_imap.c: mail in: the IMAP client over libcurl.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

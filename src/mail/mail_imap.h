@@ -1,4 +1,6 @@
 /*
+ * mail/mail_imap.h: mail in: an IMAP mailbox polled by UID (libcurl).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * mail/mail_smtp.c: mail out: the SMTP client over libcurl.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

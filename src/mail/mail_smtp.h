@@ -1,4 +1,6 @@
 /*
+ * mail/mail_smtp.h: mail out: one message at a time to SMTP (libcurl).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

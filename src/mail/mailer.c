@@ -1,4 +1,6 @@
 /*
+ * mail/mailer.c: the mail threads: the mailbox polled, the outbox sent.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * mail/mailer.h: the mail threads: the mailbox polled, the outbox sent.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -29,7 +31,7 @@
 /* One mail server, as the mailer reaches it. */
 struct mailer_server {
 	const char		*url;		/* NULL or "": not used */
-	const char		*user;		/* NULL or "": no login (SMTP) */
+	const char		*user;		/* SMTP: NULL or "", no login */
 	const char		*password_file;	/* its first line is the
 						 * password; NULL or "": none */
 	enum mail_starttls	 starttls;	/* imap:// and smtp:// only */

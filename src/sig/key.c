@@ -1,6 +1,5 @@
 /*
- * sig/key.c: Ed25519 keys: public key lines and fingerprints, key pairs,
- * secret key files (OpenSSH's openssh-key-v1, unencrypted, or base64).
+ * sig/key.c: Ed25519 keys: public key lines, fingerprints, key files.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers

@@ -1,6 +1,5 @@
 /*
- * sig/sig.c: raw Ed25519 signatures, a statement's signature checked
- * against a player's keys, the record chain, and the module's errors.
+ * sig/sig.c: errors, raw Ed25519, a statement's signature, the record chain.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers

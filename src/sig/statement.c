@@ -1,6 +1,5 @@
 /*
- * sig/statement.c: the signed statement: its text found and checked field
- * by field, built from fields, and signed in either form.
+ * sig/statement.c: the signed statement: found, checked, built and signed.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers

@@ -1,6 +1,5 @@
 /*
- * sig/wire.c: the encodings the signature files share: SSH wire strings,
- * the Ed25519 public key blob, base64 and armor, lines of text.
+ * sig/wire.c: SSH wire strings, base64 and armor, lines: what sig/ shares.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers

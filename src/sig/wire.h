@@ -1,5 +1,5 @@
 /*
- * sig/wire.h: the encodings the signature files share, inside src/sig only.
+ * sig/wire.h: SSH wire strings, base64 and armor, lines: what sig/ shares.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
