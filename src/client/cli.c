@@ -27,8 +27,25 @@
 
 #include "client/cli.h"
 
+/* Returned by cli_getopt() for -h/--help. */
+#define CLI_OPT_HELP	-2
+/* Returned by cli_getopt() for an unknown option or a missing value (a
+ * message was printed). */
+#define CLI_OPT_ERROR	-3
+/* Returned by cli_getopt() at the first operand or after "--". */
+#define CLI_OPT_END	-1
+
+/* State of option parsing; set with cli_getopt_init(). */
+struct cli_getopt {
+	const struct cli_cmd	*cmd;
+	int			 argc;
+	char			**argv;
+	int			 ind;	/* next argument; first operand at END */
+	const char		*arg;	/* value of the option just returned */
+};
+
 /* Start parsing the options of argv[1..argc-1]. */
-void
+static void
 cli_getopt_init(struct cli_getopt *go, const struct cli_cmd *cmd, int argc,
     char **argv)
 {
@@ -69,7 +86,7 @@ cli_getopt_value(struct cli_getopt *go, const struct cli_option *o,
  * Return the id of the next option, CLI_OPT_HELP, CLI_OPT_END (go->ind is
  * then the first operand) or CLI_OPT_ERROR (after printing the usage).
  */
-int
+static int
 cli_getopt(struct cli_getopt *go, const struct cli_option *opts)
 {
 	const struct cli_option	*o;
@@ -113,6 +130,29 @@ unknown:
 	cli_usage(go->cmd, "unknown option %s (use -- before an operand "
 	    "that starts with a dash)", go->argv[go->ind - 1]);
 	return CLI_OPT_ERROR;
+}
+
+/* Parse a command's options, handing each to fn. */
+int
+cli_options(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, cli_option_fn fn, void *ctx, int *indp)
+{
+	struct cli_getopt	go;
+	int			c, rc;
+
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
+		if (c == CLI_OPT_HELP) {
+			cli_help(self);
+			return CLI_HELPED;
+		}
+		if (c == CLI_OPT_ERROR || fn == NULL)
+			return CLI_EXIT_USAGE;
+		if ((rc = fn(self, c, go.arg, ctx)) != CLI_EXIT_OK)
+			return rc;
+	}
+	*indp = go.ind;
+	return CLI_EXIT_OK;
 }
 
 /* Print a message and the usage line of a subcommand to stderr. */

@@ -55,29 +55,33 @@ struct cli_option {
 	const char	*name;		/* long name, without "--" */
 	int		 letter;	/* short letter, or 0 */
 	int		 has_arg;	/* takes a value: --name V or --name=V */
-	int		 id;		/* returned by cli_getopt() */
+	int		 id;		/* handed to the cli_option_fn */
 };
 
-/* Returned by cli_getopt() for -h/--help, which every subcommand accepts. */
-#define CLI_OPT_HELP	-2
-/* Returned by cli_getopt() for an unknown option or a missing value (a
- * message was printed). */
-#define CLI_OPT_ERROR	-3
-/* Returned by cli_getopt() at the first operand or after "--". */
-#define CLI_OPT_END	-1
+/*
+ * A command's options for cli_options(): called with the id and value
+ * (NULL for a flag) of each option given, in order. Returns CLI_EXIT_OK
+ * to go on, or an exit status to stop (after printing why).
+ */
+typedef int	(*cli_option_fn)(const struct cli_cmd *self, int id,
+		    const char *arg, void *ctx);
 
-/* State of option parsing; set with cli_getopt_init(). */
-struct cli_getopt {
-	const struct cli_cmd	*cmd;
-	int			 argc;
-	char			**argv;
-	int			 ind;	/* next argument; first operand at END */
-	const char		*arg;	/* value of the option just returned */
-};
+/* Returned by cli_options() after printing the help: the command is
+ * done, and exits with CLI_EXIT_OK. */
+#define CLI_HELPED	(-1)
 
-void	cli_getopt_init(struct cli_getopt *, const struct cli_cmd *, int,
-	    char **);
-int	cli_getopt(struct cli_getopt *, const struct cli_option *);
+/*
+ * Parse the options of argv[1..argc-1] (before the operands; "--" ends
+ * them, so an operand may start with a dash) with the table `opts` (NULL
+ * when there are none; ends with a NULL name): each goes to fn(self, id,
+ * value, ctx), and -h/--help, which every subcommand accepts, prints the
+ * help. Returns CLI_EXIT_OK with *indp the first operand, CLI_HELPED, or
+ * an exit status after printing why (an unknown option, a missing value,
+ * fn's status).
+ */
+int	cli_options(const struct cli_cmd *self, int argc, char **argv,
+	    const struct cli_option *opts, cli_option_fn fn, void *ctx,
+	    int *indp);
 
 /* Print the usage line of `cmd` to stderr after an optional message, and
  * return CLI_EXIT_USAGE. */

@@ -261,51 +261,61 @@ cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
 	return 0;
 }
 
+/* What cli_conf_options() hands the options to. */
+struct cli_conf_ctx {
+	struct cli_conf		*cf;
+	cli_option_fn		 fn;	/* the command's own options */
+	void			*ctx;
+};
+
+/* Take a setting's option, or hand the command its own. */
+static int
+cli_conf_option(const struct cli_cmd *self, int id, const char *arg,
+    void *ctx)
+{
+	struct cli_conf_ctx	 *c = ctx;
+	char			**field;
+
+	switch (id) {
+	case CLI_CONF_OPT_SERVER:
+		field = &c->cf->server;
+		break;
+	case CLI_CONF_OPT_KEY:
+		field = &c->cf->key;
+		break;
+	case CLI_CONF_OPT_PLAYER:
+		field = &c->cf->player;
+		break;
+	default:
+		if (c->fn == NULL)
+			return CLI_EXIT_USAGE;
+		return c->fn(self, id, arg, c->ctx);
+	}
+	if (cli_conf_set(field, arg) == -1) {
+		cli_error(self, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
 /* Read the configuration, then the options that override it. */
 int
 cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
-    const struct cli_option *opts, struct cli_conf *cf,
-    cli_conf_option_fn fn, void *ctx, int *indp)
+    const struct cli_option *opts, struct cli_conf *cf, cli_option_fn fn,
+    void *ctx, int *indp)
 {
-	struct cli_getopt	  go;
-	char			**field;
-	int			  c, rc;
+	struct cli_conf_ctx	c = { cf, fn, ctx };
+	int			rc;
 
 	if (cli_conf_start(self, cf) == -1)
 		return CLI_EXIT_FAIL;
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
-		switch (c) {
-		case CLI_CONF_OPT_SERVER:
-			field = &cf->server;
-			break;
-		case CLI_CONF_OPT_KEY:
-			field = &cf->key;
-			break;
-		case CLI_CONF_OPT_PLAYER:
-			field = &cf->player;
-			break;
-		case CLI_OPT_HELP:
-			cli_help(self);
-			return CLI_CONF_HELPED;
-		case CLI_OPT_ERROR:
-			return CLI_EXIT_USAGE;
-		default:
-			if (fn == NULL)
-				return CLI_EXIT_USAGE;
-			if ((rc = fn(self, c, go.arg, ctx)) != CLI_EXIT_OK)
-				return rc;
-			continue;
-		}
-		if (cli_conf_set(field, go.arg) == -1)
-			goto oom;
-	}
+	if ((rc = cli_options(self, argc, argv, opts, cli_conf_option, &c,
+	    indp)) != CLI_EXIT_OK)
+		return rc;
 	if (cf->server == NULL &&
-	    cli_conf_set(&cf->server, CLI_SERVER_DEFAULT) == -1)
-		goto oom;
-	*indp = go.ind;
+	    cli_conf_set(&cf->server, CLI_SERVER_DEFAULT) == -1) {
+		cli_error(self, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
 	return CLI_EXIT_OK;
-oom:
-	cli_error(self, "out of memory");
-	return CLI_EXIT_FAIL;
 }

@@ -26,8 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct cli_cmd;
-struct cli_option;
+#include "client/cli.h"
 
 /* The server used when neither the configuration nor -s names one. */
 #define CLI_SERVER_DEFAULT	"http://127.0.0.1:8080"
@@ -68,31 +67,20 @@ enum {
 	CLI_CONF_OPT_PLAYER,
 };
 
-/* Returned by cli_conf_options() after printing the help: the command is
- * done, and exits with CLI_EXIT_OK. */
-#define CLI_CONF_HELPED		(-1)
-
-/*
- * A command's own options for cli_conf_options(): called with the id and
- * value (NULL for a flag) of each option that is not a setting's. Returns
- * CLI_EXIT_OK to go on, or an exit status to stop (after printing why).
- */
-typedef int	(*cli_conf_option_fn)(const struct cli_cmd *self, int id,
-		    const char *arg, void *ctx);
-
 /*
  * The start of every command that talks to corrchessd: read the
  * configuration into `cf` (cli_conf_load()), then the options of argv
  * with the table `opts`: the settings' ids replace cf's values, -h/--help
- * prints the help, every other option goes to fn(self, id, arg, ctx).
- * Without a server so far, cf->server is CLI_SERVER_DEFAULT. Returns
- * CLI_EXIT_OK with *indp the first operand, CLI_CONF_HELPED, or an exit
- * status after printing why (a bad configuration or option, fn's status,
- * no memory). Free cf with cli_conf_free() in every case.
+ * prints the help, every other option goes to fn(self, id, arg, ctx) (see
+ * cli_options()). Without a server so far, cf->server is
+ * CLI_SERVER_DEFAULT. Returns CLI_EXIT_OK with *indp the first operand,
+ * CLI_HELPED, or an exit status after printing why (a bad configuration
+ * or option, fn's status, no memory). Free cf with cli_conf_free() in
+ * every case.
  */
 int cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
-    const struct cli_option *opts, struct cli_conf *cf,
-    cli_conf_option_fn fn, void *ctx, int *indp);
+    const struct cli_option *opts, struct cli_conf *cf, cli_option_fn fn,
+    void *ctx, int *indp);
 
 /*
  * Write the client's configuration directory ($XDG_CONFIG_HOME/corrchess

@@ -349,7 +349,7 @@ out:
 		free(token);
 	}
 	cli_conf_free(&cf);
-	return rc == CLI_CONF_HELPED ? CLI_EXIT_OK : rc;
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* corrchess admin ACTION ...: run the administrator's ACTION. */

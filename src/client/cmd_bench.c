@@ -36,6 +36,21 @@ enum {
 	OPT_SECONDS = 1,
 };
 
+/* Take bench-replay's option --seconds S into the double at ctx. */
+static int
+bench_option(const struct cli_cmd *cmd, int id, const char *arg, void *ctx)
+{
+	double	*seconds = ctx;
+	char	*end;
+
+	if (id != OPT_SECONDS)
+		return CLI_EXIT_USAGE;
+	*seconds = strtod(arg, &end);
+	if (*end != '\0' || !(*seconds >= 0 && *seconds <= 3600))
+		return cli_usage(cmd, "bad --seconds '%s'", arg);
+	return CLI_EXIT_OK;
+}
+
 /* One game's start and its moves as SAN, for the timed SAN runs. */
 struct bench_game {
 	struct chess_position	start;
@@ -167,7 +182,6 @@ cmd_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "seconds", 0, 1, OPT_SECONDS },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_getopt		 go;
 	struct bench_set		 set;
 	struct chess_pgn_reader		 rd;
 	struct chess_pgn_game		 g;
@@ -175,38 +189,26 @@ cmd_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 	uint64_t			 plies, total;
 	int64_t				 moves, mtotal;
 	unsigned long			 passes;
-	char				*end;
-	int				 c, i, r, rc = CLI_EXIT_FAIL;
+	int				 ind, i, r, rc;
 
 	memset(&set, 0, sizeof set);
 	memset(&g, 0, sizeof g);
-	cli_getopt_init(&go, cmd, argc, argv);
-	while ((c = cli_getopt(&go, options)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_SECONDS:
-			seconds = strtod(go.arg, &end);
-			if (*end != '\0' || !(seconds >= 0 && seconds <= 3600))
-				return cli_usage(cmd, "bad --seconds '%s'",
-				    go.arg);
-			break;
-		case CLI_OPT_HELP:
-			return cli_help(cmd);
-		default:
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (go.ind >= argc)
+	if ((rc = cli_options(cmd, argc, argv, options, bench_option,
+	    &seconds, &ind)) != CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	rc = CLI_EXIT_FAIL;
+	if (ind >= argc)
 		return cli_usage(cmd, "missing FILE");
 
-	set.nfiles = argc - go.ind;
+	set.nfiles = argc - ind;
 	set.bufs = calloc((size_t)set.nfiles, sizeof *set.bufs);
 	set.lens = calloc((size_t)set.nfiles, sizeof *set.lens);
 	if (set.bufs == NULL || set.lens == NULL)
 		goto nomem;
 	for (i = 0; i < set.nfiles; i++) {
-		if (cli_read_file(argv[go.ind + i], &set.bufs[i],
+		if (cli_read_file(argv[ind + i], &set.bufs[i],
 		    &set.lens[i]) != 0) {
-			cli_error(cmd, "%s: %s", argv[go.ind + i],
+			cli_error(cmd, "%s: %s", argv[ind + i],
 			    strerror(errno));
 			goto out;
 		}

@@ -103,7 +103,7 @@ cmd_game_option(const struct cli_cmd *self, int id, const char *arg,
 }
 
 /* Read the settings and the options of a game command; CLI_EXIT_OK with
- * *indp the first operand, CLI_CONF_HELPED, or an exit status. */
+ * *indp the first operand, CLI_HELPED, or an exit status. */
 static int
 cmd_game_options(const struct cli_cmd *self, int argc, char **argv,
     const struct cli_option *opts, struct cmd_game_opts *o, int *indp)
@@ -593,7 +593,7 @@ out:
 	free(words);
 	free(action);
 	cli_conf_free(&o.cf);
-	return rc == CLI_CONF_HELPED ? CLI_EXIT_OK : rc;
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* corrchess move [-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE */
@@ -670,7 +670,7 @@ cmd_game_show(const struct cli_cmd *self, int argc, char **argv)
 out:
 	json_decref(j);
 	cli_conf_free(&o.cf);
-	return rc == CLI_CONF_HELPED ? CLI_EXIT_OK : rc;
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* Append s to b, percent-encoding all but RFC 3986's unreserved bytes. */
@@ -830,5 +830,5 @@ out:
 	free(path);
 	cli_http_reply_free(&r);
 	cli_conf_free(&o.cf);
-	return rc == CLI_CONF_HELPED ? CLI_EXIT_OK : rc;
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }

@@ -78,43 +78,62 @@ cmd_keys_comment(char *buf, size_t size)
 		snprintf(buf, size, "corrchess");
 }
 
+/* Option ids of keygen's and sign's own options. */
+enum { OPT_FILE, OPT_COMMENT, OPT_GAME, OPT_PLY, OPT_SSH };
+
+/* What keygen was given. */
+struct cmd_keys_keygen_opts {
+	const char	*file;		/* -f, or NULL */
+	const char	*comment;	/* -C, or NULL */
+};
+
+/* Take one of keygen's options. */
+static int
+cmd_keys_keygen_option(const struct cli_cmd *self, int id, const char *arg,
+    void *ctx)
+{
+	struct cmd_keys_keygen_opts	*o = ctx;
+
+	(void)self;
+	switch (id) {
+	case OPT_FILE:
+		o->file = arg;
+		break;
+	case OPT_COMMENT:
+		o->comment = arg;
+		break;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
 /* corrchess keygen [-f FILE] [-C COMMENT] */
 int
 cmd_keys_keygen(const struct cli_cmd *self, int argc, char **argv)
 {
-	enum { OPT_FILE, OPT_COMMENT };
 	static const struct cli_option opts[] = {
 		{ "file", 'f', 1, OPT_FILE },
 		{ "comment", 'C', 1, OPT_COMMENT },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_getopt	 go;
+	struct cmd_keys_keygen_opts o = { NULL, NULL };
 	uint8_t			 pk[SIG_PUBKEY_BYTES], sk[SIG_SECKEY_BYTES];
 	char			 path[4096], dir[4096], err[CLI_ERR_SIZE];
 	char			 comment[300], fp[SIG_FINGERPRINT_SIZE];
 	char			 line[SIG_PUBKEY_LINE_SIZE + sizeof comment];
-	const char		*file = NULL, *com = NULL;
+	const char		*file, *com;
 	enum sig_error		 e = SIG_OK;
-	int			 c, rc = CLI_EXIT_FAIL;
+	int			 ind, rc;
 
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_FILE:
-			file = go.arg;
-			break;
-		case OPT_COMMENT:
-			com = go.arg;
-			break;
-		case CLI_OPT_HELP:
-			return cli_help(self);
-		default:
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (go.ind != argc)
-		return cli_usage(self, "unexpected operand '%s'",
-		    argv[go.ind]);
+	if ((rc = cli_options(self, argc, argv, opts, cmd_keys_keygen_option,
+	    &o, &ind)) != CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	rc = CLI_EXIT_FAIL;
+	file = o.file;
+	com = o.comment;
+	if (ind != argc)
+		return cli_usage(self, "unexpected operand '%s'", argv[ind]);
 	if (file != NULL && file[0] == '\0')
 		return cli_usage(self, "empty file name");
 	if (com != NULL && strlen(com) >= sizeof comment)
@@ -179,9 +198,6 @@ struct cmd_keys_sign_opts {
 	const char	*ply;		/* --ply, or NULL */
 	enum sig_form	 form;
 };
-
-/* Option ids of sign's own options. */
-enum { OPT_GAME, OPT_PLY, OPT_SSH };
 
 /* Take one of sign's own options. */
 static int
@@ -275,5 +291,5 @@ fail:
 out:
 	free(action);
 	cli_conf_free(&cf);
-	return rc == CLI_CONF_HELPED ? CLI_EXIT_OK : rc;
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }

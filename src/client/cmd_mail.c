@@ -323,5 +323,5 @@ out:
 		cli_http_stop();
 	free(move);
 	cli_conf_free(&o.cf);
-	return rc == CLI_CONF_HELPED ? CLI_EXIT_OK : rc;
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }

@@ -228,23 +228,19 @@ static int
 cmd_help_exec(const struct cli_cmd *self, int argc, char **argv)
 {
 	const struct cli_cmd	*cmd;
-	struct cli_getopt	 go;
-	int			 c;
+	int			 ind, rc;
 
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
-		if (c == CLI_OPT_HELP)
-			return cli_help(self);
-		return CLI_EXIT_USAGE;
-	}
-	if (argc - go.ind > 1)
+	if ((rc = cli_options(self, argc, argv, NULL, NULL, NULL, &ind)) !=
+	    CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	if (argc - ind > 1)
 		return cli_usage(self, "too many operands");
-	if (argc - go.ind == 0) {
+	if (argc - ind == 0) {
 		cmd_overview(stdout);
 		return CLI_EXIT_OK;
 	}
-	if ((cmd = cmd_find(argv[go.ind])) == NULL)
-		return cli_usage(self, "unknown command '%s'", argv[go.ind]);
+	if ((cmd = cmd_find(argv[ind])) == NULL)
+		return cli_usage(self, "unknown command '%s'", argv[ind]);
 	return cli_help(cmd);
 }
 
