@@ -20,7 +20,7 @@
  * without a restart (the keys conf_reloadable() names), logging the
  * changed keys that need one.
  *
- * Under systemd (src/sdnotify.c) it tells the manager READY=1 once the
+ * Under systemd (daemon/sdnotify.c) it tells the manager READY=1 once the
  * database is open and the listener is up, RELOADING=1 then READY=1
  * around a SIGHUP, STOPPING=1 on SIGTERM, and pings WATCHDOG=1 every half
  * WatchdogSec; with socket activation (one socket in LISTEN_FDS) it serves

@@ -85,6 +85,16 @@ read_secret(const char *path, char *err, size_t errsize)
 	return strdup(line);
 }
 
+/* Wipe and free a secret read_secret() returned; accepts NULL. */
+static void
+free_secret(char *s)
+{
+	if (s == NULL)
+		return;
+	explicit_bzero(s, strlen(s));
+	free(s);
+}
+
 /* The bare address of a From setting. */
 size_t
 mailer_bare_address(const char *from, char *buf, size_t size)
@@ -546,12 +556,8 @@ mailer_stop(struct mailer *m)
 	mailer_join(m);
 	mail_imap_free(m->imap);
 	mail_smtp_free(m->smtp);
-	if (m->imap_password != NULL)
-		explicit_bzero(m->imap_password, strlen(m->imap_password));
-	if (m->smtp_password != NULL)
-		explicit_bzero(m->smtp_password, strlen(m->smtp_password));
-	free(m->imap_password);
-	free(m->smtp_password);
+	free_secret(m->imap_password);
+	free_secret(m->smtp_password);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->wake);
 	pthread_cond_destroy(&m->outbox_wake);
