@@ -201,7 +201,7 @@ imap_for(const char *user)
 	char			 err[MAIL_ERR_SIZE];
 
 	imap_opts(&o, user, NULL);
-	if (mail_imap_create(&imap, &o, err, sizeof err) != MAIL_IMAP_OK)
+	if ((imap = mail_imap_create(&o, err, sizeof err)) == NULL)
 		fail_msg("mail_imap_create: %s", err);
 	return imap;
 }
@@ -224,7 +224,7 @@ smtp_for(const char *url, enum mail_starttls starttls, const char *user,
 	o.ca_file = env.ca_file;
 	o.connect_timeout = 5;
 	o.timeout = 20;
-	if (mail_smtp_create(&smtp, &o, err, sizeof err) != 0)
+	if ((smtp = mail_smtp_create(&o, err, sizeof err)) == NULL)
 		fail_msg("mail_smtp_create: %s", err);
 	return smtp;
 }
@@ -689,8 +689,8 @@ test_exact_bytes(void **state)
 	/* Larger than max_message_size: its head, marked truncated. */
 	imap_opts(&o, "bob", NULL);
 	o.max_message_size = 1000;
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(mail_imap_poll(imap, 0, 0, head, &t, NULL,
 		    err, sizeof err), MAIL_IMAP_OK);
@@ -783,8 +783,8 @@ test_login_refused(void **state)
 	(void)state;
 	imap_opts(&o, "alice", NULL);
 	o.password = "wrong";
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	assert_int_equal(mail_imap_poll(imap, 0, 0, collect, NULL, NULL, err,
 	    sizeof err), MAIL_IMAP_ELOGIN);
 	assert_non_null(strstr(err, "login refused"));
@@ -793,8 +793,8 @@ test_login_refused(void **state)
 
 	/* And an unknown user too. */
 	imap_opts(&o, "nobody", NULL);
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	assert_int_equal(mail_imap_poll(imap, 0, 0, collect, NULL, NULL, err,
 	    sizeof err), MAIL_IMAP_ELOGIN);
 	mail_imap_free(imap);
@@ -866,8 +866,8 @@ test_imap_tls(void **state)
 
 	(void)state;
 	imap_opts(&o, "bob", env.imaps);
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	poll_ok(imap, 0, 0, &g, NULL);
 	assert_int_equal(g.n, 1);
 	got_free(&g);
@@ -875,8 +875,8 @@ test_imap_tls(void **state)
 
 	imap_opts(&o, "bob", NULL);
 	o.starttls = MAIL_STARTTLS_REQUIRED;
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	poll_ok(imap, 0, 0, &g, NULL);
 	assert_int_equal(g.n, 1);
 	got_free(&g);
@@ -885,16 +885,16 @@ test_imap_tls(void **state)
 	/* The self-signed certificate is not among the system's CAs. */
 	imap_opts(&o, "bob", env.imaps);
 	o.ca_file = NULL;
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	assert_int_equal(mail_imap_poll(imap, 0, 0, collect, &g, NULL, err,
 	    sizeof err), MAIL_IMAP_ETLS);
 	mail_imap_free(imap);
 
 	/* Verification off (warned about): accepted. */
 	o.tls_verify = false;
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	poll_ok(imap, 0, 0, &g, NULL);
 	assert_int_equal(g.n, 1);
 	got_free(&g);
@@ -911,13 +911,12 @@ test_imap_config_errors(void **state)
 
 	(void)state;
 	imap_opts(&o, "bob", "http://127.0.0.1:1/");
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_ECONFIG);
+	imap = mail_imap_create(&o, err, sizeof err);
 	assert_null(imap);
 	assert_non_null(strstr(err, "imap://"));
 	imap_opts(&o, "bob", "");
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_ECONFIG);
+	assert_null(mail_imap_create(&o, err, sizeof err));
+	assert_non_null(strstr(err, "no IMAP URL"));
 
 	imap = imap_for("bob");
 	assert_int_equal(mail_imap_move(imap, 1, 1, "bad\r\nname", err,
@@ -1073,14 +1072,13 @@ test_smtp_tls_auth(void **state)
 		o.tls_verify = true;
 		o.connect_timeout = 5;
 		o.timeout = 20;
-		assert_int_equal(mail_smtp_create(&smtp, &o, err, sizeof err),
-		    0);
+		smtp = mail_smtp_create(&o, err, sizeof err);
+		assert_non_null(smtp);
 		assert_int_equal(mail_smtp_send(smtp, "alice@example.org", to,
 		    1, m, len, &code, err, sizeof err), MAIL_SMTP_TEMPFAIL);
 		mail_smtp_free(smtp);
 		o.url = "imap://127.0.0.1/";
-		assert_int_equal(mail_smtp_create(&smtp, &o, err, sizeof err),
-		    -1);
+		assert_null(mail_smtp_create(&o, err, sizeof err));
 		assert_non_null(strstr(err, "smtp://"));
 	}
 	free(m);
@@ -1123,8 +1121,8 @@ test_timeouts(void **state)
 	snprintf(url, sizeof url, "imap://127.0.0.1:%d", port);
 	imap_opts(&o, "bob", url);
 	o.timeout = 1;
-	assert_int_equal(mail_imap_create(&imap, &o, err, sizeof err),
-	    MAIL_IMAP_OK);
+	imap = mail_imap_create(&o, err, sizeof err);
+	assert_non_null(imap);
 	assert_int_equal(mail_imap_poll(imap, 0, 0, collect, NULL, NULL, err,
 	    sizeof err), MAIL_IMAP_ETIMEOUT);
 	assert_non_null(strstr(err, "timed out"));
@@ -1134,7 +1132,8 @@ test_timeouts(void **state)
 	snprintf(url, sizeof url, "smtp://127.0.0.1:%d", port);
 	so.url = url;
 	so.timeout = 1;
-	assert_int_equal(mail_smtp_create(&smtp, &so, err, sizeof err), 0);
+	smtp = mail_smtp_create(&so, err, sizeof err);
+	assert_non_null(smtp);
 	assert_int_equal(mail_smtp_send(smtp, "a@example.org", to, 1, "x\r\n",
 	    3, &code, err, sizeof err), MAIL_SMTP_TEMPFAIL);
 	assert_int_equal(code, 0);

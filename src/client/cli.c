@@ -1,4 +1,6 @@
 /*
+ * client/cli.c: options, usage and help, whole files: for every subcommand.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -25,8 +27,25 @@
 
 #include "client/cli.h"
 
+/* Returned by cli_getopt() for -h/--help. */
+#define CLI_OPT_HELP	-2
+/* Returned by cli_getopt() for an unknown option or a missing value (a
+ * message was printed). */
+#define CLI_OPT_ERROR	-3
+/* Returned by cli_getopt() at the first operand or after "--". */
+#define CLI_OPT_END	-1
+
+/* State of option parsing; set with cli_getopt_init(). */
+struct cli_getopt {
+	const struct cli_cmd	*cmd;
+	int			 argc;
+	char			**argv;
+	int			 ind;	/* next argument; first operand at END */
+	const char		*arg;	/* value of the option just returned */
+};
+
 /* Start parsing the options of argv[1..argc-1]. */
-void
+static void
 cli_getopt_init(struct cli_getopt *go, const struct cli_cmd *cmd, int argc,
     char **argv)
 {
@@ -46,28 +65,28 @@ cli_getopt_value(struct cli_getopt *go, const struct cli_option *o,
 		if (inline_value != NULL) {
 			cli_usage(go->cmd, "option --%s takes no value",
 			    o->name);
-			return (CLI_OPT_ERROR);
+			return CLI_OPT_ERROR;
 		}
 		go->arg = NULL;
-		return (o->id);
+		return o->id;
 	}
 	if (inline_value != NULL) {
 		go->arg = inline_value;
-		return (o->id);
+		return o->id;
 	}
 	if (go->ind >= go->argc) {
 		cli_usage(go->cmd, "option --%s needs a value", o->name);
-		return (CLI_OPT_ERROR);
+		return CLI_OPT_ERROR;
 	}
 	go->arg = go->argv[go->ind++];
-	return (o->id);
+	return o->id;
 }
 
 /*
  * Return the id of the next option, CLI_OPT_HELP, CLI_OPT_END (go->ind is
  * then the first operand) or CLI_OPT_ERROR (after printing the usage).
  */
-int
+static int
 cli_getopt(struct cli_getopt *go, const struct cli_option *opts)
 {
 	const struct cli_option	*o;
@@ -75,23 +94,23 @@ cli_getopt(struct cli_getopt *go, const struct cli_option *opts)
 	size_t			 n;
 
 	if (go->ind >= go->argc)
-		return (CLI_OPT_END);
+		return CLI_OPT_END;
 	a = go->argv[go->ind];
 	if (a[0] != '-' || a[1] == '\0')
-		return (CLI_OPT_END);
+		return CLI_OPT_END;
 	go->ind++;
 	if (strcmp(a, "--") == 0)
-		return (CLI_OPT_END);
+		return CLI_OPT_END;
 
 	if (a[1] != '-') {
 		/* One short option per argument: -h, -d ... */
 		if (a[2] != '\0')
 			goto unknown;
 		if (a[1] == 'h')
-			return (CLI_OPT_HELP);
+			return CLI_OPT_HELP;
 		for (o = opts; o != NULL && o->name != NULL; o++) {
 			if (o->letter == a[1])
-				return (cli_getopt_value(go, o, NULL));
+				return cli_getopt_value(go, o, NULL);
 		}
 		goto unknown;
 	}
@@ -100,17 +119,40 @@ cli_getopt(struct cli_getopt *go, const struct cli_option *opts)
 	eq = strchr(a, '=');
 	n = eq != NULL ? (size_t)(eq - a) : strlen(a);
 	if (n == 4 && strncmp(a, "help", 4) == 0 && eq == NULL)
-		return (CLI_OPT_HELP);
+		return CLI_OPT_HELP;
 	for (o = opts; o != NULL && o->name != NULL; o++) {
 		if (strlen(o->name) == n && strncmp(o->name, a, n) == 0)
-			return (cli_getopt_value(go, o,
-			    eq != NULL ? eq + 1 : NULL));
+			return cli_getopt_value(go, o,
+			    eq != NULL ? eq + 1 : NULL);
 	}
 
 unknown:
 	cli_usage(go->cmd, "unknown option %s (use -- before an operand "
 	    "that starts with a dash)", go->argv[go->ind - 1]);
-	return (CLI_OPT_ERROR);
+	return CLI_OPT_ERROR;
+}
+
+/* Parse a command's options, handing each to fn. */
+int
+cli_options(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, cli_option_fn fn, void *ctx, int *indp)
+{
+	struct cli_getopt	go;
+	int			c, rc;
+
+	cli_getopt_init(&go, self, argc, argv);
+	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
+		if (c == CLI_OPT_HELP) {
+			cli_help(self);
+			return CLI_HELPED;
+		}
+		if (c == CLI_OPT_ERROR || fn == NULL)
+			return CLI_EXIT_USAGE;
+		if ((rc = fn(self, c, go.arg, ctx)) != CLI_EXIT_OK)
+			return rc;
+	}
+	*indp = go.ind;
+	return CLI_EXIT_OK;
 }
 
 /* Print a message and the usage line of a subcommand to stderr. */
@@ -128,7 +170,7 @@ cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
 	}
 	fprintf(stderr, "usage: corrchess %s %s\n", cmd->name, cmd->usage);
 	fprintf(stderr, "Try 'corrchess help %s'.\n", cmd->name);
-	return (CLI_EXIT_USAGE);
+	return CLI_EXIT_USAGE;
 }
 
 /* Print the usage and help text of a subcommand to stdout. */
@@ -137,7 +179,7 @@ cli_help(const struct cli_cmd *cmd)
 {
 	printf("usage: corrchess %s %s\n\n%s", cmd->name, cmd->usage,
 	    cmd->help);
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* Print an error message prefixed with the subcommand's name. */
@@ -198,5 +240,26 @@ out:
 		fclose(f);
 	free(buf);
 	errno = saved;
-	return (rc);
+	return rc;
+}
+
+/* Join words with single spaces. */
+char *
+cli_join(int argc, char **argv)
+{
+	size_t	len = 1;
+	char	*s;
+	int	i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	if ((s = malloc(len)) == NULL)
+		return NULL;
+	s[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cli.h: what every corrchess subcommand uses: options, usage, files.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,9 +11,14 @@
  */
 
 /*
- * The `corrchess` command: the subcommand table (corrchess.c), option
- * parsing and file helpers shared by the subcommands (cli.c), and one file
- * per group of subcommands (cli_rules.c, cli_bench.c).
+ * The `corrchess` command: the subcommand table (corrchess.c); option
+ * parsing and file helpers shared by the subcommands (cli.c); the
+ * player's side: the configuration and the options that override it
+ * (cli_conf.c), requests to corrchessd (cli_http.c), keys and statements
+ * (cli_keys.c); and one file per group of subcommands, each with its
+ * header: cmd_rules.c (perft, play, pgn), cmd_bench.c (bench-replay),
+ * cmd_keys.c (keygen, sign), cmd_game.c (move, act, show, games),
+ * cmd_mail.c (mail-move), cmd_admin.c (admin).
  */
 
 #ifndef CORRCHESS_CLI_H
@@ -20,6 +27,9 @@
 #include <stddef.h>
 
 #include "util/errbuf.h"
+
+/* Room for an error sentence. */
+#define CLI_ERR_SIZE	1024
 
 /* Exit statuses of every subcommand. */
 #define CLI_EXIT_OK	0	/* done */
@@ -45,29 +55,33 @@ struct cli_option {
 	const char	*name;		/* long name, without "--" */
 	int		 letter;	/* short letter, or 0 */
 	int		 has_arg;	/* takes a value: --name V or --name=V */
-	int		 id;		/* returned by cli_getopt() */
+	int		 id;		/* handed to the cli_option_fn */
 };
 
-/* Returned by cli_getopt() for -h/--help, which every subcommand accepts. */
-#define CLI_OPT_HELP	-2
-/* Returned by cli_getopt() for an unknown option or a missing value (a
- * message was printed). */
-#define CLI_OPT_ERROR	-3
-/* Returned by cli_getopt() at the first operand or after "--". */
-#define CLI_OPT_END	-1
+/*
+ * A command's options for cli_options(): called with the id and value
+ * (NULL for a flag) of each option given, in order. Returns CLI_EXIT_OK
+ * to go on, or an exit status to stop (after printing why).
+ */
+typedef int	(*cli_option_fn)(const struct cli_cmd *self, int id,
+		    const char *arg, void *ctx);
 
-/* State of option parsing; set with cli_getopt_init(). */
-struct cli_getopt {
-	const struct cli_cmd	*cmd;
-	int			 argc;
-	char			**argv;
-	int			 ind;	/* next argument; first operand at END */
-	const char		*arg;	/* value of the option just returned */
-};
+/* Returned by cli_options() after printing the help: the command is
+ * done, and exits with CLI_EXIT_OK. */
+#define CLI_HELPED	(-1)
 
-void	cli_getopt_init(struct cli_getopt *, const struct cli_cmd *, int,
-	    char **);
-int	cli_getopt(struct cli_getopt *, const struct cli_option *);
+/*
+ * Parse the options of argv[1..argc-1] (before the operands; "--" ends
+ * them, so an operand may start with a dash) with the table `opts` (NULL
+ * when there are none; ends with a NULL name): each goes to fn(self, id,
+ * value, ctx), and -h/--help, which every subcommand accepts, prints the
+ * help. Returns CLI_EXIT_OK with *indp the first operand, CLI_HELPED, or
+ * an exit status after printing why (an unknown option, a missing value,
+ * fn's status).
+ */
+int	cli_options(const struct cli_cmd *self, int argc, char **argv,
+	    const struct cli_option *opts, cli_option_fn fn, void *ctx,
+	    int *indp);
 
 /* Print the usage line of `cmd` to stderr after an optional message, and
  * return CLI_EXIT_USAGE. */
@@ -83,24 +97,7 @@ void	cli_error(const struct cli_cmd *, const char *fmt, ...)
  * buffer. Returns 0, or -1 with errno set. */
 int	cli_read_file(const char *path, char **bufp, size_t *lenp);
 
-/* Subcommands (cli_rules.c, cli_bench.c). */
-int	cli_rules_perft(const struct cli_cmd *, int, char **);
-int	cli_rules_play(const struct cli_cmd *, int, char **);
-int	cli_rules_pgn(const struct cli_cmd *, int, char **);
-int	cli_bench_replay(const struct cli_cmd *, int, char **);
-
-/* The player's commands (cli_keys.c, cli_client.c). */
-int	cli_keys_keygen(const struct cli_cmd *, int, char **);
-int	cli_keys_sign(const struct cli_cmd *, int, char **);
-int	cli_client_move(const struct cli_cmd *, int, char **);
-int	cli_client_act(const struct cli_cmd *, int, char **);
-int	cli_client_show(const struct cli_cmd *, int, char **);
-int	cli_client_games(const struct cli_cmd *, int, char **);
-
-/* The administrator's commands (cli_admin.c). */
-int	cli_admin(const struct cli_cmd *, int, char **);
-
-/* The move as a mail (cli_mail.c). */
-int	cli_mail_move(const struct cli_cmd *, int, char **);
+/* Join words with single spaces; malloc'd, or NULL (no memory). */
+char	*cli_join(int argc, char **argv);
 
 #endif /* CORRCHESS_CLI_H */

@@ -1,4 +1,6 @@
 /*
+ * client/cli_conf.c: the player's settings: the configuration file, options.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -9,7 +11,8 @@
  */
 
 /*
- * The client's configuration file: server, key and player. See cli_client.h.
+ * The client's configuration file (server, key, player, admin token file)
+ * and the options that override it. See cli_conf.h.
  */
 
 #include "config.h"
@@ -21,19 +24,19 @@
 #include <string.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
 
-/* Replace a setting by a copy of value. */
-int
+/* Replace a setting by a copy of value; 0 or -1 (no memory). */
+static int
 cli_conf_set(char **field, const char *value)
 {
 	char	*copy;
 
 	if ((copy = strdup(value)) == NULL)
-		return (-1);
+		return -1;
 	free(*field);
 	*field = copy;
-	return (0);
+	return 0;
 }
 
 /* Release the settings. */
@@ -62,12 +65,12 @@ cli_conf_dir(char *buf, size_t size, char *err, size_t errsize)
 	else if (home != NULL && home[0] != '\0')
 		n = snprintf(buf, size, "%s/.config/corrchess", home);
 	else
-		return (errbuf_set(err, errsize, "neither XDG_CONFIG_HOME nor "
-		    "HOME is set: cannot find the configuration directory"));
+		return errbuf_set(err, errsize, "neither XDG_CONFIG_HOME nor "
+		    "HOME is set: cannot find the configuration directory");
 	if (n < 0 || (size_t)n >= size)
-		return (errbuf_set(err, errsize, "configuration directory "
-		    "name too long"));
-	return (0);
+		return errbuf_set(err, errsize, "configuration directory "
+		    "name too long");
+	return 0;
 }
 
 /* Parse a decimal from 0 to max. */
@@ -78,17 +81,17 @@ cli_conf_number(const char *s, uint64_t max, uint64_t *v)
 	unsigned	d;
 
 	if (*s == '\0')
-		return (-1);
+		return -1;
 	for (; *s != '\0'; s++) {
 		if (*s < '0' || *s > '9')
-			return (-1);
+			return -1;
 		d = (unsigned)(*s - '0');
 		if (d > max || n > (max - d) / 10)
-			return (-1);
+			return -1;
 		n = n * 10 + d;
 	}
 	*v = n;
-	return (0);
+	return 0;
 }
 
 /* Write the default key file's name into buf. */
@@ -99,11 +102,11 @@ cli_conf_default_key(char *buf, size_t size, char *err, size_t errsize)
 	int	n;
 
 	if (cli_conf_dir(dir, sizeof dir, err, errsize) == -1)
-		return (-1);
+		return -1;
 	n = snprintf(buf, size, "%s/id_ed25519", dir);
 	if (n < 0 || (size_t)n >= size)
-		return (errbuf_set(err, errsize, "key file name too long"));
-	return (0);
+		return errbuf_set(err, errsize, "key file name too long");
+	return 0;
 }
 
 /* Trim white space at both ends of s, in place; return the start. */
@@ -118,7 +121,7 @@ cli_conf_trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		e--;
 	*e = '\0';
-	return (s);
+	return s;
 }
 
 /* Expand a leading "~/" of a file name; malloc'd, or NULL. */
@@ -129,10 +132,10 @@ cli_conf_expand_home(const char *value)
 	char		*out;
 
 	if (strncmp(value, "~/", 2) != 0 || home == NULL || home[0] == '\0')
-		return (strdup(value));
+		return strdup(value);
 	if (asprintf(&out, "%s/%s", home, value + 2) == -1)
-		return (NULL);
-	return (out);
+		return NULL;
+	return out;
 }
 
 /* Read one configuration file into cf. */
@@ -199,7 +202,7 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 	rc = 0;
 out:
 	free(line);
-	return (rc);
+	return rc;
 }
 
 /* Read the configuration file, if there is one. */
@@ -214,21 +217,21 @@ cli_conf_load(struct cli_conf *cf, char *err, size_t errsize)
 	memset(cf, 0, sizeof *cf);
 	if (env != NULL && env[0] != '\0') {
 		if (snprintf(path, sizeof path, "%s", env) >= (int)sizeof path)
-			return (errbuf_set(err, errsize, "CORRCHESS_CONFIG: "
-			    "file name too long"));
+			return errbuf_set(err, errsize, "CORRCHESS_CONFIG: "
+			    "file name too long");
 		if ((f = fopen(path, "r")) == NULL)
-			return (errbuf_set(err, errsize, "%s (from "
-			    "CORRCHESS_CONFIG): %s", path, strerror(errno)));
+			return errbuf_set(err, errsize, "%s (from "
+			    "CORRCHESS_CONFIG): %s", path, strerror(errno));
 	} else {
 		/* No home directory: no file, the defaults apply. */
 		if (cli_conf_dir(dir, sizeof dir, NULL, 0) == -1)
-			return (0);
+			return 0;
 		snprintf(path, sizeof path, "%s/config", dir);
 		if ((f = fopen(path, "r")) == NULL) {
 			if (errno == ENOENT || errno == ENOTDIR)
-				return (0);
-			return (errbuf_set(err, errsize, "%s: %s", path,
-			    strerror(errno)));
+				return 0;
+			return errbuf_set(err, errsize, "%s: %s", path,
+			    strerror(errno));
 		}
 	}
 	if ((cf->path = strdup(path)) == NULL) {
@@ -242,18 +245,77 @@ out:
 	fclose(f);
 	if (rc == -1)
 		cli_conf_free(cf);
-	return (rc);
+	return rc;
 }
 
-/* Read the configuration file for a command, or say why not. */
-int
+/* Read the configuration file for a command, or say why not; 0 or -1. */
+static int
 cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
 {
 	char	err[CLI_ERR_SIZE];
 
 	if (cli_conf_load(cf, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
+}
+
+/* What cli_conf_options() hands the options to. */
+struct cli_conf_ctx {
+	struct cli_conf		*cf;
+	cli_option_fn		 fn;	/* the command's own options */
+	void			*ctx;
+};
+
+/* Take a setting's option, or hand the command its own. */
+static int
+cli_conf_option(const struct cli_cmd *self, int id, const char *arg,
+    void *ctx)
+{
+	struct cli_conf_ctx	 *c = ctx;
+	char			**field;
+
+	switch (id) {
+	case CLI_CONF_OPT_SERVER:
+		field = &c->cf->server;
+		break;
+	case CLI_CONF_OPT_KEY:
+		field = &c->cf->key;
+		break;
+	case CLI_CONF_OPT_PLAYER:
+		field = &c->cf->player;
+		break;
+	default:
+		if (c->fn == NULL)
+			return CLI_EXIT_USAGE;
+		return c->fn(self, id, arg, c->ctx);
+	}
+	if (cli_conf_set(field, arg) == -1) {
+		cli_error(self, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Read the configuration, then the options that override it. */
+int
+cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, struct cli_conf *cf, cli_option_fn fn,
+    void *ctx, int *indp)
+{
+	struct cli_conf_ctx	c = { cf, fn, ctx };
+	int			rc;
+
+	if (cli_conf_start(self, cf) == -1)
+		return CLI_EXIT_FAIL;
+	if ((rc = cli_options(self, argc, argv, opts, cli_conf_option, &c,
+	    indp)) != CLI_EXIT_OK)
+		return rc;
+	if (cf->server == NULL &&
+	    cli_conf_set(&cf->server, CLI_SERVER_DEFAULT) == -1) {
+		cli_error(self, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	return CLI_EXIT_OK;
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cli_http.c: requests to corrchessd's REST API, and its answers.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -8,10 +10,7 @@
  * any later version. See the file COPYING.
  */
 
-/*
- * The client's requests to corrchessd's REST API over libcurl, and the
- * reading of its answers. See cli_client.h.
- */
+/* Over libcurl; see cli_http.h. */
 
 #include "config.h"
 
@@ -25,7 +24,7 @@
 
 #include "util/buf.h"
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_http.h"
 
 /* Largest answer we read from the server. */
 #define CLI_HTTP_REPLY_MAX	(16 * 1024 * 1024)
@@ -50,18 +49,20 @@ cli_http_setopt_common(void *curl, char *cerr)
 #endif
 }
 
-/* Start libcurl. */
+/* Start libcurl for a command, or say why not. */
 int
-cli_http_init(char *err, size_t errsize)
+cli_http_start(const struct cli_cmd *self)
 {
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return (errbuf_set(err, errsize, "cannot start libcurl"));
-	return (0);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		cli_error(self, "cannot start libcurl");
+		return -1;
+	}
+	return 0;
 }
 
 /* Stop libcurl. */
 void
-cli_http_cleanup(void)
+cli_http_stop(void)
 {
 	curl_global_cleanup();
 }
@@ -74,9 +75,9 @@ cli_http_write(char *data, size_t size, size_t nmemb, void *arg)
 	size_t		 n = size * nmemb;
 
 	if (n > CLI_HTTP_REPLY_MAX || b->len > CLI_HTTP_REPLY_MAX - n)
-		return (0);
+		return 0;
 	buf_add(b, data, n);
-	return (b->failed ? 0 : n);
+	return b->failed ? 0 : n;
 }
 
 /* Release an answer. */
@@ -191,7 +192,7 @@ out:
 	curl_slist_free_all(hdrs);
 	if (curl != NULL)
 		curl_easy_cleanup(curl);
-	return (rc);
+	return rc;
 }
 
 /* A JSON member that is a string. */
@@ -201,9 +202,9 @@ cli_http_json_str(const json_t *obj, const char *key)
 	json_t	*v;
 
 	if (!json_is_object(obj))
-		return (NULL);
+		return NULL;
 	v = json_object_get(obj, key);
-	return (json_is_string(v) ? json_string_value(v) : NULL);
+	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
 /* A JSON member that is an integer. */
@@ -213,12 +214,12 @@ cli_http_json_int(const json_t *obj, const char *key, json_int_t *out)
 	json_t	*v;
 
 	if (!json_is_object(obj))
-		return (false);
+		return false;
 	v = json_object_get(obj, key);
 	if (!json_is_integer(v))
-		return (false);
+		return false;
 	*out = json_integer_value(v);
-	return (true);
+	return true;
 }
 
 /* Copy printable text into buf, stopping at the first line end. */

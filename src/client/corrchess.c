@@ -1,4 +1,6 @@
 /*
+ * client/corrchess.c: the corrchess command: its table of subcommands, main.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -21,11 +23,17 @@
 
 #include "chess/chess.h"
 #include "client/cli.h"
+#include "client/cmd_admin.h"
+#include "client/cmd_bench.h"
+#include "client/cmd_game.h"
+#include "client/cmd_keys.h"
+#include "client/cmd_mail.h"
+#include "client/cmd_rules.h"
 
 static int	cmd_help_exec(const struct cli_cmd *, int, char **);
 
 static const struct cli_cmd cmd_table[] = {
-	{ "perft", cli_rules_perft,
+	{ "perft", cmd_rules_perft,
 	  "[--chess960] [--divide] DEPTH [FEN]",
 	  "Count the leaf nodes of the legal move tree DEPTH plies deep from FEN\n"
 	  "(default: the standard starting position). The last line of the\n"
@@ -36,7 +44,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "              king takes rook, FEN with Shredder castling letters);\n"
 	  "              implied by castling letters that need it\n",
 	  0 },
-	{ "play", cli_rules_play,
+	{ "play", cmd_rules_play,
 	  "[--chess960] [--fen FEN] [--lang en|fr] [--] MOVE...",
 	  "Play MOVEs from FEN (default: the starting position) and print three\n"
 	  "lines: the FEN reached, the SAN of every move, and the game status\n"
@@ -56,7 +64,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "              castling letters need it)\n"
 	  "  --          end of options: a move may then start with a dash\n",
 	  0 },
-	{ "pgn", cli_rules_pgn,
+	{ "pgn", cmd_rules_pgn,
 	  "FILE...",
 	  "Replay every game of each PGN FILE (\"-\" reads standard input) and\n"
 	  "print one line per game, numbered from 1 across the files:\n"
@@ -67,7 +75,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "\"game N: error: ...\" naming the ply and the move; the other games\n"
 	  "are still replayed, and the exit status is then 1.\n",
 	  0 },
-	{ "bench-replay", cli_bench_replay,
+	{ "bench-replay", cmd_bench_replay,
 	  "[--seconds S] FILE...",
 	  "Measure (i) full PGN replay in plies per second and (ii) SAN parse\n"
 	  "and make in moves per second, over the games of the PGN FILEs (the\n"
@@ -75,7 +83,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "figure is timed over repeated passes for at least S seconds\n"
 	  "(default 1). Used by bench/replay.\n",
 	  1 },
-	{ "keygen", cli_keys_keygen,
+	{ "keygen", cmd_keys_keygen,
 	  "[-f FILE] [-C COMMENT]",
 	  "Make a new Ed25519 key pair: the private key in FILE (mode 0600, in\n"
 	  "OpenSSH's format, so ssh-keygen can use it too) and the public key\n"
@@ -88,7 +96,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "              when set; its directory is created)\n"
 	  "  -C COMMENT  the public key's comment (default: user@host)\n",
 	  0 },
-	{ "sign", cli_keys_sign,
+	{ "sign", cmd_keys_sign,
 	  "[-k KEY] --game ID --ply N [-p NAME] [--ssh] ACTION...",
 	  "Print the signed statement of an action: the five statement lines\n"
 	  "and a \"signature:\" line (or, with --ssh, an OpenSSH signature\n"
@@ -105,7 +113,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  the player's name\n"
 	  "  --ssh              an SSH signature block instead of the line\n",
 	  0 },
-	{ "move", cli_client_move,
+	{ "move", cmd_game_move,
 	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE",
 	  "Play MOVE in game GAME: read the game from the server, sign the\n"
 	  "statement for its current ply, send it, and print the new position\n"
@@ -120,7 +128,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --offer-draw       offer a draw with the move\n"
 	  "  --ascii, --flip    as for corrchess show\n",
 	  0 },
-	{ "mail-move", cli_mail_move,
+	{ "mail-move", cmd_mail_move,
 	  "[-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR] [--from ADDR] "
 	  "GAME MOVE",
 	  "Print MOVE in game GAME as a ready mail for the server's move\n"
@@ -137,14 +145,14 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -f, --from ADDR    your address, as the server knows it\n"
 	  "  --offer-draw       offer a draw with the move\n",
 	  0 },
-	{ "act", cli_client_act,
+	{ "act", cmd_game_act,
 	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
 	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"
 	  "claim-draw or claim-draw MOVE (a claim of threefold repetition or\n"
 	  "fifty moves, on the position now or after MOVE). Options as for\n"
 	  "corrchess move.\n",
 	  0 },
-	{ "show", cli_client_show,
+	{ "show", cmd_game_show,
 	  "[-s URL] [--ascii] [--flip] GAME",
 	  "Print game GAME: the players, the board, whose move it is or how the\n"
 	  "game ended, the clocks and deadline, and the moves.\n"
@@ -153,7 +161,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --ascii           letters (PNBRQK, pnbrqk) instead of chess symbols\n"
 	  "  --flip            Black at the bottom\n",
 	  0 },
-	{ "games", cli_client_games,
+	{ "games", cmd_game_games,
 	  "[-s URL] [--player NAME] [--status ongoing|finished]",
 	  "List the server's games, one a line: number, players, plies played\n"
 	  "and who is to move (with the deadline), or the result.\n"
@@ -162,7 +170,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  only NAME's games\n"
 	  "  --status S         only ongoing or only finished games\n",
 	  0 },
-	{ "admin", cli_admin,
+	{ "admin", cmd_admin,
 	  "backup [-s URL] [-t FILE] FILE",
 	  "The administrator's commands, through the server's admin API.\n"
 	  "\n"
@@ -193,9 +201,9 @@ cmd_find(const char *name)
 
 	for (i = 0; i < CMD_TABLE_SIZE; i++) {
 		if (strcmp(cmd_table[i].name, name) == 0)
-			return (&cmd_table[i]);
+			return &cmd_table[i];
 	}
-	return (NULL);
+	return NULL;
 }
 
 /* Print the overview: usage and the visible subcommands. */
@@ -220,24 +228,20 @@ static int
 cmd_help_exec(const struct cli_cmd *self, int argc, char **argv)
 {
 	const struct cli_cmd	*cmd;
-	struct cli_getopt	 go;
-	int			 c;
+	int			 ind, rc;
 
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
-		if (c == CLI_OPT_HELP)
-			return (cli_help(self));
-		return (CLI_EXIT_USAGE);
-	}
-	if (argc - go.ind > 1)
-		return (cli_usage(self, "too many operands"));
-	if (argc - go.ind == 0) {
+	if ((rc = cli_options(self, argc, argv, NULL, NULL, NULL, &ind)) !=
+	    CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	if (argc - ind > 1)
+		return cli_usage(self, "too many operands");
+	if (argc - ind == 0) {
 		cmd_overview(stdout);
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
-	if ((cmd = cmd_find(argv[go.ind])) == NULL)
-		return (cli_usage(self, "unknown command '%s'", argv[go.ind]));
-	return (cli_help(cmd));
+	if ((cmd = cmd_find(argv[ind])) == NULL)
+		return cli_usage(self, "unknown command '%s'", argv[ind]);
+	return cli_help(cmd);
 }
 
 /* Dispatch to the subcommand named by argv[1]. */
@@ -251,31 +255,31 @@ main(int argc, char **argv)
 
 	if (argc < 2) {
 		cmd_overview(stderr);
-		return (CLI_EXIT_USAGE);
+		return CLI_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		cmd_overview(stdout);
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("corrchess %s\n", PACKAGE_VERSION);
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	if (argv[1][0] == '-') {
 		fprintf(stderr, "corrchess: unknown option %s\n", argv[1]);
 		cmd_overview(stderr);
-		return (CLI_EXIT_USAGE);
+		return CLI_EXIT_USAGE;
 	}
 	if ((cmd = cmd_find(argv[1])) == NULL) {
 		fprintf(stderr, "corrchess: unknown command '%s'\n", argv[1]);
 		cmd_overview(stderr);
-		return (CLI_EXIT_USAGE);
+		return CLI_EXIT_USAGE;
 	}
 
 	rc = cmd->exec(cmd, argc - 1, argv + 1);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "corrchess: error writing standard output\n");
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
-	return (rc);
+	return rc;
 }

@@ -8,14 +8,15 @@ bin_PROGRAMS += src/corrchess
 src_corrchess_SOURCES = \
 	src/client/corrchess.c \
 	src/client/cli.h src/client/cli.c \
-	src/client/cli_rules.c \
-	src/client/cli_bench.c \
-	src/client/cli_client.h src/client/cli_client.c \
-	src/client/cli_conf.c \
-	src/client/cli_http.c \
-	src/client/cli_keys.c \
-	src/client/cli_mail.c \
-	src/client/cli_admin.c
+	src/client/cli_conf.h src/client/cli_conf.c \
+	src/client/cli_http.h src/client/cli_http.c \
+	src/client/cli_keys.h src/client/cli_keys.c \
+	src/client/cmd_rules.h src/client/cmd_rules.c \
+	src/client/cmd_bench.h src/client/cmd_bench.c \
+	src/client/cmd_keys.h src/client/cmd_keys.c \
+	src/client/cmd_game.h src/client/cmd_game.c \
+	src/client/cmd_mail.h src/client/cmd_mail.c \
+	src/client/cmd_admin.h src/client/cmd_admin.c
 src_corrchess_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) \
 	$(SODIUM_CFLAGS)
 src_corrchess_LDADD = $(SIG_LIBS) $(GAME_LIBS) $(UTIL_LIBS) $(CURL_LIBS) \

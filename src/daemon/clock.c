@@ -1,4 +1,6 @@
 /*
+ * daemon/clock.c: the clock thread: flags that fell, reminders.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

@@ -1,4 +1,6 @@
 /*
+ * daemon/conf.c: corrchessd's table of configuration keys, the INI parser.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -238,9 +240,9 @@ conf_find(const char *section, const char *name)
 	for (i = 0; i < conf_table_size; i++) {
 		if (strcmp(conf_table[i].section, section) == 0 &&
 		    strcmp(conf_table[i].name, name) == 0)
-			return (&conf_table[i]);
+			return &conf_table[i];
 	}
-	return (NULL);
+	return NULL;
 }
 
 /* Tell whether any row has this section. */
@@ -251,9 +253,9 @@ conf_section_exists(const char *section)
 
 	for (i = 0; i < conf_table_size; i++) {
 		if (strcmp(conf_table[i].section, section) == 0)
-			return (1);
+			return 1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Parse a decimal number, with an optional '-', into *n. */
@@ -269,11 +271,11 @@ conf_parse_number(const char **sp, int allow_negative, long long *n)
 		s++;
 	}
 	if (*s < '0' || *s > '9')
-		return (-1);
+		return -1;
 	limit = negative ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
 	for (; *s >= '0' && *s <= '9'; s++) {
 		if (v > (limit - (unsigned long long)(*s - '0')) / 10)
-			return (-2);
+			return -2;
 		v = v * 10 + (unsigned long long)(*s - '0');
 	}
 	if (negative)
@@ -282,7 +284,7 @@ conf_parse_number(const char **sp, int allow_negative, long long *n)
 	else
 		*n = (long long)v;
 	*sp = s;
-	return (0);
+	return 0;
 }
 
 /* Multiply n by unit unless it overflows. */
@@ -290,9 +292,9 @@ static int
 conf_scale(long long *n, long long unit)
 {
 	if (*n > LLONG_MAX / unit)
-		return (-1);
+		return -1;
 	*n *= unit;
-	return (0);
+	return 0;
 }
 
 /* Write n as a size with the largest exact suffix (64K). */
@@ -335,9 +337,9 @@ conf_strieq(const char *a, const char *b)
 		if (cb >= 'A' && cb <= 'Z')
 			cb += 'a' - 'A';
 		if (ca != cb)
-			return (0);
+			return 0;
 	}
-	return (*a == *b);
+	return *a == *b;
 }
 
 /* Parse a numeric value (INT, SIZE, DURATION) and check its limits. */
@@ -373,9 +375,9 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 	}
 	r = conf_parse_number(&s, key->type == CONF_INT, &n);
 	if (r == -2)
-		return (errbuf_set(err, errsize, "'%s' is too large", text));
+		return errbuf_set(err, errsize, "'%s' is too large", text);
 	if (r != 0)
-		return (errbuf_set(err, errsize, "'%s' is not %s", text, what));
+		return errbuf_set(err, errsize, "'%s' is not %s", text, what);
 
 	if (key->type == CONF_SIZE || key->type == CONF_DURATION) {
 		while (*s == ' ' || *s == '\t')
@@ -400,14 +402,14 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 			}
 		}
 		if (!found) {
-			return (errbuf_set(err, errsize, "'%s' is not %s",
-			    text, what));
+			return errbuf_set(err, errsize, "'%s' is not %s",
+			    text, what);
 		}
 		if (r != 0)
-			return (errbuf_set(err, errsize, "'%s' is too large",
-			    text));
+			return errbuf_set(err, errsize, "'%s' is too large",
+			    text);
 	} else if (*s != '\0')
-		return (errbuf_set(err, errsize, "'%s' is not %s", text, what));
+		return errbuf_set(err, errsize, "'%s' is not %s", text, what);
 
 	if (n < key->min || n > key->max) {
 		switch (key->type) {
@@ -424,11 +426,11 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 			snprintf(hi, sizeof hi, "%lld", key->max);
 			break;
 		}
-		return (errbuf_set(err, errsize, "'%s' is out of range "
-		    "(%s to %s)", text, lo, hi));
+		return errbuf_set(err, errsize, "'%s' is out of range "
+		    "(%s to %s)", text, lo, hi);
 	}
 	*out = n;
-	return (0);
+	return 0;
 }
 
 /* Parse text as a value of key. */
@@ -447,48 +449,48 @@ conf_parse_value(const struct conf_key *key, const char *text,
 	memset(out, 0, sizeof *out);
 	for (i = 0; text[i] != '\0'; i++) {
 		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-			return (errbuf_set(err, errsize,
-			    "control character in value"));
+			return errbuf_set(err, errsize,
+			    "control character in value");
 	}
 	if (*text == '\0' && !(key->flags & CONF_EMPTY_OK) &&
 	    key->type != CONF_STRING)
-		return (errbuf_set(err, errsize, "empty value"));
+		return errbuf_set(err, errsize, "empty value");
 
 	switch (key->type) {
 	case CONF_ADDR:
 		if (inet_pton(AF_INET, text, addr) != 1 &&
 		    inet_pton(AF_INET6, text, addr) != 1)
-			return (errbuf_set(err, errsize, "'%s' is not an "
-			    "IPv4 or IPv6 address", text));
+			return errbuf_set(err, errsize, "'%s' is not an "
+			    "IPv4 or IPv6 address", text);
 		/* FALLTHROUGH */
 	case CONF_STRING:
 	case CONF_PATH:
 		if ((out->s = strdup(text)) == NULL)
-			return (errbuf_set(err, errsize, "out of memory"));
-		return (0);
+			return errbuf_set(err, errsize, "out of memory");
+		return 0;
 	case CONF_INT:
 	case CONF_SIZE:
 	case CONF_DURATION:
-		return (conf_parse_numeric(key, text, &out->n, err, errsize));
+		return conf_parse_numeric(key, text, &out->n, err, errsize);
 	case CONF_BOOL:
 		for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
 			if (conf_strieq(text, yes[i])) {
 				out->b = true;
-				return (0);
+				return 0;
 			}
 			if (conf_strieq(text, no[i])) {
 				out->b = false;
-				return (0);
+				return 0;
 			}
 		}
-		return (errbuf_set(err, errsize, "'%s' is not yes or no",
-		    text));
+		return errbuf_set(err, errsize, "'%s' is not yes or no",
+		    text);
 	case CONF_CHOICE:
 		list[0] = '\0';
 		for (c = key->choices; c->name != NULL; c++) {
 			if (strcmp(text, c->name) == 0) {
 				out->n = c->value;
-				return (0);
+				return 0;
 			}
 			n = snprintf(list + strlen(list),
 			    sizeof list - strlen(list), "%s%s",
@@ -496,10 +498,10 @@ conf_parse_value(const struct conf_key *key, const char *text,
 			if (n < 0)
 				break;
 		}
-		return (errbuf_set(err, errsize, "'%s' is not one of: %s",
-		    text, list));
+		return errbuf_set(err, errsize, "'%s' is not one of: %s",
+		    text, list);
 	}
-	return (errbuf_set(err, errsize, "key of unknown type"));
+	return errbuf_set(err, errsize, "key of unknown type");
 }
 
 /* Store a parsed value into its field, freeing the old string. */
@@ -541,13 +543,13 @@ conf_init(struct conf *conf, char *err, size_t errsize)
 	for (i = 0; i < conf_table_size; i++) {
 		if (conf_parse_value(&conf_table[i], conf_table[i].def, &v,
 		    why, sizeof why) != 0) {
-			return (errbuf_set(err, errsize,
+			return errbuf_set(err, errsize,
 			    "default of %s.%s: %s", conf_table[i].section,
-			    conf_table[i].name, why));
+			    conf_table[i].name, why);
 		}
 		conf_store(conf, &conf_table[i], &v);
 	}
-	return (0);
+	return 0;
 }
 
 /* Free the strings of conf. */
@@ -584,21 +586,21 @@ conf_set(struct conf *conf, const char *section, const char *name,
 	char			 why[CONF_ERR_SIZE];
 
 	if ((key = conf_find(section, name)) == NULL)
-		return (errbuf_set(err, errsize, "%s.%s: unknown key",
-		    section, name));
+		return errbuf_set(err, errsize, "%s.%s: unknown key",
+		    section, name);
 	if (conf_parse_value(key, value, &v, why, sizeof why) != 0)
-		return (errbuf_set(err, errsize, "%s.%s: %s", section, name,
-		    why));
+		return errbuf_set(err, errsize, "%s.%s: %s", section, name,
+		    why);
 	conf_store(conf, key, &v);
-	return (0);
+	return 0;
 }
 
 /* Tell whether c may appear in a section or key name. */
 static int
 conf_name_char(char c)
 {
-	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.');
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 }
 
 /* Tell whether a name is made of name characters only. */
@@ -606,12 +608,12 @@ static int
 conf_valid_name(const char *s)
 {
 	if (*s == '\0')
-		return (0);
+		return 0;
 	for (; *s != '\0'; s++) {
 		if (!conf_name_char(*s))
-			return (0);
+			return 0;
 	}
-	return (1);
+	return 1;
 }
 
 /* Trim spaces and tabs at both ends of s, in place. */
@@ -625,7 +627,7 @@ conf_trim(char *s)
 	end = s + strlen(s);
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 		*--end = '\0';
-	return (s);
+	return s;
 }
 
 /* Apply INI text to conf. */
@@ -747,7 +749,7 @@ conf_load_buffer(struct conf *conf, const char *name, const char *text,
 	rc = 0;
 out:
 	free(seen);
-	return (rc);
+	return rc;
 }
 
 /* Read the file path and apply it. */
@@ -791,7 +793,7 @@ out:
 	free(buf);
 	if (fd != -1)
 		close(fd);
-	return (rc);
+	return rc;
 }
 
 /* Describe a key's type and limits in a few words. */
@@ -902,5 +904,5 @@ conf_write_example(FILE *fp)
 		    *key->def == '\0' ? "" : " ", key->def);
 	}
 	fflush(fp);
-	return (ferror(fp) ? -1 : 0);
+	return ferror(fp) ? -1 : 0;
 }

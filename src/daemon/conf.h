@@ -1,4 +1,6 @@
 /*
+ * daemon/conf.h: corrchessd's configuration, every key described once.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

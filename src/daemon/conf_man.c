@@ -1,4 +1,6 @@
 /*
+ * daemon/conf_man.c: corrchessd.conf(5), written from the table of keys.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -34,9 +36,9 @@ conf_reloadable(const struct conf_key *key)
 		if (strncmp(conf_reloadable_keys[i], key->section, n) == 0 &&
 		    conf_reloadable_keys[i][n] == '.' &&
 		    strcmp(conf_reloadable_keys[i] + n + 1, key->name) == 0)
-			return (1);
+			return 1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Write text for man(7) within a line: backslashes and dashes escaped. */
@@ -178,5 +180,5 @@ conf_write_man(FILE *fp)
 	    ".BR corrchessd (8),\n"
 	    ".BR corrchess (1)\n", fp);
 	fflush(fp);
-	return (ferror(fp) ? -1 : 0);
+	return ferror(fp) ? -1 : 0;
 }

@@ -1,4 +1,6 @@
 /*
+ * daemon/conf_man.h: corrchessd.conf(5), written from the table of keys.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

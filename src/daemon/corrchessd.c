@@ -1,4 +1,6 @@
 /*
+ * daemon/corrchessd.c: the server: start up step by step, serve, stop.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -18,7 +20,7 @@
  * without a restart (the keys conf_reloadable() names), logging the
  * changed keys that need one.
  *
- * Under systemd (src/sdnotify.c) it tells the manager READY=1 once the
+ * Under systemd (daemon/sdnotify.c) it tells the manager READY=1 once the
  * database is open and the listener is up, RELOADING=1 then READY=1
  * around a SIGHUP, STOPPING=1 on SIGTERM, and pings WATCHDOG=1 every half
  * WatchdogSec; with socket activation (one socket in LISTEN_FDS) it serves
@@ -111,7 +113,7 @@ make_directories(const char *path, char *err, size_t errsize)
 
 	if (strlen(path) >= sizeof buf) {
 		snprintf(err, errsize, "%.64s...: name too long", path);
-		return (-1);
+		return -1;
 	}
 	strcpy(buf, path);
 	for (p = buf + 1; ; p++) {
@@ -124,7 +126,7 @@ make_directories(const char *path, char *err, size_t errsize)
 			if (mkdir(buf, 0750) == -1 && errno != EEXIST) {
 				snprintf(err, errsize, "mkdir %s: %s", buf,
 				    strerror(errno));
-				return (-1);
+				return -1;
 			}
 			*p = c;
 		}
@@ -133,13 +135,13 @@ make_directories(const char *path, char *err, size_t errsize)
 	}
 	if (stat(path, &sb) == -1) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		return (-1);
+		return -1;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		snprintf(err, errsize, "%s: not a directory", path);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Write a new random admin token to path, mode 0600, failing if it exists. */
@@ -179,7 +181,7 @@ out:
 	sodium_memzero(line, sizeof line);
 	if (fd != -1)
 		close(fd);
-	return (rc);
+	return rc;
 }
 
 /*
@@ -199,7 +201,7 @@ admin_token_load(const char *path, char *token, size_t size, int *created,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd == -1 && errno == ENOENT) {
 		*created = 1;
-		return (admin_token_create(path, token, size, err, errsize));
+		return admin_token_create(path, token, size, err, errsize);
 	}
 	if (fd == -1) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
@@ -232,7 +234,7 @@ admin_token_load(const char *path, char *token, size_t size, int *created,
 out:
 	if (fd != -1)
 		close(fd);
-	return (rc);
+	return rc;
 }
 
 /* Read the configuration: defaults, the file, then command-line values. */
@@ -241,15 +243,15 @@ load_config(struct conf *conf, const char *path, int path_given,
     const char *state_dir, char *err, size_t errsize)
 {
 	if (conf_init(conf, err, errsize) != 0)
-		return (-1);
+		return -1;
 	if (path_given || access(path, F_OK) == 0) {
 		if (conf_load_file(conf, path, err, errsize) != 0)
-			return (-1);
+			return -1;
 	}
 	if (state_dir != NULL && conf_set(conf, "server", "state_directory",
 	    state_dir, err, errsize) != 0)
-		return (-1);
-	return (0);
+		return -1;
+	return 0;
 }
 
 /* Tell whether key has the same value in a and b. */
@@ -264,14 +266,14 @@ conf_key_equal(const struct conf *a, const struct conf *b,
 	case CONF_STRING:
 	case CONF_PATH:
 	case CONF_ADDR:
-		return (strcmp(*(char *const *)(const void *)pa,
-		    *(char *const *)(const void *)pb) == 0);
+		return strcmp(*(char *const *)(const void *)pa,
+		    *(char *const *)(const void *)pb) == 0;
 	case CONF_BOOL:
-		return (*(const bool *)(const void *)pa ==
-		    *(const bool *)(const void *)pb);
+		return *(const bool *)(const void *)pa ==
+		    *(const bool *)(const void *)pb;
 	default:
-		return (*(const long long *)(const void *)pa ==
-		    *(const long long *)(const void *)pb);
+		return *(const long long *)(const void *)pa ==
+		    *(const long long *)(const void *)pb;
 	}
 }
 
@@ -337,6 +339,42 @@ reload(struct conf *running, struct http_server *srv, const char *path,
 	conf_free(&conf);
 }
 
+/* The STARTTLS policy of a [mail] *_starttls value. */
+static enum mail_starttls
+mail_starttls(long long v)
+{
+	switch (v) {
+	case CONF_STARTTLS_NONE:
+		return MAIL_STARTTLS_NONE;
+	case CONF_STARTTLS_TRY:
+		return MAIL_STARTTLS_TRY;
+	default:
+		return MAIL_STARTTLS_REQUIRED;
+	}
+}
+
+/* Fill the mailer's options from the [mail] settings (borrowed). */
+static void
+mail_options(const struct conf_mail *cm, struct mailer_options *mo)
+{
+	memset(mo, 0, sizeof *mo);
+	mo->imap.url = cm->imap_url;
+	mo->imap.user = cm->imap_user;
+	mo->imap.password_file = cm->imap_password_file;
+	mo->imap.starttls = mail_starttls(cm->imap_starttls);
+	mo->smtp.url = cm->smtp_url;
+	mo->smtp.user = cm->smtp_user;
+	mo->smtp.password_file = cm->smtp_password_file;
+	mo->smtp.starttls = mail_starttls(cm->smtp_starttls);
+	mo->mailbox = cm->mailbox;
+	mo->processed_folder = cm->processed_folder;
+	mo->refused_folder = cm->refused_folder;
+	mo->poll_interval = cm->poll_interval;
+	mo->from = cm->from;
+	mo->tls_verify = cm->tls_verify;
+	mo->ca_file = cm->ca_file;
+}
+
 /*
  * The clock for tests: when CORRCHESSD_TEST_CLOCK_FILE names a file, its
  * number (seconds) is added to the time, read again at every call, so a
@@ -357,237 +395,326 @@ test_clock(void *arg)
 	return (int64_t)time(NULL) + offset;
 }
 
-/* Start up, serve until SIGTERM or SIGINT, stop cleanly. */
-int
-main(int argc, char **argv)
-{
+/* parse_args() found nothing that ends the command: start the server. */
+#define ARGS_RUN	(-1)
+
+/* What the command line asked for. */
+struct args {
+	const char	*conf_path;
+	int		 path_given;	/* -c: the file must exist */
+	const char	*state_dir;	/* --state-dir, or NULL */
+	int		 debug;		/* -d */
+	int		 check;		/* --check-config */
+};
+
+/* Everything the server starts, released by stop() alone. */
+struct corrchessd {
+	struct args		 args;
 	struct conf		 conf;
-	struct http_options	 hopts;
-	struct http_server	*srv = NULL;
-	struct service		*svc = NULL;
-	struct mailer		*mailer = NULL;
-	struct clock		*clk = NULL;
-	struct clock_options	 copts;
-	int64_t			 reminders[2];
-	char			 domain[256];
-	struct service_config	 scfg;
-	char			*db_path = NULL;
-	const char		*conf_path = CORRCHESSD_CONF_DEFAULT;
-	const char		*state_dir = NULL;
-	char			 err[CONF_ERR_SIZE];
-	char			 token[256];
-	char			 absdir[PATH_MAX];
-	char			*token_path = NULL;
-	sigset_t		 set;
-	struct timespec		 ping;
-	uint64_t		 watchdog_usec;
-	int			 ch, debug = 0, check = 0, path_given = 0;
-	int			 created, sig, status = 1, nfds;
+	int			 nfds;		/* sockets from the manager */
+	char			 absdir[PATH_MAX];	/* state directory */
+	char			*token_path;
+	char			 token[256];	/* wiped once HTTP has it */
+	char			*db_path;
+	char			 domain[256];	/* of [mail] from */
+	struct service		*svc;
+	sigset_t		 signals;	/* the ones sigwait takes */
+	struct http_server	*srv;
+	struct mailer		*mailer;
+	struct clock		*clk;
+	int			 served;	/* stopped by a signal */
+};
 
-	memset(&conf, 0, sizeof conf);
-	log_init(LOG_LEVEL_INFO, "corrchessd");
+/*
+ * Read the command line into *a. Returns ARGS_RUN, or the exit status
+ * when the command is done already (help, version, the documented example
+ * or man page, a usage error).
+ */
+static int
+parse_args(int argc, char **argv, struct args *a)
+{
+	int	ch;
 
+	memset(a, 0, sizeof *a);
+	a->conf_path = CORRCHESSD_CONF_DEFAULT;
 	while ((ch = getopt_long(argc, argv, "c:dhV", long_options,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			conf_path = optarg;
-			path_given = 1;
+			a->conf_path = optarg;
+			a->path_given = 1;
 			break;
 		case 'd':
-			debug = 1;
+			a->debug = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return (0);
+			return 0;
 		case 'V':
 			printf("corrchessd %s\n", PACKAGE_VERSION);
-			return (0);
+			return 0;
 		case OPT_CHECK_CONFIG:
-			check = 1;
+			a->check = 1;
 			break;
 		case OPT_DUMP_EXAMPLE:
-			return (conf_write_example(stdout) == 0 ? 0 : 1);
+			return conf_write_example(stdout) == 0 ? 0 : 1;
 		case OPT_DUMP_MAN:
-			return (conf_write_man(stdout) == 0 ? 0 : 1);
+			return conf_write_man(stdout) == 0 ? 0 : 1;
 		case OPT_STATE_DIR:
-			state_dir = optarg;
+			a->state_dir = optarg;
 			break;
 		default:
 			usage(stderr);
-			return (2);
+			return 2;
 		}
 	}
 	if (optind != argc) {
 		usage(stderr);
-		return (2);
+		return 2;
 	}
+	return ARGS_RUN;
+}
 
-	if (load_config(&conf, conf_path, path_given, state_dir, err,
-	    sizeof err) != 0) {
+/* Read the configuration; 0, or -1 after logging why. */
+static int
+start_config(struct corrchessd *d)
+{
+	char	err[CONF_ERR_SIZE];
+
+	if (load_config(&d->conf, d->args.conf_path, d->args.path_given,
+	    d->args.state_dir, err, sizeof err) != 0) {
 		log_errorx("%s", err);
-		goto out;
+		return -1;
 	}
-	if (check) {
-		printf("%s: ok\n", path_given || access(conf_path, F_OK) == 0 ?
-		    conf_path : "built-in defaults");
-		status = 0;
-		goto out;
-	}
-	log_setverbose(debug ? LOG_LEVEL_DEBUG : (int)conf.log.level);
-	if ((nfds = sdnotify_listen_fds(err, sizeof err)) == -1) {
+	return 0;
+}
+
+/*
+ * Set the log level, take the sockets of socket activation, start
+ * libsodium, make the state directory and read or create the admin
+ * token; 0, or -1 after logging why.
+ */
+static int
+start_state(struct corrchessd *d)
+{
+	struct conf	*conf = &d->conf;
+	char		 err[CONF_ERR_SIZE];
+	int		 created;
+
+	log_setverbose(d->args.debug ? LOG_LEVEL_DEBUG :
+	    (int)conf->log.level);
+	if ((d->nfds = sdnotify_listen_fds(err, sizeof err)) == -1) {
 		log_errorx("socket activation: %s", err);
-		goto out;
+		return -1;
 	}
-	if (nfds > 1) {
+	if (d->nfds > 1) {
 		log_errorx("socket activation: %d sockets passed; corrchessd "
-		    "serves one (one ListenStream= in the socket unit)", nfds);
-		goto out;
+		    "serves one (one ListenStream= in the socket unit)",
+		    d->nfds);
+		return -1;
 	}
 	if (sodium_init() == -1) {
 		log_errorx("libsodium failed to start");
-		goto out;
+		return -1;
 	}
 
-	/* The state directory and the admin token. */
-	if (make_directories(conf.server.state_directory, err,
+	if (make_directories(conf->server.state_directory, err,
 	    sizeof err) != 0) {
 		log_errorx("state directory: %s", err);
-		goto out;
+		return -1;
 	}
-	if (realpath(conf.server.state_directory, absdir) == NULL) {
-		log_error("state directory %s", conf.server.state_directory);
-		goto out;
+	if (realpath(conf->server.state_directory, d->absdir) == NULL) {
+		log_error("state directory %s", conf->server.state_directory);
+		return -1;
 	}
-	log_info("state directory %s", absdir);
-	if (*conf.server.admin_token_file != '\0')
-		token_path = strdup(conf.server.admin_token_file);
-	else if (asprintf(&token_path, "%s/admin.token", absdir) == -1)
-		token_path = NULL;
-	if (token_path == NULL) {
+	log_info("state directory %s", d->absdir);
+	if (*conf->server.admin_token_file != '\0')
+		d->token_path = strdup(conf->server.admin_token_file);
+	else if (asprintf(&d->token_path, "%s/admin.token", d->absdir) == -1)
+		d->token_path = NULL;
+	if (d->token_path == NULL) {
 		log_errorx("out of memory");
-		goto out;
+		return -1;
 	}
-	if (admin_token_load(token_path, token, sizeof token, &created, err,
-	    sizeof err) != 0) {
+	if (admin_token_load(d->token_path, d->token, sizeof d->token,
+	    &created, err, sizeof err) != 0) {
 		log_errorx("admin token: %s", err);
-		goto out;
+		return -1;
 	}
 	log_info("admin token %s %s", created ? "created in" : "read from",
-	    token_path);
+	    d->token_path);
+	return 0;
+}
 
-	/* The database: created, or migrated, by the service. */
-	if (asprintf(&db_path, "%s/corrchess.db", absdir) == -1) {
-		db_path = NULL;
+/* Open the database through the service (which creates or migrates it);
+ * 0, or -1 after logging why. */
+static int
+open_service(struct corrchessd *d)
+{
+	struct conf		*conf = &d->conf;
+	struct service_config	 scfg;
+	char			 err[CONF_ERR_SIZE], *at;
+
+	if (asprintf(&d->db_path, "%s/corrchess.db", d->absdir) == -1) {
+		d->db_path = NULL;
 		log_errorx("out of memory");
-		goto out;
+		return -1;
 	}
 	memset(&scfg, 0, sizeof scfg);
-	scfg.db_path = db_path;
-	scfg.leave_days = (int)conf.game.leave_days;
-	scfg.sync = conf.storage.synchronous == CONF_SYNC_NORMAL ?
+	scfg.db_path = d->db_path;
+	scfg.leave_days = (int)conf->game.leave_days;
+	scfg.sync = conf->storage.synchronous == CONF_SYNC_NORMAL ?
 	    STORE_SYNC_NORMAL : STORE_SYNC_FULL;
 	if ((scfg.now_arg = getenv("CORRCHESSD_TEST_CLOCK_FILE")) != NULL) {
 		scfg.now = test_clock;
 		log_warnx("test clock: the time is moved by the number in %s",
 		    (char *)scfg.now_arg);
 	}
-	if (conf.mail.enabled) {
-		char *at;
-
-		mailer_bare_address(conf.mail.from, domain, sizeof domain);
-		if ((at = strrchr(domain, '@')) == NULL || at[1] == '\0') {
+	if (conf->mail.enabled) {
+		mailer_bare_address(conf->mail.from, d->domain,
+		    sizeof d->domain);
+		if ((at = strrchr(d->domain, '@')) == NULL || at[1] == '\0') {
 			log_errorx("[mail] from must be an address, as "
 			    "\"corrchess <chess@club.example>\"");
-			goto out;
+			return -1;
 		}
-		memmove(domain, at + 1, strlen(at + 1) + 1);
+		memmove(d->domain, at + 1, strlen(at + 1) + 1);
 		scfg.mail = true;
-		scfg.mail_from = conf.mail.from;
-		scfg.mail_reply_to = conf.mail.reply_to;
-		scfg.mail_domain = domain;
+		scfg.mail_from = conf->mail.from;
+		scfg.mail_reply_to = conf->mail.reply_to;
+		scfg.mail_domain = d->domain;
 	}
-	if ((svc = service_open(&scfg, err, sizeof err)) == NULL) {
-		log_errorx("database %s: %s", db_path, err);
-		goto out;
+	if ((d->svc = service_open(&scfg, err, sizeof err)) == NULL) {
+		log_errorx("database %s: %s", d->db_path, err);
+		return -1;
 	}
-	log_info("database %s", db_path);
+	log_info("database %s", d->db_path);
+	return 0;
+}
 
-	/*
-	 * Signals go to the main thread only: block them before
-	 * libmicrohttpd starts its threads, which inherit the mask.
-	 * Whether sigwait sees a signal whose action is SIG_IGN is
-	 * unspecified, and a shell starts background jobs with SIGINT
-	 * ignored: the three get their default action back first.
-	 */
+/*
+ * Send the signals to the main thread only: block them before
+ * libmicrohttpd starts its threads, which inherit the mask. Whether
+ * sigwait sees a signal whose action is SIG_IGN is unspecified, and a
+ * shell starts background jobs with SIGINT ignored: the three get their
+ * default action back first.
+ */
+static void
+block_signals(struct corrchessd *d)
+{
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	sigemptyset(&d->signals);
+	sigaddset(&d->signals, SIGTERM);
+	sigaddset(&d->signals, SIGINT);
+	sigaddset(&d->signals, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &d->signals, NULL);
+}
+
+/* Start serving HTTP (and wipe our copy of the admin token); 0, or -1
+ * after logging why. */
+static int
+start_http(struct corrchessd *d)
+{
+	const struct conf_server	*cs = &d->conf.server;
+	struct http_options		 hopts;
+	char				 err[CONF_ERR_SIZE];
 
 	memset(&hopts, 0, sizeof hopts);
-	hopts.address = conf.server.listen;
-	hopts.port = (unsigned)conf.server.port;
-	hopts.max_body_size = (size_t)conf.server.max_body_size;
-	hopts.max_header_size = (size_t)conf.server.max_header_size;
-	hopts.max_connections = (unsigned)conf.server.max_connections;
-	hopts.max_connections_per_ip =
-	    (unsigned)conf.server.max_connections_per_ip;
-	hopts.connection_timeout = (unsigned)conf.server.connection_timeout;
-	hopts.threads = (unsigned)conf.server.threads;
-	hopts.workers = (unsigned)conf.server.action_threads;
-	hopts.admin_token = token;
-	hopts.log_requests = conf.log.requests;
-	if (nfds == 1)
+	hopts.address = cs->listen;
+	hopts.port = (unsigned)cs->port;
+	hopts.max_body_size = (size_t)cs->max_body_size;
+	hopts.max_header_size = (size_t)cs->max_header_size;
+	hopts.max_connections = (unsigned)cs->max_connections;
+	hopts.max_connections_per_ip = (unsigned)cs->max_connections_per_ip;
+	hopts.connection_timeout = (unsigned)cs->connection_timeout;
+	hopts.threads = (unsigned)cs->threads;
+	hopts.workers = (unsigned)cs->action_threads;
+	hopts.admin_token = d->token;
+	hopts.log_requests = d->conf.log.requests;
+	if (d->nfds == 1)
 		hopts.listen_fd = SDNOTIFY_LISTEN_FDS_START;
-	srv = http_server_start(&hopts, routes_api, routes_api_count, svc,
-	    err, sizeof err);
-	sodium_memzero(token, sizeof token);
-	if (srv == NULL) {
+	d->srv = http_server_start(&hopts, routes_api, routes_api_count,
+	    d->svc, err, sizeof err);
+	sodium_memzero(d->token, sizeof d->token);
+	if (d->srv == NULL) {
 		log_errorx("http: %s", err);
-		goto out;
+		return -1;
 	}
-	if (nfds == 1)
+	if (d->nfds == 1)
 		log_info("corrchessd %s listening on socket-activated fd %d "
 		    "port %u ([server] listen and port unused)",
 		    PACKAGE_VERSION, SDNOTIFY_LISTEN_FDS_START,
-		    http_server_port(srv));
+		    http_server_port(d->srv));
 	else
 		log_info("corrchessd %s listening on %s port %u",
-		    PACKAGE_VERSION, conf.server.listen,
-		    http_server_port(srv));
-	if (conf.mail.enabled) {
-		if ((mailer = mailer_start(svc, &conf, err, sizeof err)) ==
-		    NULL) {
-			log_errorx("mail: %s", err);
-			goto out;
-		}
-		log_info("mail: polling %s every %lld s", conf.mail.imap_url,
-		    conf.mail.poll_interval);
-	}
+		    PACKAGE_VERSION, cs->listen, http_server_port(d->srv));
+	return 0;
+}
 
-	/* The clock: games whose time ran out end by themselves. */
+/* Start the mail threads when [mail] is enabled; 0, or -1 after logging
+ * why. */
+static int
+start_mailer(struct corrchessd *d)
+{
+	struct mailer_options	mopts;
+	char			err[CONF_ERR_SIZE];
+
+	if (!d->conf.mail.enabled)
+		return 0;
+	mail_options(&d->conf.mail, &mopts);
+	if ((d->mailer = mailer_start(d->svc, &mopts, err,
+	    sizeof err)) == NULL) {
+		log_errorx("mail: %s", err);
+		return -1;
+	}
+	log_info("mail: polling %s every %lld s", d->conf.mail.imap_url,
+	    d->conf.mail.poll_interval);
+	return 0;
+}
+
+/* Start the clock: games whose time ran out end by themselves. 0, or -1
+ * after logging why. */
+static int
+start_clock(struct corrchessd *d)
+{
+	const struct conf_clock	*cc = &d->conf.clock;
+	struct clock_options	 copts;
+	int64_t			 reminders[2];
+	char			 err[CONF_ERR_SIZE];
+
 	memset(&copts, 0, sizeof copts);
-	copts.interval = conf.clock.interval;
+	copts.interval = cc->interval;
 	copts.reminders = reminders;
-	if (conf.clock.first_reminder > 0)
-		reminders[copts.nreminders++] = conf.clock.first_reminder;
-	if (conf.clock.second_reminder > 0)
-		reminders[copts.nreminders++] = conf.clock.second_reminder;
+	if (cc->first_reminder > 0)
+		reminders[copts.nreminders++] = cc->first_reminder;
+	if (cc->second_reminder > 0)
+		reminders[copts.nreminders++] = cc->second_reminder;
 	if (copts.nreminders == 2 && reminders[0] > reminders[1]) {
 		/* Nearest to the deadline first. */
-		reminders[0] = conf.clock.second_reminder;
-		reminders[1] = conf.clock.first_reminder;
+		reminders[0] = cc->second_reminder;
+		reminders[1] = cc->first_reminder;
 	}
-	if ((clk = clock_start(svc, &copts, err, sizeof err)) == NULL) {
+	if ((d->clk = clock_start(d->svc, &copts, err, sizeof err)) == NULL) {
 		log_errorx("clock: %s", err);
-		goto out;
+		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Tell the manager we are ready, then wait for signals: SIGHUP reloads
+ * the configuration, SIGTERM or SIGINT end the wait. Pings the watchdog
+ * meanwhile when the manager asks for it.
+ */
+static void
+serve(struct corrchessd *d)
+{
+	struct timespec	ping;
+	uint64_t	watchdog_usec;
+	int		sig;
 
 	notify("READY=1\nSTATUS=serving");
 	if ((watchdog_usec = sdnotify_watchdog_usec()) > 0) {
@@ -602,18 +729,19 @@ main(int argc, char **argv)
 
 	for (;;) {
 		if (watchdog_usec > 0) {
-			sig = sigtimedwait(&set, NULL, &ping);
+			sig = sigtimedwait(&d->signals, NULL, &ping);
 			if (sig == -1) {
 				if (errno == EAGAIN)
 					notify("WATCHDOG=1");
 				continue;
 			}
-		} else if (sigwait(&set, &sig) != 0)
+		} else if (sigwait(&d->signals, &sig) != 0)
 			continue;
 		if (sig == SIGHUP) {
 			notify("RELOADING=1");
-			reload(&conf, srv, conf_path, path_given, state_dir,
-			    debug);
+			reload(&d->conf, d->srv, d->args.conf_path,
+			    d->args.path_given, d->args.state_dir,
+			    d->args.debug);
 			notify(watchdog_usec > 0 ? "READY=1\nWATCHDOG=1" :
 			    "READY=1");
 			continue;
@@ -622,21 +750,62 @@ main(int argc, char **argv)
 		notify("STOPPING=1");
 		break;
 	}
-	clock_stop(clk);
-	clk = NULL;
-	mailer_stop(mailer);
-	mailer = NULL;
-	http_server_stop(srv, (unsigned)conf.server.connection_timeout);
-	srv = NULL;
-	log_info("stopped");
+	d->served = 1;
+}
+
+/*
+ * Stop what was started, newest first, and free everything: the one way
+ * out. After serve(), requests in progress may finish (for at most
+ * [server] connection_timeout seconds); after a failed start nothing
+ * waits.
+ */
+static void
+stop(struct corrchessd *d)
+{
+	clock_stop(d->clk);
+	mailer_stop(d->mailer);
+	http_server_stop(d->srv, d->served ?
+	    (unsigned)d->conf.server.connection_timeout : 0);
+	if (d->served)
+		log_info("stopped");
+	service_close(d->svc);
+	sodium_memzero(d->token, sizeof d->token);
+	free(d->db_path);
+	free(d->token_path);
+	conf_free(&d->conf);
+}
+
+/* Start up, serve until SIGTERM or SIGINT, stop cleanly. */
+int
+main(int argc, char **argv)
+{
+	struct corrchessd	d;
+	int			status;
+
+	memset(&d, 0, sizeof d);
+	log_init(LOG_LEVEL_INFO, "corrchessd");
+	if ((status = parse_args(argc, argv, &d.args)) != ARGS_RUN)
+		goto out;
+	status = 1;
+
+	if (start_config(&d) != 0)
+		goto out;
+	if (d.args.check) {
+		printf("%s: ok\n", d.args.path_given ||
+		    access(d.args.conf_path, F_OK) == 0 ? d.args.conf_path :
+		    "built-in defaults");
+		status = 0;
+		goto out;
+	}
+	if (start_state(&d) != 0 || open_service(&d) != 0)
+		goto out;
+	block_signals(&d);
+	if (start_http(&d) != 0 || start_mailer(&d) != 0 ||
+	    start_clock(&d) != 0)
+		goto out;
+	serve(&d);
 	status = 0;
 out:
-	clock_stop(clk);
-	mailer_stop(mailer);
-	http_server_stop(srv, 0);
-	service_close(svc);
-	free(db_path);
-	free(token_path);
-	conf_free(&conf);
-	return (status);
+	stop(&d);
+	return status;
 }

@@ -1,4 +1,6 @@
 /*
+ * daemon/sdnotify.c: the systemd glue: notify, watchdog, socket activation.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -30,12 +32,12 @@ sdnotify_parse(const char *s, unsigned long long *n)
 	char	*end;
 
 	if (s == NULL || *s < '0' || *s > '9')
-		return (-1);
+		return -1;
 	errno = 0;
 	*n = strtoull(s, &end, 10);
 	if (errno != 0 || *end != '\0')
-		return (-1);
-	return (0);
+		return -1;
+	return 0;
 }
 
 /* Tell whether the variable name is unset or holds our own pid. */
@@ -46,9 +48,9 @@ sdnotify_for_us(const char *name)
 	unsigned long long	 pid;
 
 	if (v == NULL)
-		return (1);
-	return (sdnotify_parse(v, &pid) == 0 &&
-	    pid == (unsigned long long)getpid());
+		return 1;
+	return sdnotify_parse(v, &pid) == 0 &&
+	    pid == (unsigned long long)getpid();
 }
 
 /* Send state to the notification socket. */
@@ -62,13 +64,13 @@ sdnotify(const char *state, char *err, size_t errsize)
 	int			 fd = -1, rc = -1;
 
 	if (path == NULL || *path == '\0')
-		return (0);
+		return 0;
 	n = strlen(path);
 	if ((path[0] != '/' && path[0] != '@') || n < 2 ||
 	    n >= sizeof sun.sun_path) {
 		snprintf(err, errsize, "NOTIFY_SOCKET %.64s: not a socket "
 		    "path", path);
-		return (-1);
+		return -1;
 	}
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
@@ -94,7 +96,7 @@ sdnotify(const char *state, char *err, size_t errsize)
 out:
 	if (fd != -1)
 		close(fd);
-	return (rc);
+	return rc;
 }
 
 /* The watchdog interval asked for, in microseconds; 0 for none. */
@@ -105,8 +107,8 @@ sdnotify_watchdog_usec(void)
 
 	if (sdnotify_parse(getenv("WATCHDOG_USEC"), &usec) != 0 ||
 	    !sdnotify_for_us("WATCHDOG_PID"))
-		return (0);
-	return ((uint64_t)usec);
+		return 0;
+	return (uint64_t)usec;
 }
 
 /* Count the sockets passed by socket activation. */
@@ -119,7 +121,7 @@ sdnotify_listen_fds(char *err, size_t errsize)
 	int			 i, flags, rc = -1;
 
 	if (fds == NULL)
-		return (0);
+		return 0;
 	if (pid == NULL || sdnotify_parse(pid, &p) != 0) {
 		snprintf(err, errsize, "LISTEN_FDS without a valid LISTEN_PID");
 		goto out;
@@ -148,5 +150,5 @@ out:
 	unsetenv("LISTEN_PID");
 	unsetenv("LISTEN_FDS");
 	unsetenv("LISTEN_FDNAMES");
-	return (rc);
+	return rc;
 }

@@ -1,4 +1,6 @@
 /*
+ * daemon/sdnotify.h: the systemd glue: notify, watchdog, socket activation.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *

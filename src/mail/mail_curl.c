@@ -1,4 +1,6 @@
 /*
+ * mail/mail_curl.c: libcurl set up alike for the IMAP and SMTP clients.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -13,6 +15,8 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <curl/curl.h>
 
@@ -33,7 +37,7 @@ CURLcode
 mail_curl_init(void)
 {
 	pthread_once(&mail_curl_once, mail_curl_global_init);
-	return (mail_curl_init_result);
+	return mail_curl_init_result;
 }
 
 /* Set the options every request of a mail client shares. */
@@ -76,7 +80,22 @@ mail_curl_setup(CURL *c, const struct mail_curl_options *o, char *errbuf,
 		rc = curl_easy_setopt(c, CURLOPT_DEBUGDATA, arg);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
-	return (rc);
+	return rc;
+}
+
+/* Close a client's connection and free its options' strings. */
+void
+mail_curl_close(CURL *c, struct mail_curl_options *o)
+{
+	if (c != NULL)
+		curl_easy_cleanup(c);
+	free(o->user);
+	if (o->password != NULL) {
+		explicit_bzero(o->password, strlen(o->password));
+		free(o->password);
+	}
+	free(o->ca_file);
+	memset(o, 0, sizeof *o);
 }
 
 /* Copy the first line of data into line, control characters as '?'. */
@@ -92,5 +111,5 @@ mail_curl_line(char *line, size_t linesize, const char *data, size_t size)
 	}
 	if (n > 0)
 		line[n] = '\0';
-	return (n);
+	return n;
 }

@@ -1,4 +1,6 @@
 /*
+ * mail/mail_curl.h: libcurl set up alike for the IMAP and SMTP clients.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -46,6 +48,12 @@ CURLcode	mail_curl_init(void);
  */
 CURLcode	mail_curl_setup(CURL *c, const struct mail_curl_options *o,
 		    char *errbuf, curl_debug_callback debug, void *arg);
+
+/*
+ * Close a client's connection: clean up its handle c (may be NULL) and free
+ * the strings of o, the password wiped first. o is left zeroed.
+ */
+void		mail_curl_close(CURL *c, struct mail_curl_options *o);
 
 /*
  * Copy the first line of data (size bytes, without CR or LF, control

@@ -1,4 +1,6 @@
 /*
+ * mail/mail_imap.c: mail in: the IMAP client over libcurl.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -71,23 +73,23 @@ mail_imap_strerror(enum mail_imap_err e)
 {
 	switch (e) {
 	case MAIL_IMAP_OK:
-		return ("success");
+		return "success";
 	case MAIL_IMAP_ECONNECT:
-		return ("server unreachable");
+		return "server unreachable";
 	case MAIL_IMAP_ELOGIN:
-		return ("login refused");
+		return "login refused";
 	case MAIL_IMAP_ETLS:
-		return ("TLS failed");
+		return "TLS failed";
 	case MAIL_IMAP_ETIMEOUT:
-		return ("timed out");
+		return "timed out";
 	case MAIL_IMAP_EPROTO:
-		return ("command refused");
+		return "command refused";
 	case MAIL_IMAP_ECONFIG:
-		return ("bad configuration");
+		return "bad configuration";
 	case MAIL_IMAP_ENOMEM:
-		return ("out of memory");
+		return "out of memory";
 	}
-	return ("unknown error");
+	return "unknown error";
 }
 
 /* Return the next retry delay: 1 s, then doubling up to max. */
@@ -97,10 +99,10 @@ mail_imap_backoff_next(unsigned int delay, unsigned int max)
 	if (max == 0)
 		max = 1;
 	if (delay == 0)
-		return (1 < max ? 1 : max);
+		return 1 < max ? 1 : max;
 	if (delay >= max || delay > max / 2)
-		return (max);
-	return (delay * 2);
+		return max;
+	return delay * 2;
 }
 
 /* Append n bytes to b unless that goes past its limit. */
@@ -120,14 +122,14 @@ imap_buf_add(struct imap_buf *b, const char *s, size_t n)
 			cap *= 2;
 		if ((p = realloc(b->data, cap)) == NULL) {
 			b->nomem = 1;
-			return (-1);
+			return -1;
 		}
 		b->data = p;
 		b->cap = cap;
 	}
 	memcpy(b->data + b->len, s, n);
 	b->len += n;
-	return (b->over ? -1 : 0);
+	return b->over ? -1 : 0;
 }
 
 /* Empty b and set its limit. */
@@ -148,8 +150,8 @@ imap_write(char *ptr, size_t size, size_t nmemb, void *arg)
 	size_t			 n = size * nmemb;
 
 	if (imap_buf_add(&imap->answer, ptr, n) != 0)
-		return (0);
-	return (n);
+		return 0;
+	return n;
 }
 
 /* Keep the server's last line (for error messages). */
@@ -162,7 +164,7 @@ imap_debug(CURL *curl, curl_infotype type, char *data, size_t size,
 	(void)curl;
 	if (type == CURLINFO_HEADER_IN)
 		mail_curl_line(imap->line, sizeof imap->line, data, size);
-	return (0);
+	return 0;
 }
 
 /* Map a libcurl result to an error of ours. */
@@ -171,18 +173,18 @@ imap_map_error(CURLcode rc)
 {
 	switch (rc) {
 	case CURLE_OK:
-		return (MAIL_IMAP_OK);
+		return MAIL_IMAP_OK;
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY:
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_SEND_ERROR:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:
-		return (MAIL_IMAP_ECONNECT);
+		return MAIL_IMAP_ECONNECT;
 	case CURLE_LOGIN_DENIED:
-		return (MAIL_IMAP_ELOGIN);
+		return MAIL_IMAP_ELOGIN;
 	case CURLE_OPERATION_TIMEDOUT:
-		return (MAIL_IMAP_ETIMEOUT);
+		return MAIL_IMAP_ETIMEOUT;
 	case CURLE_USE_SSL_FAILED:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
@@ -192,14 +194,14 @@ imap_map_error(CURLcode rc)
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
 	case CURLE_SSL_INVALIDCERTSTATUS:
-		return (MAIL_IMAP_ETLS);
+		return MAIL_IMAP_ETLS;
 	case CURLE_OUT_OF_MEMORY:
-		return (MAIL_IMAP_ENOMEM);
+		return MAIL_IMAP_ENOMEM;
 	case CURLE_URL_MALFORMAT:
 	case CURLE_UNSUPPORTED_PROTOCOL:
-		return (MAIL_IMAP_ECONFIG);
+		return MAIL_IMAP_ECONFIG;
 	default:
-		return (MAIL_IMAP_EPROTO);
+		return MAIL_IMAP_EPROTO;
 	}
 }
 
@@ -236,8 +238,8 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		*rcp = rc;
 		errbuf_set(err, errsize, "%s: libcurl: %s", imap->base,
 		    curl_easy_strerror(rc));
-		return (rc == CURLE_OUT_OF_MEMORY ? MAIL_IMAP_ENOMEM :
-		    MAIL_IMAP_ECONFIG);
+		return rc == CURLE_OUT_OF_MEMORY ? MAIL_IMAP_ENOMEM :
+		    MAIL_IMAP_ECONFIG;
 	}
 
 	rc = curl_easy_perform(c);
@@ -247,11 +249,11 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		imap->connections += (unsigned long)connects;
 	if (rc == CURLE_WRITE_ERROR && imap->answer.over &&
 	    !imap->answer.nomem)
-		return (MAIL_IMAP_OK);
+		return MAIL_IMAP_OK;
 	if (rc == CURLE_WRITE_ERROR && imap->answer.nomem)
 		rc = CURLE_OUT_OF_MEMORY;
 	if ((e = imap_map_error(rc)) == MAIL_IMAP_OK)
-		return (MAIL_IMAP_OK);
+		return MAIL_IMAP_OK;
 	errbuf_set(err, errsize, "%s: %s%s%s%s: %s%s", imap->base,
 	    mail_imap_strerror(e), command != NULL ? " (" : "",
 	    command != NULL ? command : "",
@@ -264,35 +266,30 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		if (len < errsize)
 			snprintf(err + len, errsize - len, "%s", imap->line);
 	}
-	return (e);
+	return e;
 }
 
 /* Make a client. */
-enum mail_imap_err
-mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
-    char *err, size_t errsize)
+struct mail_imap *
+mail_imap_create(const struct mail_imap_options *o, char *err, size_t errsize)
 {
 	struct mail_imap	*imap = NULL;
 	CURLU			*u = NULL;
 	char			*scheme = NULL, *host = NULL, *port = NULL;
-	enum mail_imap_err	 e = MAIL_IMAP_ENOMEM;
 	size_t			 len;
 	const char		*mb;
 	CURLcode		 rc;
 
-	*out = NULL;
 	if ((rc = mail_curl_init()) != CURLE_OK) {
 		errbuf_set(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
-		return (MAIL_IMAP_ENOMEM);
+		return NULL;
 	}
 	if (o->url == NULL || *o->url == '\0') {
 		errbuf_set(err, errsize, "no IMAP URL");
-		return (MAIL_IMAP_ECONFIG);
+		return NULL;
 	}
-	if ((imap = calloc(1, sizeof *imap)) == NULL) {
-		errbuf_set(err, errsize, "out of memory");
-		goto fail;
-	}
+	if ((imap = calloc(1, sizeof *imap)) == NULL)
+		goto nomem;
 
 	/* Keep only scheme://host[:port] of the URL. */
 	if ((u = curl_url()) == NULL)
@@ -301,7 +298,6 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
 		errbuf_set(err, errsize, "%s: not a URL", o->url);
-		e = MAIL_IMAP_ECONFIG;
 		goto fail;
 	}
 	if (strcmp(scheme, "imaps") == 0)
@@ -309,7 +305,6 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	else if (strcmp(scheme, "imap") != 0) {
 		errbuf_set(err, errsize, "%s: not an imap:// or imaps:// URL",
 		    o->url);
-		e = MAIL_IMAP_ECONFIG;
 		goto fail;
 	}
 	if (curl_url_get(u, CURLUPART_PORT, &port, 0) != CURLUE_OK)
@@ -351,26 +346,24 @@ mail_imap_create(struct mail_imap **out, const struct mail_imap_options *o,
 	curl_free(host);
 	curl_free(port);
 	curl_url_cleanup(u);
-	*out = imap;
-	return (MAIL_IMAP_OK);
+	return imap;
 
 nomem:
 	errbuf_set(err, errsize, "out of memory");
-	e = MAIL_IMAP_ENOMEM;
 fail:
 	curl_free(scheme);
 	curl_free(host);
 	curl_free(port);
 	curl_url_cleanup(u);
 	mail_imap_free(imap);
-	return (e);
+	return NULL;
 }
 
 /* Return the number of connections (logins) made. */
 unsigned long
 mail_imap_connections(const struct mail_imap *imap)
 {
-	return (imap->connections);
+	return imap->connections;
 }
 
 /* Close the connection and free imap. */
@@ -379,16 +372,9 @@ mail_imap_free(struct mail_imap *imap)
 {
 	if (imap == NULL)
 		return;
-	if (imap->curl != NULL)
-		curl_easy_cleanup(imap->curl);
+	mail_curl_close(imap->curl, &imap->co);
 	free(imap->base);
-	free(imap->co.user);
-	if (imap->co.password != NULL) {
-		memset(imap->co.password, 0, strlen(imap->co.password));
-		free(imap->co.password);
-	}
 	free(imap->mailbox);
-	free(imap->co.ca_file);
 	free(imap->answer.data);
 	free(imap);
 }
@@ -405,16 +391,16 @@ imap_quote(const struct mail_imap *imap, const char *name, char *buf,
 	char	c;
 
 	if (*name == '\0')
-		return (errbuf_set(err, errsize, "empty mailbox name"));
+		return errbuf_set(err, errsize, "empty mailbox name");
 	if (size < 3)
-		return (errbuf_set(err, errsize, "mailbox name too long"));
+		return errbuf_set(err, errsize, "mailbox name too long");
 	buf[n++] = '"';
 	for (; *name != '\0'; name++) {
 		c = *name;
 		if ((unsigned char)c < 0x20 || (unsigned char)c > 0x7e)
-			return (errbuf_set(err, errsize, "mailbox name with a "
+			return errbuf_set(err, errsize, "mailbox name with a "
 			    "control or non-ASCII byte (0x%02x)",
-			    (unsigned char)c));
+			    (unsigned char)c);
 		if (c == '/' && imap->sep != '\0')
 			c = imap->sep;
 		if (c == '"' || c == '\\') {
@@ -428,9 +414,9 @@ imap_quote(const struct mail_imap *imap, const char *name, char *buf,
 	}
 	buf[n++] = '"';
 	buf[n] = '\0';
-	return (0);
+	return 0;
 toolong:
-	return (errbuf_set(err, errsize, "mailbox name too long"));
+	return errbuf_set(err, errsize, "mailbox name too long");
 }
 
 /*
@@ -448,7 +434,7 @@ imap_mailbox_url(struct mail_imap *imap, uint32_t v, uint32_t u, char *buf,
 
 	if ((name = strdup(imap->mailbox)) == NULL) {
 		errbuf_set(err, errsize, "out of memory");
-		return (MAIL_IMAP_ENOMEM);
+		return MAIL_IMAP_ENOMEM;
 	}
 	for (i = 0; name[i] != '\0'; i++) {
 		if (name[i] == '/' && imap->sep != '\0')
@@ -458,7 +444,7 @@ imap_mailbox_url(struct mail_imap *imap, uint32_t v, uint32_t u, char *buf,
 	free(name);
 	if (esc == NULL) {
 		errbuf_set(err, errsize, "out of memory");
-		return (MAIL_IMAP_ENOMEM);
+		return MAIL_IMAP_ENOMEM;
 	}
 	if (v != 0)
 		snprintf(vs, sizeof vs, ";UIDVALIDITY=%lu", (unsigned long)v);
@@ -468,9 +454,9 @@ imap_mailbox_url(struct mail_imap *imap, uint32_t v, uint32_t u, char *buf,
 	curl_free(esc);
 	if (n < 0 || (size_t)n >= size) {
 		errbuf_set(err, errsize, "mailbox name too long");
-		return (MAIL_IMAP_ECONFIG);
+		return MAIL_IMAP_ECONFIG;
 	}
-	return (MAIL_IMAP_OK);
+	return MAIL_IMAP_OK;
 }
 
 /* Return the next line of the answer at *pos (NUL-terminated, in place). */
@@ -480,22 +466,22 @@ imap_next_line(struct imap_buf *b, size_t *pos)
 	char	*line, *nl;
 
 	if (*pos >= b->len)
-		return (NULL);
+		return NULL;
 	line = b->data + *pos;
 	nl = memchr(line, '\n', b->len - *pos);
 	if (nl == NULL) {
 		/* The last line: terminate it in the spare byte. */
 		if (imap_buf_add(b, "", 1) != 0)
-			return (NULL);
+			return NULL;
 		line = b->data + *pos;
 		*pos = b->len;
-		return (line);
+		return line;
 	}
 	*nl = '\0';
 	if (nl > line && nl[-1] == '\r')
 		nl[-1] = '\0';
 	*pos = (size_t)(nl - b->data) + 1;
-	return (line);
+	return line;
 }
 
 /* Parse a decimal UID-sized number at *sp; advance *sp. */
@@ -506,15 +492,15 @@ imap_parse_u32(const char **sp, uint32_t *out)
 	unsigned long long v = 0;
 
 	if (*s < '0' || *s > '9')
-		return (-1);
+		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
 		v = v * 10 + (unsigned long long)(*s - '0');
 		if (v > UINT32_MAX)
-			return (-1);
+			return -1;
 	}
 	*sp = s;
 	*out = (uint32_t)v;
-	return (0);
+	return 0;
 }
 
 /*
@@ -531,12 +517,12 @@ imap_session(struct mail_imap *imap, char *err, size_t errsize)
 	enum mail_imap_err	 e;
 
 	if (imap->session)
-		return (MAIL_IMAP_OK);
+		return MAIL_IMAP_OK;
 	snprintf(url, sizeof url, "%s/", imap->base);
 
 	if ((e = imap_request(imap, url, "LIST \"\" \"\"", IMAP_MAX_ANSWER,
 	    &rc, err, errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 	imap->sep = '/';
 	pos = 0;
 	while ((line = imap_next_line(&imap->answer, &pos)) != NULL) {
@@ -556,7 +542,7 @@ imap_session(struct mail_imap *imap, char *err, size_t errsize)
 
 	if ((e = imap_request(imap, url, "CAPABILITY", IMAP_MAX_ANSWER, &rc,
 	    err, errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 	imap->has_move = 0;
 	pos = 0;
 	while ((line = imap_next_line(&imap->answer, &pos)) != NULL) {
@@ -569,7 +555,7 @@ imap_session(struct mail_imap *imap, char *err, size_t errsize)
 		}
 	}
 	imap->session = 1;
-	return (MAIL_IMAP_OK);
+	return MAIL_IMAP_OK;
 }
 
 /* Read a mailbox's STATUS. */
@@ -593,12 +579,12 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 	if (messages != NULL)
 		*messages = 0;
 	if ((e = imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 	if (mailbox == NULL)
 		mailbox = imap->mailbox;
 	if (imap_quote(imap, mailbox, quoted, sizeof quoted, err,
 	    errsize) != 0)
-		return (MAIL_IMAP_ECONFIG);
+		return MAIL_IMAP_ECONFIG;
 	/*
 	 * Dovecot answers STATUS of the selected mailbox from the session's
 	 * view, which shows new mail only after a NOOP: select the polled
@@ -607,17 +593,17 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 	if (strcmp(mailbox, imap->mailbox) == 0) {
 		if ((e = imap_mailbox_url(imap, 0, 0, url, sizeof url, err,
 		    errsize)) != MAIL_IMAP_OK)
-			return (e);
+			return e;
 		if ((e = imap_request(imap, url, "NOOP", IMAP_MAX_ANSWER, &rc,
 		    err, errsize)) != MAIL_IMAP_OK)
-			return (e);
+			return e;
 	}
 	snprintf(url, sizeof url, "%s/", imap->base);
 	snprintf(command, sizeof command,
 	    "STATUS %s (MESSAGES UIDNEXT UIDVALIDITY)", quoted);
 	if ((e = imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc, err,
 	    errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 
 	pos = 0;
 	while ((line = imap_next_line(&imap->answer, &pos)) != NULL) {
@@ -654,9 +640,9 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 	if (!(got & 1)) {
 		errbuf_set(err, errsize, "%s: STATUS %s: no UIDVALIDITY in the "
 		    "answer", imap->base, mailbox);
-		return (MAIL_IMAP_EPROTO);
+		return MAIL_IMAP_EPROTO;
 	}
-	return (MAIL_IMAP_OK);
+	return MAIL_IMAP_OK;
 }
 
 static size_t	imap_uid_set(const uint32_t *, size_t, char *, size_t);
@@ -667,7 +653,7 @@ imap_uid_cmp(const void *a, const void *b)
 {
 	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	return (x < y ? -1 : x > y);
+	return x < y ? -1 : x > y;
 }
 
 /*
@@ -692,11 +678,11 @@ imap_search(struct mail_imap *imap, const char *url, uint32_t from,
 	    (unsigned long)from);
 	if ((e = imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc, err,
 	    errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 	if (imap->answer.over) {
 		errbuf_set(err, errsize, "%s: SEARCH answer larger than %u "
 		    "bytes", imap->base, IMAP_MAX_ANSWER);
-		return (MAIL_IMAP_EPROTO);
+		return MAIL_IMAP_EPROTO;
 	}
 	pos = 0;
 	while ((line = imap_next_line(&imap->answer, &pos)) != NULL) {
@@ -717,7 +703,7 @@ imap_search(struct mail_imap *imap, const char *url, uint32_t from,
 					free(a);
 					errbuf_set(err, errsize,
 					    "out of memory");
-					return (MAIL_IMAP_ENOMEM);
+					return MAIL_IMAP_ENOMEM;
 				}
 				a = p;
 			}
@@ -734,7 +720,7 @@ imap_search(struct mail_imap *imap, const char *url, uint32_t from,
 	}
 	*uids = a;
 	*n = len;
-	return (MAIL_IMAP_OK);
+	return MAIL_IMAP_OK;
 }
 
 /*
@@ -839,7 +825,7 @@ out:
 	free(uids);
 	if (res != NULL)
 		*res = r;
-	return (e);
+	return e;
 }
 
 /*
@@ -871,7 +857,7 @@ imap_uid_set(const uint32_t *a, size_t n, char *buf, size_t size)
 		len += (size_t)w;
 		i = j + 1;
 	}
-	return (i);
+	return i;
 }
 
 /* File a message into a folder. */
@@ -881,10 +867,10 @@ mail_imap_move(struct mail_imap *imap, uint32_t uidvalidity, uint32_t uid,
 {
 	if (uid == 0) {
 		errbuf_set(err, errsize, "no UIDVALIDITY or UID to move");
-		return (MAIL_IMAP_ECONFIG);
+		return MAIL_IMAP_ECONFIG;
 	}
-	return (mail_imap_move_set(imap, uidvalidity, &uid, 1, folder, err,
-	    errsize));
+	return mail_imap_move_set(imap, uidvalidity, &uid, 1, folder, err,
+	    errsize);
 }
 
 /* File a set of messages into a folder. */
@@ -901,29 +887,29 @@ mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
 	enum mail_imap_err	 e = MAIL_IMAP_OK;
 
 	if (n == 0)
-		return (MAIL_IMAP_OK);
+		return MAIL_IMAP_OK;
 	if (uidvalidity == 0) {
 		errbuf_set(err, errsize, "no UIDVALIDITY or UID to move");
-		return (MAIL_IMAP_ECONFIG);
+		return MAIL_IMAP_ECONFIG;
 	}
 	for (i = 0; i < n; i++) {
 		if (uids[i] == 0) {
 			errbuf_set(err, errsize, "no UIDVALIDITY or UID to "
 			    "move");
-			return (MAIL_IMAP_ECONFIG);
+			return MAIL_IMAP_ECONFIG;
 		}
 	}
 	if ((e = imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 	if (imap_quote(imap, folder, quoted, sizeof quoted, err,
 	    errsize) != 0)
-		return (MAIL_IMAP_ECONFIG);
+		return MAIL_IMAP_ECONFIG;
 	if ((e = imap_mailbox_url(imap, uidvalidity, 0, url, sizeof url, err,
 	    errsize)) != MAIL_IMAP_OK)
-		return (e);
+		return e;
 	if ((a = malloc(n * sizeof *a)) == NULL) {
 		errbuf_set(err, errsize, "out of memory");
-		return (MAIL_IMAP_ENOMEM);
+		return MAIL_IMAP_ENOMEM;
 	}
 	memcpy(a, uids, n * sizeof *a);
 	qsort(a, n, sizeof *a, imap_uid_cmp);
@@ -967,5 +953,5 @@ mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
 	e = MAIL_IMAP_OK;
 out:
 	free(a);
-	return (e);
+	return e;
 }

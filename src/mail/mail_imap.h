@@ -1,4 +1,6 @@
 /*
+ * mail/mail_imap.h: mail in: an IMAP mailbox polled by UID (libcurl).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -134,11 +136,12 @@ struct mail_imap_poll_result {
 struct mail_imap;
 
 /*
- * Make a client from opts; connects nothing yet. Returns MAIL_IMAP_OK and
- * *out (free with mail_imap_free()), or an error with a reason in err.
+ * Make a client from opts; connects nothing yet. Returns the client (free
+ * with mail_imap_free()), or NULL with a reason in err (no or bad URL, no
+ * memory).
  */
-enum mail_imap_err mail_imap_create(struct mail_imap **out,
-	    const struct mail_imap_options *opts, char *err, size_t errsize);
+struct mail_imap *mail_imap_create(const struct mail_imap_options *opts,
+	    char *err, size_t errsize);
 
 /* Close the connection and free imap; accepts NULL. */
 void	mail_imap_free(struct mail_imap *imap);

@@ -1,4 +1,6 @@
 /*
+ * mail/mail_smtp.c: mail out: the SMTP client over libcurl.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -49,31 +51,32 @@ mail_smtp_strresult(enum mail_smtp_result r)
 {
 	switch (r) {
 	case MAIL_SMTP_OK:
-		return ("sent");
+		return "sent";
 	case MAIL_SMTP_TEMPFAIL:
-		return ("temporary failure");
+		return "temporary failure";
 	case MAIL_SMTP_PERMFAIL:
-		return ("permanent failure");
+		return "permanent failure";
 	}
-	return ("unknown result");
+	return "unknown result";
 }
 
 /* Make a client. */
-int
-mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
-    char *err, size_t errsize)
+struct mail_smtp *
+mail_smtp_create(const struct mail_smtp_options *o, char *err, size_t errsize)
 {
 	struct mail_smtp	*smtp = NULL;
 	CURLU			*u = NULL;
 	char			*scheme = NULL;
 	CURLcode		 rc;
 
-	*out = NULL;
-	if ((rc = mail_curl_init()) != CURLE_OK)
-		return (errbuf_set(err, errsize, "libcurl: %s",
-		    curl_easy_strerror(rc)));
-	if (o->url == NULL || *o->url == '\0')
-		return (errbuf_set(err, errsize, "no SMTP URL"));
+	if ((rc = mail_curl_init()) != CURLE_OK) {
+		errbuf_set(err, errsize, "libcurl: %s", curl_easy_strerror(rc));
+		return NULL;
+	}
+	if (o->url == NULL || *o->url == '\0') {
+		errbuf_set(err, errsize, "no SMTP URL");
+		return NULL;
+	}
 	if ((u = curl_url()) == NULL)
 		goto nomem;
 	if (curl_url_set(u, CURLUPART_URL, o->url, 0) != CURLUE_OK ||
@@ -121,8 +124,7 @@ mail_smtp_create(struct mail_smtp **out, const struct mail_smtp_options *o,
 
 	curl_free(scheme);
 	curl_url_cleanup(u);
-	*out = smtp;
-	return (0);
+	return smtp;
 
 nomem:
 	errbuf_set(err, errsize, "out of memory");
@@ -130,7 +132,7 @@ fail:
 	curl_free(scheme);
 	curl_url_cleanup(u);
 	mail_smtp_free(smtp);
-	return (-1);
+	return NULL;
 }
 
 /* Close the connection and free smtp. */
@@ -139,15 +141,8 @@ mail_smtp_free(struct mail_smtp *smtp)
 {
 	if (smtp == NULL)
 		return;
-	if (smtp->curl != NULL)
-		curl_easy_cleanup(smtp->curl);
+	mail_curl_close(smtp->curl, &smtp->co);
 	free(smtp->url);
-	free(smtp->co.user);
-	if (smtp->co.password != NULL) {
-		memset(smtp->co.password, 0, strlen(smtp->co.password));
-		free(smtp->co.password);
-	}
-	free(smtp->co.ca_file);
 	free(smtp);
 }
 
@@ -155,7 +150,7 @@ mail_smtp_free(struct mail_smtp *smtp)
 unsigned long
 mail_smtp_connections(const struct mail_smtp *smtp)
 {
-	return (smtp->connections);
+	return smtp->connections;
 }
 
 /* Give libcurl the next piece of the message. */
@@ -169,7 +164,7 @@ smtp_read(char *buf, size_t size, size_t nmemb, void *arg)
 		n = smtp->len - smtp->pos;
 	memcpy(buf, smtp->data + smtp->pos, n);
 	smtp->pos += n;
-	return (n);
+	return n;
 }
 
 /* Keep the server's last line (for error messages). */
@@ -182,12 +177,12 @@ smtp_debug(CURL *curl, curl_infotype type, char *data, size_t size,
 
 	(void)curl;
 	if (type != CURLINFO_HEADER_IN)
-		return (0);
+		return 0;
 	n = mail_curl_line(smtp->line, sizeof smtp->line, data, size);
 	/* libcurl QUITs after a refusal: keep the refusal itself. */
 	if (n > 0 && (smtp->line[0] == '4' || smtp->line[0] == '5'))
 		memcpy(smtp->eline, smtp->line, n + 1);
-	return (0);
+	return 0;
 }
 
 /* Send one message. */
@@ -208,7 +203,7 @@ mail_smtp_send(struct mail_smtp *smtp, const char *from,
 		*code = 0;
 	if (nrcpt == 0) {
 		errbuf_set(err, errsize, "no recipient");
-		return (MAIL_SMTP_PERMFAIL);
+		return MAIL_SMTP_PERMFAIL;
 	}
 	for (i = 0; i < nrcpt; i++) {
 		/* An address with CR or LF would inject SMTP commands. */
@@ -306,5 +301,5 @@ nomem:
 out:
 	free(addr);
 	curl_slist_free_all(list);
-	return (result);
+	return result;
 }

@@ -1,4 +1,6 @@
 /*
+ * mail/mail_smtp.h: mail out: one message at a time to SMTP (libcurl).
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -62,11 +64,12 @@ struct mail_smtp_options {
 struct mail_smtp;
 
 /*
- * Make a client from opts; connects nothing yet. Returns 0 and *out (free
- * with mail_smtp_free()), or -1 with a reason in err (bad URL, no memory).
+ * Make a client from opts; connects nothing yet. Returns the client (free
+ * with mail_smtp_free()), or NULL with a reason in err (no or bad URL, no
+ * memory).
  */
-int	mail_smtp_create(struct mail_smtp **out,
-	    const struct mail_smtp_options *opts, char *err, size_t errsize);
+struct mail_smtp *mail_smtp_create(const struct mail_smtp_options *opts,
+	    char *err, size_t errsize);
 
 /* Close the connection (QUIT) and free smtp; accepts NULL. */
 void	mail_smtp_free(struct mail_smtp *smtp);

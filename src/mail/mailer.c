@@ -1,4 +1,6 @@
 /*
+ * mail/mailer.c: the mail threads: the mailbox polled, the outbox sent.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -39,7 +41,7 @@ static void	outbox_kick(struct mailer *);
 
 struct mailer {
 	struct service		*svc;
-	const struct conf	*conf;
+	struct mailer_options	 opts;		/* strings borrowed */
 	struct mail_imap	*imap;
 	struct mail_smtp	*smtp;
 	char			*imap_password;
@@ -81,6 +83,16 @@ read_secret(const char *path, char *err, size_t errsize)
 	n = strcspn(line, "\r\n");
 	line[n] = '\0';
 	return strdup(line);
+}
+
+/* Wipe and free a secret read_secret() returned; accepts NULL. */
+static void
+free_secret(char *s)
+{
+	if (s == NULL)
+		return;
+	explicit_bzero(s, strlen(s));
+	free(s);
 }
 
 /* The bare address of a From setting. */
@@ -143,7 +155,6 @@ static int
 poll_flush(struct poll_ctx *pc)
 {
 	struct mailer		*m = pc->m;
-	const struct conf_mail	*cm = &m->conf->mail;
 	size_t			 i, ndone = 0, nrefused = 0;
 	uint32_t		 uid, uidvalidity;
 	int			 rc = 0;
@@ -186,8 +197,9 @@ poll_flush(struct poll_ctx *pc)
 	/* Their notices go out while the mail is filed and more read. */
 	if (ndone + nrefused > 0 && m->sending)
 		outbox_kick(m);
-	move_set(m, uidvalidity, pc->done, ndone, cm->processed_folder);
-	move_set(m, uidvalidity, pc->refused, nrefused, cm->refused_folder);
+	move_set(m, uidvalidity, pc->done, ndone, m->opts.processed_folder);
+	move_set(m, uidvalidity, pc->refused, nrefused,
+	    m->opts.refused_folder);
 	return rc;
 }
 
@@ -227,7 +239,7 @@ mail_one(const struct mail_imap_message *msg, void *arg)
 		memset(mm, 0, sizeof *mm);
 	}
 	memset(in, 0, sizeof *in);
-	in->mailbox = m->conf->mail.mailbox;
+	in->mailbox = m->opts.mailbox;
 	in->uidvalidity = msg->uidvalidity;
 	in->uid = msg->uid;
 	in->message_id = parsed && mm->message_id ? mm->message_id : "";
@@ -241,7 +253,7 @@ mail_one(const struct mail_imap_message *msg, void *arg)
 	if (++pc->n == MAILER_MAIL_BATCH && poll_flush(pc) != 0)
 		goto fail;
 	return 0;
- fail:
+fail:
 	pc->failed = true;
 	return 1;
 }
@@ -258,7 +270,7 @@ mailer_poll(struct mailer *m, time_t now)
 	char				 why[512];
 	bool				 failed;
 
-	if (service_mail_position(m->svc, m->conf->mail.mailbox, &uidvalidity,
+	if (service_mail_position(m->svc, m->opts.mailbox, &uidvalidity,
 	    &last_uid, &err) != 0) {
 		log_warnx("mail: %s", err.message);
 		return;
@@ -304,7 +316,7 @@ mailer_poll(struct mailer *m, time_t now)
 		    "was read again (none applied twice)");
 	m->imap_backoff = 0;
 	m->rescanned = true;
-	m->next_poll = now + (time_t)m->conf->mail.poll_interval;
+	m->next_poll = now + (time_t)m->opts.poll_interval;
 }
 
 /* Send one due notice. */
@@ -451,26 +463,18 @@ mailer_join(struct mailer *m)
 	m->polling = m->sending = false;
 }
 
-/* Map the config's STARTTLS policy. */
-static enum mail_starttls
-starttls_policy(long long v)
+/* Tell whether a server is to be used. */
+static bool
+server_used(const struct mailer_server *s)
 {
-	switch (v) {
-	case CONF_STARTTLS_NONE:
-		return MAIL_STARTTLS_NONE;
-	case CONF_STARTTLS_TRY:
-		return MAIL_STARTTLS_TRY;
-	default:
-		return MAIL_STARTTLS_REQUIRED;
-	}
+	return s->url != NULL && *s->url != '\0';
 }
 
-/* Start the mail thread. */
+/* Start the mail threads. */
 struct mailer *
-mailer_start(struct service *svc, const struct conf *conf, char *err,
-    size_t errsize)
+mailer_start(struct service *svc, const struct mailer_options *opts,
+    char *err, size_t errsize)
 {
-	const struct conf_mail		*cm = &conf->mail;
 	struct mailer			*m;
 	struct mail_imap_options	 io;
 	struct mail_smtp_options	 so;
@@ -480,7 +484,7 @@ mailer_start(struct service *svc, const struct conf *conf, char *err,
 		return NULL;
 	}
 	m->svc = svc;
-	m->conf = conf;
+	m->opts = *opts;
 	if (getenv("CORRCHESSD_TEST_CRASH_AFTER_MAIL_COMMIT") != NULL) {
 		m->crash_after_commit = true;
 		log_warnx("test: exiting after the first mail is committed");
@@ -489,37 +493,36 @@ mailer_start(struct service *svc, const struct conf *conf, char *err,
 	pthread_cond_init(&m->wake, NULL);
 	pthread_cond_init(&m->outbox_wake, NULL);
 	mail_gmime_init();
-	mailer_bare_address(cm->from, m->envelope_from,
+	mailer_bare_address(opts->from, m->envelope_from,
 	    sizeof m->envelope_from);
-	if (*cm->imap_url != '\0') {
-		if ((m->imap_password = read_secret(cm->imap_password_file,
+	if (server_used(&opts->imap)) {
+		if ((m->imap_password = read_secret(opts->imap.password_file,
 		    err, errsize)) == NULL)
 			goto fail;
 		memset(&io, 0, sizeof io);
-		io.url = cm->imap_url;
-		io.user = cm->imap_user;
+		io.url = opts->imap.url;
+		io.user = opts->imap.user;
 		io.password = m->imap_password;
-		io.mailbox = cm->mailbox;
-		io.starttls = starttls_policy(cm->imap_starttls);
-		io.tls_verify = cm->tls_verify;
-		io.ca_file = cm->ca_file;
-		if (mail_imap_create(&m->imap, &io, err, errsize) !=
-		    MAIL_IMAP_OK)
+		io.mailbox = opts->mailbox;
+		io.starttls = opts->imap.starttls;
+		io.tls_verify = opts->tls_verify;
+		io.ca_file = opts->ca_file;
+		if ((m->imap = mail_imap_create(&io, err, errsize)) == NULL)
 			goto fail;
 	} else
 		log_warnx("mail: no imap_url: moves by mail are not read");
-	if (*cm->smtp_url != '\0') {
-		if ((m->smtp_password = read_secret(cm->smtp_password_file,
+	if (server_used(&opts->smtp)) {
+		if ((m->smtp_password = read_secret(opts->smtp.password_file,
 		    err, errsize)) == NULL)
 			goto fail;
 		memset(&so, 0, sizeof so);
-		so.url = cm->smtp_url;
-		so.user = cm->smtp_user;
+		so.url = opts->smtp.url;
+		so.user = opts->smtp.user;
 		so.password = m->smtp_password;
-		so.starttls = starttls_policy(cm->smtp_starttls);
-		so.tls_verify = cm->tls_verify;
-		so.ca_file = cm->ca_file;
-		if (mail_smtp_create(&m->smtp, &so, err, errsize) != 0)
+		so.starttls = opts->smtp.starttls;
+		so.tls_verify = opts->tls_verify;
+		so.ca_file = opts->ca_file;
+		if ((m->smtp = mail_smtp_create(&so, err, errsize)) == NULL)
 			goto fail;
 	} else
 		log_warnx("mail: no smtp_url: notices stay in the outbox");
@@ -539,20 +542,12 @@ mailer_start(struct service *svc, const struct conf *conf, char *err,
 		m->polling = true;
 	}
 	return m;
- fail:
-	mailer_join(m);
-	mail_imap_free(m->imap);
-	mail_smtp_free(m->smtp);
-	free(m->imap_password);
-	free(m->smtp_password);
-	pthread_mutex_destroy(&m->lock);
-	pthread_cond_destroy(&m->wake);
-	pthread_cond_destroy(&m->outbox_wake);
-	free(m);
+fail:
+	mailer_stop(m);
 	return NULL;
 }
 
-/* Stop the mail thread. */
+/* Stop the mail threads and free everything. */
 void
 mailer_stop(struct mailer *m)
 {
@@ -561,12 +556,8 @@ mailer_stop(struct mailer *m)
 	mailer_join(m);
 	mail_imap_free(m->imap);
 	mail_smtp_free(m->smtp);
-	if (m->imap_password != NULL)
-		explicit_bzero(m->imap_password, strlen(m->imap_password));
-	if (m->smtp_password != NULL)
-		explicit_bzero(m->smtp_password, strlen(m->smtp_password));
-	free(m->imap_password);
-	free(m->smtp_password);
+	free_secret(m->imap_password);
+	free_secret(m->smtp_password);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->wake);
 	pthread_cond_destroy(&m->outbox_wake);

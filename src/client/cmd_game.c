@@ -1,4 +1,6 @@
 /*
+ * client/cmd_game.c: corrchess move, act, show and games.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -29,12 +31,15 @@
 #include "chess/chess.h"
 #include "util/buf.h"
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
+#include "client/cli_http.h"
+#include "client/cli_keys.h"
+#include "client/cmd_game.h"
 #include "game/render.h"
 #include "sig/sig.h"
 
-/* What a game command was given: the configuration, then its options. */
-struct cli_client_opts {
+/* What a game command was given: the settings, then its own options. */
+struct cmd_game_opts {
 	struct cli_conf	 cf;
 	bool		 ascii;
 	bool		 flip;
@@ -43,17 +48,13 @@ struct cli_client_opts {
 	const char	*filter;	/* games: --player */
 };
 
-/* Option ids shared by the game commands. */
+/* Option ids of the game commands' own options. */
 enum {
-	OPT_SERVER, OPT_KEY, OPT_PLAYER, OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW,
-	OPT_STATUS, OPT_FILTER,
+	OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW, OPT_STATUS, OPT_FILTER,
 };
 
-/* cli_client_options() printed the help: the command is done. */
-#define CLI_CLIENT_HELPED	(-1)
-
 /* The game a command acts on, read from the server's JSON. */
-struct cli_client_game {
+struct cmd_game_info {
 	uint64_t	 id;
 	const char	*white;
 	const char	*black;
@@ -64,86 +65,66 @@ struct cli_client_game {
 };
 
 /* How to print a game. */
-#define CLI_CLIENT_FULL		0x1	/* players, clocks and every move */
-#define CLI_CLIENT_ASCII	0x2	/* letters, not chess symbols */
-#define CLI_CLIENT_FLIP		0x4	/* Black at the bottom */
+#define CMD_GAME_FULL	0x1	/* players, clocks and every move */
+#define CMD_GAME_ASCII	0x2	/* letters, not chess symbols */
+#define CMD_GAME_FLIP	0x4	/* Black at the bottom */
 
-/* Read the configuration and the options common to the game commands;
- * CLI_EXIT_OK with *indp the first operand, CLI_CLIENT_HELPED, or an exit
- * status. */
+/* Take one of the game commands' own options. */
 static int
-cli_client_options(const struct cli_cmd *self, int argc, char **argv,
-    const struct cli_option *opts, struct cli_client_opts *o, int *indp)
+cmd_game_option(const struct cli_cmd *self, int id, const char *arg,
+    void *ctx)
 {
-	struct cli_getopt	go;
-	int			c;
+	struct cmd_game_opts	*o = ctx;
 
-	memset(o, 0, sizeof *o);
-	if (cli_conf_start(self, &o->cf) == -1)
-		return (CLI_EXIT_FAIL);
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_SERVER:
-			if (cli_conf_set(&o->cf.server, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_KEY:
-			if (cli_conf_set(&o->cf.key, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_FILTER:
-			o->filter = go.arg;
-			break;
-		case OPT_PLAYER:
-			if (cli_conf_set(&o->cf.player, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_ASCII:
-			o->ascii = true;
-			break;
-		case OPT_FLIP:
-			o->flip = true;
-			break;
-		case OPT_OFFER_DRAW:
-			o->offer_draw = true;
-			break;
-		case OPT_STATUS:
-			if (strcmp(go.arg, "ongoing") != 0 &&
-			    strcmp(go.arg, "finished") != 0)
-				return (cli_usage(self, "--status %s: "
-				    "\"ongoing\" or \"finished\"", go.arg));
-			o->status = go.arg;
-			break;
-		case CLI_OPT_HELP:
-			cli_help(self);
-			return (CLI_CLIENT_HELPED);
-		default:
-			return (CLI_EXIT_USAGE);
-		}
+	switch (id) {
+	case OPT_FILTER:
+		o->filter = arg;
+		break;
+	case OPT_ASCII:
+		o->ascii = true;
+		break;
+	case OPT_FLIP:
+		o->flip = true;
+		break;
+	case OPT_OFFER_DRAW:
+		o->offer_draw = true;
+		break;
+	case OPT_STATUS:
+		if (strcmp(arg, "ongoing") != 0 &&
+		    strcmp(arg, "finished") != 0)
+			return cli_usage(self, "--status %s: "
+			    "\"ongoing\" or \"finished\"", arg);
+		o->status = arg;
+		break;
+	default:
+		return CLI_EXIT_USAGE;
 	}
-	if (o->cf.server == NULL &&
-	    cli_conf_set(&o->cf.server, CLI_SERVER_DEFAULT) == -1)
-		goto oom;
-	*indp = go.ind;
-	return (CLI_EXIT_OK);
-oom:
-	cli_error(self, "out of memory");
-	return (CLI_EXIT_FAIL);
+	return CLI_EXIT_OK;
+}
+
+/* Read the settings and the options of a game command; CLI_EXIT_OK with
+ * *indp the first operand, CLI_HELPED, or an exit status. */
+static int
+cmd_game_options(const struct cli_cmd *self, int argc, char **argv,
+    const struct cli_option *opts, struct cmd_game_opts *o, int *indp)
+{
+	memset(o, 0, sizeof *o);
+	return cli_conf_options(self, argc, argv, opts, &o->cf,
+	    cmd_game_option, o, indp);
 }
 
 /* Parse a game number operand. */
 static int
-cli_client_game_id(const char *s, uint64_t *id)
+cmd_game_id(const char *s, uint64_t *id)
 {
 	if (cli_conf_number(s, SIG_GAME_MAX, id) == -1 || *id == 0)
-		return (-1);
-	return (0);
+		return -1;
+	return 0;
 }
 
 /* Print a transport error or the server's refusal. */
 static void
-cli_client_refused(const struct cli_cmd *self, const struct cli_http_reply *r)
+cmd_game_refused(const struct cli_cmd *self, const struct cli_http_reply *r)
 {
 	char	msg[CLI_ERR_SIZE];
 
@@ -153,7 +134,7 @@ cli_client_refused(const struct cli_cmd *self, const struct cli_http_reply *r)
 
 /* Check that JSON is a game and take the members a command needs. */
 static int
-cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
+cmd_game_read(const json_t *j, struct cmd_game_info *g, char *err,
     size_t errsize)
 {
 	json_int_t	 v;
@@ -162,7 +143,7 @@ cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
 	memset(g, 0, sizeof *g);
 	if (!json_is_object(j)) {
 		snprintf(err, errsize, "the server's answer is not a game");
-		return (-1);
+		return -1;
 	}
 	/* Name the first member that is wrong. */
 	if (!cli_http_json_int(j, "id", &v) || v <= 0)
@@ -187,15 +168,15 @@ cli_client_game_read(const json_t *j, struct cli_client_game *g, char *err,
 	if (missing != NULL) {
 		snprintf(err, errsize, "the server's answer is not a game it "
 		    "could have sent: \"%s\" missing or wrong", missing);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /* GET a game; CLI_EXIT_OK with *jp (caller frees), or an exit status
  * after printing why. */
 static int
-cli_client_fetch(const struct cli_cmd *self, const char *server, uint64_t id,
+cmd_game_fetch(const struct cli_cmd *self, const char *server, uint64_t id,
     json_t **jp)
 {
 	struct cli_http_reply	r;
@@ -207,35 +188,35 @@ cli_client_fetch(const struct cli_cmd *self, const char *server, uint64_t id,
 	if (cli_http_request(server, "GET", path, NULL, 0, NULL, &r, err,
 	    sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	if (r.status != 200) {
-		cli_client_refused(self, &r);
+		cmd_game_refused(self, &r);
 		cli_http_reply_free(&r);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	if (!json_is_object(r.json)) {
 		cli_error(self, "the server at %s did not answer with a game "
 		    "(HTTP %ld, %s)", server, r.status, r.json == NULL ?
 		    "not JSON" : "not a JSON object");
 		cli_http_reply_free(&r);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	*jp = json_incref(r.json);
 	cli_http_reply_free(&r);
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* "White" or "Black" for a colour name. */
 static const char *
-cli_client_side(const char *color)
+cmd_game_side(const char *color)
 {
-	return (strcmp(color, "white") == 0 ? "White" : "Black");
+	return strcmp(color, "white") == 0 ? "White" : "Black";
 }
 
 /* Parse an ISO 8601 UTC time "YYYY-MM-DDTHH:MM:SSZ"; 0 or -1. */
 static int
-cli_client_parse_time(const char *s, int64_t *t)
+cmd_game_parse_time(const char *s, int64_t *t)
 {
 	struct tm	tm;
 	char		z = '\0';
@@ -245,20 +226,20 @@ cli_client_parse_time(const char *s, int64_t *t)
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &tm.tm_year, &tm.tm_mon,
 	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z, &n) != 7 ||
 	    z != 'Z' || s[n] != '\0')
-		return (-1);
+		return -1;
 	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 ||
 	    tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
 	    tm.tm_sec > 60)
-		return (-1);
+		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	*t = (int64_t)timegm(&tm);
-	return (0);
+	return 0;
 }
 
 /* Parse a position from a FEN member; 0 or -1. */
 static int
-cli_client_position(const json_t *j, const char *key,
+cmd_game_position(const json_t *j, const char *key,
     struct chess_position *pos)
 {
 	const char	*fen = cli_http_json_str(j, key);
@@ -266,14 +247,14 @@ cli_client_position(const json_t *j, const char *key,
 	unsigned	 flags = json_is_integer(c960) ? CHESS_FEN_960 : 0;
 
 	if (fen == NULL || strlen(fen) >= CHESS_FEN_MAX)
-		return (-1);
-	return (chess_fen_parse(pos, fen, flags) == CHESS_OK ? 0 : -1);
+		return -1;
+	return chess_fen_parse(pos, fen, flags) == CHESS_OK ? 0 : -1;
 }
 
 /* Write move i (from 0) after `start`: "N. SAN" for White, "N... SAN"
  * for Black when `first` of a line, else the SAN alone. */
 static void
-cli_client_move_text(struct buf *b, const struct chess_position *start,
+cmd_game_move_text(struct buf *b, const struct chess_position *start,
     size_t i, const char *san, bool first)
 {
 	size_t	n = i + (start->side == CHESS_BLACK);
@@ -289,15 +270,15 @@ cli_client_move_text(struct buf *b, const struct chess_position *start,
 
 /* Write whose move it is, or how the game ended. */
 static void
-cli_client_state(struct buf *b, const json_t *j,
-    const struct cli_client_game *g)
+cmd_game_state(struct buf *b, const json_t *j,
+    const struct cmd_game_info *g)
 {
 	const char	*result = cli_http_json_str(j, "result");
 	const char	*term = cli_http_json_str(j, "termination");
 
 	if (strcmp(g->status, "ongoing") == 0) {
 		buf_addf(b, "%s to move: %s (ply %llu)",
-		    cli_client_side(g->turn),
+		    cmd_game_side(g->turn),
 		    strcmp(g->turn, "white") == 0 ? g->white : g->black,
 		    (unsigned long long)g->ply);
 		if (g->draw_offer != NULL)
@@ -321,7 +302,7 @@ cli_client_state(struct buf *b, const json_t *j,
 
 /* Write the clocks and the deadline, when the game has them. */
 static void
-cli_client_clocks(struct buf *b, const json_t *j)
+cmd_game_clocks(struct buf *b, const json_t *j)
 {
 	json_t		*clocks = json_object_get(j, "clocks");
 	const char	*dl = cli_http_json_str(j, "deadline");
@@ -335,12 +316,12 @@ cli_client_clocks(struct buf *b, const json_t *j)
 		if (!cli_http_json_int(clocks, colors[i], &left))
 			continue;
 		render_duration(left > 0 ? (int64_t)left : 0, t, sizeof t);
-		buf_addf(b, "%s clock: %s left\n", cli_client_side(colors[i]),
+		buf_addf(b, "%s clock: %s left\n", cmd_game_side(colors[i]),
 		    t);
 	}
 	if (dl == NULL)
 		return;
-	if (cli_client_parse_time(dl, &at) == -1) {
+	if (cmd_game_parse_time(dl, &at) == -1) {
 		buf_addf(b, "Deadline: %.64s\n", dl);
 		return;
 	}
@@ -355,11 +336,11 @@ cli_client_clocks(struct buf *b, const json_t *j)
 }
 
 /* Print a game: the board, whose move and the last move; with
- * CLI_CLIENT_FULL also the players, clocks and every move. */
+ * CMD_GAME_FULL also the players, clocks and every move. */
 static int
-cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
+cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags)
 {
-	struct cli_client_game	 g;
+	struct cmd_game_info	 g;
 	struct chess_position	 pos, start;
 	struct buf		 b = { 0 };
 	json_t			*moves, *m;
@@ -368,16 +349,16 @@ cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
 	char			*text;
 	size_t			 i, n, len;
 
-	if (cli_client_game_read(j, &g, err, sizeof err) == -1) {
+	if (cmd_game_read(j, &g, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	moves = json_object_get(j, "moves");
 	n = json_is_array(moves) ? json_array_size(moves) : 0;
-	if (cli_client_position(j, "initial_fen", &start) == -1)
+	if (cmd_game_position(j, "initial_fen", &start) == -1)
 		chess_position_start(&start);
 
-	if (flags & CLI_CLIENT_FULL) {
+	if (flags & CMD_GAME_FULL) {
 		event = cli_http_json_str(j, "event");
 		buf_addf(&b, "Game %llu: %s (White) v %s (Black)",
 		    (unsigned long long)g.id, g.white, g.black);
@@ -385,27 +366,27 @@ cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
 			buf_addf(&b, ", %s", event);
 		buf_adds(&b, "\n\n");
 	}
-	if (cli_client_position(j, "fen", &pos) == 0) {
-		render_board(&pos, !(flags & CLI_CLIENT_ASCII),
-		    (flags & CLI_CLIENT_FLIP) != 0, board, sizeof board);
+	if (cmd_game_position(j, "fen", &pos) == 0) {
+		render_board(&pos, !(flags & CMD_GAME_ASCII),
+		    (flags & CMD_GAME_FLIP) != 0, board, sizeof board);
 		buf_addf(&b, "%s\n", board);
 	} else
 		buf_adds(&b, "(no board: the server sent no valid FEN)\n\n");
 
-	if (!(flags & CLI_CLIENT_FULL) && n > 0 &&
+	if (!(flags & CMD_GAME_FULL) && n > 0 &&
 	    (san = json_string_value(json_array_get(moves, n - 1))) != NULL) {
 		buf_adds(&b, "Last move: ");
-		cli_client_move_text(&b, &start, n - 1, san, true);
+		cmd_game_move_text(&b, &start, n - 1, san, true);
 		buf_adds(&b, "\n");
 	}
-	cli_client_state(&b, j, &g);
-	if (flags & CLI_CLIENT_FULL) {
-		cli_client_clocks(&b, j);
+	cmd_game_state(&b, j, &g);
+	if (flags & CMD_GAME_FULL) {
+		cmd_game_clocks(&b, j);
 		buf_adds(&b, "Moves:");
 		for (i = 0; i < n; i++) {
 			m = json_array_get(moves, i);
 			buf_adds(&b, i > 0 && i % 12 == 0 ? "\n " : " ");
-			cli_client_move_text(&b, &start, i, json_is_string(m) ?
+			cmd_game_move_text(&b, &start, i, json_is_string(m) ?
 			    json_string_value(m) : "?", i == 0 || i % 12 == 0);
 		}
 		buf_adds(&b, n == 0 ? " none yet\n" : "\n");
@@ -413,32 +394,32 @@ cli_client_print(const struct cli_cmd *self, const json_t *j, int flags)
 		const char *dl = cli_http_json_str(j, "deadline");
 		int64_t at;
 
-		if (dl != NULL && cli_client_parse_time(dl, &at) == 0) {
+		if (dl != NULL && cmd_game_parse_time(dl, &at) == 0) {
 			render_time(at, board, sizeof board);
 			buf_addf(&b, "Deadline: %s\n", board);
 		}
 	}
 	if ((text = buf_take(&b, &len)) == NULL) {
 		cli_error(self, "out of memory");
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	fwrite(text, 1, len, stdout);
 	free(text);
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
 }
 
 /* Does the action need the player to be the side to move? */
 static bool
-cli_client_needs_turn(const struct sig_action *a)
+cmd_game_needs_turn(const struct sig_action *a)
 {
-	return (a->kind == SIG_ACT_MOVE || a->kind == SIG_ACT_MOVE_OFFER_DRAW ||
-	    a->kind == SIG_ACT_CLAIM_DRAW);
+	return a->kind == SIG_ACT_MOVE || a->kind == SIG_ACT_MOVE_OFFER_DRAW ||
+	    a->kind == SIG_ACT_CLAIM_DRAW;
 }
 
 /* Check an action against the game as the server sent it, so a player
  * hears at once why it cannot be made; the server checks again. */
 static int
-cli_client_check(const struct cli_client_game *g, const json_t *j,
+cmd_game_check(const struct cmd_game_info *g, const json_t *j,
     const char *player, const struct sig_action *a, char *err,
     size_t errsize)
 {
@@ -451,13 +432,13 @@ cli_client_check(const struct cli_client_game *g, const json_t *j,
 		    (unsigned long long)g->id, result ? result : "?",
 		    term && term[0] ? " (" : "", term ? term : "",
 		    term && term[0] ? ")" : "");
-		return (-1);
+		return -1;
 	}
 	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
 		snprintf(err, errsize, "%s does not play in game %llu (%s v "
 		    "%s)", player, (unsigned long long)g->id, g->white,
 		    g->black);
-		return (-1);
+		return -1;
 	}
 	to_move = strcmp(g->turn, "white") == 0 ? g->white : g->black;
 	/* A player on both sides (a test game) is always on the move. */
@@ -465,36 +446,36 @@ cli_client_check(const struct cli_client_game *g, const json_t *j,
 		color = g->turn;
 	else
 		color = strcmp(player, g->white) == 0 ? "white" : "black";
-	if (cli_client_needs_turn(a) && strcmp(color, g->turn) != 0) {
+	if (cmd_game_needs_turn(a) && strcmp(color, g->turn) != 0) {
 		snprintf(err, errsize, "it is not %s's move in game %llu: %s "
 		    "(%s) is to move", player, (unsigned long long)g->id,
-		    to_move, cli_client_side(g->turn));
-		return (-1);
+		    to_move, cmd_game_side(g->turn));
+		return -1;
 	}
 	if (a->kind == SIG_ACT_ACCEPT_DRAW || a->kind == SIG_ACT_DECLINE_DRAW) {
 		if (g->draw_offer == NULL) {
 			snprintf(err, errsize, "there is no draw offer to "
 			    "answer in game %llu", (unsigned long long)g->id);
-			return (-1);
+			return -1;
 		}
 		if (strcmp(g->white, g->black) != 0 &&
 		    strcmp(g->draw_offer, color) == 0) {
 			snprintf(err, errsize, "the draw offer in game %llu is "
 			    "%s's own: it awaits the opponent's answer",
 			    (unsigned long long)g->id, player);
-			return (-1);
+			return -1;
 		}
 	}
-	return (0);
+	return 0;
 }
 
 /* Sign ACTION for the game's current ply and post it; print the new
  * position or the server's refusal. */
 static int
-cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
+cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
     uint64_t id, const char *action)
 {
-	struct cli_client_game	 g;
+	struct cmd_game_info	 g;
 	struct cli_http_reply	 r = { 0 };
 	struct sig_statement	 st;
 	struct sig_action	 a;
@@ -507,13 +488,13 @@ cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
 
 	sodium_memzero(sk, sizeof sk);
 	if (o->cf.player == NULL)
-		return (cli_usage(self, "no player name: give -p NAME, or set "
-		    "'player =' in the configuration file"));
+		return cli_usage(self, "no player name: give -p NAME, or set "
+		    "'player =' in the configuration file");
 	if (strlen(action) > SIG_ACTION_MAX ||
 	    sig_action_parse(action, strlen(action), &a, &e) == -1) {
 		cli_error(self, "action '%s': %s", action,
 		    e != SIG_OK ? sig_strerror(e) : "too long");
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
 	/* The key first: no need to ask the server when we cannot sign. */
 	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
@@ -522,11 +503,11 @@ cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
 	if (cli_keys_load(keypath, sk, err, sizeof err) == -1)
 		goto fail;
 
-	if ((rc = cli_client_fetch(self, o->cf.server, id, &j)) !=
+	if ((rc = cmd_game_fetch(self, o->cf.server, id, &j)) !=
 	    CLI_EXIT_OK)
 		goto out;
-	if (cli_client_game_read(j, &g, err, sizeof err) == -1 ||
-	    cli_client_check(&g, j, o->cf.player, &a, err, sizeof err) == -1 ||
+	if (cmd_game_read(j, &g, err, sizeof err) == -1 ||
+	    cmd_game_check(&g, j, o->cf.player, &a, err, sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, g.ply, o->cf.player, action, err,
 	    sizeof err) == -1)
 		goto fail;
@@ -543,7 +524,7 @@ cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
 	    sizeof err) == -1)
 		goto fail;
 	if (r.status != 200 && r.status != 201) {
-		cli_client_refused(self, &r);
+		cmd_game_refused(self, &r);
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
@@ -555,8 +536,8 @@ cli_client_submit(const struct cli_cmd *self, struct cli_client_opts *o,
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	rc = cli_client_print(self, r.json, (o->ascii ? CLI_CLIENT_ASCII : 0) |
-	    (o->flip ? CLI_CLIENT_FLIP : 0));
+	rc = cmd_game_print(self, r.json, (o->ascii ? CMD_GAME_ASCII : 0) |
+	    (o->flip ? CMD_GAME_FLIP : 0));
 	goto out;
 fail:
 	cli_error(self, "%s", err);
@@ -565,20 +546,7 @@ out:
 	sodium_memzero(sk, sizeof sk);
 	cli_http_reply_free(&r);
 	json_decref(j);
-	return (rc);
-}
-
-/* Start libcurl for a command, or say why not. */
-static int
-cli_client_start(const struct cli_cmd *self)
-{
-	char	err[CLI_ERR_SIZE];
-
-	if (cli_http_init(err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
-		return (-1);
-	}
-	return (0);
+	return rc;
 }
 
 /*
@@ -587,27 +555,27 @@ cli_client_start(const struct cli_cmd *self)
  * " offer-draw" when asked for).
  */
 static int
-cli_client_submit_words(const struct cli_cmd *self, int argc, char **argv,
+cmd_game_submit_words(const struct cli_cmd *self, int argc, char **argv,
     const struct cli_option *opts, const char *prefix, const char *what)
 {
-	struct cli_client_opts	 o;
+	struct cmd_game_opts	 o;
 	uint64_t		 id;
 	char			*words = NULL, *action = NULL;
 	int			 ind, rc;
 
-	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
+	if ((rc = cmd_game_options(self, argc, argv, opts, &o, &ind)) !=
 	    CLI_EXIT_OK)
 		goto out;
 	if (argc - ind < 2) {
 		rc = cli_usage(self, "give a game number and %s", what);
 		goto out;
 	}
-	if (cli_client_game_id(argv[ind], &id) == -1) {
+	if (cmd_game_id(argv[ind], &id) == -1) {
 		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
 		goto out;
 	}
 	/* A move may be several words: "exd6 e.p.". */
-	if ((words = cli_keys_join(argc - ind - 1, argv + ind + 1)) == NULL ||
+	if ((words = cli_join(argc - ind - 1, argv + ind + 1)) == NULL ||
 	    asprintf(&action, "%s%s%s", prefix, words, o.offer_draw ?
 	    " offer-draw" : "") == -1) {
 		action = NULL;
@@ -615,70 +583,70 @@ cli_client_submit_words(const struct cli_cmd *self, int argc, char **argv,
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (cli_client_start(self) == -1) {
+	if (cli_http_start(self) == -1) {
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	rc = cli_client_submit(self, &o, id, action);
-	cli_http_cleanup();
+	rc = cmd_game_submit(self, &o, id, action);
+	cli_http_stop();
 out:
 	free(words);
 	free(action);
 	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* corrchess move [-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE */
 int
-cli_client_move(const struct cli_cmd *self, int argc, char **argv)
+cmd_game_move(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
-		{ "key", 'k', 1, OPT_KEY },
-		{ "player", 'p', 1, OPT_PLAYER },
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "key", 'k', 1, CLI_CONF_OPT_KEY },
+		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
 		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
 		{ "ascii", 0, 0, OPT_ASCII },
 		{ "flip", 0, 0, OPT_FLIP },
 		{ NULL, 0, 0, 0 }
 	};
 
-	return (cli_client_submit_words(self, argc, argv, opts, "move ",
-	    "a move"));
+	return cmd_game_submit_words(self, argc, argv, opts, "move ",
+	    "a move");
 }
 
 /* corrchess act [-s URL] [-k KEY] [-p NAME] GAME ACTION... */
 int
-cli_client_act(const struct cli_cmd *self, int argc, char **argv)
+cmd_game_act(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
-		{ "key", 'k', 1, OPT_KEY },
-		{ "player", 'p', 1, OPT_PLAYER },
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "key", 'k', 1, CLI_CONF_OPT_KEY },
+		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
 		{ "ascii", 0, 0, OPT_ASCII },
 		{ "flip", 0, 0, OPT_FLIP },
 		{ NULL, 0, 0, 0 }
 	};
 
-	return (cli_client_submit_words(self, argc, argv, opts, "",
-	    "an action"));
+	return cmd_game_submit_words(self, argc, argv, opts, "",
+	    "an action");
 }
 
 /* corrchess show [-s URL] [--ascii] [--flip] GAME */
 int
-cli_client_show(const struct cli_cmd *self, int argc, char **argv)
+cmd_game_show(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
 		{ "ascii", 0, 0, OPT_ASCII },
 		{ "flip", 0, 0, OPT_FLIP },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_client_opts	 o;
+	struct cmd_game_opts	 o;
 	uint64_t		 id;
 	json_t			*j = NULL;
 	int			 ind, rc;
 
-	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
+	if ((rc = cmd_game_options(self, argc, argv, opts, &o, &ind)) !=
 	    CLI_EXIT_OK)
 		goto out;
 	if (argc - ind != 1) {
@@ -686,28 +654,28 @@ cli_client_show(const struct cli_cmd *self, int argc, char **argv)
 		    "too many operands");
 		goto out;
 	}
-	if (cli_client_game_id(argv[ind], &id) == -1) {
+	if (cmd_game_id(argv[ind], &id) == -1) {
 		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
 		goto out;
 	}
-	if (cli_client_start(self) == -1) {
+	if (cli_http_start(self) == -1) {
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if ((rc = cli_client_fetch(self, o.cf.server, id, &j)) == CLI_EXIT_OK)
-		rc = cli_client_print(self, j, CLI_CLIENT_FULL |
-		    (o.ascii ? CLI_CLIENT_ASCII : 0) |
-		    (o.flip ? CLI_CLIENT_FLIP : 0));
-	cli_http_cleanup();
+	if ((rc = cmd_game_fetch(self, o.cf.server, id, &j)) == CLI_EXIT_OK)
+		rc = cmd_game_print(self, j, CMD_GAME_FULL |
+		    (o.ascii ? CMD_GAME_ASCII : 0) |
+		    (o.flip ? CMD_GAME_FLIP : 0));
+	cli_http_stop();
 out:
 	json_decref(j);
 	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* Append s to b, percent-encoding all but RFC 3986's unreserved bytes. */
 static void
-cli_client_query_add(struct buf *b, const char *s)
+cmd_game_query_add(struct buf *b, const char *s)
 {
 	static const char	hex[] = "0123456789ABCDEF";
 	unsigned char		c;
@@ -730,7 +698,7 @@ cli_client_query_add(struct buf *b, const char *s)
 
 /* Print one row of the games list; -1 for a row that is not a game. */
 static int
-cli_client_games_row(const json_t *row, int width)
+cmd_game_games_row(const json_t *row, int width)
 {
 	const char	*white, *black, *status, *turn, *result, *term, *dl;
 	char		 players[128], t[64];
@@ -744,7 +712,7 @@ cli_client_games_row(const json_t *row, int width)
 	if (!cli_http_json_int(row, "id", &id) ||
 	    !cli_http_json_int(row, "ply", &ply) || white == NULL ||
 	    black == NULL || status == NULL)
-		return (-1);
+		return -1;
 	snprintf(players, sizeof players, "%s v %s", white, black);
 	printf("%6lld  %-*s  ply %4lld  ", (long long)id, width, players,
 	    (long long)ply);
@@ -756,7 +724,7 @@ cli_client_games_row(const json_t *row, int width)
 		else
 			printf("ongoing");
 		dl = cli_http_json_str(row, "deadline");
-		if (dl != NULL && cli_client_parse_time(dl, &at) == 0) {
+		if (dl != NULL && cmd_game_parse_time(dl, &at) == 0) {
 			render_time(at, t, sizeof t);
 			printf(", deadline %s", t);
 		}
@@ -768,20 +736,20 @@ cli_client_games_row(const json_t *row, int width)
 			printf(" (%s)", term);
 	}
 	printf("\n");
-	return (0);
+	return 0;
 }
 
 /* corrchess games [-s URL] [--player NAME] [--status ongoing|finished] */
 int
-cli_client_games(const struct cli_cmd *self, int argc, char **argv)
+cmd_game_games(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
 		{ "player", 'p', 1, OPT_FILTER },
 		{ "status", 0, 1, OPT_STATUS },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_client_opts	 o;
+	struct cmd_game_opts	 o;
 	struct cli_http_reply	 r = { 0 };
 	struct buf		 q = { 0 };
 	json_t			*games, *row;
@@ -790,7 +758,7 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 	size_t			 i, len;
 	int			 ind, rc, width = 0, bad = 0, started = 0;
 
-	if ((rc = cli_client_options(self, argc, argv, opts, &o, &ind)) !=
+	if ((rc = cmd_game_options(self, argc, argv, opts, &o, &ind)) !=
 	    CLI_EXIT_OK)
 		goto out;
 	if (ind != argc) {
@@ -800,7 +768,7 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 	buf_adds(&q, "/api/v1/games");
 	if (o.filter != NULL) {
 		buf_adds(&q, "?player=");
-		cli_client_query_add(&q, o.filter);
+		cmd_game_query_add(&q, o.filter);
 	}
 	if (o.status != NULL)
 		buf_addf(&q, "%cstatus=%s", o.filter != NULL ? '&' : '?',
@@ -810,7 +778,7 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (cli_client_start(self) == -1) {
+	if (cli_http_start(self) == -1) {
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
@@ -822,7 +790,7 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 		goto out;
 	}
 	if (r.status != 200) {
-		cli_client_refused(self, &r);
+		cmd_game_refused(self, &r);
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
@@ -844,7 +812,7 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 	if (width > 70)
 		width = 70;
 	json_array_foreach(games, i, row) {
-		if (cli_client_games_row(row, width) == -1)
+		if (cmd_game_games_row(row, width) == -1)
 			bad++;
 	}
 	if (json_array_size(games) == 0)
@@ -857,10 +825,10 @@ cli_client_games(const struct cli_cmd *self, int argc, char **argv)
 		rc = CLI_EXIT_OK;
 out:
 	if (started)
-		cli_http_cleanup();
+		cli_http_stop();
 	buf_free(&q);
 	free(path);
 	cli_http_reply_free(&r);
 	cli_conf_free(&o.cf);
-	return (rc == CLI_CLIENT_HELPED ? CLI_EXIT_OK : rc);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }

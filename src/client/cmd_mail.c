@@ -1,4 +1,6 @@
 /*
+ * client/cmd_mail.c: corrchess mail-move: a move as a ready mail.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -29,11 +31,17 @@
 #include <sodium.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
+#include "client/cli_http.h"
+#include "client/cli_keys.h"
+#include "client/cmd_mail.h"
 #include "sig/sig.h"
 
+/* Option ids of mail-move's own options. */
+enum { OPT_SSH, OPT_TO, OPT_FROM, OPT_OFFER_DRAW };
+
 /* What mail-move was given. */
-struct cli_mail_opts {
+struct cmd_mail_opts {
 	struct cli_conf	 cf;
 	const char	*to;		/* the move mailbox, or NULL */
 	const char	*from;		/* the player's address, or NULL */
@@ -42,7 +50,7 @@ struct cli_mail_opts {
 };
 
 /* The game as the server sent it: what the mail needs. */
-struct cli_mail_game {
+struct cmd_mail_game {
 	json_int_t	 ply;
 	const char	*white;
 	const char	*black;
@@ -52,22 +60,22 @@ struct cli_mail_game {
 
 /* Tell whether an address is one line of printable ASCII, no <>. */
 static bool
-cli_mail_address_ok(const char *s)
+cmd_mail_address_ok(const char *s)
 {
 	const unsigned char	*p;
 
 	if (*s == '\0')
-		return (false);
+		return false;
 	for (p = (const unsigned char *)s; *p != '\0'; p++) {
 		if (*p <= ' ' || *p >= 0x7f || *p == '<' || *p == '>')
-			return (false);
+			return false;
 	}
-	return (true);
+	return true;
 }
 
 /* Read the members of a game answer, or say which is missing. */
 static int
-cli_mail_game_read(const json_t *j, struct cli_mail_game *g, char *err,
+cmd_mail_game_read(const json_t *j, struct cmd_mail_game *g, char *err,
     size_t errsize)
 {
 	const char	*missing = NULL;
@@ -88,14 +96,14 @@ cli_mail_game_read(const json_t *j, struct cli_mail_game *g, char *err,
 	if (missing != NULL) {
 		snprintf(err, errsize, "the server's answer is not a game: "
 		    "\"%s\" missing or wrong", missing);
-		return (-1);
+		return -1;
 	}
-	return (0);
+	return 0;
 }
 
 /* Check that the player may move now; the player's colour in *colorp. */
 static int
-cli_mail_check(const struct cli_mail_game *g, uint64_t id, const char *player,
+cmd_mail_check(const struct cmd_mail_game *g, uint64_t id, const char *player,
     const char **colorp, char *err, size_t errsize)
 {
 	const char	*color;
@@ -103,12 +111,12 @@ cli_mail_check(const struct cli_mail_game *g, uint64_t id, const char *player,
 	if (strcmp(g->status, "ongoing") != 0) {
 		snprintf(err, errsize, "game %llu is over",
 		    (unsigned long long)id);
-		return (-1);
+		return -1;
 	}
 	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
 		snprintf(err, errsize, "%s does not play in game %llu (%s v "
 		    "%s)", player, (unsigned long long)id, g->white, g->black);
-		return (-1);
+		return -1;
 	}
 	/* A player on both sides (a test game) is always on the move. */
 	if (strcmp(g->white, g->black) == 0)
@@ -118,16 +126,16 @@ cli_mail_check(const struct cli_mail_game *g, uint64_t id, const char *player,
 	if (strcmp(color, g->turn) != 0) {
 		snprintf(err, errsize, "it is not %s's move in game %llu",
 		    player, (unsigned long long)id);
-		return (-1);
+		return -1;
 	}
 	*colorp = color;
-	return (0);
+	return 0;
 }
 
 /* Print the mail: headers, then the signed statement. */
 static void
-cli_mail_print(const struct cli_mail_opts *o, uint64_t id,
-    const struct cli_mail_game *g, const char *color, const char *move,
+cmd_mail_print(const struct cmd_mail_opts *o, uint64_t id,
+    const struct cmd_mail_game *g, const char *color, const char *move,
     const char *signed_text)
 {
 	const char	*domain, *at;
@@ -170,11 +178,11 @@ cli_mail_print(const struct cli_mail_opts *o, uint64_t id,
 
 /* Read the game, sign the move for its ply and print the mail. */
 static int
-cli_mail_make(const struct cli_cmd *self, struct cli_mail_opts *o,
+cmd_mail_make(const struct cli_cmd *self, struct cmd_mail_opts *o,
     uint64_t id, const char *move)
 {
 	struct cli_http_reply	 r = { 0 };
-	struct cli_mail_game	 g;
+	struct cmd_mail_game	 g;
 	struct sig_statement	 st;
 	const char		*color;
 	char			 err[CLI_ERR_SIZE], keypath[4096], path[64];
@@ -205,15 +213,15 @@ cli_mail_make(const struct cli_cmd *self, struct cli_mail_opts *o,
 		    "with a game (HTTP %ld)", o->cf.server, r.status);
 		goto fail;
 	}
-	if (cli_mail_game_read(r.json, &g, err, sizeof err) == -1 ||
-	    cli_mail_check(&g, id, o->cf.player, &color, err,
+	if (cmd_mail_game_read(r.json, &g, err, sizeof err) == -1 ||
+	    cmd_mail_check(&g, id, o->cf.player, &color, err,
 	    sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, (uint64_t)g.ply, o->cf.player, action,
 	    err, sizeof err) == -1 ||
 	    cli_keys_sign_statement(keypath, &st, o->form, signed_text,
 	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;
-	cli_mail_print(o, id, &g, color, move, signed_text);
+	cmd_mail_print(o, id, &g, color, move, signed_text);
 	if (fflush(stdout) != 0) {
 		snprintf(err, sizeof err, "cannot write the mail");
 		goto fail;
@@ -225,81 +233,69 @@ fail:
 out:
 	free(action);
 	cli_http_reply_free(&r);
-	return (rc);
+	return rc;
+}
+
+/* Take one of mail-move's own options. */
+static int
+cmd_mail_option(const struct cli_cmd *self, int id, const char *arg,
+    void *ctx)
+{
+	struct cmd_mail_opts	*o = ctx;
+
+	(void)self;
+	switch (id) {
+	case OPT_SSH:
+		o->form = SIG_FORM_SSHSIG;
+		break;
+	case OPT_TO:
+		o->to = arg;
+		break;
+	case OPT_FROM:
+		o->from = arg;
+		break;
+	case OPT_OFFER_DRAW:
+		o->offer_draw = true;
+		break;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
 }
 
 /* corrchess mail-move [-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR]
  * [--from ADDR] [--offer-draw] GAME MOVE */
 int
-cli_mail_move(const struct cli_cmd *self, int argc, char **argv)
+cmd_mail_move(const struct cli_cmd *self, int argc, char **argv)
 {
-	enum { OPT_SERVER, OPT_KEY, OPT_PLAYER, OPT_SSH, OPT_TO, OPT_FROM,
-	    OPT_OFFER_DRAW };
 	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
-		{ "key", 'k', 1, OPT_KEY },
-		{ "player", 'p', 1, OPT_PLAYER },
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "key", 'k', 1, CLI_CONF_OPT_KEY },
+		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
 		{ "ssh", 0, 0, OPT_SSH },
 		{ "to", 't', 1, OPT_TO },
 		{ "from", 'f', 1, OPT_FROM },
 		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_mail_opts	 o;
-	struct cli_getopt	 go;
-	char			 err[CLI_ERR_SIZE];
+	struct cmd_mail_opts	 o;
 	char			*move = NULL;
 	uint64_t		 id;
-	int			 c, rc = CLI_EXIT_FAIL;
+	int			 ind, rc;
 	bool			 curl = false;
 
 	memset(&o, 0, sizeof o);
 	o.form = SIG_FORM_RAW;
-	if (cli_conf_start(self, &o.cf) == -1)
-		return (CLI_EXIT_FAIL);
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_SERVER:
-			if (cli_conf_set(&o.cf.server, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_KEY:
-			if (cli_conf_set(&o.cf.key, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_PLAYER:
-			if (cli_conf_set(&o.cf.player, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_SSH:
-			o.form = SIG_FORM_SSHSIG;
-			break;
-		case OPT_TO:
-			o.to = go.arg;
-			break;
-		case OPT_FROM:
-			o.from = go.arg;
-			break;
-		case OPT_OFFER_DRAW:
-			o.offer_draw = true;
-			break;
-		case CLI_OPT_HELP:
-			rc = cli_help(self);
-			goto out;
-		default:
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (argc - go.ind < 2) {
+	if ((rc = cli_conf_options(self, argc, argv, opts, &o.cf,
+	    cmd_mail_option, &o, &ind)) != CLI_EXIT_OK)
+		goto out;
+	rc = CLI_EXIT_FAIL;
+	if (argc - ind < 2) {
 		rc = cli_usage(self, "give a game number and a move");
 		goto out;
 	}
-	if (cli_conf_number(argv[go.ind], SIG_GAME_MAX, &id) == -1 ||
-	    id == 0) {
-		rc = cli_usage(self, "'%s' is not a game number",
-		    argv[go.ind]);
+	if (cli_conf_number(argv[ind], SIG_GAME_MAX, &id) == -1 || id == 0) {
+		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
 		goto out;
 	}
 	if (o.cf.player == NULL) {
@@ -307,33 +303,25 @@ cli_mail_move(const struct cli_cmd *self, int argc, char **argv)
 		    "'player =' in the configuration file");
 		goto out;
 	}
-	if ((o.to != NULL && !cli_mail_address_ok(o.to)) ||
-	    (o.from != NULL && !cli_mail_address_ok(o.from))) {
+	if ((o.to != NULL && !cmd_mail_address_ok(o.to)) ||
+	    (o.from != NULL && !cmd_mail_address_ok(o.from))) {
 		rc = cli_usage(self, "--to and --from take a bare address, "
 		    "as chess@club.example");
 		goto out;
 	}
-	if (o.cf.server == NULL &&
-	    cli_conf_set(&o.cf.server, CLI_SERVER_DEFAULT) == -1)
-		goto oom;
 	/* A move may be several words: "exd6 e.p.". */
-	if ((move = cli_keys_join(argc - go.ind - 1, argv + go.ind + 1)) ==
-	    NULL)
-		goto oom;
-	if (cli_http_init(err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if ((move = cli_join(argc - ind - 1, argv + ind + 1)) == NULL) {
+		cli_error(self, "out of memory");
 		goto out;
 	}
+	if (cli_http_start(self) == -1)
+		goto out;
 	curl = true;
-	rc = cli_mail_make(self, &o, id, move);
-	goto out;
-oom:
-	cli_error(self, "out of memory");
-	rc = CLI_EXIT_FAIL;
+	rc = cmd_mail_make(self, &o, id, move);
 out:
 	if (curl)
-		cli_http_cleanup();
+		cli_http_stop();
 	free(move);
 	cli_conf_free(&o.cf);
-	return (rc);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cmd_admin.c: corrchess admin: the administrator's commands.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -29,46 +31,49 @@
 #include <jansson.h>
 
 #include "client/cli.h"
-#include "client/cli_client.h"
+#include "client/cli_conf.h"
+#include "client/cli_http.h"
+#include "client/cmd_admin.h"
 
 /* The first bytes of every SQLite database file. */
-#define CLI_ADMIN_SQLITE_MAGIC	"SQLite format 3"
+#define CMD_ADMIN_SQLITE_MAGIC	"SQLite format 3"
 
 /* Seconds to wait for a connection; a transfer slower than one byte a
  * second for this long is given up. */
-#define CLI_ADMIN_CONNECT_TIMEOUT	15
-#define CLI_ADMIN_STALL_TIMEOUT		60
+#define CMD_ADMIN_CONNECT_TIMEOUT	15
+#define CMD_ADMIN_STALL_TIMEOUT		60
 
 /* Most bytes of an error answer read back for its message. */
-#define CLI_ADMIN_ERROR_MAX	4096
+#define CMD_ADMIN_ERROR_MAX	4096
 
-enum { OPT_SERVER, OPT_TOKEN_FILE };
+/* Option id of backup's own option. */
+enum { OPT_TOKEN_FILE };
 
 /* Read the admin token from a file: its first line, without blanks. */
 static int
-cli_admin_token_file(const char *path, char **tokenp, char *err,
+cmd_admin_token_file(const char *path, char **tokenp, char *err,
     size_t errsize)
 {
 	char	*text, *s, *e;
 	size_t	 len;
 
 	if (cli_read_file(path, &text, &len) == -1)
-		return (errbuf_set(err, errsize, "%s: %s", path,
-		    strerror(errno)));
+		return errbuf_set(err, errsize, "%s: %s", path,
+		    strerror(errno));
 	s = text + strspn(text, " \t\r\n");
 	e = s + strcspn(s, " \t\r\n");
 	*e = '\0';
 	if (*s == '\0') {
 		free(text);
-		return (errbuf_set(err, errsize,
-		    "%s: no admin token in the file", path));
+		return errbuf_set(err, errsize,
+		    "%s: no admin token in the file", path);
 	}
 	if ((*tokenp = strdup(s)) == NULL) {
 		free(text);
-		return (errbuf_set(err, errsize, "out of memory"));
+		return errbuf_set(err, errsize, "out of memory");
 	}
 	free(text);
-	return (0);
+	return 0;
 }
 
 /*
@@ -76,45 +81,45 @@ cli_admin_token_file(const char *path, char **tokenp, char *err,
  * the configuration's admin_token_file.
  */
 static int
-cli_admin_token(const char *token_file, const struct cli_conf *cf,
+cmd_admin_token(const char *token_file, const struct cli_conf *cf,
     char **tokenp, char *err, size_t errsize)
 {
 	const char	*env = getenv("CORRCHESS_ADMIN_TOKEN");
 
 	if (token_file != NULL)
-		return (cli_admin_token_file(token_file, tokenp, err, errsize));
+		return cmd_admin_token_file(token_file, tokenp, err, errsize);
 	if (env != NULL && env[0] != '\0') {
 		if ((*tokenp = strdup(env)) == NULL)
-			return (errbuf_set(err, errsize, "out of memory"));
-		return (0);
+			return errbuf_set(err, errsize, "out of memory");
+		return 0;
 	}
 	if (cf->admin_token_file != NULL)
-		return (cli_admin_token_file(cf->admin_token_file, tokenp, err,
-		    errsize));
-	return (errbuf_set(err, errsize, "no admin token: give --token-file "
+		return cmd_admin_token_file(cf->admin_token_file, tokenp, err,
+		    errsize);
+	return errbuf_set(err, errsize, "no admin token: give --token-file "
 	    "FILE, set CORRCHESS_ADMIN_TOKEN, or set admin_token_file in the "
-	    "configuration"));
+	    "configuration");
 }
 
 /* Write the answer's bytes to the file. */
 static size_t
-cli_admin_write(char *data, size_t size, size_t nmemb, void *arg)
+cmd_admin_write(char *data, size_t size, size_t nmemb, void *arg)
 {
-	return (fwrite(data, size, nmemb, arg) * size);
+	return fwrite(data, size, nmemb, arg) * size;
 }
 
 /* Read back the start of an error answer and write its reason in err. */
 static void
-cli_admin_refusal(FILE *f, long status, char *err, size_t errsize)
+cmd_admin_refusal(FILE *f, long status, char *err, size_t errsize)
 {
 	struct cli_http_reply	 r;
-	char			 body[CLI_ADMIN_ERROR_MAX + 1];
+	char			 body[CMD_ADMIN_ERROR_MAX + 1];
 
 	memset(&r, 0, sizeof r);
 	r.status = status;
 	r.len = 0;
 	if (fseek(f, 0, SEEK_SET) == 0)
-		r.len = fread(body, 1, CLI_ADMIN_ERROR_MAX, f);
+		r.len = fread(body, 1, CMD_ADMIN_ERROR_MAX, f);
 	body[r.len] = '\0';
 	r.body = body;
 	if (body[0] == '{')
@@ -128,13 +133,13 @@ cli_admin_refusal(FILE *f, long status, char *err, size_t errsize)
  * Returns 0 when the server sent a database, else -1 with the reason.
  */
 static int
-cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
+cmd_admin_fetch(const char *server, const char *token, FILE *f, char *err,
     size_t errsize)
 {
 	CURL			*curl = NULL;
 	struct curl_slist	*hdrs = NULL, *h;
 	char			 cerr[CURL_ERROR_SIZE], *url = NULL;
-	char			*auth = NULL, magic[sizeof CLI_ADMIN_SQLITE_MAGIC];
+	char			*auth = NULL, magic[sizeof CMD_ADMIN_SQLITE_MAGIC];
 	const char		*ctype = NULL;
 	size_t			 slen;
 	long			 status = 0;
@@ -173,11 +178,11 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 	curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, 0L);
 	cli_http_setopt_common(curl, cerr);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT,
-	    (long)CLI_ADMIN_CONNECT_TIMEOUT);
+	    (long)CMD_ADMIN_CONNECT_TIMEOUT);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME,
-	    (long)CLI_ADMIN_STALL_TIMEOUT);
-	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, cli_admin_write);
+	    (long)CMD_ADMIN_STALL_TIMEOUT);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, cmd_admin_write);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, f);
 
 	if ((cc = curl_easy_perform(curl)) != CURLE_OK) {
@@ -201,7 +206,7 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 		goto out;
 	}
 	if (status != 200) {
-		cli_admin_refusal(f, status, err, errsize);
+		cmd_admin_refusal(f, status, err, errsize);
 		goto out;
 	}
 	if (ctype == NULL || strncasecmp(ctype, "application/vnd.sqlite3",
@@ -213,7 +218,7 @@ cli_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 	}
 	if (fseek(f, 0, SEEK_SET) != 0 ||
 	    fread(magic, 1, sizeof magic, f) != sizeof magic ||
-	    memcmp(magic, CLI_ADMIN_SQLITE_MAGIC, sizeof magic) != 0) {
+	    memcmp(magic, CMD_ADMIN_SQLITE_MAGIC, sizeof magic) != 0) {
 		errbuf_set(err, errsize, "the server at %.*s sent something "
 		    "that is not an SQLite database", (int)slen, server);
 		goto out;
@@ -231,12 +236,12 @@ out:
 		free(auth);
 	}
 	free(url);
-	return (rc);
+	return rc;
 }
 
 /* Fetch the copy into a temporary file beside `path`, then rename it. */
 static int
-cli_admin_backup_to(const char *server, const char *token, const char *path,
+cmd_admin_backup_to(const char *server, const char *token, const char *path,
     long *sizep, char *err, size_t errsize)
 {
 	FILE	*f = NULL;
@@ -245,19 +250,19 @@ cli_admin_backup_to(const char *server, const char *token, const char *path,
 
 	if (asprintf(&tmp, "%s.partXXXXXX", path) == -1) {
 		tmp = NULL;
-		return (errbuf_set(err, errsize, "out of memory"));
+		return errbuf_set(err, errsize, "out of memory");
 	}
 	if ((fd = mkstemp(tmp)) == -1) {
 		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		free(tmp);
-		return (-1);
+		return -1;
 	}
 	if ((f = fdopen(fd, "w+")) == NULL) {
 		errbuf_set(err, errsize, "%s: %s", tmp, strerror(errno));
 		close(fd);
 		goto out;
 	}
-	if (cli_admin_fetch(server, token, f, err, errsize) == -1)
+	if (cmd_admin_fetch(server, token, f, err, errsize) == -1)
 		goto out;
 	if (fseek(f, 0, SEEK_END) != 0 || (*sizep = ftell(f)) < 0 ||
 	    fsync(fileno(f)) == -1) {
@@ -281,93 +286,82 @@ out:
 	if (rc == -1)
 		unlink(tmp);
 	free(tmp);
-	return (rc);
+	return rc;
+}
+
+/* Take backup's own option, --token-file. */
+static int
+cmd_admin_option(const struct cli_cmd *self, int id, const char *arg,
+    void *ctx)
+{
+	const char	**token_file = ctx;
+
+	(void)self;
+	if (id != OPT_TOKEN_FILE)
+		return CLI_EXIT_USAGE;
+	*token_file = arg;
+	return CLI_EXIT_OK;
 }
 
 /* corrchess admin backup [-s URL] [-t FILE] FILE */
 static int
-cli_admin_backup(const struct cli_cmd *self, int argc, char **argv)
+cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
-		{ "server", 's', 1, OPT_SERVER },
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
 		{ "token-file", 't', 1, OPT_TOKEN_FILE },
 		{ NULL, 0, 0, 0 },
 	};
 	struct cli_conf		 cf;
-	struct cli_getopt	 go;
 	const char		*token_file = NULL;
 	char			 err[CLI_ERR_SIZE], *token = NULL;
 	long			 size = 0;
-	int			 c, rc = CLI_EXIT_FAIL, started = 0;
+	int			 ind, rc, started = 0;
 
-	if (cli_conf_start(self, &cf) == -1)
-		return (CLI_EXIT_FAIL);
-	cli_getopt_init(&go, self, argc, argv);
-	while ((c = cli_getopt(&go, opts)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_SERVER:
-			if (cli_conf_set(&cf.server, go.arg) == -1)
-				goto oom;
-			break;
-		case OPT_TOKEN_FILE:
-			token_file = go.arg;
-			break;
-		case CLI_OPT_HELP:
-			rc = cli_help(self);
-			goto out;
-		default:
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (argc - go.ind != 1) {
+	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
+	    cmd_admin_option, &token_file, &ind)) != CLI_EXIT_OK)
+		goto out;
+	rc = CLI_EXIT_FAIL;
+	if (argc - ind != 1) {
 		rc = cli_usage(self, "backup: name one FILE");
 		goto out;
 	}
-	if (cf.server == NULL && cli_conf_set(&cf.server,
-	    CLI_SERVER_DEFAULT) == -1)
-		goto oom;
-	if (cli_admin_token(token_file, &cf, &token, err, sizeof err) == -1) {
+	if (cmd_admin_token(token_file, &cf, &token, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
 		goto out;
 	}
-	if (cli_http_init(err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if (cli_http_start(self) == -1)
 		goto out;
-	}
 	started = 1;
-	if (cli_admin_backup_to(cf.server, token, argv[go.ind], &size, err,
+	if (cmd_admin_backup_to(cf.server, token, argv[ind], &size, err,
 	    sizeof err) == -1) {
 		cli_error(self, "%s", err);
 		goto out;
 	}
-	printf("%s: %ld bytes, a copy of the database of %s\n", argv[go.ind],
+	printf("%s: %ld bytes, a copy of the database of %s\n", argv[ind],
 	    size, cf.server);
 	rc = CLI_EXIT_OK;
-	goto out;
-oom:
-	cli_error(self, "out of memory");
 out:
 	if (started)
-		cli_http_cleanup();
+		cli_http_stop();
 	if (token != NULL) {
 		explicit_bzero(token, strlen(token));
 		free(token);
 	}
 	cli_conf_free(&cf);
-	return (rc);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* corrchess admin ACTION ...: run the administrator's ACTION. */
 int
-cli_admin(const struct cli_cmd *self, int argc, char **argv)
+cmd_admin(const struct cli_cmd *self, int argc, char **argv)
 {
 	if (argc < 2)
-		return (cli_usage(self, "name an action: backup"));
+		return cli_usage(self, "name an action: backup");
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
-		return (cli_help(self));
+		return cli_help(self);
 	if (strcmp(argv[1], "backup") == 0)
-		return (cli_admin_backup(self, argc - 1, argv + 1));
-	return (cli_usage(self, "unknown action '%s' (known: backup)",
-	    argv[1]));
+		return cmd_admin_backup(self, argc - 1, argv + 1);
+	return cli_usage(self, "unknown action '%s' (known: backup)",
+	    argv[1]);
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cmd_bench.c: corrchess bench-replay: the rules core's replay speed.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -28,10 +30,26 @@
 #include "chess/chess.h"
 #include "chess/pgn.h"
 #include "client/cli.h"
+#include "client/cmd_bench.h"
 
 enum {
 	OPT_SECONDS = 1,
 };
+
+/* Take bench-replay's option --seconds S into the double at ctx. */
+static int
+bench_option(const struct cli_cmd *cmd, int id, const char *arg, void *ctx)
+{
+	double	*seconds = ctx;
+	char	*end;
+
+	if (id != OPT_SECONDS)
+		return CLI_EXIT_USAGE;
+	*seconds = strtod(arg, &end);
+	if (*end != '\0' || !(*seconds >= 0 && *seconds <= 3600))
+		return cli_usage(cmd, "bad --seconds '%s'", arg);
+	return CLI_EXIT_OK;
+}
 
 /* One game's start and its moves as SAN, for the timed SAN runs. */
 struct bench_game {
@@ -59,7 +77,7 @@ bench_now(void)
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Release a bench set. */
@@ -89,14 +107,14 @@ bench_set_add(struct bench_set *set, const struct chess_game *game)
 	if (set->ngames == set->gamecap) {
 		cap = set->gamecap == 0 ? 1024 : set->gamecap * 2;
 		if ((ng = realloc(set->games, cap * sizeof *ng)) == NULL)
-			return (-1);
+			return -1;
 		set->games = ng;
 		set->gamecap = cap;
 	}
 	while (set->nsans + game->nply > set->sancap) {
 		cap = set->sancap == 0 ? 65536 : set->sancap * 2;
 		if ((ns = realloc(set->sans, cap * sizeof *ns)) == NULL)
-			return (-1);
+			return -1;
 		set->sans = ns;
 		set->sancap = cap;
 	}
@@ -111,7 +129,7 @@ bench_set_add(struct bench_set *set, const struct chess_game *game)
 		    set->sans[set->nsans++], CHESS_SAN_MAX);
 		chess_position_make(&pos, game->moves[i]);
 	}
-	return (0);
+	return 0;
 }
 
 /* Replay every file once; count the plies of the good games. */
@@ -129,7 +147,7 @@ bench_replay_pass(const struct bench_set *set, struct chess_pgn_game *g)
 				plies += g->game.nply;
 		}
 	}
-	return (plies);
+	return plies;
 }
 
 /* Parse and make every extracted SAN once; -1 if one fails to parse. */
@@ -148,23 +166,22 @@ bench_san_pass(const struct bench_set *set)
 		for (j = 0; j < bg->nply; j++) {
 			if (chess_move_parse(&pos, set->sans[bg->first + j],
 			    CHESS_LANG_EN, &m, NULL, 0) != CHESS_OK)
-				return (-1);
+				return -1;
 			chess_position_make(&pos, m);
 		}
 		moves += (int64_t)bg->nply;
 	}
-	return (moves);
+	return moves;
 }
 
 /* Time PGN replay and SAN parse+make over the games of PGN files. */
 int
-cli_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct cli_option	 options[] = {
 		{ "seconds", 0, 1, OPT_SECONDS },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_getopt		 go;
 	struct bench_set		 set;
 	struct chess_pgn_reader		 rd;
 	struct chess_pgn_game		 g;
@@ -172,38 +189,26 @@ cli_bench_replay(const struct cli_cmd *cmd, int argc, char **argv)
 	uint64_t			 plies, total;
 	int64_t				 moves, mtotal;
 	unsigned long			 passes;
-	char				*end;
-	int				 c, i, r, rc = CLI_EXIT_FAIL;
+	int				 ind, i, r, rc;
 
 	memset(&set, 0, sizeof set);
 	memset(&g, 0, sizeof g);
-	cli_getopt_init(&go, cmd, argc, argv);
-	while ((c = cli_getopt(&go, options)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_SECONDS:
-			seconds = strtod(go.arg, &end);
-			if (*end != '\0' || !(seconds >= 0 && seconds <= 3600))
-				return (cli_usage(cmd, "bad --seconds '%s'",
-				    go.arg));
-			break;
-		case CLI_OPT_HELP:
-			return (cli_help(cmd));
-		default:
-			return (CLI_EXIT_USAGE);
-		}
-	}
-	if (go.ind >= argc)
-		return (cli_usage(cmd, "missing FILE"));
+	if ((rc = cli_options(cmd, argc, argv, options, bench_option,
+	    &seconds, &ind)) != CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	rc = CLI_EXIT_FAIL;
+	if (ind >= argc)
+		return cli_usage(cmd, "missing FILE");
 
-	set.nfiles = argc - go.ind;
+	set.nfiles = argc - ind;
 	set.bufs = calloc((size_t)set.nfiles, sizeof *set.bufs);
 	set.lens = calloc((size_t)set.nfiles, sizeof *set.lens);
 	if (set.bufs == NULL || set.lens == NULL)
 		goto nomem;
 	for (i = 0; i < set.nfiles; i++) {
-		if (cli_read_file(argv[go.ind + i], &set.bufs[i],
+		if (cli_read_file(argv[ind + i], &set.bufs[i],
 		    &set.lens[i]) != 0) {
-			cli_error(cmd, "%s: %s", argv[go.ind + i],
+			cli_error(cmd, "%s: %s", argv[ind + i],
 			    strerror(errno));
 			goto out;
 		}
@@ -266,5 +271,5 @@ nomem:
 out:
 	chess_pgn_game_free(&g);
 	bench_set_free(&set);
-	return (rc);
+	return rc;
 }

@@ -1,4 +1,6 @@
 /*
+ * client/cmd_rules.c: corrchess perft, play and pgn: the rules tools.
+ *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
  *
@@ -26,12 +28,21 @@
 #include "chess/chess.h"
 #include "chess/pgn.h"
 #include "client/cli.h"
+#include "client/cmd_rules.h"
 
 enum {
 	OPT_CHESS960 = 1,
 	OPT_DIVIDE,
 	OPT_FEN,
 	OPT_LANG,
+};
+
+/* What perft and play were given. */
+struct rules_opts {
+	int		 chess960;	/* --chess960 */
+	int		 divide;	/* perft --divide */
+	const char	*fen;		/* play --fen, or NULL */
+	enum chess_lang	 lang;		/* play --lang */
 };
 
 /* Deepest perft we accept; far beyond what finishes in a lifetime. */
@@ -46,27 +57,6 @@ struct rules_divide {
 	uint64_t	nodes;
 };
 
-/* Join argv[0..n-1] with single spaces into a malloc'd string. */
-static char *
-rules_join(int n, char **argv)
-{
-	size_t	 len = 1;
-	char	*s;
-	int	 i;
-
-	for (i = 0; i < n; i++)
-		len += strlen(argv[i]) + 1;
-	if ((s = malloc(len)) == NULL)
-		return (NULL);
-	s[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return (s);
-}
-
 /* Set up the position to start from: `fen`, or the starting position. */
 static int
 rules_setup(const struct cli_cmd *cmd, const char *fen, int chess960,
@@ -78,15 +68,46 @@ rules_setup(const struct cli_cmd *cmd, const char *fen, int chess960,
 		chess_position_start(pos);
 		if (chess960)
 			pos->chess960 = true;
-		return (CLI_EXIT_OK);
+		return CLI_EXIT_OK;
 	}
 	err = chess_fen_parse(pos, fen, chess960 ? CHESS_FEN_960 : 0);
 	if (err != CHESS_OK) {
 		cli_error(cmd, "invalid FEN \"%s\": %s", fen,
 		    chess_strerror(err));
-		return (CLI_EXIT_FAIL);
+		return CLI_EXIT_FAIL;
 	}
-	return (CLI_EXIT_OK);
+	return CLI_EXIT_OK;
+}
+
+/* Take one of perft's or play's options. */
+static int
+rules_option(const struct cli_cmd *cmd, int id, const char *arg, void *ctx)
+{
+	struct rules_opts	*o = ctx;
+
+	switch (id) {
+	case OPT_CHESS960:
+		o->chess960 = 1;
+		break;
+	case OPT_DIVIDE:
+		o->divide = 1;
+		break;
+	case OPT_FEN:
+		o->fen = arg;
+		break;
+	case OPT_LANG:
+		if (strcasecmp(arg, "en") == 0)
+			o->lang = CHESS_LANG_EN;
+		else if (strcasecmp(arg, "fr") == 0)
+			o->lang = CHESS_LANG_FR;
+		else
+			return cli_usage(cmd, "unknown language '%s' "
+			    "(en or fr)", arg);
+		break;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
 }
 
 /* Order root moves by their UCI text. */
@@ -95,64 +116,53 @@ rules_divide_cmp(const void *a, const void *b)
 {
 	const struct rules_divide	*x = a, *y = b;
 
-	return (strcmp(x->uci, y->uci));
+	return strcmp(x->uci, y->uci);
 }
 
 /* Count perft nodes, optionally per root move. */
 int
-cli_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct cli_option	 options[] = {
 		{ "chess960", 0, 0, OPT_CHESS960 },
 		{ "divide", 'd', 0, OPT_DIVIDE },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_getopt		 go;
+	struct rules_opts		 o;
 	struct chess_position		 pos, child;
 	struct rules_divide		*div = NULL;
 	chess_move			 moves[CHESS_MAX_MOVES];
 	uint64_t			 total;
 	char				*fen = NULL, *end;
 	unsigned long			 depth;
-	int				 c, chess960 = 0, divide = 0, n, i;
-	int				 rc = CLI_EXIT_FAIL;
+	int				 ind, n, i;
+	int				 rc;
 
-	cli_getopt_init(&go, cmd, argc, argv);
-	while ((c = cli_getopt(&go, options)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_CHESS960:
-			chess960 = 1;
-			break;
-		case OPT_DIVIDE:
-			divide = 1;
-			break;
-		case CLI_OPT_HELP:
-			return (cli_help(cmd));
-		default:
-			return (CLI_EXIT_USAGE);
-		}
-	}
-	if (go.ind >= argc)
-		return (cli_usage(cmd, "missing DEPTH"));
+	memset(&o, 0, sizeof o);
+	if ((rc = cli_options(cmd, argc, argv, options, rules_option, &o,
+	    &ind)) != CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	rc = CLI_EXIT_FAIL;
+	if (ind >= argc)
+		return cli_usage(cmd, "missing DEPTH");
 	errno = 0;
-	depth = strtoul(argv[go.ind], &end, 10);
-	if (argv[go.ind][0] < '0' || argv[go.ind][0] > '9' || *end != '\0' ||
+	depth = strtoul(argv[ind], &end, 10);
+	if (argv[ind][0] < '0' || argv[ind][0] > '9' || *end != '\0' ||
 	    errno != 0 || depth > RULES_PERFT_MAX_DEPTH)
-		return (cli_usage(cmd, "DEPTH must be a number from 0 to %d, "
-		    "not '%s'", RULES_PERFT_MAX_DEPTH, argv[go.ind]));
-	go.ind++;
+		return cli_usage(cmd, "DEPTH must be a number from 0 to %d, "
+		    "not '%s'", RULES_PERFT_MAX_DEPTH, argv[ind]);
+	ind++;
 
 	/* The FEN may come as one operand or as its fields, unquoted. */
-	if (go.ind < argc &&
-	    (fen = rules_join(argc - go.ind, argv + go.ind)) == NULL) {
+	if (ind < argc && (fen = cli_join(argc - ind, argv + ind)) == NULL) {
 		cli_error(cmd, "out of memory");
 		goto out;
 	}
-	if ((rc = rules_setup(cmd, fen, chess960, &pos)) != CLI_EXIT_OK)
+	if ((rc = rules_setup(cmd, fen, o.chess960, &pos)) != CLI_EXIT_OK)
 		goto out;
 	rc = CLI_EXIT_FAIL;
 
-	if (!divide || depth == 0) {
+	if (!o.divide || depth == 0) {
 		total = chess_perft(&pos, (int)depth);
 		printf("%" PRIu64 "\n", total);
 		rc = CLI_EXIT_OK;
@@ -182,7 +192,7 @@ cli_rules_perft(const struct cli_cmd *cmd, int argc, char **argv)
 out:
 	free(div);
 	free(fen);
-	return (rc);
+	return rc;
 }
 
 /* True if the game has ended by itself (no move may follow). */
@@ -195,15 +205,15 @@ rules_game_over(enum chess_status st)
 	case CHESS_INSUFFICIENT:
 	case CHESS_FIVEFOLD:
 	case CHESS_SEVENTYFIVE:
-		return (1);
+		return 1;
 	default:
-		return (0);
+		return 0;
 	}
 }
 
 /* Play moves from a position and print the FEN, SAN and status. */
 int
-cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct cli_option	 options[] = {
 		{ "chess960", 0, 0, OPT_CHESS960 },
@@ -211,46 +221,25 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "lang", 0, 1, OPT_LANG },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cli_getopt		 go;
+	struct rules_opts		 o;
 	struct chess_position		 start;
 	struct chess_game		 game;
-	enum chess_lang			 lang = CHESS_LANG_EN;
 	enum chess_error		 err;
 	enum chess_status		 st;
 	chess_move			 m;
-	const char			*fen = NULL;
 	char				*sans = NULL, *p;
 	char				 why[RULES_WHY_MAX];
 	char				 fenbuf[CHESS_FEN_MAX];
-	int				 c, chess960 = 0, i, nmoves;
-	int				 rc = CLI_EXIT_FAIL;
+	int				 ind, i, nmoves;
+	int				 rc;
 
 	memset(&game, 0, sizeof game);
-	cli_getopt_init(&go, cmd, argc, argv);
-	while ((c = cli_getopt(&go, options)) != CLI_OPT_END) {
-		switch (c) {
-		case OPT_CHESS960:
-			chess960 = 1;
-			break;
-		case OPT_FEN:
-			fen = go.arg;
-			break;
-		case OPT_LANG:
-			if (strcasecmp(go.arg, "en") == 0)
-				lang = CHESS_LANG_EN;
-			else if (strcasecmp(go.arg, "fr") == 0)
-				lang = CHESS_LANG_FR;
-			else
-				return (cli_usage(cmd, "unknown language '%s' "
-				    "(en or fr)", go.arg));
-			break;
-		case CLI_OPT_HELP:
-			return (cli_help(cmd));
-		default:
-			return (CLI_EXIT_USAGE);
-		}
-	}
-	if ((rc = rules_setup(cmd, fen, chess960, &start)) != CLI_EXIT_OK)
+	memset(&o, 0, sizeof o);
+	o.lang = CHESS_LANG_EN;
+	if ((rc = cli_options(cmd, argc, argv, options, rules_option, &o,
+	    &ind)) != CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	if ((rc = rules_setup(cmd, o.fen, o.chess960, &start)) != CLI_EXIT_OK)
 		goto out;
 	rc = CLI_EXIT_FAIL;
 	if (chess_game_init(&game, &start) != 0) {
@@ -258,7 +247,7 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 
-	nmoves = argc - go.ind;
+	nmoves = argc - ind;
 	if ((sans = malloc((size_t)nmoves * CHESS_SAN_MAX + 1)) == NULL) {
 		cli_error(cmd, "out of memory");
 		goto out;
@@ -266,7 +255,7 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 	p = sans;
 	*p = '\0';
 	for (i = 0; i < nmoves; i++) {
-		const char	*text = argv[go.ind + i];
+		const char	*text = argv[ind + i];
 
 		st = chess_game_status(&game);
 		if (rules_game_over(st)) {
@@ -275,7 +264,7 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 			goto out;
 		}
 		why[0] = '\0';
-		err = chess_move_parse(&game.pos, text, lang, &m, why,
+		err = chess_move_parse(&game.pos, text, o.lang, &m, why,
 		    sizeof why);
 		if (err != CHESS_OK) {
 			/* The reason, after the error's name unless it says
@@ -308,7 +297,7 @@ cli_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 out:
 	free(sans);
 	chess_game_free(&game);
-	return (rc);
+	return rc;
 }
 
 /* True if a PGN Variant tag names Chess960. */
@@ -316,20 +305,19 @@ static int
 rules_variant_960(const char *v)
 {
 	if (v == NULL)
-		return (0);
-	return (strcasecmp(v, "chess960") == 0 ||
+		return 0;
+	return strcasecmp(v, "chess960") == 0 ||
 	    strcasecmp(v, "chess 960") == 0 ||
 	    strcasecmp(v, "fischerandom") == 0 ||
 	    strcasecmp(v, "fischer random") == 0 ||
 	    strcasecmp(v, "fischer random chess") == 0 ||
-	    strcasecmp(v, "fischerrandom") == 0);
+	    strcasecmp(v, "fischerrandom") == 0;
 }
 
 /* Replay the games of PGN files and print one line per game. */
 int
-cli_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
+cmd_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct cli_getopt	 go;
 	struct chess_pgn_reader	 rd;
 	struct chess_pgn_game	 g;
 	struct chess_position	 last;
@@ -338,19 +326,16 @@ cli_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 	size_t			 len;
 	char			 err[RULES_WHY_MAX];
 	char			 fenbuf[CHESS_FEN_MAX];
-	int			 c, i, r, rc = CLI_EXIT_OK;
+	int			 ind, i, r, rc;
 
 	memset(&g, 0, sizeof g);
-	cli_getopt_init(&go, cmd, argc, argv);
-	while ((c = cli_getopt(&go, NULL)) != CLI_OPT_END) {
-		if (c == CLI_OPT_HELP)
-			return (cli_help(cmd));
-		return (CLI_EXIT_USAGE);
-	}
-	if (go.ind >= argc)
-		return (cli_usage(cmd, "missing FILE"));
+	if ((rc = cli_options(cmd, argc, argv, NULL, NULL, NULL, &ind)) !=
+	    CLI_EXIT_OK)
+		return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	if (ind >= argc)
+		return cli_usage(cmd, "missing FILE");
 
-	for (i = go.ind; i < argc; i++) {
+	for (i = ind; i < argc; i++) {
 		if (cli_read_file(argv[i], &buf, &len) != 0) {
 			cli_error(cmd, "%s: %s", argv[i], strerror(errno));
 			rc = CLI_EXIT_FAIL;
@@ -385,5 +370,5 @@ cli_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 
 	chess_pgn_game_free(&g);
-	return (rc);
+	return rc;
 }

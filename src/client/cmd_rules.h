@@ -1,0 +1,23 @@
+/*
+ * client/cmd_rules.h: corrchess perft, play and pgn: the rules tools.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#ifndef CORRCHESS_CMD_RULES_H
+#define CORRCHESS_CMD_RULES_H
+
+struct cli_cmd;
+
+/* The subcommands of cmd_rules.c, rows of the table in corrchess.c. */
+int	cmd_rules_perft(const struct cli_cmd *, int, char **);
+int	cmd_rules_play(const struct cli_cmd *, int, char **);
+int	cmd_rules_pgn(const struct cli_cmd *, int, char **);
+
+#endif /* CORRCHESS_CMD_RULES_H */

@@ -1,0 +1,515 @@
+/*
+ * sig/statement.c: the signed statement: found, checked, built and signed.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sig/sig.h"
+#include "sig/wire.h"
+
+static const char *field_names[4] = { "game", "ply", "player", "action" };
+
+/* Parse a decimal without sign or leading zero, up to `max`. */
+static int
+parse_decimal(const char *s, size_t n, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (n == 0 || (s[0] == '0' && n > 1))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		if (x > (max - (uint64_t)(s[i] - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* Check a player name: [a-z0-9_.-]{1,SIG_PLAYER_MAX}. */
+static int
+player_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || n > SIG_PLAYER_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		    s[i] == '.' || s[i] == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Parse a calendar date YYYY-MM-DD (proleptic Gregorian, year >= 1). */
+static int
+parse_date(const char *s, size_t n, struct sig_date *d)
+{
+	static const uint8_t mdays[12] = {
+		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
+	};
+	unsigned int y, m, dd, max;
+	size_t i;
+
+	if (n != 10 || s[4] != '-' || s[7] != '-')
+		return -1;
+	for (i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return -1;
+	y = (unsigned)(s[0] - '0') * 1000 + (unsigned)(s[1] - '0') * 100 +
+	    (unsigned)(s[2] - '0') * 10 + (unsigned)(s[3] - '0');
+	m = (unsigned)(s[5] - '0') * 10 + (unsigned)(s[6] - '0');
+	dd = (unsigned)(s[8] - '0') * 10 + (unsigned)(s[9] - '0');
+	if (y == 0 || m < 1 || m > 12 || dd < 1)
+		return -1;
+	max = mdays[m - 1];
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		max = 29;
+	if (dd > max)
+		return -1;
+	d->year = (uint16_t)y;
+	d->month = (uint8_t)m;
+	d->day = (uint8_t)dd;
+	return 0;
+}
+
+/* Compare two dates. */
+static int
+date_cmp(const struct sig_date *a, const struct sig_date *b)
+{
+	if (a->year != b->year)
+		return a->year < b->year ? -1 : 1;
+	if (a->month != b->month)
+		return a->month < b->month ? -1 : 1;
+	if (a->day != b->day)
+		return a->day < b->day ? -1 : 1;
+	return 0;
+}
+
+/* Check move text (words of printable ASCII, one space apart) and copy. */
+static int
+move_copy(const char *s, size_t n, char out[SIG_MOVE_MAX + 1])
+{
+	size_t i;
+
+	if (n == 0 || n > SIG_MOVE_MAX)
+		return -1;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return -1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* Parse an action value. */
+int
+sig_action_parse(const char *text, size_t len, struct sig_action *a,
+    enum sig_error *err)
+{
+	const char *w[8], *rest, *e = text + len;
+	size_t wl[8], nw = 0, i, restlen, p = 0, q;
+
+	memset(a, 0, sizeof *a);
+	if (len > SIG_ACTION_MAX)
+		return sig_fail(err, SIG_ETOOLONG);
+	if (len == 0)
+		return sig_fail(err, SIG_EACTION);
+
+	/* Split into words: one space apart, none empty. */
+	for (;;) {
+		q = p;
+		while (q < len && text[q] != ' ')
+			q++;
+		if (q == p)
+			return sig_fail(err, SIG_EACTION_ARGS);
+		if (nw == sizeof w / sizeof w[0]) {
+			if (wire_line_starts(text, len, "move ") ||
+			    wire_line_starts(text, len, "claim-draw "))
+				return sig_fail(err, SIG_EMOVE);
+			return sig_fail(err, SIG_EACTION_ARGS);
+		}
+		w[nw] = text + p;
+		wl[nw++] = q - p;
+		if (q == len)
+			break;
+		p = q + 1;
+	}
+	rest = nw > 1 ? w[1] : e;
+	restlen = (size_t)(e - rest);
+
+	if (wire_line_is(w[0], wl[0], "move")) {
+		if (nw < 2)
+			return sig_fail(err, SIG_EACTION_ARGS);
+		a->kind = SIG_ACT_MOVE;
+		if (nw > 2 &&
+		    wire_line_is(w[nw - 1], wl[nw - 1], "offer-draw")) {
+			a->kind = SIG_ACT_MOVE_OFFER_DRAW;
+			restlen = (size_t)(w[nw - 1] - 1 - rest);
+		}
+		if (move_copy(rest, restlen, a->move) != 0)
+			return sig_fail(err, SIG_EMOVE);
+	} else if (wire_line_is(w[0], wl[0], "accept-draw") ||
+	    wire_line_is(w[0], wl[0], "decline-draw") ||
+	    wire_line_is(w[0], wl[0], "resign")) {
+		if (nw != 1)
+			return sig_fail(err, SIG_EACTION_ARGS);
+		a->kind = w[0][0] == 'a' ? SIG_ACT_ACCEPT_DRAW :
+		    w[0][0] == 'd' ? SIG_ACT_DECLINE_DRAW : SIG_ACT_RESIGN;
+	} else if (wire_line_is(w[0], wl[0], "claim-draw")) {
+		a->kind = SIG_ACT_CLAIM_DRAW;
+		if (nw > 1 && move_copy(rest, restlen, a->move) != 0)
+			return sig_fail(err, SIG_EMOVE);
+	} else if (wire_line_is(w[0], wl[0], "leave")) {
+		a->kind = SIG_ACT_LEAVE;
+		if (nw != 3)
+			return sig_fail(err, SIG_EACTION_ARGS);
+		if (parse_date(w[1], wl[1], &a->from) != 0 ||
+		    parse_date(w[2], wl[2], &a->to) != 0 ||
+		    date_cmp(&a->from, &a->to) > 0)
+			return sig_fail(err, SIG_EDATE);
+	} else
+		return sig_fail(err, SIG_EACTION);
+	for (i = 0; i < len; i++)
+		if ((unsigned char)text[i] < 0x20 ||
+		    (unsigned char)text[i] > 0x7e)
+			return sig_fail(err, SIG_EACTION_ARGS);
+	return sig_ok(err);
+}
+
+/* Write an action's text into buf. */
+static int
+action_format(const struct sig_action *a, char *buf, size_t size)
+{
+	int n = -1;
+
+	switch (a->kind) {
+	case SIG_ACT_MOVE:
+		n = snprintf(buf, size, "move %s", a->move);
+		break;
+	case SIG_ACT_MOVE_OFFER_DRAW:
+		n = snprintf(buf, size, "move %s offer-draw", a->move);
+		break;
+	case SIG_ACT_ACCEPT_DRAW:
+		n = snprintf(buf, size, "accept-draw");
+		break;
+	case SIG_ACT_DECLINE_DRAW:
+		n = snprintf(buf, size, "decline-draw");
+		break;
+	case SIG_ACT_RESIGN:
+		n = snprintf(buf, size, "resign");
+		break;
+	case SIG_ACT_CLAIM_DRAW:
+		if (a->move[0] == '\0')
+			n = snprintf(buf, size, "claim-draw");
+		else
+			n = snprintf(buf, size, "claim-draw %s", a->move);
+		break;
+	case SIG_ACT_LEAVE:
+		n = snprintf(buf, size, "leave %04u-%02u-%02u %04u-%02u-%02u",
+		    a->from.year, a->from.month, a->from.day,
+		    a->to.year, a->to.month, a->to.day);
+		break;
+	}
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	return n;
+}
+
+/* Build a statement's canonical bytes from its fields. */
+int
+sig_statement_build(struct sig_statement *st, enum sig_error *err)
+{
+	char action[SIG_ACTION_MAX + 16], canon[SIG_STATEMENT_MAX + 1];
+	struct sig_action check;
+	size_t plen;
+	int n, has_move;
+
+	if (st->game < 1 || st->game > SIG_GAME_MAX)
+		return sig_fail(err, SIG_EGAME);
+	plen = strnlen(st->player, sizeof st->player);
+	if (plen == sizeof st->player || !player_ok(st->player, plen))
+		return sig_fail(err, SIG_EPLAYER);
+	if (st->action.kind > SIG_ACT_LEAVE)
+		return sig_fail(err, SIG_EACTION);
+	has_move = st->action.kind == SIG_ACT_MOVE ||
+	    st->action.kind == SIG_ACT_MOVE_OFFER_DRAW ||
+	    st->action.kind == SIG_ACT_CLAIM_DRAW;
+	if (has_move && memchr(st->action.move, '\0',
+	    sizeof st->action.move) == NULL)
+		return sig_fail(err, SIG_EMOVE);
+	n = action_format(&st->action, action, sizeof action);
+	if (n < 0)
+		return sig_fail(err, SIG_EMOVE);
+	/* Reading the text back must give the same action. */
+	if (sig_action_parse(action, (size_t)n, &check, err) != 0)
+		return -1;
+	if (check.kind != st->action.kind ||
+	    (has_move && strcmp(check.move, st->action.move) != 0))
+		return sig_fail(err, SIG_EMOVE);
+
+	n = snprintf(canon, sizeof canon,
+	    SIG_HEADER "\ngame: %" PRIu64 "\nply: %" PRIu32 "\nplayer: %s\n"
+	    "action: %s\n", st->game, st->ply, st->player, action);
+	if (n < 0 || (size_t)n >= sizeof canon)
+		return sig_fail(err, SIG_ETOOLONG);
+	memcpy(st->canon, canon, (size_t)n);
+	st->canon_len = (size_t)n;
+	return sig_ok(err);
+}
+
+/* Parse one field line's value into st; `field` is its index. */
+static int
+field_value(struct sig_statement *st, int field, const char *v, size_t n,
+    enum sig_error *err)
+{
+	uint64_t x;
+
+	switch (field) {
+	case 0:
+		if (parse_decimal(v, n, SIG_GAME_MAX, &x) != 0 || x == 0)
+			return sig_fail(err, SIG_EGAME);
+		st->game = x;
+		break;
+	case 1:
+		if (parse_decimal(v, n, SIG_PLY_MAX, &x) != 0)
+			return sig_fail(err, SIG_EPLY);
+		st->ply = (uint32_t)x;
+		break;
+	case 2:
+		if (!player_ok(v, n))
+			return sig_fail(err, SIG_EPLAYER);
+		memcpy(st->player, v, n);
+		st->player[n] = '\0';
+		break;
+	case 3:
+		return sig_action_parse(v, n, &st->action, err);
+	}
+	return sig_ok(err);
+}
+
+/* Index of a field name (exact), or -1. */
+static int
+field_index(const char *s, size_t n)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (wire_line_is(s, n, field_names[i]))
+			return i;
+	return -1;
+}
+
+/* True if the line starts a signature (or is where one should be). */
+static int
+is_signature_line(const char *l, size_t n)
+{
+	return wire_line_starts(l, n, "signature:") ||
+	    wire_line_is(l, n, SIG_SSHSIG_BEGIN);
+}
+
+/* Classify a line that stands where a field should: why is it wrong? */
+static enum sig_error
+field_line_error(const char *l, size_t n, int expect, int seen[4])
+{
+	const char *colon;
+	size_t i, nl;
+	int f;
+
+	colon = memchr(l, ':', n);
+	if (colon == NULL || l[0] == ' ' || l[0] == '\t')
+		return SIG_ESYNTAX;
+	nl = (size_t)(colon - l);
+	if (nl == 0)
+		return SIG_ESYNTAX;
+	for (i = 0; i < nl; i++)
+		if (!((l[i] >= 'a' && l[i] <= 'z') || l[i] == '-' ||
+		    l[i] == '_'))
+			break;
+	f = field_index(l, nl);
+	if (i < nl) {
+		/* Upper case or odd characters in the name. */
+		for (i = 0; i < 4; i++)
+			if (strlen(field_names[i]) == nl &&
+			    strncasecmp(l, field_names[i], nl) == 0)
+				return SIG_ESYNTAX;
+		return SIG_EFIELD_UNKNOWN;
+	}
+	if (f < 0)
+		return SIG_EFIELD_UNKNOWN;
+	if (seen[f])
+		return SIG_EFIELD_DUP;
+	if (f != expect)
+		return SIG_EFIELD_ORDER;
+	return SIG_ESYNTAX;
+}
+
+/* Parse the signature that starts at line `l` (after the statement). */
+static int
+signature_parse(const char *l, size_t n, const char *end,
+    struct sig_signature *sg, enum sig_error *err)
+{
+	uint8_t bin[96];
+	size_t len;
+
+	memset(sg, 0, sizeof *sg);
+	if (wire_line_starts(l, n, "signature:")) {
+		l += 10;
+		n -= 10;
+		if (n == 0 || *l != ' ')
+			return sig_fail(err, n == 0 ? SIG_ESIGLEN :
+			    SIG_ESYNTAX);
+		l++;
+		n--;
+		if (n > 4 * sizeof bin / 3)
+			return sig_fail(err, SIG_ESIGLEN);
+		if (wire_b64_decode(l, n, bin, sizeof bin, &len) != 0)
+			return sig_fail(err, SIG_EBASE64);
+		if (len != SIG_SIGNATURE_BYTES)
+			return sig_fail(err, SIG_ESIGLEN);
+		memcpy(sg->raw, bin, SIG_SIGNATURE_BYTES);
+		sg->form = SIG_FORM_RAW;
+		return sig_ok(err);
+	}
+	if (sig_sshsig_parse_armor(l, (size_t)(end - l), &sg->ssh, NULL,
+	    err) != 0)
+		return -1;
+	sg->form = SIG_FORM_SSHSIG;
+	return sig_ok(err);
+}
+
+/* Find and parse the first statement in a text, and its signature. */
+int
+sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
+    struct sig_signature *sg, enum sig_error *err)
+{
+	struct wire_lines it;
+	const char *l, *colon;
+	size_t n, i;
+	int field, seen[4] = { 0, 0, 0, 0 };
+
+	memset(st, 0, sizeof *st);
+	if (sg != NULL)
+		memset(sg, 0, sizeof *sg);
+	wire_lines_init(&it, text, len);
+
+	/* The header line. */
+	for (;;) {
+		if (!wire_lines_next(&it, &l, &n))
+			return sig_fail(err, SIG_ENOHEADER);
+		if (wire_line_is(l, n, SIG_HEADER))
+			break;
+		if (wire_line_starts(l, n, "corrchess-v") && n > 11) {
+			for (i = 11; i < n; i++)
+				if (l[i] < '0' || l[i] > '9')
+					break;
+			if (i == n) {
+				st->line = it.lineno;
+				return sig_fail(err, SIG_EVERSION);
+			}
+		}
+	}
+
+	/* The four fields, in order. */
+	for (field = 0; field < 4; field++) {
+		if (!wire_lines_next(&it, &l, &n) || n == 0 ||
+		    is_signature_line(l, n)) {
+			st->line = it.lineno;
+			return sig_fail(err, SIG_EFIELD_MISSING);
+		}
+		st->line = it.lineno;
+		colon = memchr(l, ':', n);
+		if (colon == NULL || (size_t)(colon - l) !=
+		    strlen(field_names[field]) ||
+		    memcmp(l, field_names[field], (size_t)(colon - l)) != 0)
+			return sig_fail(err,
+			    field_line_error(l, n, field, seen));
+		i = (size_t)(colon - l) + 1;
+		if (i < n && l[i] != ' ')
+			return sig_fail(err, SIG_ESYNTAX);
+		i = i < n ? i + 1 : n;
+		seen[field] = 1;
+		if (field_value(st, field, l + i, n - i, err) != 0)
+			return -1;
+	}
+
+	/* The statement ends here: a blank line, a signature or the end. */
+	if (wire_lines_next(&it, &l, &n) && n > 0 && !is_signature_line(l, n)) {
+		st->line = it.lineno;
+		return sig_fail(err, field_line_error(l, n, 4, seen));
+	}
+	if (sig_statement_build(st, err) != 0)
+		return -1;
+
+	if (sg == NULL) {
+		st->line = 0;
+		return sig_ok(err);
+	}
+
+	/* The signature, after blank lines if any. */
+	while (n == 0) {
+		if (!wire_lines_next(&it, &l, &n)) {
+			st->line = it.lineno;
+			return sig_fail(err, SIG_ENOSIG);
+		}
+	}
+	st->line = it.lineno;
+	if (!is_signature_line(l, n))
+		return sig_fail(err, SIG_ENOSIG);
+	if (signature_parse(l, n, it.end, sg, err) != 0)
+		return -1;
+	st->line = 0;
+	return sig_ok(err);
+}
+
+/* Sign a statement and write it with its signature. */
+int
+sig_statement_sign(const struct sig_statement *st,
+    const uint8_t sk[SIG_SECKEY_BYTES], enum sig_form form, char *buf,
+    size_t size, enum sig_error *err)
+{
+	uint8_t sig[SIG_SIGNATURE_BYTES];
+
+	if (st->canon_len == 0 || st->canon_len > SIG_STATEMENT_MAX)
+		return sig_fail(err, SIG_EFIELD_MISSING);
+	if (size < st->canon_len + 1)
+		return sig_fail(err, SIG_ESPACE);
+	memcpy(buf, st->canon, st->canon_len);
+	switch (form) {
+	case SIG_FORM_RAW:
+		if (sig_sign(st->canon, st->canon_len, sk, sig) != 0)
+			return sig_fail(err, SIG_ECRYPTO);
+		if (sig_rawsig_format(sig, buf + st->canon_len,
+		    size - st->canon_len) != 0)
+			return sig_fail(err, SIG_ESPACE);
+		break;
+	case SIG_FORM_SSHSIG:
+		if (sig_sshsig_sign(st->canon, st->canon_len, sk, SIG_NAMESPACE,
+		    buf + st->canon_len, size - st->canon_len, err) != 0)
+			return -1;
+		break;
+	default:
+		return sig_fail(err, SIG_ENOSIG);
+	}
+	return sig_ok(err);
+}

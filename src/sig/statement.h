@@ -1,0 +1,156 @@
+/*
+ * sig/statement.h: the signed statement of an action: fields, text, signing.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * Part of sig/sig.h, which includes this header (implemented in
+ * sig/statement.c); the conventions are sig/sig.h's.
+ *
+ * THE STATEMENT
+ *
+ * The signed bytes of an action are exactly its canonical statement, five
+ * lines, UTF-8 (in practice ASCII), each line ending with one LF -- the last
+ * line too, so the canonical bytes end with "\n":
+ *
+ *	corrchess-v1\n
+ *	game: 42\n
+ *	ply: 16\n
+ *	player: alice\n
+ *	action: move Nf3\n
+ *
+ * A file holding these five lines, as any editor writes it, is what
+ * `ssh-keygen -Y sign -n corrchess -f KEY FILE` signs, so both signature
+ * forms cover the same bytes.
+ *
+ * Field rules (checked strictly, so the text a player signs is always the
+ * canonical text; nothing is rewritten before signing):
+ *  - the fields come in this order, written "name: value" (one colon, one
+ *    space), names in lower case;
+ *  - game: a decimal from 1 to SIG_GAME_MAX, no sign, no leading zero;
+ *  - ply: half-moves already played, a decimal from 0 to SIG_PLY_MAX, no
+ *    leading zero;
+ *  - player: 1 to SIG_PLAYER_MAX characters from [a-z0-9_.-]; lower case
+ *    only (an upper-case letter is an error, never folded, because folding
+ *    would change the signed bytes);
+ *  - action: one of
+ *	move MOVE
+ *	move MOVE offer-draw
+ *	accept-draw
+ *	decline-draw
+ *	resign
+ *	claim-draw
+ *	claim-draw MOVE
+ *	leave YYYY-MM-DD YYYY-MM-DD	(first and last day, first <= last)
+ *    words separated by one space. MOVE is one or more words of printable
+ *    ASCII ("exd6 e.p." is two words), at most SIG_MOVE_MAX bytes; whether
+ *    it is a legal move is for the rules core to say.
+ *
+ * Finding a statement in a text (HTTP body, e-mail part): CRLF and lone CR
+ * line ends become LF, spaces and tabs at the end of each line are dropped,
+ * then the first line "corrchess-v1" starts the statement; the four field
+ * lines must follow it directly. Blank lines may separate the statement
+ * from its signature (its two forms: sig/sig.h); text before the statement
+ * and after the signature is ignored. "> " quoting is not removed here
+ * (the mail layer does that).
+ */
+
+/* sig/sig.h first, outside the guard: it includes this header in turn. */
+#include "sig/sig.h"
+
+#ifndef CORRCHESS_SIG_STATEMENT_H
+#define CORRCHESS_SIG_STATEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIG_HEADER		"corrchess-v1"	/* first statement line */
+
+#define SIG_GAME_MAX		UINT64_C(9223372036854775807)	/* INT64_MAX */
+#define SIG_PLY_MAX		UINT32_C(4294967295)
+#define SIG_PLAYER_MAX		32	/* bytes of a player name, no NUL */
+#define SIG_MOVE_MAX		32	/* bytes of a move text, no NUL */
+#define SIG_ACTION_MAX		64	/* bytes of an action value, no NUL */
+#define SIG_STATEMENT_MAX	256	/* canonical statement bytes (longest: 153) */
+
+/* A whole signed statement, as sig_statement_sign() writes it. */
+#define SIG_SIGNED_SIZE		(SIG_STATEMENT_MAX + SIG_SSHSIG_ARMOR_SIZE)
+
+enum sig_action_kind {
+	SIG_ACT_MOVE = 0,	/* move MOVE */
+	SIG_ACT_MOVE_OFFER_DRAW,/* move MOVE offer-draw */
+	SIG_ACT_ACCEPT_DRAW,	/* accept-draw */
+	SIG_ACT_DECLINE_DRAW,	/* decline-draw */
+	SIG_ACT_RESIGN,		/* resign */
+	SIG_ACT_CLAIM_DRAW,	/* claim-draw [MOVE]; move[0] == '\0' if none */
+	SIG_ACT_LEAVE,		/* leave FROM TO */
+};
+
+struct sig_date {
+	uint16_t	year;
+	uint8_t		month;		/* 1..12 */
+	uint8_t		day;		/* 1..31 */
+};
+
+struct sig_action {
+	enum sig_action_kind	kind;
+	char			move[SIG_MOVE_MAX + 1];	/* or "" */
+	struct sig_date		from;	/* leave only: first day away */
+	struct sig_date		to;	/* leave only: last day away */
+};
+
+/* A statement's fields and its canonical bytes (a plain value). */
+struct sig_statement {
+	uint64_t		game;
+	uint32_t		ply;
+	char			player[SIG_PLAYER_MAX + 1];
+	struct sig_action	action;
+	uint8_t			canon[SIG_STATEMENT_MAX];
+	size_t			canon_len;
+	unsigned int		line;	/* on a parse error: line number, or 0 */
+};
+
+struct sig_signature;
+
+/*
+ * Find the first statement in `text` (`len` bytes, NUL not needed), check
+ * its fields and fill `st` (fields and canonical bytes). If `sg` is not
+ * NULL, the signature after the statement is required and parsed into `sg`
+ * (not verified: see sig_signature_verify()). On error, st->line is the
+ * line of `text` at fault (from 1), or 0.
+ */
+int sig_statement_parse(const char *text, size_t len,
+    struct sig_statement *st, struct sig_signature *sg, enum sig_error *err);
+
+/*
+ * Parse an action value ("move Nf3", "leave 2026-07-01 2026-07-14", ...)
+ * into `a` (no leading or trailing space accepted).
+ */
+int sig_action_parse(const char *text, size_t len, struct sig_action *a,
+    enum sig_error *err);
+
+/*
+ * Build a statement from st->game, st->ply, st->player and st->action:
+ * check every field as the parser does and write st->canon and
+ * st->canon_len.
+ */
+int sig_statement_build(struct sig_statement *st, enum sig_error *err);
+
+/*
+ * Sign st's canonical bytes with `sk` and write the statement followed by
+ * the signature, in `form`, NUL-terminated, into buf (SIG_SIGNED_SIZE is
+ * enough). SIG_FORM_SSHSIG uses namespace "corrchess" and sha512, as
+ * `ssh-keygen -Y sign -n corrchess` does.
+ */
+int sig_statement_sign(const struct sig_statement *st,
+    const uint8_t sk[SIG_SECKEY_BYTES], enum sig_form form, char *buf,
+    size_t size, enum sig_error *err);
+
+#endif /* CORRCHESS_SIG_STATEMENT_H */
