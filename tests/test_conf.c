@@ -448,7 +448,7 @@ test_example_matches_table(void **state)
 	fclose(fp);
 	if (strcmp(shipped, generated) != 0)
 		fail_msg("conf/corrchessd.conf differs from the table in "
-		    "src/conf.c; run `make update-conf`");
+		    "src/daemon/conf.c; run `make update-conf`");
 	free(shipped);
 	free(generated);
 }

@@ -377,7 +377,7 @@ imap_raw(const char *user, const char *box, const char *command)
 static char *
 list_folders(const char *user)
 {
-	return (imap_raw(user, "", "LIST \"\" \"*\""));
+	return imap_raw(user, "", "LIST \"\" \"*\"");
 }
 
 /*

@@ -876,7 +876,7 @@ conf_write_example(FILE *fp)
 	fputs("# corrchessd.conf: configuration of corrchessd, the corrchess "
 	    "server.\n"
 	    "#\n"
-	    "# Generated from the table of keys in src/conf.c by\n"
+	    "# Generated from the table of keys in src/daemon/conf.c by\n"
 	    "# `corrchessd --dump-config-example`; every value below is the "
 	    "default.\n"
 	    "#\n"

@@ -79,7 +79,7 @@ conf_write_man(FILE *fp)
 	    ".\\\" Copyright (C) 2026 The corrchess developers\n"
 	    ".\\\" SPDX-License-Identifier: GPL-3.0-or-later\n"
 	    ".\\\"\n"
-	    ".\\\" Generated from the table of keys in src/conf.c by\n"
+	    ".\\\" Generated from the table of keys in src/daemon/conf.c by\n"
 	    ".\\\" `corrchessd --dump-config-man` (make update-conf); "
 	    "do not edit.\n"
 	    ".TH CORRCHESSD.CONF 5 2026 corrchess \"File Formats Manual\"\n"
