@@ -809,6 +809,8 @@ test_french_reasons(void **state)
 {
 	const char	*start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR "
 	    "w KQkq - 0 1";
+	const char	*e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR "
+	    "b KQkq - 0 1";
 	const char	*fen;
 	char		 text[64];
 
@@ -833,8 +835,7 @@ test_french_reasons(void **state)
 	    "aucune tour blanche de la rangée 1 ne peut aller en a3");
 	expect_error(start, 0, "e5", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
 	    "aucun pion blanc ne peut aller en e5");
-	expect_error("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-	    0, "Dh3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	expect_error(e4, 0, "Dh3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
 	    "aucune dame noire ne peut aller en h3");
 
 	/* What is on the square the text names. */
@@ -844,11 +845,9 @@ test_french_reasons(void **state)
 	    "le pion en e7 est noir, et c'est aux Blancs de jouer");
 	expect_error(start, 0, "d8d5", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
 	    "la dame en d8 est noire, et c'est aux Blancs de jouer");
-	expect_error("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-	    0, "e2e3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	expect_error(e4, 0, "e2e3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
 	    "il n'y a aucune pièce en e2");
-	expect_error("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-	    0, "d2d3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	expect_error(e4, 0, "d2d3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
 	    "le pion en d2 est blanc, et c'est aux Noirs de jouer");
 	expect_error(start, 0, "Ce2-e4", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
 	    "il n'y a pas de cavalier blanc en e2");

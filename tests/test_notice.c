@@ -446,9 +446,9 @@ test_kinds(void **state)
 		}
 		text_has(&rb, "      a b c d e f g h\n");
 		if (fr)
-			text_has(&rb, "      a b c d e f g h\n    R roi, D dame, "
-			    "T tour, F fou, C cavalier, P pion ; majuscules : "
-			    "Blancs\n\n");
+			text_has(&rb, "      a b c d e f g h\n    R roi, D "
+			    "dame, T tour, F fou, C cavalier, P pion ; "
+			    "majuscules : Blancs\n\n");
 		else
 			assert_null(strstr(rb.text, "king"));
 		text_has(&rb, fr ? "Cadence : 10 coups en 50 jours\n" :
@@ -504,15 +504,15 @@ test_refused_reasons(void **state)
 		  "c'est aux Noirs de jouer." },
 		{ CHESS_LANG_FR, "bad-move", "ce n'est pas un coup (essayez la "
 		  "notation algébrique : Cf3, e2e4, e2-e4, 5254)",
-		  "Votre coup n'a pas été accepté (coup illisible) : ce n'est pas "
-		  "un coup (essayez la notation algébrique : Cf3, e2e4, e2-e4, "
-		  "5254)." },
-		{ CHESS_LANG_FR, "illegal-move", "un pion ne peut pas être promu "
-		  "en roi ; en français, R est le roi : une tour s'écrit T "
-		  "(e8=T)",
+		  "Votre coup n'a pas été accepté (coup illisible) : ce n'est "
+		  "pas un coup (essayez la notation algébrique : Cf3, e2e4, "
+		  "e2-e4, 5254)." },
+		{ CHESS_LANG_FR, "illegal-move", "un pion ne peut pas être "
+		  "promu en roi ; en français, R est le roi : une tour s'écrit "
+		  "T (e8=T)",
 		  "Votre coup n'a pas été accepté (coup illégal) : un pion ne "
-		  "peut pas être promu en roi ; en français, R est le roi : une "
-		  "tour s'écrit T (e8=T)." },
+		  "peut pas être promu en roi ; en français, R est le roi : "
+		  "une tour s'écrit T (e8=T)." },
 		/* No sentence: the code in words. */
 		{ CHESS_LANG_FR, "bad-signature", NULL,
 		  "Votre coup n'a pas été accepté : signature invalide." },

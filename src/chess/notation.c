@@ -752,7 +752,8 @@ explain_castle(const struct chess_position *pos, int side, struct why *w)
 			square_name(sq, name);
 			if (fr)
 				why_add(w, "roque impossible : la case %s, que "
-				    "le roi doit traverser, est attaquée", name);
+				    "le roi doit traverser, est attaquée",
+				    name);
 			else
 				why_add(w, "cannot castle through check: %s is "
 				    "attacked", name);
@@ -956,9 +957,10 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 			why_add(w, "un pion ne peut pas être promu en roi ; en "
 			    "français, R est le roi : une tour s'écrit T "
 			    "(%s=T)", tname);
+		else if (fr)
+			why_add(w, "un pion ne peut pas être promu en roi");
 		else
-			why_add(w, fr ? "un pion ne peut pas être promu en roi" :
-			    "a pawn cannot promote to a king");
+			why_add(w, "a pawn cannot promote to a king");
 		return;
 	}
 	if (p->promo != -1 && type != -1 && type != CHESS_PAWN) {

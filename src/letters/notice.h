@@ -141,8 +141,9 @@ struct notice {
 	const char		*result;	/* "1-0" "0-1" "1/2-1/2"; NULL or
 						   "*" while the game goes on */
 	const char		*termination;	/* game_termination_name() text */
-	const char		*time_control;	/* game_tc_format() text ("10/50d"),
-						   written in words; or NULL */
+	const char		*time_control;	/* game_tc_format() text, as
+						   "10/50d", written in words;
+						   or NULL */
 	int64_t			 clock[2];	/* seconds left, or -1: no clock */
 	int64_t			 deadline;	/* side to move's, or 0: none */
 	const char		*pgn;		/* attachment text, or NULL */
