@@ -40,6 +40,11 @@ TESTS += tests/test_game
 tests_test_game_SOURCES = tests/test_game.c tests/testutil.h
 tests_test_game_CFLAGS = $(TEST_CFLAGS)
 tests_test_game_LDADD = $(GAME_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/test_render
+TESTS += tests/test_render
+tests_test_render_SOURCES = tests/test_render.c tests/testutil.h
+tests_test_render_CFLAGS = $(TEST_CFLAGS)
+tests_test_render_LDADD = $(GAME_LIBS) $(CMOCKA_LIBS)
 
 # --- event: pairings, standings and tie-breaks, Glicko-2 -------------------
 check_PROGRAMS += tests/test_berger tests/test_glicko tests/test_standings

@@ -954,6 +954,224 @@ test_tc_text(void **state)
 	assert_int_equal(back.inc, 3600);
 }
 
+/* --- refusals in words ---------------------------------------------- */
+
+/* Apply an action in `lang` that must be refused with `want` and exactly
+ * the sentence `text`; a refused action (not a late one) changes nothing. */
+static void
+refused_text(struct game *g, enum chess_lang lang,
+    enum game_action_kind kind, int color, const char *move, int64_t at,
+    enum game_refusal want, const char *text)
+{
+	struct game_action	a;
+	struct snap		s;
+	char			why[256] = "";
+	enum game_refusal	r;
+
+	snap_take(g, &s);
+	memset(&a, 0, sizeof a);
+	a.kind = kind;
+	a.color = color;
+	a.move = move;
+	a.lang = lang;
+	a.at = at;
+	r = game_apply(g, &a, why, sizeof why);
+	if (r != want)
+		fail_msg("want %s, got %s (%s)", game_refusal_code(want),
+		    game_refusal_code(r), why);
+	if (strcmp(why, text) != 0)
+		fail_msg("reason \"%s\", expected \"%s\"", why, text);
+	if (want != GAME_ELATE)
+		snap_check(g, &s);
+}
+
+/* Each refusal of the state machine, word for word, in English and in
+ * French. */
+static void
+test_refusal_words(void **state)
+{
+	struct game	g;
+	const char	*en = NULL, *fr = NULL;
+	int		 l;
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+
+	/* Not your turn; claims are the side to move's. */
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, B, "e5", T0,
+	    GAME_ETURN, "it is White's move");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, B, "e5", T0,
+	    GAME_ETURN, "c'est aux Blancs de jouer");
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_CLAIM_DRAW, B, NULL, T0,
+	    GAME_ETURN, "only the player to move may claim a draw: it is "
+	    "White's move");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_CLAIM_DRAW, B, NULL, T0,
+	    GAME_ETURN, "seul le joueur au trait peut réclamer la nulle : "
+	    "c'est aux Blancs de jouer");
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, 2, "e4", T0,
+	    GAME_ETURN, "no such player colour");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, 2, "e4", T0,
+	    GAME_ETURN, "couleur de joueur inconnue");
+
+	/* The move text: none, not a move, illegal (the rules core's
+	 * sentence, in the action's language). */
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, W, NULL, T0,
+	    GAME_ESYNTAX, "no move given");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "", T0,
+	    GAME_ESYNTAX, "aucun coup n'est indiqué");
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, W, "Cc3", T0,
+	    GAME_ESYNTAX, "not a move (try SAN like Nf3, or e2e4, e2-e4, "
+	    "5254)");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Nc3", T0,
+	    GAME_ESYNTAX, "ce n'est pas un coup (essayez la notation "
+	    "algébrique : Cf3, e2e4, e2-e4, 5254)");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Ce5", T0,
+	    GAME_EILLEGAL, "aucun cavalier blanc ne peut aller en e5");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Ce2", T0,
+	    GAME_EILLEGAL, "les Blancs ont déjà un pion en e2");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_CLAIM_DRAW, W, "Ce5", T0,
+	    GAME_EILLEGAL, "aucun cavalier blanc ne peut aller en e5");
+
+	/* Draw offers. */
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_ACCEPT_DRAW, W, NULL, T0,
+	    GAME_ENO_OFFER, "no draw offer to accept");
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_DECLINE_DRAW, W, NULL, T0,
+	    GAME_ENO_OFFER, "no draw offer to decline");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_ACCEPT_DRAW, W, NULL, T0,
+	    GAME_ENO_OFFER, "aucune proposition de nulle à accepter");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_DECLINE_DRAW, W, NULL, T0,
+	    GAME_ENO_OFFER, "aucune proposition de nulle à refuser");
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "e4", true, T0 + HOUR,
+	    NULL, 0), GAME_OK);
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_ACCEPT_DRAW, W, NULL,
+	    T0 + HOUR, GAME_ENO_OFFER, "the draw offer is your own: it awaits "
+	    "Black's answer");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_ACCEPT_DRAW, W, NULL,
+	    T0 + HOUR, GAME_ENO_OFFER, "la proposition de nulle est la vôtre : "
+	    "elle attend la réponse des Noirs");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "d4", T0 + HOUR,
+	    GAME_ETURN, "c'est aux Noirs de jouer");
+
+	/* Claims that do not hold, on the position and after a move. */
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_CLAIM_DRAW, B, NULL,
+	    T0 + HOUR, GAME_EBAD_CLAIM, "no threefold repetition: the "
+	    "position has occurred once; no fifty-move rule: 0 half-moves "
+	    "without a capture or pawn move, 100 are needed");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_CLAIM_DRAW, B, NULL,
+	    T0 + HOUR, GAME_EBAD_CLAIM, "pas de triple répétition : la "
+	    "position est apparue une fois ; pas de règle des cinquante "
+	    "coups : 0 demi-coup sans prise ni coup de pion, il en faut 100");
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_CLAIM_DRAW, B, "Nf6",
+	    T0 + HOUR, GAME_EBAD_CLAIM, "after Nf6, no threefold repetition: "
+	    "the position would have occurred once; no fifty-move rule: 1 "
+	    "half-move without a capture or pawn move, 100 are needed");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_CLAIM_DRAW, B, "Cf6",
+	    T0 + HOUR, GAME_EBAD_CLAIM, "après Cf6, pas de triple "
+	    "répétition : la position serait apparue une fois ; pas de règle "
+	    "des cinquante coups : 1 demi-coup sans prise ni coup de pion, il "
+	    "en faut 100");
+	moves_ok(&g, (const char *const[]){ "Nf6", "Nf3", "Ng8", "Ng1",
+	    "Nf6", "Nf3", NULL }, T0 + 2 * HOUR);
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_CLAIM_DRAW, B, "Cg8",
+	    T0 + 9 * HOUR, GAME_EBAD_CLAIM, "après Cg8, pas de triple "
+	    "répétition : la position serait apparue deux fois ; pas de "
+	    "règle des cinquante coups : 7 demi-coups sans prise ni coup de "
+	    "pion, il en faut 100");
+
+	/* Unknown action. */
+	refused_text(&g, CHESS_LANG_EN, (enum game_action_kind)99, B, NULL,
+	    T0 + 9 * HOUR, GAME_ESYNTAX, "unknown action");
+	refused_text(&g, CHESS_LANG_FR, (enum game_action_kind)99, B, NULL,
+	    T0 + 9 * HOUR, GAME_ESYNTAX, "action inconnue");
+
+	/* Over: the termination in words in French, its API name in
+	 * English. */
+	assert_int_equal(act(&g, GAME_ACT_RESIGN, B, NULL, false,
+	    T0 + 10 * HOUR, NULL, 0), GAME_OK);
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, B, "Ng8",
+	    T0 + 10 * HOUR, GAME_EOVER, "the game is over (1-0, resignation)");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, B, "Cg8",
+	    T0 + 10 * HOUR, GAME_EOVER, "la partie est terminée (1-0, "
+	    "abandon)");
+	game_free(&g);
+
+	/* Too late: the game ends on time, in either language. */
+	for (l = CHESS_LANG_EN; l <= CHESS_LANG_FR; l++) {
+		start(&g, NULL, "1d/move", GAME_POLICY_CLAIM);
+		en = "White's time ran out: the game is over (0-1, timeout)";
+		fr = "le temps des Blancs est écoulé : la partie est terminée "
+		    "(0-1, perte au temps)";
+		refused_text(&g, (enum chess_lang)l, GAME_ACT_MOVE, W, "e4",
+		    T0 + 2 * DAY, GAME_ELATE, l == CHESS_LANG_FR ? fr : en);
+		ended(&g, GAME_RESULT_BLACK, GAME_TERM_TIMEOUT);
+		refused_text(&g, (enum chess_lang)l, GAME_ACT_MOVE, W, "e4",
+		    T0 + 2 * DAY, GAME_EOVER, l == CHESS_LANG_FR ?
+		    "la partie est terminée (0-1, perte au temps)" :
+		    "the game is over (0-1, timeout)");
+		game_free(&g);
+	}
+}
+
+/* Time controls for people, in both languages. */
+static void
+test_tc_words(void **state)
+{
+	static const struct {
+		const char	*tc;
+		const char	*en;
+		const char	*fr;
+	} t[] = {
+		{ "3d/move", "3 days per move", "3 jours par coup" },
+		{ "1d/move", "1 day per move", "1 jour par coup" },
+		{ "48h/move", "2 days per move", "2 jours par coup" },
+		{ "12h/move", "12 hours per move", "12 heures par coup" },
+		{ "1h/move", "1 hour per move", "1 heure par coup" },
+		{ "1s/move", "1 second per move", "1 seconde par coup" },
+		{ "10/50d", "10 moves in 50 days", "10 coups en 50 jours" },
+		{ "1/3d", "1 move in 3 days", "1 coup en 3 jours" },
+		{ "30d+1d", "30 days + 1 day per move",
+		  "30 jours + 1 jour par coup" },
+		{ "90s+1h", "90 seconds + 1 hour per move",
+		  "90 secondes + 1 heure par coup" },
+		{ "10d+0d", "10 days for the whole game",
+		  "10 jours pour toute la partie" },
+		{ "none", "no clock", "sans pendule" },
+	};
+	struct game_tc	tc;
+	char		buf[GAME_TC_TEXT_MAX], why[256];
+	size_t		i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (game_tc_parse(&tc, t[i].tc, why, sizeof why) != 0)
+			fail_msg("%s: %s", t[i].tc, why);
+		n = game_tc_text(&tc, CHESS_LANG_EN, buf, sizeof buf);
+		assert_string_equal(buf, t[i].en);
+		assert_int_equal(n, strlen(t[i].en));
+		n = game_tc_text(&tc, CHESS_LANG_FR, buf, sizeof buf);
+		assert_string_equal(buf, t[i].fr);
+		assert_int_equal(n, strlen(t[i].fr));
+	}
+	/* The longest fits. */
+	assert_int_equal(game_tc_parse(&tc, "3650d+3650d", why, sizeof why),
+	    0);
+	assert_true(game_tc_text(&tc, CHESS_LANG_FR, buf, sizeof buf) <
+	    GAME_TC_TEXT_MAX);
+	assert_int_equal(game_tc_parse(&tc, "1000/3650d", why, sizeof why),
+	    0);
+	assert_true(game_tc_text(&tc, CHESS_LANG_EN, buf, sizeof buf) <
+	    GAME_TC_TEXT_MAX);
+	/* Terminations for people. */
+	assert_string_equal(game_termination_text(GAME_TERM_CHECKMATE,
+	    CHESS_LANG_FR), "échec et mat");
+	assert_string_equal(game_termination_text(GAME_TERM_AGREEMENT,
+	    CHESS_LANG_EN), "draw by agreement");
+	assert_string_equal(game_termination_text(GAME_TERM_NONE,
+	    CHESS_LANG_FR), "");
+	assert_string_equal(game_termination_text((enum game_termination)99,
+	    CHESS_LANG_EN), "");
+}
+
 static void
 test_names(void **state)
 {
@@ -1083,7 +1301,9 @@ main(void)
 		cmocka_unit_test(test_tc_none),
 		cmocka_unit_test(test_time_left_never_negative),
 		cmocka_unit_test(test_tc_text),
+		cmocka_unit_test(test_tc_words),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_refusal_words),
 		cmocka_unit_test(test_replay),
 	};
 

@@ -429,13 +429,13 @@ test_disambiguation(void **state)
 	expect_error(fen, 0, "Qab2", CHESS_LANG_EN, CHESS_EMOVE_AMBIGUOUS,
 	    "Qab2 is ambiguous: Qa1b2 or Q3b2");
 	expect_error(fen, 0, "Db2", CHESS_LANG_FR, CHESS_EMOVE_AMBIGUOUS,
-	    "Db2 is ambiguous: Da1b2, Dcb2 or D3b2");
+	    "Db2 est ambigu : Da1b2, Dcb2 ou D3b2");
 
 	fen = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
 	expect_error(fen, 0, "Nd2", CHESS_LANG_EN, CHESS_EMOVE_AMBIGUOUS,
 	    "Nd2 is ambiguous: Nbd2 or Nfd2");
 	expect_error(fen, 0, " Cd2+ ", CHESS_LANG_FR, CHESS_EMOVE_AMBIGUOUS,
-	    "Cd2+ is ambiguous: Cbd2 or Cfd2");
+	    "Cd2+ est ambigu : Cbd2 ou Cfd2");
 	expect_move(fen, 0, "Nbd2", CHESS_LANG_EN, "Nbd2");
 	expect_move(fen, 0, "N3d2", CHESS_LANG_EN, "Nfd2");
 	expect_move(fen, 0, "f3d2", CHESS_LANG_EN, "Nfd2");
@@ -474,8 +474,8 @@ test_pawns(void **state)
 	expect_move(promo, 0, "e8D", CHESS_LANG_FR, "e8=Q+");
 	expect_move(promo, 0, "e8=Q", CHESS_LANG_FR, "e8=Q+");
 	expect_move(promo, 0, "e8=T", CHESS_LANG_FR, "e8=R+");
-	/* A French R in promotion can only be a rook (UCI's r). */
-	expect_move(promo, 0, "e8=R", CHESS_LANG_FR, "e8=R+");
+	/* UCI's lowercase r is a rook in French too; every other French R
+	 * is the king (see test_french_promotion). */
 	expect_move(promo, 0, "e7e8r", CHESS_LANG_FR, "e8=R+");
 	expect_move(promo, 0, "e8=F", CHESS_LANG_FR, "e8=B");
 	expect_move(promo, 0, "e8=C", CHESS_LANG_FR, "e8=N");
@@ -490,7 +490,8 @@ test_pawns(void **state)
 	expect_error(promo, 0, "e8", CHESS_LANG_EN, CHESS_EMOVE_AMBIGUOUS,
 	    "e8 needs a promotion piece: e8=Q+, e8=R+, e8=B or e8=N");
 	expect_error(promo, 0, "e7e8", CHESS_LANG_FR, CHESS_EMOVE_AMBIGUOUS,
-	    "e7e8 needs a promotion piece: e8=D+, e8=T+, e8=F or e8=C");
+	    "e7e8 ne dit pas en quelle pièce le pion est promu : "
+	    "e8=D+, e8=T+, e8=F ou e8=C");
 	expect_error(promo, 0, "e8=K", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "a pawn cannot promote to a king");
 	expect_error(promo, 0, "e8=P", CHESS_LANG_EN, CHESS_EMOVE_SYNTAX,
@@ -670,7 +671,7 @@ test_illegal_reasons(void **state)
 	expect_error(start, 0, "Ne5", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "no white knight can move to e5");
 	expect_error(start, 0, "Ce5", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
-	    "no white knight can move to e5");
+	    "aucun cavalier blanc ne peut aller en e5");
 	expect_error(start, 0, "Nbd2", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "white already has a pawn on d2");
 	expect_error(start, 0, "Nfd4", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
@@ -695,7 +696,7 @@ test_illegal_reasons(void **state)
 	expect_error(fen, 0, "Nf3", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "the knight on d2 is pinned");
 	expect_error(fen, 0, "Cf3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
-	    "the knight on d2 is pinned");
+	    "le cavalier en d2 est cloué");
 	/* En passant that would open the rank to the king. */
 	fen = "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2";
 	expect_error(fen, 0, "bxc6", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
@@ -706,7 +707,7 @@ test_illegal_reasons(void **state)
 	expect_error(fen, 0, "Ke2", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "the king would be in check on e2");
 	expect_error(fen, 0, "Re2", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
-	    "the king would be in check on e2");
+	    "le roi serait en échec en e2");
 	/* Capturing a defended piece with the king. */
 	fen = "4k3/8/8/8/8/8/3r4/3rK3 w - - 0 1";
 	expect_error(fen, 0, "Kxd1", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
@@ -740,7 +741,7 @@ test_illegal_reasons(void **state)
 	expect_error(fen, 0, "5171", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "cannot castle through check: f1 is attacked");
 	fen = "4k1r1/8/8/8/8/8/8/4K2R w K - 0 1";
-	expect_error(fen, 0, "0-0", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	expect_error(fen, 0, "0-0", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "castling kingside would put the king in check on g1");
 	expect_error(start, 0, "O-O", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
 	    "cannot castle kingside: the squares between king and rook are "
@@ -780,7 +781,8 @@ test_syntax(void **state)
 		expect_error(start, 0, bad[i], CHESS_LANG_EN,
 		    CHESS_EMOVE_SYNTAX, chess_strerror(CHESS_EMOVE_SYNTAX));
 		expect_error(start, 0, bad[i], CHESS_LANG_FR,
-		    CHESS_EMOVE_SYNTAX, NULL);
+		    CHESS_EMOVE_SYNTAX, "ce n'est pas un coup (essayez la "
+		    "notation algébrique : Cf3, e2e4, e2-e4, 5254)");
 	}
 
 	/* Overlong text, however it is made. */
@@ -798,6 +800,227 @@ test_syntax(void **state)
 	/* But surrounding white space within bounds is fine. */
 	snprintf(text, sizeof text, "%100s%-100s", "Nf3", "");
 	expect_move(start, 0, text, CHESS_LANG_EN, "Nf3");
+}
+
+/* Each reason of test_illegal_reasons and test_syntax, in French, word for
+ * word: the player's language decides the sentence, not only the letters. */
+static void
+test_french_reasons(void **state)
+{
+	const char	*start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR "
+	    "w KQkq - 0 1";
+	const char	*e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR "
+	    "b KQkq - 0 1";
+	const char	*fen;
+	char		 text[64];
+
+	(void)state;
+	/* Not a move: the hint uses French letters. English letters are not
+	 * French piece letters. */
+	expect_error(start, 0, "Nc3", CHESS_LANG_FR, CHESS_EMOVE_SYNTAX,
+	    "ce n'est pas un coup (essayez la notation algébrique : Cf3, "
+	    "e2e4, e2-e4, 5254)");
+	snprintf(text, sizeof text, "Cf3%40s", "!");
+	expect_error(start, 0, text, CHESS_LANG_FR, CHESS_EMOVE_SYNTAX,
+	    "le texte du coup est trop long");
+
+	/* No piece can go there. */
+	expect_error(start, 0, "Cbd2", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Blancs ont déjà un pion en d2");
+	expect_error(start, 0, "Cd1", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Blancs ont déjà une dame en d1");
+	expect_error(start, 0, "Cfd4", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "aucun cavalier blanc de la colonne f ne peut aller en d4");
+	expect_error(start, 0, "T1a3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "aucune tour blanche de la rangée 1 ne peut aller en a3");
+	expect_error(start, 0, "e5", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "aucun pion blanc ne peut aller en e5");
+	expect_error(e4, 0, "Dh3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "aucune dame noire ne peut aller en h3");
+
+	/* What is on the square the text names. */
+	expect_error(start, 0, "e3e4", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "il n'y a aucune pièce en e3");
+	expect_error(start, 0, "e7e5", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le pion en e7 est noir, et c'est aux Blancs de jouer");
+	expect_error(start, 0, "d8d5", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "la dame en d8 est noire, et c'est aux Blancs de jouer");
+	expect_error(e4, 0, "e2e3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "il n'y a aucune pièce en e2");
+	expect_error(e4, 0, "d2d3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le pion en d2 est blanc, et c'est aux Noirs de jouer");
+	expect_error(start, 0, "Ce2-e4", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "il n'y a pas de cavalier blanc en e2");
+	expect_error(start, 0, "De2-e4", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "il n'y a pas de dame blanche en e2");
+	expect_error(start, 0, "f1c4", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le fou en f1 ne peut pas aller en c4");
+	expect_error(start, 0, "Ta1a3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "la tour en a1 ne peut pas aller en a3");
+	expect_error("1r3k1r/8/8/8/8/8/8/1R3K1R w HBhb - 0 1", CHESS_FEN_960,
+	    "f1c1", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le roi en f1 ne peut pas aller en c1");
+
+	/* Pins and checks. */
+	fen = "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1";
+	expect_error(fen, 0, "Cf3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le cavalier en d2 est cloué");
+	fen = "4k3/8/8/8/1b6/8/3Q4/4K3 w - - 0 1";
+	expect_error(fen, 0, "Dd3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "la dame en d2 est clouée");
+	fen = "4k3/8/8/8/8/8/r7/4K3 w - - 0 1";
+	expect_error(fen, 0, "Re2", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le roi serait en échec en e2");
+	fen = "4k3/8/8/8/8/8/8/r3K2N w - - 0 1";
+	expect_error(fen, 0, "Cg3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le coup laisse le roi blanc en échec");
+	fen = "4K3/8/8/8/8/8/8/R3k2n b - - 0 1";
+	expect_error(fen, 0, "Cg3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le coup laisse le roi noir en échec");
+	/* Several pieces, each with its reason, French punctuation. */
+	fen = "4k3/8/8/7N/8/8/8/r3K2N w - - 0 1";
+	expect_error(fen, 0, "Cg3", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le coup laisse le roi blanc en échec ; le coup laisse le roi "
+	    "blanc en échec");
+	expect_error(fen, 0, "Ng3", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
+	    "the move leaves the white king in check; the move leaves the "
+	    "white king in check");
+
+	/* Castling: petit roque (kingside), grand roque (queenside). */
+	fen = "4k3/8/8/8/8/8/8/4K2R w - - 0 1";
+	expect_error(fen, 0, "O-O", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Blancs ont perdu le droit au petit roque");
+	expect_error(fen, 0, "O-O-O", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Blancs ont perdu le droit au grand roque");
+	expect_error(fen, 0, "Re1g1", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Blancs ont perdu le droit au petit roque");
+	expect_error("r3k3/8/8/8/8/8/8/4K3 b q - 0 1", 0, "0-0",
+	    CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Noirs ont perdu le droit au petit roque");
+	fen = "4k3/8/8/b7/8/8/8/4K2R w K - 0 1";
+	expect_error(fen, 0, "O-O", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "les Blancs ne peuvent pas roquer : leur roi est en échec");
+	fen = "4kr2/8/8/8/8/8/8/4K2R w K - 0 1";
+	expect_error(fen, 0, "O-O", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "roque impossible : la case f1, que le roi doit traverser, est "
+	    "attaquée");
+	fen = "4k1r1/8/8/8/8/8/8/4K2R w K - 0 1";
+	expect_error(fen, 0, "0-0", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "le petit roque mettrait le roi en échec en g1");
+	expect_error(start, 0, "O-O", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "petit roque impossible : les cases entre le roi et la tour ne "
+	    "sont pas libres (f1, g1)");
+	expect_error(start, 0, "e1a1", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "grand roque impossible : les cases entre le roi et la tour ne "
+	    "sont pas libres (b1, c1, d1)");
+
+	/* Promotion where there is none. */
+	fen = "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1";
+	expect_error(fen, 0, "e8=K", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "un pion ne peut pas être promu en roi");
+	expect_error(fen, 0, "Re2=D", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "seul un pion peut être promu");
+	expect_error("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq "
+	    "f6 0 3", 0, "e6=D", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "un pion n'est promu que sur la huitième rangée");
+	expect_error("4k3/8/8/8/3p4/8/8/4K3 b - - 0 1", 0, "d3=D",
+	    CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "un pion n'est promu que sur la première rangée");
+
+	/* Ambiguity, with the candidates in French letters. */
+	fen = "4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1";
+	expect_error(fen, 0, "Db2", CHESS_LANG_FR, CHESS_EMOVE_AMBIGUOUS,
+	    "Db2 est ambigu : Da1b2, Dcb2 ou D3b2");
+	expect_error(fen, 0, "Dab2", CHESS_LANG_FR, CHESS_EMOVE_AMBIGUOUS,
+	    "Dab2 est ambigu : Da1b2 ou D3b2");
+	expect_error("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", 0, "e8",
+	    CHESS_LANG_FR, CHESS_EMOVE_AMBIGUOUS,
+	    "e8 ne dit pas en quelle pièce le pion est promu : e8=D+, e8=T+, "
+	    "e8=F ou e8=C");
+}
+
+/*
+ * French promotion letters: D T F C first; Q, N and B, which mean nothing
+ * else in French, as in English; R, the French king, refused with a reason
+ * that names T; UCI's lowercase r still a rook.
+ */
+static void
+test_french_promotion(void **state)
+{
+	static const char *const refused[] = {
+		"e8=R", "e8R", "e8(R)", "e8/R", "e8=r", "e8r", "e7-e8=R",
+		"e7e8R", "e7-e8r", "e7xe8=R", NULL
+	};
+	const char	*white = "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1";
+	const char	*black = "4k3/8/8/8/8/8/p7/4K3 b - - 0 1";
+	int		 i;
+
+	(void)state;
+	for (i = 0; refused[i] != NULL; i++)
+		expect_error(white, 0, refused[i], CHESS_LANG_FR,
+		    CHESS_EMOVE_ILLEGAL, "un pion ne peut pas être promu en "
+		    "roi ; en français, R est le roi : une tour s'écrit T "
+		    "(e8=T)");
+	expect_error(black, 0, "a1=R", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "un pion ne peut pas être promu en roi ; en français, R est le "
+	    "roi : une tour s'écrit T (a1=T)");
+	expect_error(white, 0, "exd8=R", CHESS_LANG_FR, CHESS_EMOVE_ILLEGAL,
+	    "un pion ne peut pas être promu en roi ; en français, R est le "
+	    "roi : une tour s'écrit T (d8=T)");
+	/* In English R is a rook, K the king. */
+	expect_move(white, 0, "e8=R", CHESS_LANG_EN, "e8=R+");
+	expect_move(black, 0, "a1=R", CHESS_LANG_EN, "a1=R+");
+	expect_error(black, 0, "a1=K", CHESS_LANG_EN, CHESS_EMOVE_ILLEGAL,
+	    "a pawn cannot promote to a king");
+
+	/* What French accepts. */
+	expect_move(black, 0, "a1=T", CHESS_LANG_FR, "a1=R+");
+	expect_move(black, 0, "a1T", CHESS_LANG_FR, "a1=R+");
+	expect_move(black, 0, "a1=D", CHESS_LANG_FR, "a1=Q+");
+	expect_move(white, 0, "e8=D", CHESS_LANG_FR, "e8=Q+");
+	expect_move(white, 0, "e8=d", CHESS_LANG_FR, "e8=Q+");
+	expect_move(white, 0, "e8=T", CHESS_LANG_FR, "e8=R+");
+	expect_move(white, 0, "exd8=T", CHESS_LANG_FR, "exd8=R+");
+	expect_move(white, 0, "e8=F", CHESS_LANG_FR, "e8=B");
+	expect_move(white, 0, "e8=C", CHESS_LANG_FR, "e8=N");
+	expect_move(white, 0, "e8=Q", CHESS_LANG_FR, "e8=Q+");
+	expect_move(white, 0, "e8=N", CHESS_LANG_FR, "e8=N");
+	expect_move(white, 0, "e8=B", CHESS_LANG_FR, "e8=B");
+	expect_move(white, 0, "e7e8q", CHESS_LANG_FR, "e8=Q+");
+	expect_move(white, 0, "e7e8r", CHESS_LANG_FR, "e8=R+");
+	expect_move(black, 0, "a2a1r", CHESS_LANG_FR, "a1=R+");
+	expect_move(white, 0, "57582", CHESS_LANG_FR, "e8=R+");
+}
+
+/* The error texts in both languages. */
+static void
+test_strerror_lang(void **state)
+{
+	int	e;
+
+	(void)state;
+	assert_string_equal(chess_strerror(CHESS_EMOVE_SYNTAX),
+	    "not a move (try SAN like Nf3, or e2e4, e2-e4, 5254)");
+	assert_string_equal(chess_strerror_lang(CHESS_EMOVE_SYNTAX,
+	    CHESS_LANG_EN), chess_strerror(CHESS_EMOVE_SYNTAX));
+	assert_string_equal(chess_strerror_lang(CHESS_EMOVE_SYNTAX,
+	    CHESS_LANG_FR), "ce n'est pas un coup (essayez la notation "
+	    "algébrique : Cf3, e2e4, e2-e4, 5254)");
+	assert_string_equal(chess_strerror_lang(CHESS_EMOVE_ILLEGAL,
+	    CHESS_LANG_FR), "coup illégal");
+	assert_string_equal(chess_strerror_lang(CHESS_EMOVE_AMBIGUOUS,
+	    CHESS_LANG_FR), "coup ambigu");
+	assert_string_equal(chess_strerror_lang(CHESS_EFEN_KINGS,
+	    CHESS_LANG_FR), "chaque camp doit avoir exactement un roi");
+	/* Every error has a text of its own in each language. */
+	for (e = CHESS_OK; e <= CHESS_E960_NUMBER; e++) {
+		assert_string_not_equal(chess_strerror_lang(e, CHESS_LANG_FR),
+		    chess_strerror_lang(e, CHESS_LANG_EN));
+		assert_string_not_equal(chess_strerror_lang(e, CHESS_LANG_FR),
+		    "erreur inconnue");
+	}
+	assert_string_equal(chess_strerror_lang(CHESS_E960_NUMBER + 1,
+	    CHESS_LANG_FR), "erreur inconnue");
 }
 
 /* Small or absent reason buffers, and a NULL text. */
@@ -910,6 +1133,9 @@ main(void)
 		cmocka_unit_test(test_castling_chess960),
 		cmocka_unit_test(test_illegal_reasons),
 		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_french_reasons),
+		cmocka_unit_test(test_french_promotion),
+		cmocka_unit_test(test_strerror_lang),
 		cmocka_unit_test(test_reason_buffers),
 		cmocka_unit_test(test_random_text),
 		cmocka_unit_test(test_legal_san_standard),

@@ -281,17 +281,17 @@ static const struct {
 	  "(in 2d 3h).", true },
 	{ NOTICE_REMINDER, CHESS_LANG_FR,
 	  "[corrchess] Partie 42, alice c. bob : \xc3\xa0 vous de jouer, il "
-	  "reste 2j 3h",
+	  "reste 2 j 3 h",
 	  "C'est \xc3\xa0 vous de jouer, et votre temps s'\xc3\xa9\x63oule le "
-	  "2026-11-20T14:06:40Z (dans 2j 3h).", true },
+	  "2026-11-20T14:06:40Z (dans 2 j 3 h).", true },
 	{ NOTICE_REFUSED, CHESS_LANG_EN,
 	  "[corrchess] Game 42, alice v bob: not accepted",
 	  "Your move was not accepted: Illegal move: no knight can reach e5.",
 	  true },
 	{ NOTICE_REFUSED, CHESS_LANG_FR,
 	  "[corrchess] Partie 42, alice c. bob : refus\xc3\xa9",
-	  "Votre coup n'a pas \xc3\xa9t\xc3\xa9 accept\xc3\xa9 : coup "
-	  "ill\xc3\xa9gal.", true },
+	  "Votre coup n'a pas été accepté (coup illégal) : aucun cavalier "
+	  "blanc ne peut aller en e5.", true },
 	{ NOTICE_HOWTO, CHESS_LANG_EN,
 	  "[corrchess] Game 42, alice v bob: how to send a move",
 	  "Your mail holds no signed statement, so nothing was done.", true },
@@ -338,7 +338,10 @@ test_kinds(void **state)
 			n.termination = "resignation";
 		}
 		if (n.kind == NOTICE_REFUSED) {
-			n.reason = "Illegal move: no knight can reach e5.";
+			/* The service's sentence, in the player's language
+			 * (the rules core's reason for Ne5 / Ce5). */
+			n.reason = fr ? "aucun cavalier blanc ne peut aller "
+			    "en e5" : "Illegal move: no knight can reach e5.";
 			n.reason_code = "illegal-move";
 			n.answered_id = "CAB4x9=Yk2@mail.example.org";
 		}
@@ -424,18 +427,33 @@ test_kinds(void **state)
 		    "Hello \xc3\x89lodie Dupr\xc3\xa9,\n");
 		text_has(&rb, fr ? "Partie 42 : alice (Blancs) c. bob (Noirs)" :
 		    "Game 42: alice (White) v bob (Black)");
+		/* The board in the reader's letters; in French with
+		 * their key, as R is the French king. */
 		if (n.nply == 0) {
-			text_has(&rb, "    8 r n b q k b n r\n");
-			text_has(&rb, "    1 R N B Q K B N R\n");
+			text_has(&rb, fr ? "    8 t c f d r f c t\n" :
+			    "    8 r n b q k b n r\n");
+			text_has(&rb, fr ? "    1 T C F D R F C T\n" :
+			    "    1 R N B Q K B N R\n");
 		} else {
-			text_has(&rb, "    8 r . b q k . . r\n");
-			text_has(&rb, "    1 R N B Q . R K .\n");
+			text_has(&rb, fr ? "    8 t . f d r . . t\n" :
+			    "    8 r . b q k . . r\n");
+			text_has(&rb, fr ? "    1 T C F D . T R .\n" :
+			    "    1 R N B Q . R K .\n");
 			text_has(&rb, fr ? "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 "
 			    "4. Fa4 Cf6 5. O-O Fe7" :
 			    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O "
 			    "Be7");
 		}
 		text_has(&rb, "      a b c d e f g h\n");
+		if (fr)
+			text_has(&rb, "      a b c d e f g h\n    R roi, D "
+			    "dame, T tour, F fou, C cavalier, P pion ; "
+			    "majuscules : Blancs\n\n");
+		else
+			assert_null(strstr(rb.text, "king"));
+		text_has(&rb, fr ? "Cadence : 10 coups en 50 jours\n" :
+		    "Time control: 10 moves in 50 days\n");
+		assert_null(strstr(rb.text, "10/50d"));
 		if (kinds[i].ready) {
 			snprintf(want, sizeof want, "corrchess-v1\ngame: 42\n"
 			    "ply: %zu\nplayer: alice\naction: move \n", n.nply);
@@ -445,15 +463,16 @@ test_kinds(void **state)
 			snprintf(want, sizeof want, "corrchess sign --game 42 "
 			    "--ply %zu --player alice move", n.nply);
 			text_has(&rb, want);
-			text_has(&rb, fr ? "12j 3h" : "12d 3h");
+			text_has(&rb, fr ? "Temps restant : Blancs (alice) "
+			    "12 j 3 h, Noirs (bob) 30 j" : "Time left: White "
+			    "(alice) 12d 3h, Black (bob) 30d");
 		} else {
 			assert_null(strstr(rb.text, "corrchess-v1"));
 			text_has(&rb, over && fr ? "R\xc3\xa9sultat : " :
 			    "Result: ");
 		}
-		if (n.kind == NOTICE_REFUSED && fr)
-			text_has(&rb, "Message du serveur : Illegal move: no "
-			    "knight can reach e5.");
+		if (fr)
+			assert_null(strstr(rb.text, "Message du serveur"));
 
 		/* The attachment. */
 		assert_int_equal(rb.nparts, 2);
@@ -467,6 +486,96 @@ test_kinds(void **state)
 		notice_mail_free(&m);
 	}
 	notice_mail_free(&m);		/* a zeroed struct */
+}
+
+/* A refusal quotes the service's sentence as given; in French it says
+ * first what was refused, in French, when the code is known. */
+static void
+test_refused_reasons(void **state)
+{
+	static const struct {
+		enum chess_lang	 lang;
+		const char	*code;
+		const char	*reason;
+		const char	*sentence;
+	} t[] = {
+		{ CHESS_LANG_FR, "not-your-turn", "c'est aux Noirs de jouer",
+		  "Votre coup n'a pas été accepté (ce n'est pas votre tour) : "
+		  "c'est aux Noirs de jouer." },
+		{ CHESS_LANG_FR, "bad-move", "ce n'est pas un coup (essayez la "
+		  "notation algébrique : Cf3, e2e4, e2-e4, 5254)",
+		  "Votre coup n'a pas été accepté (coup illisible) : ce n'est "
+		  "pas un coup (essayez la notation algébrique : Cf3, e2e4, "
+		  "e2-e4, 5254)." },
+		{ CHESS_LANG_FR, "illegal-move", "un pion ne peut pas être "
+		  "promu en roi ; en français, R est le roi : une tour s'écrit "
+		  "T (e8=T)",
+		  "Votre coup n'a pas été accepté (coup illégal) : un pion ne "
+		  "peut pas être promu en roi ; en français, R est le roi : "
+		  "une tour s'écrit T (e8=T)." },
+		/* No sentence: the code in words. */
+		{ CHESS_LANG_FR, "bad-signature", NULL,
+		  "Votre coup n'a pas été accepté : signature invalide." },
+		{ CHESS_LANG_FR, "stopping", "",
+		  "Votre coup n'a pas été accepté : le serveur s'arrête." },
+		/* A code without French words: the sentence alone. */
+		{ CHESS_LANG_FR, "some-new-code", "la raison.",
+		  "Votre coup n'a pas été accepté : la raison." },
+		{ CHESS_LANG_FR, NULL, NULL,
+		  "Votre coup n'a pas été accepté : raison non précisée." },
+		{ CHESS_LANG_EN, NULL, "",
+		  "Your move was not accepted: no reason given." },
+		{ CHESS_LANG_EN, "not-your-turn", "it is Black's move",
+		  "Your move was not accepted: it is Black's move." },
+		{ CHESS_LANG_EN, "stale-ply", "the statement is for ply 3 but "
+		  "game 42 is at ply 10: sign a statement for ply 10",
+		  "Your move was not accepted: the statement is for ply 3 but "
+		  "game 42 is at ply 10: sign a statement for ply 10." },
+		{ CHESS_LANG_EN, "bad-signature", NULL,
+		  "Your move was not accepted: bad-signature." },
+	};
+	struct readback		 rb;
+	struct notice		 n;
+	struct notice_mail	 m;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		n = fixture(NOTICE_REFUSED, t[i].lang);
+		n.reason = t[i].reason;
+		n.reason_code = t[i].code;
+		n.answered_id = "r.1@mail.example.org";
+		m = compose(&n);
+		readback(&m, &rb);
+		prose_has(&rb, t[i].sentence);
+		readback_free(&rb);
+		notice_mail_free(&m);
+	}
+
+	/* Wrapped French prose keeps a number with its unit ("2 j"). */
+	for (i = 0; i < 40; i++) {
+		char		 reason[512];
+		const char	*p;
+
+		snprintf(reason, sizeof reason, "%.*s 1 j 2 h 3 min 4 s, 1 j "
+		    "2 h 3 min 4 s, 1 j 2 h 3 min 4 s, 1 j 2 h 3 min 4 s, 1 j "
+		    "2 h 3 min 4 s, 1 j 2 h 3 min 4 s", (int)i,
+		    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+		n = fixture(NOTICE_REFUSED, CHESS_LANG_FR);
+		n.reason = reason;
+		n.reason_code = "late-move";
+		m = compose(&n);
+		readback(&m, &rb);
+		prose_has(&rb, reason);
+		for (p = rb.text; (p = strchr(p + 1, '\n')) != NULL;) {
+			if (p[-1] >= '0' && p[-1] <= '9' && strchr("jhms",
+			    p[1]) != NULL && p[1] != '\0')
+				fail_msg("unit cut from its number:\n%s",
+				    rb.text);
+		}
+		readback_free(&rb);
+		notice_mail_free(&m);
+	}
 }
 
 /* Non-ASCII headers are RFC 2047 encoded words; the body is 7-bit safe. */
@@ -722,6 +831,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_refused_reasons),
 		cmocka_unit_test(test_encoding),
 		cmocka_unit_test(test_black_side),
 		cmocka_unit_test(test_start_position),

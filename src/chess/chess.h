@@ -110,6 +110,12 @@ struct chess_position {
 	bool		chess960;	/* write Shredder-FEN and king-takes-rook UCI */
 };
 
+/*
+ * The languages of text for people: piece letters of move notation, and
+ * the sentences that say why a move or a FEN is refused.
+ */
+enum chess_lang { CHESS_LANG_EN = 0, CHESS_LANG_FR = 1 };
+
 /* Errors of every rules-core parser. chess_strerror() describes each. */
 enum chess_error {
 	CHESS_OK = 0,
@@ -134,8 +140,12 @@ enum chess_error {
 	CHESS_E960_NUMBER,	/* start position number not in 0..959 */
 };
 
-/* Return a constant, human-readable description of an error. */
+/* Return a constant, human-readable description of an error, in English. */
 const char *chess_strerror(enum chess_error);
+
+/* The same in `lang` (UTF-8; French uses French piece letters in its
+ * examples: "essayez la notation algébrique : Cf3, e2e4, e2-e4, 5254"). */
+const char *chess_strerror_lang(enum chess_error, enum chess_lang);
 
 /* Build the attack tables. Idempotent and thread-safe; call before use. */
 void chess_init(void);
@@ -216,8 +226,6 @@ size_t chess_fen_write(const struct chess_position *, char *buf, size_t size);
 
 /* --- notation.c ----------------------------------------------------- */
 
-enum chess_lang { CHESS_LANG_EN = 0, CHESS_LANG_FR = 1 };
-
 /* Longest move text we write, with its NUL ("Qa1xb2+" ... "Nbd7xe5=Q#"). */
 #define CHESS_SAN_MAX		16
 
@@ -225,8 +233,17 @@ enum chess_lang { CHESS_LANG_EN = 0, CHESS_LANG_FR = 1 };
  * Parse a move typed by a person, in any notation: SAN (English or French
  * piece letters, by `lang`), long algebraic, UCI, ICCF numeric. The text is
  * matched against the legal moves of `pos`. On failure, when `why` is not
- * NULL, a sentence for the user is written there (the candidates of an
- * ambiguous move, why an illegal move is illegal).
+ * NULL, a sentence for the user is written there, in `lang` (UTF-8): the
+ * candidates of an ambiguous move, in `lang`'s letters; why an illegal move
+ * is illegal; for text that is no move, chess_strerror_lang().
+ *
+ * Promotion letters in French: D T F C, and the English letters that mean
+ * nothing else in French: Q (queen), N (knight), B (bishop). R is the
+ * French king, so a French "e8=R" (or e8R, e8=r ...) is refused,
+ * CHESS_EMOVE_ILLEGAL, with a reason that says a rook is T ("e8=T"). The
+ * one exception is UCI's lowercase rook, "e7e8r" (both squares, nothing
+ * between them, no "="): UCI is English in every language. In English,
+ * Q R B N and K (refused: no pawn becomes a king).
  */
 enum chess_error chess_move_parse(const struct chess_position *,
     const char *text, enum chess_lang lang, chess_move *out,

@@ -45,10 +45,13 @@
  *   at the end are read and ignored: people get them wrong, and the move is
  *   clear without them. So "Nf3#" is Nf3 even when it does not mate.
  * - Promotion as `=Q`, `Q`, `(Q)`, `/Q`, in either case. Letters of `lang`
- *   first, then English ones (UCI is always English): in French `e8=D`,
- *   `e8=T`, `e8=C`, `e8=F`, and also `e8q`, `e8=R` (a rook: no one promotes
- *   to a king). A promotion without its piece is ambiguous, never a queen by
- *   default.
+ *   first, then the English ones that mean nothing else in `lang`: in
+ *   French `e8=D`, `e8=T`, `e8=F`, `e8=C`, and also Q (queen), N (knight),
+ *   B (bishop). A French R is the king: `e8=R` is refused, and the reason
+ *   says that a rook is T. Only UCI's lowercase rook (`e7e8r`: both squares,
+ *   nothing between them, no `=`) stays a rook in French, because UCI is
+ *   English whatever the player's language. A promotion without its piece
+ *   is ambiguous, never a queen by default.
  * - Castling as O-O, 0-0, o-o (and O-O-O ...) in both languages.
  * - Two squares, with or without a piece letter and a sign between them:
  *   long algebraic (e2-e4, Ng1-f3, Ng1f3, e7xd8=Q), UCI (e2e4, e7e8q). Here a
@@ -65,6 +68,10 @@
  *   chess_move_iccf() writes in that case.
  * - Surrounding white space is ignored; text longer than NOTATION_TEXT_MAX
  *   after trimming is refused, and at most NOTATION_SCAN_MAX bytes are read.
+ *
+ * The reasons are written in `lang`: English, or French with its chess
+ * words (roi, dame, tour, fou, cavalier, pion; les Blancs, les Noirs;
+ * petit and grand roque) and its typography (a space before ":" and ";").
  */
 
 #include <stdarg.h>
@@ -97,19 +104,53 @@ struct pattern {
 	int	promo;		/* promotion piece type, -1 when not given */
 	int	castle;		/* enum castle_side, for FORM_CASTLE */
 	int	capture;	/* capture sign written */
+	int	promo_letter;	/* the promotion letter as written, or 0 */
 };
 
-/* A sentence being built in the caller's buffer. */
+/* A sentence being built in the caller's buffer, in `lang`. */
 struct why {
-	char	*buf;
-	size_t	 size;
-	size_t	 len;
+	char		*buf;
+	size_t		 size;
+	size_t		 len;
+	enum chess_lang	 lang;
 };
 
 static const char *const color_names[2] = { "white", "black" };
 static const char *const piece_names[6] = {
 	"pawn", "knight", "bishop", "rook", "queen", "king"
 };
+
+/* French words: the sides as subjects, the pieces, and what agrees with
+ * their gender (la tour, la dame; le pion, le cavalier, le fou, le roi). */
+static const char *const fr_sides[2] = { "les Blancs", "les Noirs" };
+static const char *const fr_pieces[6] = {
+	"pion", "cavalier", "fou", "tour", "dame", "roi"
+};
+
+/* True for the French pieces whose name is feminine. */
+static int
+fr_feminine(int type)
+{
+	return type == CHESS_ROOK || type == CHESS_QUEEN;
+}
+
+/* "le" or "la" before a French piece name. */
+static const char *
+fr_the(int type)
+{
+	return fr_feminine(type) ? "la" : "le";
+}
+
+/* "blanc", "blanche", "noir" or "noire", agreeing with a piece. */
+static const char *
+fr_color(int color, int type)
+{
+	static const char *const adj[2][2] = {
+		{ "blanc", "blanche" }, { "noir", "noire" }
+	};
+
+	return adj[color != CHESS_WHITE][fr_feminine(type)];
+}
 
 /* Piece letters by language and type; pawns have none. */
 static const char piece_letters[2][6] = {
@@ -183,8 +224,9 @@ piece_from_letter(int c, enum chess_lang lang)
 	return types[lang][c - 'A'] - 1;
 }
 
-/* The promotion piece of a letter in either case: `lang`'s letters first,
- * then English ones; CHESS_KING for K, -1 when not a piece letter. */
+/* The promotion piece of a letter in either case: `lang`'s letters first
+ * (so a French R is the king), then English ones; CHESS_KING for a king,
+ * -1 when not a piece letter. */
 static int
 promo_from_letter(int c, enum chess_lang lang)
 {
@@ -192,7 +234,7 @@ promo_from_letter(int c, enum chess_lang lang)
 
 	if (c >= 'a' && c <= 'z')
 		c -= 'a' - 'A';
-	for (t = CHESS_KNIGHT; t < CHESS_KING; t++) {
+	for (t = CHESS_KNIGHT; t <= CHESS_KING; t++) {
 		if (piece_letters[lang][t] == c)
 			return t;
 	}
@@ -284,7 +326,7 @@ parse_algebraic(const char *s, size_t n, enum chess_lang lang,
     struct pattern *p)
 {
 	size_t	i = 0, j = n;
-	int	c;
+	int	c, sep = 0, sign = 0;
 
 	/* The piece letter, if any. */
 	if (n > 0 && s[0] >= 'A' && s[0] <= 'Z') {
@@ -295,17 +337,22 @@ parse_algebraic(const char *s, size_t n, enum chess_lang lang,
 
 	/* The promotion piece, read from the end. */
 	if (j >= 3 && s[j - 1] == ')' && s[j - 3] == '(') {
+		p->promo_letter = (unsigned char)s[j - 2];
 		if ((p->promo = promo_from_letter(s[j - 2], lang)) == -1)
 			return 0;
 		j -= 3;
+		sep = 1;
 	} else if (j > i) {
 		c = (unsigned char)s[j - 1];
 		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
+			p->promo_letter = c;
 			if ((p->promo = promo_from_letter(c, lang)) == -1)
 				return 0;
 			j--;
-			if (j > i && (s[j - 1] == '=' || s[j - 1] == '/'))
+			if (j > i && (s[j - 1] == '=' || s[j - 1] == '/')) {
 				j--;
+				sep = 1;
+			}
 		}
 	}
 
@@ -321,6 +368,7 @@ parse_algebraic(const char *s, size_t n, enum chess_lang lang,
 	    s[j - 1] == '-')) {
 		p->capture = s[j - 1] != '-';
 		j--;
+		sign = 1;
 	}
 
 	/* What is left is the origin: file, rank, both or nothing. */
@@ -339,6 +387,12 @@ parse_algebraic(const char *s, size_t n, enum chess_lang lang,
 		p->form = FORM_COORD;
 	else if (p->piece == -1)
 		p->piece = CHESS_PAWN;
+
+	/* UCI's lowercase r (e7e8r) is a rook in any language; any other
+	 * French R stays the king, refused with its reason. */
+	if (p->promo == CHESS_KING && p->promo_letter == 'r' && !sep &&
+	    !sign && p->form == FORM_COORD && p->piece == -1)
+		p->promo = CHESS_ROOK;
 	return 1;
 }
 
@@ -635,8 +689,10 @@ static void
 explain_castle(const struct chess_position *pos, int side, struct why *w)
 {
 	const char	*sidename = side == CASTLE_KING ? "kingside" : "queenside";
+	const char	*fr_castle = side == CASTLE_KING ? "petit roque" :
+			    "grand roque";
 	int		 us = pos->side, them = !us, ksq, rsq = -1, kto, rto, sq;
-	int		 step, first = 1;
+	int		 step, first = 1, fr = w->lang == CHESS_LANG_FR;
 	chess_bb	 occ, rooks, blocked;
 	char		 name[3];
 
@@ -650,12 +706,21 @@ explain_castle(const struct chess_position *pos, int side, struct why *w)
 			rsq = sq;
 	}
 	if (rsq == -1) {
-		why_add(w, "%s has lost the right to castle %s",
-		    color_names[us], sidename);
+		if (fr)
+			why_add(w, "%s ont perdu le droit au %s", fr_sides[us],
+			    fr_castle);
+		else
+			why_add(w, "%s has lost the right to castle %s",
+			    color_names[us], sidename);
 		return;
 	}
 	if (chess_position_in_check(pos)) {
-		why_add(w, "%s cannot castle out of check", color_names[us]);
+		if (fr)
+			why_add(w, "%s ne peuvent pas roquer : leur roi est en "
+			    "échec", fr_sides[us]);
+		else
+			why_add(w, "%s cannot castle out of check",
+			    color_names[us]);
 		return;
 	}
 	kto = CHESS_SQ(side == CASTLE_KING ? 6 : 2, CHESS_RANK(ksq));
@@ -664,8 +729,12 @@ explain_castle(const struct chess_position *pos, int side, struct why *w)
 	blocked = (rank_span(ksq, kto) | rank_span(rsq, rto)) & occ &
 	    ~((chess_bb)1 << ksq) & ~((chess_bb)1 << rsq);
 	if (blocked != 0) {
-		why_add(w, "cannot castle %s: the squares between king and "
-		    "rook are not empty (", sidename);
+		if (fr)
+			why_add(w, "%s impossible : les cases entre le roi et "
+			    "la tour ne sont pas libres (", fr_castle);
+		else
+			why_add(w, "cannot castle %s: the squares between king "
+			    "and rook are not empty (", sidename);
 		for (sq = 0; sq < 64; sq++) {
 			if (!(blocked & ((chess_bb)1 << sq)))
 				continue;
@@ -681,19 +750,31 @@ explain_castle(const struct chess_position *pos, int side, struct why *w)
 	for (sq = ksq + step; ksq != kto && sq != kto; sq += step) {
 		if (chess_attackers(pos, them, sq, occ) != 0) {
 			square_name(sq, name);
-			why_add(w, "cannot castle through check: %s is attacked",
-			    name);
+			if (fr)
+				why_add(w, "roque impossible : la case %s, que "
+				    "le roi doit traverser, est attaquée",
+				    name);
+			else
+				why_add(w, "cannot castle through check: %s is "
+				    "attacked", name);
 			return;
 		}
 	}
 	occ |= ((chess_bb)1 << kto) | ((chess_bb)1 << rto);
 	if (chess_attackers(pos, them, kto, occ) != 0) {
 		square_name(kto, name);
-		why_add(w, "castling %s would put the king in check on %s",
-		    sidename, name);
+		if (fr)
+			why_add(w, "le %s mettrait le roi en échec en %s",
+			    fr_castle, name);
+		else
+			why_add(w, "castling %s would put the king in check "
+			    "on %s", sidename, name);
 		return;
 	}
-	why_add(w, "castling %s is not legal here", sidename);
+	if (fr)
+		why_add(w, "le %s n'est pas possible ici", fr_castle);
+	else
+		why_add(w, "castling %s is not legal here", sidename);
 }
 
 /* The castling side that a king move from `from` to `to` written with
@@ -762,6 +843,7 @@ explain_check(const struct chess_position *pos, int from, int to,
     struct why *w)
 {
 	int		us = pos->side, them = !us, ksq, type;
+	int		fr = w->lang == CHESS_LANG_FR;
 	chess_bb	occ, gone, before, after;
 	char		fname[3], tname[3];
 
@@ -777,20 +859,34 @@ explain_check(const struct chess_position *pos, int from, int to,
 	square_name(to, tname);
 	if (type == CHESS_KING) {
 		if (chess_attackers(pos, them, to, occ) & ~gone)
-			why_add(w, "the king would be in check on %s", tname);
+			why_add(w, fr ? "le roi serait en échec en %s" :
+			    "the king would be in check on %s", tname);
 		else
-			why_add(w, "the king on %s cannot move to %s", fname,
-			    tname);
+			why_add(w, fr ? "le roi en %s ne peut pas aller en %s" :
+			    "the king on %s cannot move to %s", fname, tname);
 		return;
 	}
 	after = chess_attackers(pos, them, ksq, occ) & ~gone;
 	before = chess_attackers(pos, them, ksq,
 	    pos->colors[0] | pos->colors[1]);
-	if (after & ~before)
-		why_add(w, "the %s on %s is pinned", piece_names[type], fname);
-	else if (after != 0)
-		why_add(w, "the move leaves the %s king in check",
-		    color_names[us]);
+	if (after & ~before) {
+		if (fr)
+			why_add(w, "%s %s en %s est %s", fr_the(type),
+			    fr_pieces[type], fname, fr_feminine(type) ?
+			    "clouée" : "cloué");
+		else
+			why_add(w, "the %s on %s is pinned", piece_names[type],
+			    fname);
+	} else if (after != 0) {
+		if (fr)
+			why_add(w, "le coup laisse le roi %s en échec",
+			    fr_color(us, CHESS_KING));
+		else
+			why_add(w, "the move leaves the %s king in check",
+			    color_names[us]);
+	} else if (fr)
+		why_add(w, "%s %s en %s ne peut pas aller en %s",
+		    fr_the(type), fr_pieces[type], fname, tname);
 	else
 		why_add(w, "the %s on %s cannot move to %s", piece_names[type],
 		    fname, tname);
@@ -803,6 +899,7 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 {
 	int		us = pos->side, from = -1, type, t, sq, side, nsaid = 0;
 	int		last = us == CHESS_WHITE ? 7 : 0;
+	int		fr = w->lang == CHESS_LANG_FR;
 	chess_bb	origins = 0, mask = ~(chess_bb)0;
 	char		fname[3], tname[3];
 
@@ -819,19 +916,30 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 	if (from != -1) {
 		square_name(from, fname);
 		if (pos->board[from] == CHESS_EMPTY) {
-			why_add(w, "there is no piece on %s", fname);
+			why_add(w, fr ? "il n'y a aucune pièce en %s" :
+			    "there is no piece on %s", fname);
 			return;
 		}
 		t = CHESS_PIECE_TYPE(pos->board[from]);
 		if (CHESS_PIECE_COLOR(pos->board[from]) != us) {
-			why_add(w, "the %s on %s is %s, and it is %s's move",
-			    piece_names[t], fname, color_names[!us],
-			    color_names[us]);
+			if (fr)
+				why_add(w, "%s %s en %s est %s, et c'est aux "
+				    "%s de jouer", fr_the(t), fr_pieces[t],
+				    fname, fr_color(!us, t), us == CHESS_WHITE ?
+				    "Blancs" : "Noirs");
+			else
+				why_add(w, "the %s on %s is %s, and it is "
+				    "%s's move", piece_names[t], fname,
+				    color_names[!us], color_names[us]);
 			return;
 		}
 		if (type != -1 && type != t) {
-			why_add(w, "there is no %s %s on %s", color_names[us],
-			    piece_names[type], fname);
+			if (fr)
+				why_add(w, "il n'y a pas de %s %s en %s",
+				    fr_pieces[type], fr_color(us, type), fname);
+			else
+				why_add(w, "there is no %s %s on %s",
+				    color_names[us], piece_names[type], fname);
 			return;
 		}
 		type = t;
@@ -845,22 +953,39 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 
 	/* Promotion asked where there is none. */
 	if (p->promo == CHESS_KING) {
-		why_add(w, "a pawn cannot promote to a king");
+		if (fr && (p->promo_letter == 'R' || p->promo_letter == 'r'))
+			why_add(w, "un pion ne peut pas être promu en roi ; en "
+			    "français, R est le roi : une tour s'écrit T "
+			    "(%s=T)", tname);
+		else if (fr)
+			why_add(w, "un pion ne peut pas être promu en roi");
+		else
+			why_add(w, "a pawn cannot promote to a king");
 		return;
 	}
 	if (p->promo != -1 && type != -1 && type != CHESS_PAWN) {
-		why_add(w, "only a pawn can promote");
+		why_add(w, fr ? "seul un pion peut être promu" :
+		    "only a pawn can promote");
 		return;
 	}
 	if (p->promo != -1 && CHESS_RANK(p->to) != last) {
-		why_add(w, "a pawn promotes only on the %s rank",
-		    last == 7 ? "eighth" : "first");
+		if (fr)
+			why_add(w, "un pion n'est promu que sur la %s rangée",
+			    last == 7 ? "huitième" : "première");
+		else
+			why_add(w, "a pawn promotes only on the %s rank",
+			    last == 7 ? "eighth" : "first");
 		return;
 	}
 
 	if (pos->colors[us] & ((chess_bb)1 << p->to)) {
-		why_add(w, "%s already has a %s on %s", color_names[us],
-		    piece_names[CHESS_PIECE_TYPE(pos->board[p->to])], tname);
+		t = CHESS_PIECE_TYPE(pos->board[p->to]);
+		if (fr)
+			why_add(w, "%s ont déjà %s %s en %s", fr_sides[us],
+			    fr_feminine(t) ? "une" : "un", fr_pieces[t], tname);
+		else
+			why_add(w, "%s already has a %s on %s",
+			    color_names[us], piece_names[t], tname);
 		return;
 	}
 
@@ -874,10 +999,23 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 			origins |= pseudo_origins(pos, t, p->to, p) & mask;
 	}
 	if (origins == 0) {
-		if (from != -1)
+		if (from != -1 && fr)
+			why_add(w, "%s %s en %s ne peut pas aller en %s",
+			    fr_the(type), fr_pieces[type], fname, tname);
+		else if (from != -1)
 			why_add(w, "the %s on %s cannot move to %s",
 			    piece_names[type], fname, tname);
-		else {
+		else if (fr) {
+			why_add(w, "%s %s %s", fr_feminine(type) ? "aucune" :
+			    "aucun", fr_pieces[type], fr_color(us, type));
+			if (p->from_file != -1)
+				why_add(w, " de la colonne %c",
+				    'a' + p->from_file);
+			if (p->from_rank != -1)
+				why_add(w, " de la rangée %d",
+				    p->from_rank + 1);
+			why_add(w, " ne peut aller en %s", tname);
+		} else {
 			why_add(w, "no %s %s", color_names[us],
 			    piece_names[type]);
 			if (p->from_file != -1)
@@ -893,7 +1031,7 @@ explain_illegal(const struct chess_position *pos, const struct pattern *p,
 		if (!(origins & ((chess_bb)1 << sq)))
 			continue;
 		if (nsaid++ > 0)
-			why_add(w, "; ");
+			why_add(w, fr ? " ; " : "; ");
 		explain_check(pos, sq, p->to, w);
 	}
 }
@@ -925,12 +1063,17 @@ explain_ambiguous(const struct chess_position *pos, const char *text,
 		    CHESS_MOVE_TO(fits[i]) != CHESS_MOVE_TO(fits[0]))
 			promos = 0;
 	}
-	why_add(w, "%.*s %s: ", (int)len, text,
-	    promos ? "needs a promotion piece" : "is ambiguous");
+	if (lang == CHESS_LANG_FR)
+		why_add(w, "%.*s %s : ", (int)len, text, promos ?
+		    "ne dit pas en quelle pièce le pion est promu" :
+		    "est ambigu");
+	else
+		why_add(w, "%.*s %s: ", (int)len, text,
+		    promos ? "needs a promotion piece" : "is ambiguous");
 	for (i = 0; i < nfits; i++) {
 		chess_move_san(pos, fits[i], lang, san, sizeof san);
-		why_add(w, "%s%s", i == 0 ? "" : i == nfits - 1 ? " or " : ", ",
-		    san);
+		why_add(w, "%s%s", i == 0 ? "" : i < nfits - 1 ? ", " :
+		    lang == CHESS_LANG_FR ? " ou " : " or ", san);
 	}
 }
 
@@ -1251,7 +1394,7 @@ chess_move_parse(const struct chess_position *pos, const char *text,
     enum chess_lang lang, chess_move *out, char *why, size_t whysize)
 {
 	struct pattern	 p;
-	struct why	 w = { why, whysize, 0 };
+	struct why	 w = { why, whysize, 0, CHESS_LANG_EN };
 	chess_move	 m;
 	enum chess_error err;
 	size_t		 start, len;
@@ -1262,12 +1405,15 @@ chess_move_parse(const struct chess_position *pos, const char *text,
 		why[0] = '\0';
 	if (lang != CHESS_LANG_FR)
 		lang = CHESS_LANG_EN;
+	w.lang = lang;
 
 	if ((err = parse_text(text, lang, &p, &start, &len)) != CHESS_OK) {
 		if (len > NOTATION_TEXT_MAX)
-			why_add(&w, "the move text is too long");
+			why_add(&w, lang == CHESS_LANG_FR ?
+			    "le texte du coup est trop long" :
+			    "the move text is too long");
 		else
-			why_add(&w, "%s", chess_strerror(err));
+			why_add(&w, "%s", chess_strerror_lang(err, lang));
 		return err;
 	}
 	if ((m = quick_match(pos, &p)) == CHESS_MOVE_NONE)

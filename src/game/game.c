@@ -13,7 +13,9 @@
 /*
  * The correspondence game state machine: moves, draw offers, claims,
  * resignations, clocks and results on top of the rules core. No I/O: the
- * time of every event comes from the caller.
+ * time of every event comes from the caller. The reasons of refusals are
+ * written in the language of the action (English, or French with its
+ * typography: a space before ':' and ';').
  */
 
 #include "config.h"
@@ -32,6 +34,9 @@
 #define TC_MOVES_MAX	1000
 
 static const char *const color_names[2] = { "White", "Black" };
+
+/* French sides, after "aux", "des" or "les": "c'est aux Blancs de jouer". */
+static const char *const fr_sides[2] = { "Blancs", "Noirs" };
 
 static const char *const result_names[] = {
 	[GAME_RESULT_NONE] = "*",
@@ -66,6 +71,29 @@ static const char *const refusal_codes[] = {
 	[GAME_ENO_OFFER] = "no-draw-offer",
 	[GAME_EBAD_CLAIM] = "bad-claim",
 	[GAME_ENOMEM] = "internal",
+};
+
+/* Terminations for people, by enum chess_lang. */
+static const char *const termination_texts[][2] = {
+	[GAME_TERM_NONE] = { "", "" },
+	[GAME_TERM_CHECKMATE] = { "checkmate", "échec et mat" },
+	[GAME_TERM_RESIGNATION] = { "resignation", "abandon" },
+	[GAME_TERM_AGREEMENT] = { "draw by agreement",
+	    "nulle par accord mutuel" },
+	[GAME_TERM_STALEMATE] = { "stalemate", "pat" },
+	[GAME_TERM_INSUFFICIENT] = { "insufficient material",
+	    "matériel insuffisant" },
+	[GAME_TERM_THREEFOLD] = { "threefold repetition",
+	    "triple répétition" },
+	[GAME_TERM_FIFTY] = { "fifty-move rule",
+	    "règle des cinquante coups" },
+	[GAME_TERM_FIVEFOLD] = { "fivefold repetition",
+	    "quintuple répétition" },
+	[GAME_TERM_SEVENTYFIVE] = { "seventy-five-move rule",
+	    "règle des soixante-quinze coups" },
+	[GAME_TERM_TIMEOUT] = { "loss on time", "perte au temps" },
+	[GAME_TERM_TIMEOUT_DRAW] = { "time out, but the opponent cannot mate",
+	    "temps dépassé, mais l'adversaire ne peut pas mater" },
 };
 
 static const char *const policy_names[] = {
@@ -262,6 +290,77 @@ game_tc_format(const struct game_tc *tc, char *buf, size_t size)
 	return (size_t)n;
 }
 
+/* Write a duration for people in its largest exact unit: "3 days",
+ * "1 jour", "12 heures". */
+static void
+tc_duration_text(int64_t secs, enum chess_lang lang, char *buf, size_t size)
+{
+	static const char *const units[2][3][2] = {
+		{ { "day", "days" }, { "hour", "hours" },
+		    { "second", "seconds" } },
+		{ { "jour", "jours" }, { "heure", "heures" },
+		    { "seconde", "secondes" } },
+	};
+	int64_t	n;
+	int	u, fr = lang == CHESS_LANG_FR;
+
+	if (secs % GAME_DAY == 0) {
+		n = secs / GAME_DAY;
+		u = 0;
+	} else if (secs % 3600 == 0) {
+		n = secs / 3600;
+		u = 1;
+	} else {
+		n = secs;
+		u = 2;
+	}
+	/* French takes the singular below two ("0 jour"), English for one. */
+	snprintf(buf, size, "%lld %s", (long long)n,
+	    units[fr][u][fr ? n >= 2 : n != 1]);
+}
+
+/* Write a time control for people, in `lang`. */
+size_t
+game_tc_text(const struct game_tc *tc, enum chess_lang lang, char *buf,
+    size_t size)
+{
+	char	b[GAME_TC_MAX], i[GAME_TC_MAX];
+	int	n, fr = lang == CHESS_LANG_FR;
+
+	switch (tc->kind) {
+	case GAME_TC_PER_MOVE:
+		tc_duration_text(tc->base, lang, b, sizeof b);
+		n = snprintf(buf, size, fr ? "%s par coup" : "%s per move", b);
+		break;
+	case GAME_TC_MOVES_IN:
+		tc_duration_text(tc->base, lang, b, sizeof b);
+		if (fr)
+			n = snprintf(buf, size, "%d %s en %s", tc->moves,
+			    tc->moves >= 2 ? "coups" : "coup", b);
+		else
+			n = snprintf(buf, size, "%d %s in %s", tc->moves,
+			    tc->moves != 1 ? "moves" : "move", b);
+		break;
+	case GAME_TC_FISCHER:
+		tc_duration_text(tc->base, lang, b, sizeof b);
+		if (tc->inc == 0) {
+			n = snprintf(buf, size, fr ? "%s pour toute la partie" :
+			    "%s for the whole game", b);
+			break;
+		}
+		tc_duration_text(tc->inc, lang, i, sizeof i);
+		n = snprintf(buf, size, fr ? "%s + %s par coup" :
+		    "%s + %s per move", b, i);
+		break;
+	default:
+		n = snprintf(buf, size, fr ? "sans pendule" : "no clock");
+		break;
+	}
+	if (n < 0)
+		return 0;
+	return (size_t)n;
+}
+
 /* --- names ---------------------------------------------------------- */
 
 /* "1-0", "0-1", "1/2-1/2" or "*". */
@@ -281,6 +380,16 @@ game_termination_name(enum game_termination t)
 	    sizeof termination_names[0])
 		return "";
 	return termination_names[t];
+}
+
+/* A termination for people, in `lang`; "" while ongoing. */
+const char *
+game_termination_text(enum game_termination t, enum chess_lang lang)
+{
+	if ((unsigned)t >= sizeof termination_texts /
+	    sizeof termination_texts[0])
+		return "";
+	return termination_texts[t][lang == CHESS_LANG_FR];
 }
 
 /* The API error code of a refusal. */
@@ -666,12 +775,28 @@ game_check_time(struct game *g, int64_t now)
 
 /* --- actions -------------------------------------------------------- */
 
-/* Describe a finished game for a refusal. */
+/* Describe a finished game for a refusal, in `lang`. */
 static void
-game_why_over(const struct game *g, char *why, size_t whysize)
+game_why_over(const struct game *g, enum chess_lang lang, char *why,
+    size_t whysize)
 {
-	why_set(why, whysize, "the game is over (%s, %s)",
-	    game_result_name(g->result), game_termination_name(g->termination));
+	if (lang == CHESS_LANG_FR)
+		why_set(why, whysize, "la partie est terminée (%s, %s)",
+		    game_result_name(g->result),
+		    game_termination_text(g->termination, lang));
+	else
+		why_set(why, whysize, "the game is over (%s, %s)",
+		    game_result_name(g->result),
+		    game_termination_name(g->termination));
+}
+
+/* Refuse for want of memory, in `lang`. */
+static enum game_refusal
+game_nomem(enum chess_lang lang, char *why, size_t whysize)
+{
+	why_set(why, whysize, lang == CHESS_LANG_FR ? "mémoire insuffisante" :
+	    "out of memory");
+	return GAME_ENOMEM;
 }
 
 /* Parse the move text of an action against the current position. */
@@ -682,7 +807,8 @@ game_parse_move(const struct game *g, const struct game_action *a,
 	enum chess_error	e;
 
 	if (a->move == NULL || a->move[0] == '\0') {
-		why_set(why, whysize, "no move given");
+		why_set(why, whysize, a->lang == CHESS_LANG_FR ?
+		    "aucun coup n'est indiqué" : "no move given");
 		return GAME_ESYNTAX;
 	}
 	if (why != NULL && whysize > 0)
@@ -691,7 +817,8 @@ game_parse_move(const struct game *g, const struct game_action *a,
 	if (e == CHESS_OK)
 		return GAME_OK;
 	if (why != NULL && whysize > 0 && why[0] == '\0')
-		why_set(why, whysize, "%.40s: %s", a->move, chess_strerror(e));
+		why_set(why, whysize, a->lang == CHESS_LANG_FR ? "%.40s : %s" :
+		    "%.40s: %s", a->move, chess_strerror_lang(e, a->lang));
 	switch (e) {
 	case CHESS_EMOVE_ILLEGAL:
 		return GAME_EILLEGAL;
@@ -702,13 +829,19 @@ game_parse_move(const struct game *g, const struct game_action *a,
 	}
 }
 
-/* Refuse an action by the side not to move. */
+/* Refuse an action by the side not to move; `claim` for a draw claim. */
 static enum game_refusal
-game_not_turn(const struct game *g, const char *what, char *why,
-    size_t whysize)
+game_not_turn(const struct game *g, bool claim, enum chess_lang lang,
+    char *why, size_t whysize)
 {
-	why_set(why, whysize, "%sit is %s's move", what,
-	    color_names[game_turn(g)]);
+	if (lang == CHESS_LANG_FR)
+		why_set(why, whysize, "%sc'est aux %s de jouer", claim ?
+		    "seul le joueur au trait peut réclamer la nulle : " : "",
+		    fr_sides[game_turn(g)]);
+	else
+		why_set(why, whysize, "%sit is %s's move", claim ?
+		    "only the player to move may claim a draw: " : "",
+		    color_names[game_turn(g)]);
 	return GAME_ETURN;
 }
 
@@ -721,13 +854,11 @@ game_move(struct game *g, const struct game_action *a, int64_t at,
 	chess_move		m;
 
 	if (a->color != game_turn(g))
-		return game_not_turn(g, "", why, whysize);
+		return game_not_turn(g, false, a->lang, why, whysize);
 	if ((r = game_parse_move(g, a, &m, why, whysize)) != GAME_OK)
 		return r;
-	if (chess_game_push(&g->chess, m) == -1) {
-		why_set(why, whysize, "out of memory");
-		return GAME_ENOMEM;
-	}
+	if (chess_game_push(&g->chess, m) == -1)
+		return game_nomem(a->lang, why, whysize);
 	game_clock_move(g, a->color, at);
 	/* A standing offer by the opponent is declined by moving. */
 	g->draw_offer = a->offer_draw ? a->color : -1;
@@ -741,15 +872,25 @@ game_answer_offer(struct game *g, const struct game_action *a, int64_t at,
     char *why, size_t whysize)
 {
 	bool	accept = a->kind == GAME_ACT_ACCEPT_DRAW;
+	bool	fr = a->lang == CHESS_LANG_FR;
 
 	if (g->draw_offer == -1) {
-		why_set(why, whysize, "no draw offer to %s",
-		    accept ? "accept" : "decline");
+		if (fr)
+			why_set(why, whysize, "aucune proposition de nulle à "
+			    "%s", accept ? "accepter" : "refuser");
+		else
+			why_set(why, whysize, "no draw offer to %s",
+			    accept ? "accept" : "decline");
 		return GAME_ENO_OFFER;
 	}
 	if (g->draw_offer == a->color) {
-		why_set(why, whysize, "the draw offer is your own: it awaits "
-		    "%s's answer", color_names[!a->color]);
+		if (fr)
+			why_set(why, whysize, "la proposition de nulle est la "
+			    "vôtre : elle attend la réponse des %s",
+			    fr_sides[!a->color]);
+		else
+			why_set(why, whysize, "the draw offer is your own: it "
+			    "awaits %s's answer", color_names[!a->color]);
 		return GAME_ENO_OFFER;
 	}
 	if (accept)
@@ -759,25 +900,45 @@ game_answer_offer(struct game *g, const struct game_action *a, int64_t at,
 	return GAME_OK;
 }
 
-/* Write why a draw claim does not hold in the current position. */
+/*
+ * Write why a draw claim does not hold in the current position, in
+ * `lang`; `san` is the intended move already played, or NULL.
+ */
 static void
-game_why_claim(const struct game *g, const char *after, char *why,
-    size_t whysize)
+game_why_claim(const struct game *g, const char *san, enum chess_lang lang,
+    char *why, size_t whysize)
 {
-	static const char *const times[] = { "never", "once", "twice" };
-	char	n[16];
-	int	reps;
+	static const char *const times[2][3] = {
+		{ "never", "once", "twice" },
+		{ "0 fois", "une fois", "deux fois" },
+	};
+	char		n[16], after[CHESS_SAN_MAX + 16];
+	int		reps, fr = lang == CHESS_LANG_FR;
+	unsigned	hm;
 
 	reps = chess_game_repetitions(&g->chess);
 	if (reps >= 0 && reps < 3)
-		snprintf(n, sizeof n, "%s", times[reps]);
+		snprintf(n, sizeof n, "%s", times[fr][reps]);
 	else
-		snprintf(n, sizeof n, "%d times", reps);
-	why_set(why, whysize, "%s%sno threefold repetition: the position %s "
-	    "occurred %s; no fifty-move rule: %u half-moves without a capture "
-	    "or pawn move, 100 are needed", after, after[0] ? ", " : "",
-	    after[0] ? "would have" : "has", n,
-	    (unsigned)g->chess.pos.halfmove);
+		snprintf(n, sizeof n, fr ? "%d fois" : "%d times", reps);
+	after[0] = '\0';
+	if (san != NULL)
+		snprintf(after, sizeof after, fr ? "après %s, " : "after %s, ",
+		    san);
+	/* French counts 0 and 1 in the singular, English only 1. */
+	hm = g->chess.pos.halfmove;
+	if (fr)
+		why_set(why, whysize, "%spas de triple répétition : la "
+		    "position %s apparue %s ; pas de règle des cinquante "
+		    "coups : %u %s sans prise ni coup de pion, il en faut 100",
+		    after, san != NULL ? "serait" : "est", n, hm,
+		    hm >= 2 ? "demi-coups" : "demi-coup");
+	else
+		why_set(why, whysize, "%sno threefold repetition: the position "
+		    "%s occurred %s; no fifty-move rule: %u %s without a "
+		    "capture or pawn move, 100 are needed", after,
+		    san != NULL ? "would have" : "has", n, hm,
+		    hm != 1 ? "half-moves" : "half-move");
 }
 
 /*
@@ -792,16 +953,15 @@ game_claim(struct game *g, const struct game_action *a, int64_t at,
 	enum chess_status	 st;
 	enum game_refusal	 r;
 	chess_move		 m;
-	char			 san[CHESS_SAN_MAX], after[CHESS_SAN_MAX + 8];
+	char			 san[CHESS_SAN_MAX];
 
 	if (a->color != game_turn(g))
-		return game_not_turn(g, "only the player to move may claim a "
-		    "draw: ", why, whysize);
+		return game_not_turn(g, true, a->lang, why, whysize);
 
 	if (a->move == NULL || a->move[0] == '\0') {
 		st = chess_game_status(&g->chess);
 		if (st != CHESS_THREEFOLD && st != CHESS_FIFTY) {
-			game_why_claim(g, "", why, whysize);
+			game_why_claim(g, NULL, a->lang, why, whysize);
 			return GAME_EBAD_CLAIM;
 		}
 		game_end(g, GAME_RESULT_DRAW, game_status_term(st), at);
@@ -813,15 +973,12 @@ game_claim(struct game *g, const struct game_action *a, int64_t at,
 		return r;
 	before = g->chess.pos;
 	chess_move_san(&before, m, a->lang, san, sizeof san);
-	if (chess_game_push(&g->chess, m) == -1) {
-		why_set(why, whysize, "out of memory");
-		return GAME_ENOMEM;
-	}
+	if (chess_game_push(&g->chess, m) == -1)
+		return game_nomem(a->lang, why, whysize);
 	st = chess_game_status(&g->chess);
 	if (st == CHESS_ONGOING) {
 		/* A wrong claim: take the intended move back. */
-		snprintf(after, sizeof after, "after %s", san);
-		game_why_claim(g, after, why, whysize);
+		game_why_claim(g, san, a->lang, why, whysize);
 		g->chess.nply--;
 		g->chess.pos = before;
 		return GAME_EBAD_CLAIM;
@@ -841,26 +998,35 @@ game_apply(struct game *g, const struct game_action *a, char *why,
     size_t whysize)
 {
 	int64_t	at;
+	bool	fr = a->lang == CHESS_LANG_FR;
 
 	if (why != NULL && whysize > 0)
 		why[0] = '\0';
 	if (!game_ongoing(g)) {
-		game_why_over(g, why, whysize);
+		game_why_over(g, a->lang, why, whysize);
 		return GAME_EOVER;
 	}
 
 	/* A clock never runs backwards: an earlier time counts as now. */
 	at = a->at < g->turn_start ? g->turn_start : a->at;
 	if (game_flag(g, at)) {
-		why_set(why, whysize, "%s's time ran out: the game is over "
-		    "(%s, %s)", color_names[game_turn(g)],
-		    game_result_name(g->result),
-		    game_termination_name(g->termination));
+		if (fr)
+			why_set(why, whysize, "le temps des %s est écoulé : la "
+			    "partie est terminée (%s, %s)",
+			    fr_sides[game_turn(g)],
+			    game_result_name(g->result),
+			    game_termination_text(g->termination, a->lang));
+		else
+			why_set(why, whysize, "%s's time ran out: the game is "
+			    "over (%s, %s)", color_names[game_turn(g)],
+			    game_result_name(g->result),
+			    game_termination_name(g->termination));
 		return GAME_ELATE;
 	}
 
 	if (a->color != CHESS_WHITE && a->color != CHESS_BLACK) {
-		why_set(why, whysize, "no such player colour");
+		why_set(why, whysize, fr ? "couleur de joueur inconnue" :
+		    "no such player colour");
 		return GAME_ETURN;
 	}
 	switch (a->kind) {
@@ -875,6 +1041,6 @@ game_apply(struct game *g, const struct game_action *a, char *why,
 	case GAME_ACT_CLAIM_DRAW:
 		return game_claim(g, a, at, why, whysize);
 	}
-	why_set(why, whysize, "unknown action");
+	why_set(why, whysize, fr ? "action inconnue" : "unknown action");
 	return GAME_ESYNTAX;
 }

@@ -66,8 +66,23 @@ struct game_tc {
 int game_tc_parse(struct game_tc *, const char *text, char *why,
     size_t whysize);
 
-/* Write the canonical text of a time control. */
+/* Write the canonical text of a time control ("10/50d"): for the API, the
+ * store and game_tc_parse(). */
 size_t game_tc_format(const struct game_tc *, char *buf, size_t size);
+
+/* Longest time-control text for people we write, with its NUL. */
+#define GAME_TC_TEXT_MAX	64
+
+/*
+ * Write a time control for people, in `lang` (UTF-8), each time in its
+ * largest exact unit: "3 days per move" / "3 jours par coup", "10 moves in
+ * 50 days" / "10 coups en 50 jours", "30 days + 1 day per move" / "30 jours
+ * + 1 jour par coup", "30 days for the whole game" / "30 jours pour toute
+ * la partie" (no increment), "no clock" / "sans pendule". Returns the
+ * length (snprintf).
+ */
+size_t game_tc_text(const struct game_tc *, enum chess_lang lang, char *buf,
+    size_t size);
 
 /* Draw adjudication policy. */
 enum game_policy {
@@ -113,7 +128,9 @@ struct game_action {
 	int			 color;		/* who acts */
 	const char		*move;		/* move text, or NULL */
 	bool			 offer_draw;	/* with GAME_ACT_MOVE */
-	enum chess_lang		 lang;		/* language of the move text */
+	enum chess_lang		 lang;		/* language of the move text
+						   and of the refusal's
+						   sentence */
 	int64_t			 at;		/* when (seconds since epoch) */
 };
 
@@ -202,8 +219,8 @@ size_t game_ply(const struct game *);
  * resignation after the opponent's flag fell comes too late), the game ends
  * on time (loss, or draw by FIDE 6.9) and GAME_ELATE is returned — the
  * game HAS changed then and must be stored. Otherwise a refused action
- * returns its reason (with a sentence in `why`) and leaves the game
- * unchanged; an accepted one returns GAME_OK.
+ * returns its reason (with a sentence in `why`, in a->lang, UTF-8) and
+ * leaves the game unchanged; an accepted one returns GAME_OK.
  * After a move, automatic ends are applied: checkmate, stalemate, dead
  * position, fivefold, seventy-five moves, and under GAME_POLICY_AUTO
  * threefold and fifty moves.
@@ -233,6 +250,12 @@ int64_t game_deadline(const struct game *);
 /* API texts. */
 const char *game_result_name(enum game_result);		/* "1-0" ... "*" */
 const char *game_termination_name(enum game_termination);
+
+/* A termination for people, in `lang` (UTF-8): "checkmate" / "échec et
+ * mat", "draw by agreement" / "nulle par accord mutuel", ...; "" for
+ * GAME_TERM_NONE. */
+const char *game_termination_text(enum game_termination,
+    enum chess_lang lang);
 const char *game_refusal_code(enum game_refusal);	/* "illegal-move" */
 const char *game_policy_name(enum game_policy);		/* "auto" "claim" */
 int game_policy_parse(const char *, enum game_policy *);

@@ -33,19 +33,33 @@ put(char *buf, size_t size, size_t *o, const char *s)
 	*o += n;
 }
 
-/* Write a board diagram. */
+/* Write a board diagram with English letters. */
 size_t
 render_board(const struct chess_position *pos, bool unicode, bool flip,
     char *buf, size_t size)
+{
+	return render_board_lang(pos, unicode, flip, CHESS_LANG_EN, buf, size);
+}
+
+/* Write a board diagram with `lang`'s letters. */
+size_t
+render_board_lang(const struct chess_position *pos, bool unicode, bool flip,
+    enum chess_lang lang, char *buf, size_t size)
 {
 	static const char	*glyphs[2][6] = {
 		{ "\u2659", "\u2658", "\u2657", "\u2656", "\u2655", "\u2654" },
 		{ "\u265f", "\u265e", "\u265d", "\u265c", "\u265b", "\u265a" },
 	};
-	static const char	 letters[2][7] = { "PNBRQK", "pnbrqk" };
+	/* By language, colour and type: P N B R Q K, and P C F T D R. */
+	static const char	 letters[2][2][7] = {
+		{ "PNBRQK", "pnbrqk" },
+		{ "PCFTDR", "pcftdr" },
+	};
 	char			 cell[8];
 	size_t			 o = 0;
-	int			 r, f, rank, file, p;
+	int			 r, f, rank, file, p, fr;
+
+	fr = lang == CHESS_LANG_FR;
 
 	if (size > 0)
 		buf[0] = '\0';
@@ -64,7 +78,8 @@ render_board(const struct chess_position *pos, bool unicode, bool flip,
 				    glyphs[CHESS_PIECE_COLOR(p)][CHESS_PIECE_TYPE(p)]);
 			else
 				snprintf(cell, sizeof cell, "%c",
-				    letters[CHESS_PIECE_COLOR(p)][CHESS_PIECE_TYPE(p)]);
+				    letters[fr][CHESS_PIECE_COLOR(p)]
+				    [CHESS_PIECE_TYPE(p)]);
 			put(buf, size, &o, cell);
 			put(buf, size, &o, f < 7 ? " " : "\n");
 		}
@@ -74,25 +89,51 @@ render_board(const struct chess_position *pos, bool unicode, bool flip,
 	return o;
 }
 
-/* Write a duration for people. */
+/* The key to the ASCII letters of render_board_lang(), in one line. */
+const char *
+render_board_key(enum chess_lang lang)
+{
+	if (lang == CHESS_LANG_FR)
+		return "R roi, D dame, T tour, F fou, C cavalier, P pion ; "
+		    "majuscules : Blancs";
+	return "K king, Q queen, R rook, B bishop, N knight, P pawn; "
+	    "capitals: White";
+}
+
+/* Write a duration for people, with English units. */
 size_t
 render_duration(int64_t s, char *buf, size_t size)
 {
-	int64_t	d = s / 86400, h = s % 86400 / 3600, m = s % 3600 / 60;
-	int	n;
+	return render_duration_lang(s, CHESS_LANG_EN, buf, size);
+}
+
+/* Write a duration for people in `lang`. */
+size_t
+render_duration_lang(int64_t s, enum chess_lang lang, char *buf, size_t size)
+{
+	/* Day, hour, minute, second: "2d 3h" or "2 j 3 h". */
+	static const char *const units[2][4] = {
+		{ "d", "h", "m", "s" }, { " j", " h", " min", " s" }
+	};
+	const char *const	*u = units[lang == CHESS_LANG_FR];
+	long long		 d, h, m;
+	int			 n;
 
 	if (s < 0)
 		s = 0;
-	if (d > 0)
-		n = h > 0 ? snprintf(buf, size, "%lldd %lldh", (long long)d,
-		    (long long)h) : snprintf(buf, size, "%lldd", (long long)d);
+	d = (long long)(s / 86400);
+	h = (long long)(s % 86400 / 3600);
+	m = (long long)(s % 3600 / 60);
+	if (d > 0 && h > 0)
+		n = snprintf(buf, size, "%lld%s %lld%s", d, u[0], h, u[1]);
+	else if (d > 0)
+		n = snprintf(buf, size, "%lld%s", d, u[0]);
 	else if (h > 0)
-		n = snprintf(buf, size, "%lldh %lldm", (long long)h,
-		    (long long)m);
+		n = snprintf(buf, size, "%lld%s %lld%s", h, u[1], m, u[2]);
 	else if (m > 0)
-		n = snprintf(buf, size, "%lldm", (long long)m);
+		n = snprintf(buf, size, "%lld%s", m, u[2]);
 	else
-		n = snprintf(buf, size, "%llds", (long long)s);
+		n = snprintf(buf, size, "%lld%s", (long long)s, u[3]);
 	return n < 0 ? 0 : (size_t)n;
 }
 

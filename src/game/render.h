@@ -36,8 +36,23 @@
 size_t render_board(const struct chess_position *, bool unicode, bool flip,
     char *buf, size_t size);
 
+/* The same, with the ASCII letters of `lang`: in French PCFTDR for White,
+ * pcftdr for Black (R is the king). The Unicode symbols are the same in
+ * every language. */
+size_t render_board_lang(const struct chess_position *, bool unicode,
+    bool flip, enum chess_lang lang, char *buf, size_t size);
+
+/* The key to those letters in one line, in `lang` (UTF-8, constant):
+ * "R roi, D dame, T tour, F fou, C cavalier, P pion ; majuscules :
+ * Blancs". */
+const char *render_board_key(enum chess_lang lang);
+
 /* Write a duration for people: "2d 3h", "5h 12m", "40s". */
 size_t render_duration(int64_t seconds, char *buf, size_t size);
+
+/* The same in `lang`: in French "2 j 3 h", "5 h 12 min", "40 s". */
+size_t render_duration_lang(int64_t seconds, enum chess_lang lang,
+    char *buf, size_t size);
 
 /* Write a UTC time as ISO 8601 ("2026-11-29T13:54:00Z"). */
 size_t render_time(int64_t t, char *buf, size_t size);

@@ -24,6 +24,7 @@
 #include "chess/chess.h"
 #include "letters/mail_parse.h"
 #include "letters/notice.h"
+#include "game/game.h"
 #include "game/render.h"
 
 /* Columns of the move list. */
@@ -49,7 +50,8 @@ struct texts {
 	const char	*intro_over;	/* result, winner, termination */
 	const char	*intro_reminder;/* time, duration */
 	const char	*intro_refused;	/* reason */
-	const char	*refused_detail;/* the service's sentence */
+	const char	*intro_refused_code; /* what was refused, reason */
+	const char	*refused_unknown;	/* neither reason nor code */
 	const char	*intro_howto;
 	const char	*intro_leave;	/* who, from, to */
 	const char	*subject_digest_one;
@@ -60,6 +62,7 @@ struct texts {
 	const char	*digest_play;	/* game, ply */
 	const char	*game_line;	/* id, white, colour, black, colour */
 	const char	*tc_line;	/* time control */
+	bool		 board_key;	/* say what the board's letters are */
 	const char	*start_line;	/* FEN */
 	const char	*last_move;	/* move, who */
 	const char	*no_move;
@@ -121,7 +124,8 @@ static const struct texts texts_en = {
 	.intro_reminder = "It is your move, and your time runs out at %s "
 	    "(in %s).",
 	.intro_refused = "Your move was not accepted: %s",
-	.refused_detail = "%s",
+	.intro_refused_code = NULL,	/* the service's sentence says it */
+	.refused_unknown = "no reason given",
 	.intro_howto = "Your mail holds no signed statement, so nothing was "
 	    "done.",
 	.intro_leave = "%s is on leave from %s to %s; their clock stops "
@@ -221,7 +225,8 @@ static const struct texts texts_fr = {
 	.intro_reminder = "C'est à vous de jouer, et votre temps s'écoule le "
 	    "%s (dans %s).",
 	.intro_refused = "Votre coup n'a pas été accepté : %s",
-	.refused_detail = "Message du serveur : %s",
+	.intro_refused_code = "Votre coup n'a pas été accepté (%s) : %s",
+	.refused_unknown = "raison non précisée",
 	.intro_howto = "Votre courriel ne contient aucune déclaration "
 	    "signée : rien n'a été fait.",
 	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
@@ -238,6 +243,7 @@ static const struct texts texts_fr = {
 	    "(répondez au dernier courriel de la partie).",
 	.game_line = "Partie %s : %s (%s) c. %s (%s)",
 	.tc_line = "Cadence : %s",
+	.board_key = true,
 	.start_line = "Position de départ : %s",
 	.last_move = "Dernier coup : %s (%s)",
 	.no_move = "Aucun coup joué.",
@@ -288,30 +294,11 @@ static const struct texts texts_fr = {
 	.refused_subject_re = "Re: ",
 };
 
-/* Termination names (game_termination_name()) for people. */
-static const struct {
-	const char	*name;
-	const char	*text[2];	/* by enum chess_lang */
-} terminations[] = {
-	{ "checkmate", { "checkmate", "échec et mat" } },
-	{ "resignation", { "resignation", "abandon" } },
-	{ "agreement", { "draw by agreement", "nulle par accord mutuel" } },
-	{ "stalemate", { "stalemate", "pat" } },
-	{ "insufficient-material", { "insufficient material",
-	    "matériel insuffisant" } },
-	{ "threefold-repetition", { "threefold repetition",
-	    "triple répétition" } },
-	{ "fifty-moves", { "fifty-move rule", "règle des cinquante coups" } },
-	{ "fivefold-repetition", { "fivefold repetition",
-	    "quintuple répétition" } },
-	{ "seventy-five-moves", { "seventy-five-move rule",
-	    "règle des soixante-quinze coups" } },
-	{ "timeout", { "loss on time", "perte au temps" } },
-	{ "timeout-insufficient", { "time out, but the opponent cannot mate",
-	    "temps dépassé, mais l'adversaire ne peut pas mater" } },
-};
-
-/* Service refusal codes, in French (the service's sentences are English). */
+/*
+ * Service refusal codes, in French: what was refused, said before the
+ * service's sentence (which is the player's language when the service has
+ * the sentence in it, English otherwise).
+ */
 static const struct {
 	const char	*code;
 	const char	*fr;
@@ -337,6 +324,12 @@ static const struct {
 	{ "no-such-game", "partie inconnue" },
 	{ "wrong-game", "mauvaise partie" },
 	{ "unsupported-action", "action non prise en charge" },
+	{ "no-signature", "aucune signature" },
+	{ "stopping", "le serveur s'arrête" },
+	{ "leave-too-soon", "congé demandé trop tôt" },
+	{ "leave-overlaps", "ce congé en chevauche un autre" },
+	{ "leave-allowance", "ce congé dépasse le quota de l'année" },
+	{ "internal", "erreur interne du serveur" },
 };
 
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
@@ -400,12 +393,32 @@ put(struct buf *b, const char *tmpl, ...)
 	va_end(ap);
 }
 
+/* True if [p, e) starts with a French unit of time as a word: "j", "h",
+ * "min" or "s" ("2 j 3 h", "5 h 12 min"). */
+static bool
+time_unit(const char *p, const char *e)
+{
+	static const char *const units[] = { "j", "h", "min", "s" };
+	size_t	i, n;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		n = strlen(units[i]);
+		if ((size_t)(e - p) >= n && memcmp(p, units[i], n) == 0 &&
+		    (p + n == e || strchr(" ),.;:", p[n]) != NULL))
+			return true;
+	}
+	return false;
+}
+
 /* True if a line [s, e) may break at the space at w: not inside French
- * punctuation ("« move »", "partie : ..."). */
+ * punctuation ("« move »", "partie : ..."), nor between a number and its
+ * unit ("2 j"). */
 static bool
 breakable(const char *s, const char *w, const char *e)
 {
 	if (w + 1 < e && strchr(":;!?", w[1]) != NULL)
+		return false;
+	if (w > s && w[-1] >= '0' && w[-1] <= '9' && time_unit(w + 1, e))
 		return false;
 	if (w + 2 < e && memcmp(w + 1, "\u00bb", 2) == 0)
 		return false;
@@ -490,17 +503,18 @@ notice_thread_root(int64_t game_id, int color, const char *domain,
 	    domain != NULL ? domain : "localhost");
 }
 
-/* A termination for people, or the name itself when unknown. */
+/* A termination (its game_termination_name()) for people, or the name
+ * itself when unknown. */
 static const char *
 termination_text(const char *name, enum chess_lang lang)
 {
-	size_t i;
+	int	t;
 
 	if (name == NULL || *name == '\0')
 		return "?";
-	for (i = 0; i < sizeof terminations / sizeof terminations[0]; i++)
-		if (strcmp(terminations[i].name, name) == 0)
-			return terminations[i].text[lang == CHESS_LANG_FR];
+	for (t = GAME_TERM_NONE + 1; t <= GAME_TERM_TIMEOUT_DRAW; t++)
+		if (strcmp(game_termination_name(t), name) == 0)
+			return game_termination_text(t, lang);
 	return name;
 }
 
@@ -515,29 +529,24 @@ winner_text(const struct texts *tx, const char *result)
 	return tx->winner[2];
 }
 
-/* Write a duration in the recipient's language ("2d 3h", "2j 3h"). */
+/* Write a duration in the recipient's language ("2d 3h", "2 j 3 h"). */
 static void
 duration(const struct ctx *c, int64_t seconds, char *buf, size_t size)
 {
-	char	en[64];
-	size_t	i, o = 0;
+	render_duration_lang(seconds, c->lang, buf, size);
+}
 
-	render_duration(seconds, en, sizeof en);
-	if (c->lang != CHESS_LANG_FR) {
-		snprintf(buf, size, "%s", en);
-		return;
-	}
-	for (i = 0; en[i] != '\0' && o + 4 < size; i++) {
-		if (en[i] == 'd')
-			buf[o++] = 'j';
-		else if (en[i] == 'm') {
-			memcpy(buf + o, "min", 3);
-			o += 3;
-		} else
-			buf[o++] = en[i];
-	}
-	if (size > 0)
-		buf[o < size ? o : size - 1] = '\0';
+/* Write the time control (game_tc_format() text) in the recipient's
+ * language ("10 coups en 50 jours"), or as given when it does not parse. */
+static void
+time_control(const struct ctx *c, const char *text, char *buf, size_t size)
+{
+	struct game_tc	tc;
+
+	if (game_tc_parse(&tc, text, NULL, 0) == 0)
+		game_tc_text(&tc, c->lang, buf, size);
+	else
+		snprintf(buf, size, "%s", text);
 }
 
 /* A player's login name ("?" when missing). */
@@ -685,6 +694,50 @@ para(struct buf *b, const char *s)
 	buf_adds(b, "\n\n");
 }
 
+/* True if a sentence ends with its own full stop (or ! ? »). */
+static bool
+has_stop(const char *s)
+{
+	size_t	n = strlen(s);
+
+	return n > 0 && (strchr(".!?", s[n - 1]) != NULL ||
+	    (n >= 2 && memcmp(s + n - 2, "\u00bb", 2) == 0));
+}
+
+/*
+ * Write why the player's action was refused: the service's sentence as it
+ * is given (in French when the service has it in French), after what was
+ * refused in the recipient's words when the code is known; the code alone
+ * when there is no sentence.
+ */
+static void
+refused(const struct ctx *c, struct buf *b)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	const char		*what = NULL, *reason = n->reason;
+	size_t			 i;
+
+	if (c->lang == CHESS_LANG_FR && n->reason_code != NULL) {
+		for (i = 0; i < sizeof refusals_fr / sizeof refusals_fr[0];
+		    i++)
+			if (strcmp(refusals_fr[i].code, n->reason_code) == 0)
+				what = refusals_fr[i].fr;
+	}
+	if (reason == NULL || *reason == '\0') {
+		reason = what != NULL ? what : n->reason_code != NULL &&
+		    *n->reason_code != '\0' ? n->reason_code :
+		    tx->refused_unknown;
+		what = NULL;
+	}
+	if (what != NULL && tx->intro_refused_code != NULL)
+		prose(b, tx->intro_refused_code, what, reason);
+	else
+		prose(b, tx->intro_refused, reason);
+	if (!has_stop(reason))
+		buf_adds(b, ".");
+}
+
 /* Write the kind's opening lines. */
 static void
 intro(const struct ctx *c, struct buf *b)
@@ -692,7 +745,6 @@ intro(const struct ctx *c, struct buf *b)
 	const struct notice	*n = c->n;
 	const struct texts	*tx = c->tx;
 	char			 t[64], d[64];
-	size_t			 i;
 
 	switch (n->kind) {
 	case NOTICE_NEW_GAME:
@@ -730,22 +782,7 @@ intro(const struct ctx *c, struct buf *b)
 		prose(b, tx->intro_reminder, t, d);
 		break;
 	case NOTICE_REFUSED:
-		if (c->lang == CHESS_LANG_FR && n->reason_code != NULL)
-			for (i = 0; i < sizeof refusals_fr /
-			    sizeof refusals_fr[0]; i++)
-				if (strcmp(refusals_fr[i].code,
-				    n->reason_code) == 0)
-					break;
-		if (c->lang == CHESS_LANG_FR && n->reason_code != NULL &&
-		    i < sizeof refusals_fr / sizeof refusals_fr[0]) {
-			prose(b, tx->intro_refused, refusals_fr[i].fr);
-			buf_adds(b, ".\n");
-			prose(b, tx->refused_detail, n->reason != NULL ?
-			    n->reason : "");
-		} else
-			prose(b, tx->intro_refused, n->reason != NULL &&
-			    *n->reason != '\0' ? n->reason :
-			    (n->reason_code != NULL ? n->reason_code : "?"));
+		refused(c, b);
 		break;
 	case NOTICE_HOWTO:
 		buf_adds(b, tx->intro_howto);
@@ -803,7 +840,7 @@ state(const struct ctx *c, struct buf *b)
 	const struct notice	*n = c->n;
 	const struct texts	*tx = c->tx;
 	char			 id[24], board[RENDER_BOARD_MAX], t[64], d[64];
-	char			 d2[64];
+	char			 d2[64], tc[GAME_TC_TEXT_MAX];
 	const char		*p, *q;
 	int			 side = c->pos.side;
 
@@ -813,7 +850,8 @@ state(const struct ctx *c, struct buf *b)
 	    tx->color[CHESS_BLACK]);
 	buf_adds(b, "\n");
 	if (n->time_control != NULL && *n->time_control != '\0') {
-		put(b, tx->tc_line, n->time_control);
+		time_control(c, n->time_control, tc, sizeof tc);
+		put(b, tx->tc_line, tc);
 		buf_adds(b, "\n");
 	}
 	if (n->start_fen != NULL && *n->start_fen != '\0') {
@@ -823,14 +861,16 @@ state(const struct ctx *c, struct buf *b)
 	buf_adds(b, "\n");
 
 	/* The board, indented, from the recipient's side. */
-	render_board(&c->pos, false, c->rcpt == CHESS_BLACK, board,
-	    sizeof board);
+	render_board_lang(&c->pos, false, c->rcpt == CHESS_BLACK, c->lang,
+	    board, sizeof board);
 	for (p = board; *p != '\0'; p = q) {
 		q = strchr(p, '\n');
 		q = q != NULL ? q + 1 : p + strlen(p);
 		buf_adds(b, "    ");
 		buf_add(b, p, (size_t)(q - p));
 	}
+	if (tx->board_key)
+		put(b, "    %s\n", render_board_key(c->lang));
 	buf_adds(b, "\n");
 
 	if (c->last[0] != '\0')

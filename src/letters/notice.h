@@ -27,7 +27,10 @@
  * The text shows the board from the recipient's side (ASCII, safe in any
  * mail reader), the last move, who is to move, the clocks and the deadline,
  * the whole move list, and, when it is the recipient's turn, a ready
- * statement to fill in, sign and send back.
+ * statement to fill in, sign and send back. Everything is in the
+ * recipient's language: the moves and the board's letters (French: R D T F
+ * C P, with a line that says so), the time control in words
+ * (game_tc_text()), durations ("2 j 3 h"), terminations.
  *
  * THREADS. Every mail of one game to one player belongs to one thread: its
  * root id is notice_thread_root() ("game-42.white@DOMAIN"), which the
@@ -138,13 +141,21 @@ struct notice {
 	const char		*result;	/* "1-0" "0-1" "1/2-1/2"; NULL or
 						   "*" while the game goes on */
 	const char		*termination;	/* game_termination_name() text */
-	const char		*time_control;	/* game_tc_format() text, or NULL */
+	const char		*time_control;	/* game_tc_format() text, as
+						   "10/50d", written in words;
+						   or NULL */
 	int64_t			 clock[2];	/* seconds left, or -1: no clock */
 	int64_t			 deadline;	/* side to move's, or 0: none */
 	const char		*pgn;		/* attachment text, or NULL */
 	size_t			 pgn_len;
 
-	/* NOTICE_REFUSED: the service's sentence and its code. */
+	/*
+	 * NOTICE_REFUSED: the service's sentence, quoted as it is given, so
+	 * it should be in the recipient's language (the rules core's and the
+	 * game's reasons are, when the action carried the player's language);
+	 * and its code, which a French notice names first in French ("coup
+	 * illégal"). Either may be NULL.
+	 */
 	const char		*reason;
 	const char		*reason_code;	/* "illegal-move" ..., or NULL */
 
