@@ -10,6 +10,10 @@ TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
 TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp
 
+# The tree against doc/hacking.md: folders, first lines, includes downward.
+TESTS += tests/layers.sh
+EXTRA_DIST += tests/layers.sh
+
 # --- chess: the rules core ------------------------------------------------
 # Deep perft depths run in `make check-deep`, never silently skipped.
 check_PROGRAMS += tests/test_position tests/test_notation \
