@@ -7,7 +7,8 @@
 # doc/hacking.md draws the layers of src/, highest first. This test holds
 # the tree to that picture: every folder of src/ is in it and every folder
 # in it exists; no source file sits directly in src/; every file opens with
-# a line naming it ("service/writer.c: ..."); and a file includes headers
+# a line naming it ("service/writer.c: ..."); no file is over 1,500 lines
+# (split it by concern before it gets there); and a file includes headers
 # only from its own folder or from folders drawn below its own.
 # Run by `make check`; prints "N passed, N failed".
 
@@ -70,6 +71,18 @@ if [ -z "$unnamed" ]; then
 	ok
 else
 	bad "files whose first lines do not say what they are:$unnamed"
+fi
+
+# No file over 1,500 lines.
+long=
+for f in "$src"/*/*.c "$src"/*/*.h; do
+	n=$(wc -l <"$f")
+	[ "$n" -le 1500 ] || long="$long ${f#"$src"/} ($n lines)"
+done
+if [ -z "$long" ]; then
+	ok
+else
+	bad "files over 1,500 lines:$long"
 fi
 
 # Includes point down: the rank of a layer is its line in the picture

@@ -7,7 +7,8 @@
 noinst_LIBRARIES += src/letters/libletters.a
 src_letters_libletters_a_SOURCES = \
 	src/letters/mail_parse.h src/letters/mail_parse.c \
-	src/letters/notice.h src/letters/notice.c
+	src/letters/notice.h src/letters/notice.c \
+	src/letters/notice_texts.h src/letters/notice_texts.c
 src_letters_libletters_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) \
 	$(SODIUM_CFLAGS)
 LETTERS_LIBS = src/letters/libletters.a $(SIG_LIBS) $(GAME_LIBS) \

@@ -1,0 +1,272 @@
+/*
+ * letters/notice_texts.c: the notices' fixed texts in English and French.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "letters/notice_texts.h"
+
+const struct texts notice_texts_en = {
+	.code = "en",
+	.color = { "White", "Black" },
+	.subject_game = "[corrchess] Game %s, %s v %s: ",
+	.subject_kind = {
+		[NOTICE_NEW_GAME] = "new game, you play %s",
+		[NOTICE_MOVED] = "%s",
+		[NOTICE_DRAW_OFFERED] = "%s, draw offered",
+		[NOTICE_DRAW_ACCEPTED] = "draw agreed, 1/2-1/2",
+		[NOTICE_DRAW_DECLINED] = "draw declined",
+		[NOTICE_CLAIM] = "draw claimed, 1/2-1/2",
+		[NOTICE_GAME_OVER] = "%s, %s",
+		[NOTICE_REMINDER] = "your move, %s left",
+		[NOTICE_REFUSED] = "not accepted",
+		[NOTICE_HOWTO] = "how to send a move",
+		[NOTICE_LEAVE] = "%s is on leave",
+		[NOTICE_DIGEST] = "daily digest, your move in %s games",
+	},
+	.hello = "Hello %s,",
+	.intro_new = "A new correspondence game has started. You play %s.",
+	.intro_moved = "%s played %s.",
+	.intro_offered = "%s played %s and offers a draw.",
+	.offer_howto = "To accept the draw, sign the action \"accept-draw\"; "
+	    "to decline it, \"decline-draw\", or simply play your move.",
+	.intro_accepted = "%s accepted the draw offer. The game is drawn: "
+	    "1/2-1/2.",
+	.intro_declined = "%s declined the draw offer. The game goes on.",
+	.intro_claim = "%s claimed a draw (%s), and the claim holds. The game "
+	    "is drawn: 1/2-1/2.",
+	.intro_over = "The game is over: %s, %s (%s).",
+	.intro_reminder = "It is your move, and your time runs out at %s "
+	    "(in %s).",
+	.intro_refused = "Your move was not accepted: %s",
+	.intro_refused_code = NULL,	/* the service's sentence says it */
+	.refused_unknown = "no reason given",
+	.intro_howto = "Your mail holds no signed statement, so nothing was "
+	    "done.",
+	.intro_leave = "%s is on leave from %s to %s; their clock stops "
+	    "meanwhile.",
+	.subject_digest_one = "daily digest, your move in 1 game",
+	.intro_digest = "It is your move in the games below. This daily "
+	    "digest comes beside the mail of each move, which you still get; "
+	    "it is sent only on days when a game waits for you.",
+	.digest_deadline = "Deadline: %s (in %s)",
+	.digest_deadline_past = "Deadline: %s (passed)",
+	.digest_left = "Time left: %s",
+	.digest_play = "To play: game %s, ply %s (reply to the game's last "
+	    "mail).",
+	.game_line = "Game %s: %s (%s) v %s (%s)",
+	.tc_line = "Time control: %s",
+	.start_line = "Start position: %s",
+	.last_move = "Last move: %s (%s)",
+	.no_move = "No move played yet.",
+	.to_move = "To move: %s (%s), move %s.",
+	.offer_pending = "%s offers a draw.",
+	.result_line = "Result: %s, %s (%s).",
+	.clocks = "Time left: %s (%s) %s, %s (%s) %s",
+	.deadline = "Deadline for %s's move: %s (in %s)",
+	.deadline_past = "Deadline for %s's move: %s (passed)",
+	.moves = "Moves:",
+	.ready = "Your next action: the statement to sign is these five "
+	    "lines, with your move after \"move \" (for example "
+	    "\"move %s\"):",
+	.other_actions = "Instead of \"move MOVE\" the last line may say "
+	    "\"move MOVE offer-draw\" (move and offer a draw), \"resign\", "
+	    "\"claim-draw\" or \"claim-draw MOVE\".",
+	.offer_actions = "A draw is offered to you: \"accept-draw\" or "
+	    "\"decline-draw\" answer it.",
+	.sign = "Sign it with your key, with either of:",
+	.sign_cli = "prints the statement with its signature",
+	.sign_ssh = "the five lines in move.txt; the signature goes to "
+	    "move.txt.sig",
+	.send = "Then reply to this mail with the statement and its "
+	    "signature in the body, not quoted (with ssh-keygen: the lines of "
+	    "move.txt, then those of move.txt.sig), or attach both files.",
+	.wait = "It is %s's move; you will get a mail when it has been "
+	    "played.",
+	.over = "The game is over; no more actions are possible.",
+	.howto_generic = "To play, reply to a game's mail with a signed "
+	    "statement: these five lines, with your game, the number of "
+	    "half-moves played so far (ply), your player name and your "
+	    "move,\n\n"
+	    "corrchess-v1\n"
+	    "game: 42\n"
+	    "ply: 16\n"
+	    "player: alice\n"
+	    "action: move Nf3\n\n"
+	    "and their signature. Each game's mail holds the statement ready "
+	    "to fill in.",
+	.pgn_note = "The game is attached in PGN.",
+	.footer = "corrchess, correspondence chess server",
+	.example_move = "Nf3",
+	.placeholders = { "GAME", "PLY", "NAME", "MOVE" },
+	.winner = { "White wins", "Black wins", "draw" },
+	.refused_subject_re = "Re: ",
+};
+
+const struct texts notice_texts_fr = {
+	.code = "fr",
+	.color = { "Blancs", "Noirs" },
+	.subject_game = "[corrchess] Partie %s, %s c. %s : ",
+	.subject_kind = {
+		[NOTICE_NEW_GAME] = "nouvelle partie, vous avez les %s",
+		[NOTICE_MOVED] = "%s",
+		[NOTICE_DRAW_OFFERED] = "%s, nulle proposée",
+		[NOTICE_DRAW_ACCEPTED] = "nulle acceptée, 1/2-1/2",
+		[NOTICE_DRAW_DECLINED] = "nulle refusée",
+		[NOTICE_CLAIM] = "nulle réclamée, 1/2-1/2",
+		[NOTICE_GAME_OVER] = "%s, %s",
+		[NOTICE_REMINDER] = "à vous de jouer, il reste %s",
+		[NOTICE_REFUSED] = "refusé",
+		[NOTICE_HOWTO] = "comment envoyer un coup",
+		[NOTICE_LEAVE] = "%s est en congé",
+		[NOTICE_DIGEST] = "résumé du jour, à vous de jouer dans %s "
+		    "parties",
+	},
+	.hello = "Bonjour %s,",
+	.intro_new = "Une nouvelle partie par correspondance commence. Vous "
+	    "avez les %s.",
+	.intro_moved = "%s a joué %s.",
+	.intro_offered = "%s a joué %s et propose la nulle.",
+	.offer_howto = "Pour accepter la nulle, signez l'action "
+	    "« accept-draw » ; pour la refuser, « decline-draw », ou jouez "
+	    "simplement votre coup.",
+	.intro_accepted = "%s a accepté la proposition de nulle. La partie "
+	    "est nulle : 1/2-1/2.",
+	.intro_declined = "%s a refusé la proposition de nulle. La partie "
+	    "continue.",
+	.intro_claim = "%s a réclamé la nulle (%s), et la réclamation est "
+	    "fondée. La partie est nulle : 1/2-1/2.",
+	.intro_over = "La partie est terminée : %s, %s (%s).",
+	.intro_reminder = "C'est à vous de jouer, et votre temps s'écoule le "
+	    "%s (dans %s).",
+	.intro_refused = "Votre coup n'a pas été accepté : %s",
+	.intro_refused_code = "Votre coup n'a pas été accepté (%s) : %s",
+	.refused_unknown = "raison non précisée",
+	.intro_howto = "Votre courriel ne contient aucune déclaration "
+	    "signée : rien n'a été fait.",
+	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
+	    "arrêtée pendant ce temps.",
+	.subject_digest_one = "résumé du jour, à vous de jouer dans 1 partie",
+	.intro_digest = "C'est à vous de jouer dans les parties ci-dessous. "
+	    "Ce résumé quotidien s'ajoute aux courriels de chaque coup, que "
+	    "vous recevez toujours ; il n'est envoyé que les jours où une "
+	    "partie vous attend.",
+	.digest_deadline = "Délai : %s (dans %s)",
+	.digest_deadline_past = "Délai : %s (dépassé)",
+	.digest_left = "Temps restant : %s",
+	.digest_play = "Pour jouer : partie %s, demi-coup (ply) %s "
+	    "(répondez au dernier courriel de la partie).",
+	.game_line = "Partie %s : %s (%s) c. %s (%s)",
+	.tc_line = "Cadence : %s",
+	.board_key = true,
+	.start_line = "Position de départ : %s",
+	.last_move = "Dernier coup : %s (%s)",
+	.no_move = "Aucun coup joué.",
+	.to_move = "Au trait : %s (%s), coup %s.",
+	.offer_pending = "%s propose la nulle.",
+	.result_line = "Résultat : %s, %s (%s).",
+	.clocks = "Temps restant : %s (%s) %s, %s (%s) %s",
+	.deadline = "Délai pour jouer (%s) : %s (dans %s)",
+	.deadline_past = "Délai pour jouer (%s) : %s (dépassé)",
+	.moves = "Coups :",
+	.ready = "Votre prochaine action : la déclaration à signer est faite "
+	    "de ces cinq lignes, avec votre coup après « move » (par exemple "
+	    "« move %s ») :",
+	.other_actions = "Au lieu de « move COUP », la dernière ligne peut "
+	    "dire « move COUP offer-draw » (jouer et proposer la nulle), "
+	    "« resign » (abandonner), « claim-draw » ou « claim-draw COUP » "
+	    "(réclamer la nulle).",
+	.offer_actions = "La nulle vous est proposée : « accept-draw » ou "
+	    "« decline-draw » y répondent.",
+	.sign = "Signez-la avec votre clé, avec l'une de ces commandes :",
+	.sign_cli = "affiche la déclaration avec sa signature",
+	.sign_ssh = "les cinq lignes dans move.txt ; la signature va dans "
+	    "move.txt.sig",
+	.send = "Puis répondez à ce courriel avec la déclaration et sa "
+	    "signature dans le corps du message, sans citation (avec "
+	    "ssh-keygen : les lignes de move.txt, puis celles de "
+	    "move.txt.sig), ou joignez les deux fichiers.",
+	.wait = "C'est à %s de jouer ; vous recevrez un courriel après son "
+	    "coup.",
+	.over = "La partie est terminée ; aucune autre action n'est "
+	    "possible.",
+	.howto_generic = "Pour jouer, répondez au courriel d'une partie avec "
+	    "une déclaration signée : ces cinq lignes, avec votre partie, le "
+	    "nombre de demi-coups déjà joués (ply), votre nom de joueur et "
+	    "votre coup,\n\n"
+	    "corrchess-v1\n"
+	    "game: 42\n"
+	    "ply: 16\n"
+	    "player: alice\n"
+	    "action: move Cf3\n\n"
+	    "et leur signature. Le courriel de chaque partie contient la "
+	    "déclaration prête à compléter.",
+	.pgn_note = "La partie au format PGN est jointe.",
+	.footer = "corrchess, serveur d'échecs par correspondance",
+	.example_move = "Cf3",
+	.placeholders = { "PARTIE", "PLY", "NOM", "COUP" },
+	.winner = { "les Blancs gagnent", "les Noirs gagnent", "nulle" },
+	.refused_subject_re = "Re: ",
+};
+
+/*
+ * Service refusal codes, in French: what was refused, said before the
+ * service's sentence (which is the player's language when the service has
+ * the sentence in it, English otherwise).
+ */
+static const struct {
+	const char	*code;
+	const char	*fr;
+} refusals_fr[] = {
+	{ "illegal-move", "coup illégal" },
+	{ "ambiguous-move", "coup ambigu" },
+	{ "bad-move", "coup illisible" },
+	{ "not-your-turn", "ce n'est pas votre tour" },
+	{ "stale-ply", "la déclaration ne porte pas le nombre actuel de "
+	    "demi-coups (ply)" },
+	{ "game-over", "la partie est terminée" },
+	{ "late-move", "votre délai était écoulé" },
+	{ "no-draw-offer", "aucune proposition de nulle en cours" },
+	{ "bad-claim", "réclamation de nulle non fondée" },
+	{ "bad-signature", "signature invalide" },
+	{ "bad-statement", "déclaration mal formée" },
+	{ "unknown-key", "clé inconnue" },
+	{ "key-revoked", "clé révoquée" },
+	{ "wrong-namespace", "signature faite pour un autre usage "
+	    "(ssh-keygen -n corrchess)" },
+	{ "not-a-player", "vous ne jouez pas cette partie" },
+	{ "unknown-player", "joueur inconnu" },
+	{ "no-such-game", "partie inconnue" },
+	{ "wrong-game", "mauvaise partie" },
+	{ "unsupported-action", "action non prise en charge" },
+	{ "no-signature", "aucune signature" },
+	{ "stopping", "le serveur s'arrête" },
+	{ "leave-too-soon", "congé demandé trop tôt" },
+	{ "leave-overlaps", "ce congé en chevauche un autre" },
+	{ "leave-allowance", "ce congé dépasse le quota de l'année" },
+	{ "internal", "erreur interne du serveur" },
+};
+
+/* What a service refusal code refused, in French; NULL when unknown. */
+const char *
+notice_texts_refusal_fr(const char *code)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof refusals_fr / sizeof refusals_fr[0]; i++) {
+		if (strcmp(refusals_fr[i].code, code) == 0)
+			return refusals_fr[i].fr;
+	}
+	return NULL;
+}

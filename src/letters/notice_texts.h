@@ -1,0 +1,94 @@
+/*
+ * letters/notice_texts.h: the fixed texts of the notices, one table a language.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * Private to src/letters: notice.c composes a notice from these tables;
+ * notice_texts.c holds them. A new text is a field here and a line in
+ * each language's table.
+ */
+
+#ifndef CORRCHESS_NOTICE_TEXTS_H
+#define CORRCHESS_NOTICE_TEXTS_H
+
+#include <stdbool.h>
+
+#include "letters/notice.h"
+
+/*
+ * The fixed texts of one language. Each format takes its arguments in the
+ * same order in every language (the comment says which).
+ */
+struct texts {
+	const char	*code;		/* Content-Language */
+	const char	*color[2];	/* "White" "Black" */
+	const char	*subject_game;	/* id, white, black */
+	const char	*subject_kind[NOTICE_KIND_COUNT];
+	const char	*hello;		/* name */
+	const char	*intro_new;	/* colour */
+	const char	*intro_moved;	/* who, move */
+	const char	*intro_offered;	/* who, move */
+	const char	*offer_howto;
+	const char	*intro_accepted;/* who */
+	const char	*intro_declined;/* who */
+	const char	*intro_claim;	/* who, termination */
+	const char	*intro_over;	/* result, winner, termination */
+	const char	*intro_reminder;/* time, duration */
+	const char	*intro_refused;	/* reason */
+	const char	*intro_refused_code; /* what was refused, reason */
+	const char	*refused_unknown;	/* neither reason nor code */
+	const char	*intro_howto;
+	const char	*intro_leave;	/* who, from, to */
+	const char	*subject_digest_one;
+	const char	*intro_digest;
+	const char	*digest_deadline;	/* time, duration */
+	const char	*digest_deadline_past;	/* time */
+	const char	*digest_left;	/* duration */
+	const char	*digest_play;	/* game, ply */
+	const char	*game_line;	/* id, white, colour, black, colour */
+	const char	*tc_line;	/* time control */
+	bool		 board_key;	/* say what the board's letters are */
+	const char	*start_line;	/* FEN */
+	const char	*last_move;	/* move, who */
+	const char	*no_move;
+	const char	*to_move;	/* who, colour, move number */
+	const char	*offer_pending;	/* who */
+	const char	*result_line;	/* result, winner, termination */
+	const char	*clocks;	/* c1, n1, t1, c2, n2, t2 */
+	const char	*deadline;	/* who, time, duration */
+	const char	*deadline_past;	/* who, time */
+	const char	*moves;
+	const char	*ready;		/* example move */
+	const char	*other_actions;
+	const char	*offer_actions;
+	const char	*sign;
+	const char	*sign_cli;
+	const char	*sign_ssh;
+	const char	*placeholders[4];	/* game, ply, player, move */
+	const char	*send;
+	const char	*wait;		/* who */
+	const char	*over;
+	const char	*howto_generic;
+	const char	*pgn_note;
+	const char	*footer;
+	const char	*example_move;
+	const char	*winner[3];	/* white wins, black wins, draw */
+	const char	*refused_subject_re;
+};
+
+extern const struct texts notice_texts_en;
+extern const struct texts notice_texts_fr;
+
+/* What a service refusal code refused, in French; NULL for an unknown
+ * code. */
+const char	*notice_texts_refusal_fr(const char *code);
+
+#endif /* CORRCHESS_NOTICE_TEXTS_H */
