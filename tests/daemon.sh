@@ -23,21 +23,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl ssh-keygen openssl
 
-# --- HTTP and JSON helpers ----------------------------------------------
-
-# expect NAME STATUS [CODE]: the last answer's status, and error code.
-expect() {
-	if [ "$code" != "$2" ]; then
-		bad "$1: status $code, want $2: $(cat "$tmp/out")"
-		return
-	fi
-	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
-		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
-		return
-	fi
-	ok
-}
-
 # --- Signed statements --------------------------------------------------
 
 # rawsig PEM: the raw Ed25519 signature of $tmp/st in base64.

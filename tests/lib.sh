@@ -276,6 +276,20 @@ submit() {
 	    --data-binary "@${2:-$tmp/body}"
 }
 
+# expect NAME STATUS [CODE]: the last answer (req) has STATUS, and the
+# error CODE when given.
+expect() {
+	if [ "$code" != "$2" ]; then
+		bad "$1: status $code, want $2: $(cat "$tmp/out")"
+		return
+	fi
+	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
+		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
+		return
+	fi
+	ok
+}
+
 # jstr KEY [FILE]: string member KEY of a compact JSON object (the last
 # one when KEY appears more than once); FILE is $tmp/out by default.
 jstr() {

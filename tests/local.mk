@@ -38,6 +38,13 @@ check-deep: tests/test_position$(EXEEXT)
 	CORRCHESS_PERFT_DEEP=1 $(abs_top_builddir)/tests/test_position
 .PHONY: check-deep
 
+# --- util: log, buffers, suggestions ----------------------------------------
+check_PROGRAMS += tests/test_spell
+TESTS += tests/test_spell
+tests_test_spell_SOURCES = tests/test_spell.c tests/testutil.h
+tests_test_spell_CFLAGS = $(TEST_CFLAGS)
+tests_test_spell_LDADD = $(UTIL_LIBS) $(CMOCKA_LIBS)
+
 # --- game: the state machine ----------------------------------------------
 check_PROGRAMS += tests/test_game
 TESTS += tests/test_game
@@ -150,11 +157,12 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # daemon-frame.sh: logging, config, HTTP limits, metrics; daemon.sh: the game
 # service over curl with ssh-keygen and openssl signatures; openapi.sh: the
 # OpenAPI document against the route table; client.sh: the corrchess
-# command; mail.sh: moves by mail through real Dovecot and Postfix.
+# command; mail.sh: moves by mail through real Dovecot and Postfix;
+# admin.sh: what a club admin meets in the first week.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh
+	tests/client.sh tests/mail.sh tests/admin.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh
+	tests/client.sh tests/mail.sh tests/admin.sh
 
 # --- robustness --------------------------------------------------------------
 # crash.sh: SIGKILL under load and restarts (every move answered 201

@@ -57,6 +57,20 @@ api_list_respond(struct http_response *resp, int rc, json_t *a,
 	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
 }
 
+/* Answer 400 and return true when the query names a parameter that is not
+ * among `known` (names separated by spaces; "" for none). */
+static bool
+query_refused(struct http_request *req, struct http_response *resp,
+    const char *known)
+{
+	char	why[256];
+
+	if (http_request_query_check(req, known, why, sizeof why) == 0)
+		return false;
+	http_respond_error(resp, 400, "bad-request", "%s", why);
+	return true;
+}
+
 /* Answer 400 for a member of the wrong type. */
 static void
 bad_member(struct http_response *resp, const char *key, const char *want)
@@ -173,9 +187,11 @@ api_player_list(struct http_request *req, struct http_response *resp,
     void *user)
 {
 	struct service_error	 err;
-	json_t			*a = json_array();
+	json_t			*a;
 
-	(void)req;
+	if (query_refused(req, resp, ""))
+		return;
+	a = json_array();
 	api_list_respond(resp, service_player_list(user, player_collect, a,
 	    &err), a, "players", &err);
 }
@@ -190,6 +206,8 @@ api_player_get(struct http_request *req, struct http_response *resp,
 	struct service_error		err;
 	json_t				*o;
 
+	if (query_refused(req, resp, ""))
+		return;
 	if (service_player_get(user, http_request_param(req, "name"), &sp,
 	    &err) != 0) {
 		api_error(resp, &err);
@@ -243,14 +261,18 @@ api_player_patch(struct http_request *req, struct http_response *resp,
 static void
 api_key_add(struct http_request *req, struct http_response *resp, void *user)
 {
+	static const char *const known[] = { "key" };
 	struct service_error	 err;
 	struct store_key	 k;
 	const char		*key;
 	json_t			*body;
+	char			 why[256];
 
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
-	if (!api_json_member_str(body, "key", &key) || key == NULL)
+	if (api_json_known(body, known, 1, why, sizeof why) != API_JSON_OK)
+		json_refusal(resp, API_JSON_BAD, why);
+	else if (!api_json_member_str(body, "key", &key) || key == NULL)
 		bad_member(resp, "key", "a string (\"ssh-ed25519 AAAA...\")");
 	else if (service_key_add(user, http_request_param(req, "name"), key,
 	    &k, &err) != 0)
@@ -508,6 +530,8 @@ api_game_list(struct http_request *req, struct http_response *resp,
 	char				*text;
 	size_t				 len;
 
+	if (query_refused(req, resp, "player status limit offset"))
+		return;
 	memset(&f, 0, sizeof f);
 	f.player = http_request_query(req, "player");
 	f.status = http_request_query(req, "status");
@@ -575,6 +599,8 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	struct service_game	g;
 	struct service_error	err;
 
+	if (query_refused(req, resp, ""))
+		return;
 	if (service_game_get(user, http_request_param_int(req, "id"), &g,
 	    &err) != 0) {
 		api_error(resp, &err);
@@ -593,6 +619,8 @@ api_game_pgn(struct http_request *req, struct http_response *resp,
 	char			*pgn;
 	size_t			 len;
 
+	if (query_refused(req, resp, ""))
+		return;
 	if ((pgn = service_game_pgn(user, http_request_param_int(req, "id"),
 	    &len, &err)) == NULL) {
 		api_error(resp, &err);
@@ -626,8 +654,11 @@ api_game_records(struct http_request *req, struct http_response *resp,
     void *user)
 {
 	struct service_error	 err;
-	json_t			*a = json_array();
+	json_t			*a;
 
+	if (query_refused(req, resp, ""))
+		return;
+	a = json_array();
 	api_list_respond(resp, service_game_records(user,
 	    http_request_param_int(req, "id"), record_collect, a, &err), a,
 	    "records", &err);

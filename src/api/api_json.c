@@ -22,6 +22,7 @@
 
 #include "api/api_json.h"
 #include "util/errbuf.h"
+#include "util/spell.h"
 
 /* Reasons go into `why` with errbuf_set(), whose -1 is API_JSON_BAD. */
 
@@ -30,6 +31,26 @@ static int
 bad_member(char *why, size_t whysize, const char *key, const char *want)
 {
 	return errbuf_set(why, whysize, "\"%s\" must be %s", key, want);
+}
+
+/* Refuse a member of `body` not among names[0..n-1]. */
+int
+api_json_known(json_t *body, const char *const *names, size_t n, char *why,
+    size_t whysize)
+{
+	const char	*key;
+	json_t		*v;
+	size_t		 i;
+
+	json_object_foreach(body, key, v) {
+		for (i = 0; i < n; i++)
+			if (strcmp(key, names[i]) == 0)
+				break;
+		if (i == n)
+			return spell_unknown(why, whysize, "member", key, names,
+			    n);
+	}
+	return API_JSON_OK;
 }
 
 /* Read a JSON string member, or NULL when absent or null. */
@@ -52,13 +73,18 @@ int
 api_json_player(json_t *body, struct api_player_params *out, char *why,
     size_t whysize)
 {
-	json_t	*jkeys, *v;
-	size_t	 i;
+	static const char *const	 known[] = { "name", "email", "lang",
+	    "digest", "keys", "key" };
+	json_t				*jkeys, *v;
+	size_t				 i;
 
 	memset(out, 0, sizeof *out);
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
+	if (api_json_known(body, known, sizeof known / sizeof known[0], why,
+	    whysize) != API_JSON_OK)
+		return API_JSON_BAD;
 	if (!api_json_member_str(body, "name", &out->name) || out->name == NULL)
 		return bad_member(why, whysize, "name", "a string");
 	if (!api_json_member_str(body, "email", &out->email))
@@ -111,10 +137,15 @@ int
 api_json_player_patch(json_t *body, const char **email, const char **lang,
     const char **digest, char *why, size_t whysize)
 {
+	static const char *const	known[] = { "email", "lang", "digest" };
+
 	*email = *lang = *digest = NULL;
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
+	if (api_json_known(body, known, sizeof known / sizeof known[0], why,
+	    whysize) != API_JSON_OK)
+		return API_JSON_BAD;
 	if (!api_json_member_str(body, "email", email))
 		return bad_member(why, whysize, "email", "a string");
 	if (!api_json_member_str(body, "lang", lang))
@@ -134,7 +165,8 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
     size_t whysize)
 {
 	static const char *const	 keys[] = { "white", "black", "variant",
-	    "fen", "time_control", "policy", "event", "site", "round" };
+	    "fen", "time_control", "policy", "event", "site", "round",
+	    "chess960" };
 	const char			**dst[] = { &gp->white, &gp->black,
 	    &gp->variant, &gp->fen, &gp->time_control, &gp->policy, &gp->event,
 	    &gp->site, &gp->round };
@@ -147,7 +179,10 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+	if (api_json_known(body, keys, sizeof keys / sizeof keys[0], why,
+	    whysize) != API_JSON_OK)
+		return API_JSON_BAD;
+	for (i = 0; i < sizeof dst / sizeof dst[0]; i++)
 		if (!api_json_member_str(body, keys[i], dst[i]))
 			return bad_member(why, whysize, keys[i], "a string");
 	n = json_object_get(body, "chess960");
@@ -194,6 +229,7 @@ api_json_action(const char *body, size_t len, const char *content_type,
 {
 	json_error_t	 jerr;
 	json_t		*j = NULL;
+	static const char *const known[] = { "statement", "signature" };
 	const char	*stmt, *sig, *prefix;
 	size_t		 slen, glen, n;
 	int		 rc = API_JSON_NOMEM;
@@ -214,6 +250,10 @@ api_json_action(const char *body, size_t len, const char *content_type,
 		    "column %d: %s", jerr.line, jerr.column, jerr.text);
 	if (!json_is_object(j)) {
 		rc = errbuf_set(why, whysize, "the body must be a JSON object");
+		goto out;
+	}
+	if (api_json_known(j, known, 2, why, whysize) != API_JSON_OK) {
+		rc = API_JSON_BAD;
 		goto out;
 	}
 	if (!api_json_member_str(j, "statement", &stmt) || stmt == NULL) {

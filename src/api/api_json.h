@@ -49,6 +49,11 @@ struct api_player_params {
 
 /* A JSON string member in *out, NULL when absent or null; false when
  * not a string. */
+/* Refuse (API_JSON_BAD, the member and the closest known name in `why`)
+ * a member of the object `body` that is not among names[0..n-1]. */
+int api_json_known(json_t *body, const char *const *names, size_t n,
+    char *why, size_t whysize);
+
 bool api_json_member_str(json_t *obj, const char *key, const char **out);
 
 /* Read a player's creation body. */

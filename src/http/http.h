@@ -142,6 +142,13 @@ int64_t		 http_request_param_int(const struct http_request *req,
 /* A query argument (percent-decoded), or NULL; "" for "?flag". */
 const char	*http_request_query(const struct http_request *req,
 		    const char *name);
+/*
+ * Check the query's parameter names against `known` (names separated by
+ * spaces): 0, or -1 with the sentence naming the first unknown one and the
+ * closest known name in `why`.
+ */
+int		 http_request_query_check(const struct http_request *req,
+		    const char *known, char *why, size_t whysize);
 /* A request header (name case-insensitive), or NULL. */
 const char	*http_request_header(const struct http_request *req,
 		    const char *name);

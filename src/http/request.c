@@ -12,11 +12,14 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "http/http_int.h"
+#include "util/errbuf.h"
+#include "util/spell.h"
 
 /* Return the request's method. */
 const char *
@@ -87,6 +90,55 @@ http_request_query(const struct http_request *req, const char *name)
 	    name, strlen(name), &value, &len) != MHD_YES)
 		return NULL;
 	return value != NULL ? value : "";
+}
+
+/* Most names in a route's list of query parameters. */
+#define QUERY_MAX_NAMES	16
+
+struct query_check {
+	const char	*names[QUERY_MAX_NAMES];
+	size_t		 n;
+	const char	*unknown;
+};
+
+/* Note the first query parameter that is not a known name. */
+static mhd_result
+query_check_one(void *cls, enum MHD_ValueKind kind, const char *key,
+    const char *value)
+{
+	struct query_check	*qc = cls;
+	size_t			 i;
+
+	(void)kind;
+	(void)value;
+	for (i = 0; i < qc->n; i++)
+		if (strcmp(qc->names[i], key) == 0)
+			return MHD_YES;
+	qc->unknown = key;
+	return MHD_NO;
+}
+
+/* Check the query's parameter names. */
+int
+http_request_query_check(const struct http_request *req, const char *known,
+    char *why, size_t whysize)
+{
+	struct query_check	 qc = { .n = 0 };
+	char			 list[256], *p, *save = NULL;
+
+	snprintf(list, sizeof list, "%s", known);
+	for (p = strtok_r(list, " ", &save); p != NULL && qc.n <
+	    QUERY_MAX_NAMES; p = strtok_r(NULL, " ", &save))
+		qc.names[qc.n++] = p;
+	MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND,
+	    query_check_one, &qc);
+	if (qc.unknown == NULL)
+		return 0;
+	if (qc.n == 0)
+		return errbuf_set(why, whysize, "unknown query parameter %s: "
+		    "this resource takes none", qc.unknown);
+	return spell_unknown(why, whysize, "query parameter", qc.unknown,
+	    qc.names, qc.n);
 }
 
 /* Return a request header. */

@@ -1,4 +1,5 @@
-# util/local.mk: logging, growable buffers, error buffers, metrics.
+# util/local.mk: logging, growable buffers, error buffers, spelling
+# suggestions, metrics.
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,5 +9,6 @@ src_util_libutil_a_SOURCES = \
 	src/util/log.h src/util/log.c \
 	src/util/buf.h src/util/buf.c \
 	src/util/errbuf.h src/util/errbuf.c \
+	src/util/spell.h src/util/spell.c \
 	src/util/metrics.h src/util/metrics.c
 UTIL_LIBS = src/util/libutil.a $(PTHREAD_LIBS)

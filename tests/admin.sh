@@ -1,0 +1,88 @@
+#!/bin/sh
+# tests/admin.sh: what a club admin meets in the first week, over curl.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The real corrchessd on a free loopback port, driven by the real curl:
+# a mistyped JSON member or query parameter is refused with the closest
+# known name instead of being dropped.
+# Run by `make check`; prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+
+need curl ssh-keygen
+
+# says NAME TEXT: the last answer's message is TEXT.
+says() {
+	same "$1" "$(jstr message)" "$2"
+}
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+echo 0 >"$tmp/clock"
+check "corrchessd starts" daemon_start || finish
+
+for p in alice bob; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+done
+
+# --- Typos are refused, with the closest name -----------------------------
+
+admin POST /api/v1/players -d "{\"name\":\"alice\",\"language\":\"fr\",
+    \"keys\":[\"$(cat "$tmp/alice.pub")\"]}"
+expect "a player with \"language\"" 400 bad-request
+says "\"language\" named, lang suggested" \
+    "unknown member language; did you mean lang?"
+admin POST /api/v1/players -d '{"name":"alice","emial":"a@example.org"}'
+expect "a player with \"emial\"" 400 bad-request
+says "\"emial\" named, email suggested" \
+    "unknown member emial; did you mean email?"
+admin GET /api/v1/players/alice
+expect "no player made by a refused body" 404
+admin POST /api/v1/players -d "{\"name\":\"alice\",\"lang\":\"fr\",
+    \"email\":\"alice@example.org\",\"keys\":[\"$(cat "$tmp/alice.pub")\"]}"
+expect "alice with the right names" 201
+admin POST /api/v1/players -d "{\"name\":\"bob\",
+    \"keys\":[\"$(cat "$tmp/bob.pub")\"]}"
+expect "bob" 201
+admin PATCH /api/v1/players/alice -d '{"langue":"en"}'
+expect "a change with \"langue\"" 400 bad-request
+says "\"langue\" named" "unknown member langue; did you mean lang?"
+admin POST /api/v1/players/alice/keys -d '{"kee":"x"}'
+expect "a key with \"kee\"" 400 bad-request
+says "\"kee\" named" "unknown member kee; did you mean key?"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob",
+    "timecontrol":"3d/move"}'
+expect "a game with \"timecontrol\"" 400 bad-request
+says "\"timecontrol\" named" \
+    "unknown member timecontrol; did you mean time_control?"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","colour":"x"}'
+expect "a game with a member unlike any" 400 bad-request
+says "no suggestion when none is close" "unknown member colour"
+admin GET /api/v1/games
+same "no game made by a refused body" "$(cat "$tmp/out")" '{"games":[]}'
+admin POST /api/v1/games -d '{"white":"alice","black":"bob",
+    "time_control":"3d/move"}'
+expect "a game with the right names" 201
+same "its time control" "$(jstr time_control)" "3d/move"
+req POST /api/v1/games/1/actions -H 'Content-Type: application/json' \
+    -d '{"statment":"x"}'
+expect "an action with \"statment\"" 400 bad-request
+says "\"statment\" named" "unknown member statment; did you mean statement?"
+
+req GET '/api/v1/games?stauts=ongoing'
+expect "a listing with ?stauts" 400 bad-request
+says "?stauts named" \
+    "unknown query parameter stauts; did you mean status?"
+req GET '/api/v1/games?player=alice&limit=5'
+expect "a listing with known parameters" 200
+req GET '/api/v1/games/1?lang=fr'
+expect "a game with a parameter it does not take" 400 bad-request
+says "?lang named" "unknown query parameter lang: this resource takes none"
+
+daemon_stop
+finish
