@@ -33,10 +33,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t keys[1][SIG_PUBKEY_BYTES];
 	struct sig_statement st, again;
-	struct sig_signature sg;
+	struct sig_signature sg, sg2;
 	enum sig_error err;
-	const uint8_t *b;
-	size_t n;
+	const uint8_t *b, *b2;
+	size_t n, n2;
+	char kept[SIG_STATEMENT_MAX + SIG_SSHSIG_ARMOR_SIZE];
 
 	if (sig_init() != 0)
 		abort();
@@ -82,6 +83,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* A zero key signs nothing. */
 	if (sig_signature_verify(&st, &sg, keys, 1, NULL, &err) == 0)
+		abort();
+
+	/* What is kept (the statement and sg.text) reads back as the same
+	 * signature: the bytes stored are the bytes verified. */
+	if (sg.text_len == 0 || sg.text_len >= sizeof sg.text ||
+	    strlen(sg.text) != sg.text_len ||
+	    st.canon_len + sg.text_len > sizeof kept)
+		abort();
+	memcpy(kept, st.canon, st.canon_len);
+	memcpy(kept + st.canon_len, sg.text, sg.text_len);
+	if (sig_statement_parse(kept, st.canon_len + sg.text_len, &again,
+	    &sg2, &err) != 0)
+		abort();
+	b2 = sig_signature_bytes(&sg2, &n2);
+	if (sg2.form != sg.form || n2 != n || memcmp(b, b2, n) != 0 ||
+	    strcmp(sg2.text, sg.text) != 0)
 		abort();
 	return 0;
 }

@@ -64,12 +64,14 @@ play() {
 }
 
 # refused NAME STATUS CODE GAME: submit $tmp/body, which must be refused
-# with STATUS and CODE, the game unchanged (same FEN and ply).
+# with STATUS and CODE, the game unchanged (same FEN and ply); the answer
+# stays in $tmp/refusal.
 refused() {
 	req GET "/api/v1/games/$4"
 	before="$(jstr fen) $(jval ply)"
 	submit "$4"
 	expect "$1" "$2" "$3"
+	cp "$tmp/out" "$tmp/refusal"
 	req GET "/api/v1/games/$4"
 	same "$1: game unchanged" "$(jstr fen) $(jval ply)" "$before"
 }
@@ -556,5 +558,165 @@ check "bob's leave: the allowance of the year" grep -q \
     '"leave":{[^}]*"allowance_days":[0-9]' "$tmp/out"
 same "bob's leave: none taken, all left" \
     "$(jval taken_days) $(jval left_days)" "0 $(jval allowance_days)"
+
+# --- What is verified is what is kept -----------------------------------
+
+# verify_exports GAME: every signed record of GAME, as GET .../records and
+# the PGN export give it back, verified by programs independent of ours:
+# ssh-keygen -Y verify for SSH signatures, openssl pkeyutl -verify for raw
+# ones, with the keys the players were given (their .pub and .pem files).
+# Prints "records verified" counts; fails when one does not verify.
+verify_exports() {
+	rm -rf "$tmp/v"
+	mkdir "$tmp/v"
+	for p in alice bob carol; do
+		printf '%s %s\n' "$p" "$(cut -d' ' -f1,2 "$tmp/$p.pub")"
+	done >"$tmp/v/allowed"
+	req GET "/api/v1/games/$1/records"
+	cp "$tmp/out" "$tmp/v/records.json"
+	req GET "/api/v1/games/$1/pgn"
+	cp "$tmp/out" "$tmp/v/game.pgn"
+	# One directory per record and export: st (the statement), player,
+	# and sig (SSH armor) or raw (the 64 signature bytes); pem/ holds each
+	# player's keys as PEM for openssl.
+	python3 - "$tmp/v" "$tmp" <<'PY' || return 1
+import base64, json, os, re, sys
+out, tmp = sys.argv[1], sys.argv[2]
+der = bytes.fromhex("302a300506032b6570032100")
+os.mkdir(out + "/pem")
+for p in ("alice", "bob", "carol"):
+    raws = [base64.b64decode(open(f"{tmp}/{p}.pub").read().split()[1])[-32:]]
+    if os.path.exists(f"{tmp}/{p}.raw"):
+        raws.append(base64.b64decode(open(f"{tmp}/{p}.raw").read()))
+    for i, k in enumerate(raws):
+        with open(f"{out}/pem/{p}.{i}", "w") as f:
+            f.write("-----BEGIN PUBLIC KEY-----\n%s\n-----END PUBLIC KEY-----\n"
+                    % base64.b64encode(der + k).decode())
+recs = []
+for r in json.load(open(out + "/records.json"))["records"]:
+    if r.get("statement"):
+        recs.append(("json", r["seq"], r["statement"], r["signature"]))
+pgn = open(out + "/game.pgn").read()
+for m in re.finditer(r"record (\d+) \([^)]*\):\n(corrchess-v1\n(?:.*\n){4})"
+                     r"(signature: .*\n|-----BEGIN SSH SIGNATURE-----\n"
+                     r"(?:.*\n)*?-----END SSH SIGNATURE-----\n)hash: ", pgn):
+    recs.append(("pgn", int(m.group(1)), m.group(2), m.group(3)))
+for src, seq, st, sig in recs:
+    d = f"{out}/{src}.{seq}"
+    os.mkdir(d)
+    open(d + "/st", "w").write(st)
+    open(d + "/player", "w").write(re.search(r"^player: (.*)$", st, re.M).group(1))
+    if sig.startswith("signature: "):
+        open(d + "/raw", "wb").write(base64.b64decode(sig[11:].strip(), validate=True))
+    else:
+        open(d + "/sig", "w").write(sig)
+PY
+	vn=0
+	for d in "$tmp"/v/json.* "$tmp"/v/pgn.*; do
+		[ -d "$d" ] || continue
+		who=$(cat "$d/player")
+		vok=0
+		if [ -f "$d/sig" ]; then
+			ssh-keygen -Y verify -f "$tmp/v/allowed" -I "$who" \
+			    -n corrchess -s "$d/sig" <"$d/st" >/dev/null 2>&1 &&
+			    vok=1
+		else
+			for k in "$tmp/v/pem/$who".*; do
+				openssl pkeyutl -verify -pubin -inkey "$k" \
+				    -rawin -in "$d/st" -sigfile "$d/raw" \
+				    >/dev/null 2>&1 && vok=1
+			done
+		fi
+		if [ "$vok" -ne 1 ]; then
+			echo "record ${d##*/} of game $1 does not verify" >&2
+			return 1
+		fi
+		vn=$((vn + 1))
+	done
+	echo "game $1: $vn records verified" >&2
+	[ "$vn" -gt 0 ]
+}
+
+check "game $g1: every exported record verifies (ssh-keygen, openssl)" \
+    verify_exports "$g1"
+check "game $g7: every exported record verifies (CRLF mail)" \
+    verify_exports "$g7"
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "create game 8" 201
+g8=$(jval id)
+
+# The attack: CR line ends, the first signature for the statement, then an
+# LF-ended second one, valid, by the same player over another statement.
+# Once the first was checked and the second stored (201).
+statement "$g8" 0 alice "move d4"
+cp "$tmp/st" "$tmp/st.other"
+statement "$g8" 0 alice "move e4"
+{
+	tr '\n' '\r' <"$tmp/st"
+	printf 'signature: %s\r\n' "$(rawsig "$tmp/alice.pem")"
+	cp "$tmp/st" "$tmp/st.e4"
+	cp "$tmp/st.other" "$tmp/st"
+	printf 'signature: %s\n' "$(rawsig "$tmp/alice.pem")"
+	cp "$tmp/st.e4" "$tmp/st"
+} >"$tmp/body"
+refused "two signatures, CR then LF" 400 bad-statement "$g8"
+check "CR then LF: the reason" grep -q 'mix line ends' "$tmp/refusal"
+tr '\n' '\r' <"$tmp/body" | tr -s '\r' >"$tmp/cr"
+cp "$tmp/cr" "$tmp/body"
+refused "two signatures, CR line ends" 400 bad-signature "$g8"
+check "two signatures: the reason" grep -q 'a second signature' \
+    "$tmp/refusal"
+# Mixed line ends: LF in the statement, CRLF on the signature.
+sign_raw "$tmp/alice.pem"
+sed '$s/$/\r/' "$tmp/body" >"$tmp/mixed"
+cp "$tmp/mixed" "$tmp/body"
+refused "LF then CRLF line ends" 400 bad-statement "$g8"
+check "mixed line ends: the reason" grep -q 'mix line ends' "$tmp/refusal"
+# The raw signature in its one form: 88 characters, padded.
+sig88=$(rawsig "$tmp/alice.pem")
+printf '%ssignature: %s\n' "$(cat "$tmp/st")
+" "${sig88%==}" >"$tmp/body"
+refused "an unpadded raw signature (86 characters)" 400 bad-signature "$g8"
+check "unpadded: the reason" grep -q "'=' padding included" \
+    "$tmp/refusal"
+# CR line ends throughout, as doc/signatures.md says: read as LF.
+sign_raw "$tmp/alice.pem"
+tr '\n' '\r' <"$tmp/body" >"$tmp/cr"
+submit "$g8" "$tmp/cr"
+expect "CR line ends, a raw signature" 201
+statement "$g8" 1 bob "move e5"
+sign_ssh "$tmp/bob"
+tr '\n' '\r' <"$tmp/body" >"$tmp/cr"
+submit "$g8" "$tmp/cr"
+expect "CR line ends, an SSH signature" 201
+# An SSH block laid out anew (lines of 50, indented, CRLF): kept as
+# ssh-keygen writes it, the bytes that were verified.
+play "$g8" alice raw "move c4"
+statement "$g8" 3 bob "move Nc6"
+sign_ssh "$tmp/bob"
+{
+	sed 's/$/\r/' "$tmp/st"
+	printf '%s\r\n' '-----BEGIN SSH SIGNATURE-----'
+	sed '1d;$d' "$tmp/st.sig" | tr -d '\n' | fold -w 50 | sed 's/^/  /;s/$/\r/'
+	printf '\n%s\r\n' '-----END SSH SIGNATURE-----'
+} >"$tmp/body"
+submit "$g8"
+expect "an SSH signature in lines of 50, CRLF" 201
+req GET "/api/v1/games/$g8/records"
+check "the SSH signature kept as ssh-keygen wrote it" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["records"][-1]
+sys.exit(r["signature"] != open(sys.argv[2]).read())' "$tmp/out" "$tmp/st.sig"
+# Keys other than Ed25519: the key type is the reason, not a line.
+for kt in ecdsa rsa; do
+	ssh-keygen -q -t "$kt" -N '' -f "$tmp/alice.$kt"
+	statement "$g8" 4 alice "move d4"
+	sign_ssh "$tmp/alice.$kt"
+	refused "an SSH signature by an $kt key" 400 unsupported-key-type "$g8"
+	check "$kt: only Ed25519" grep -q 'only Ed25519 keys are accepted' \
+	    "$tmp/refusal"
+done
+check "game $g8: every exported record verifies" verify_exports "$g8"
 
 finish

@@ -1142,6 +1142,123 @@ test_statement_errors(void **state)
 	}
 }
 
+/*
+ * One parser for what is verified and what is kept: the signature text it
+ * writes back is the one it read; a second signature, mixed line ends and
+ * an unpadded raw signature are refused; CR line ends read as LF.
+ */
+static void
+test_statement_one_signature(void **state)
+{
+	uint8_t pk[32], sk[64], keys[1][32];
+	struct sig_statement st, st2;
+	struct sig_signature sg;
+	enum sig_error e;
+	char signed1[SIG_SIGNED_SIZE], signed2[SIG_SIGNED_SIZE];
+	char text[2 * SIG_SIGNED_SIZE], *line1, *line2, *stmt, *sig;
+	size_t i;
+
+	(void)state;
+	crypto_sign_keypair(pk, sk);
+	memcpy(keys[0], pk, 32);
+	memset(&st, 0, sizeof st);
+	st.game = 7;
+	strcpy(st.player, "alice");
+	st.action.kind = SIG_ACT_MOVE;
+	strcpy(st.action.move, "e4");
+	assert_int_equal(sig_statement_build(&st, &e), 0);
+	assert_int_equal(sig_statement_sign(&st, sk, SIG_FORM_RAW, signed1,
+	    sizeof signed1, &e), 0);
+	st2 = st;
+	strcpy(st2.action.move, "d4");
+	assert_int_equal(sig_statement_build(&st2, &e), 0);
+	assert_int_equal(sig_statement_sign(&st2, sk, SIG_FORM_RAW, signed2,
+	    sizeof signed2, &e), 0);
+	line1 = strstr(signed1, "signature: ");
+	line2 = strstr(signed2, "signature: ");
+
+	/* The text written back is the signature line itself. */
+	assert_int_equal(sig_statement_parse(signed1, strlen(signed1), &st,
+	    &sg, &e), 0);
+	assert_string_equal(sg.text, line1);
+	assert_int_equal(sg.text_len, strlen(line1));
+
+	/* CR line ends throughout: the same statement and signature. */
+	strcpy(text, signed1);
+	for (i = 0; text[i] != '\0'; i++)
+		if (text[i] == '\n')
+			text[i] = '\r';
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), 0);
+	assert_string_equal(sg.text, line1);
+	assert_int_equal(sig_signature_verify(&st, &sg, keys, 1, NULL, &e), 0);
+
+	/* The attack: CR ends, then a second, LF-ended signature. */
+	text[strlen(text) - 1] = '\0';
+	strcat(text, "\r\n");
+	strcat(text, line2);
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), -1);
+	assert_int_equal(e, SIG_ELINE_ENDS);
+	/* Two signatures with the same line ends. */
+	snprintf(text, sizeof text, "%s%s", signed1, line2);
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), -1);
+	assert_int_equal(e, SIG_ESIG_TWICE);
+	assert_int_equal(st.line, 7);
+	snprintf(text, sizeof text, "%s\nregards,\n  %s", signed1, line2);
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), -1);
+	assert_int_equal(e, SIG_ESIG_TWICE);
+	/* Without the signature asked for, only the statement counts. */
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, NULL,
+	    &e), 0);
+	/* Mixed ends inside the statement. */
+	snprintf(text, sizeof text, "%s", signed1);
+	memmove(text + 21, text + 20, strlen(text + 20) + 1);
+	text[20] = '\r';
+	text[21] = '\n';
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), -1);
+	assert_int_equal(e, SIG_ELINE_ENDS);
+	assert_int_equal(st.line, 2);
+
+	/* The raw signature in one form: 88 characters with padding. */
+	snprintf(text, sizeof text, "%s", signed1);
+	line1 = strstr(text, "signature: ");
+	assert_int_equal(strlen(line1), 11 + 88 + 1);
+	assert_memory_equal(line1 + 11 + 86, "==\n", 3);
+	strcpy(line1 + 11 + 86, "\n");
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), -1);
+	assert_int_equal(e, SIG_ESIGFORM);
+	strcpy(line1 + 11 + 86, "=\n");
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), -1);
+	assert_int_equal(e, SIG_ESIGFORM);
+
+	/* An SSH signature re-wrapped and indented: written back as
+	 * ssh-keygen wrote it. */
+	stmt = sigdata("statement.txt", NULL);
+	sig = sigdata("statement.sig", NULL);
+	snprintf(text, sizeof text, "%s\n", stmt);
+	for (i = 0; sig[i] != '\0'; i++) {
+		size_t o = strlen(text);
+
+		if (sig[i] == '\n' && sig[i + 1] != '-' && i > 40)
+			continue;
+		text[o] = sig[i];
+		text[o + 1] = '\0';
+		if (sig[i] == '\n')
+			strcat(text, "   ");
+	}
+	assert_int_equal(sig_statement_parse(text, strlen(text), &st, &sg,
+	    &e), 0);
+	assert_string_equal(sg.text, sig);
+	free(stmt);
+	free(sig);
+}
+
 /* Building refuses what parsing refuses. */
 static void
 test_build_errors(void **state)
@@ -1297,6 +1414,7 @@ main(void)
 		cmocka_unit_test(test_statement_sign_sshsig),
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_statement_errors),
+		cmocka_unit_test(test_statement_one_signature),
 		cmocka_unit_test(test_build_errors),
 		cmocka_unit_test(test_chain_kat),
 		cmocka_unit_test(test_strerror),

@@ -19,96 +19,6 @@
 
 #include "service/service_int.h"
 
-/* Find the signature as received after the statement: the "signature:"
- * line, or the armored block from its BEGIN line through its END line. */
-static int
-signature_span(const char *text, size_t len, enum sig_form form,
-    const char **startp, const char **endp)
-{
-	static const char	 begin_tag[] = "-----BEGIN SSH SIGNATURE-----";
-	static const char	 end_tag[] = "-----END SSH SIGNATURE-----";
-	const char		*p = text, *stop = text + len, *eol, *q;
-	const char		*start = NULL;
-
-	for (; p < stop; p = eol + 1) {
-		if ((eol = memchr(p, '\n', (size_t)(stop - p))) == NULL)
-			eol = stop;
-		for (q = p; q < eol && (*q == ' ' || *q == '\t'); q++)
-			;
-		if (form == SIG_FORM_RAW && (size_t)(eol - q) >= 10 &&
-		    memcmp(q, "signature:", 10) == 0) {
-			*startp = q;
-			*endp = eol;
-			return 0;
-		}
-		if (form == SIG_FORM_SSHSIG && start == NULL &&
-		    (size_t)(eol - q) >= sizeof begin_tag - 1 &&
-		    memcmp(q, begin_tag, sizeof begin_tag - 1) == 0)
-			start = q;
-		else if (start != NULL &&
-		    (size_t)(eol - q) >= sizeof end_tag - 1 &&
-		    memcmp(q, end_tag, sizeof end_tag - 1) == 0) {
-			*startp = start;
-			*endp = q + sizeof end_tag - 1;
-			return 0;
-		}
-		if (eol == stop)
-			break;
-	}
-	return -1;
-}
-
-/* Where the statement starts: its first "corrchess-v1" line, as the
- * parser finds it. A signature before it (a mail quoting an earlier one)
- * is not the statement's. */
-static size_t
-statement_offset(const char *text, size_t len)
-{
-	const char	*p = text, *stop = text + len, *eol, *e;
-
-	for (; p < stop; p = eol + 1) {
-		for (eol = p; eol < stop && *eol != '\n' && *eol != '\r'; eol++)
-			;
-		for (e = eol; e > p && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			;
-		if ((size_t)(e - p) == sizeof SIG_HEADER - 1 &&
-		    memcmp(p, SIG_HEADER, sizeof SIG_HEADER - 1) == 0)
-			return (size_t)(p - text);
-		if (eol == stop)
-			break;
-	}
-	return 0;
-}
-
-/* Copy the signature as received, lines ending in one LF, without CR or
- * trailing white space. */
-static int
-signature_text(const char *text, size_t len, enum sig_form form, char *buf,
-    size_t size)
-{
-	const char	*start, *end, *p, *eol, *e;
-	size_t		 o = 0, off = statement_offset(text, len);
-
-	if (signature_span(text + off, len - off, form, &start, &end) != 0)
-		return -1;
-	for (p = start; p < end; p = eol + 1) {
-		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			eol = end;
-		for (e = eol; e > p && (e[-1] == '\r' || e[-1] == ' ' ||
-		    e[-1] == '\t'); e--)
-			;
-		if (o + (size_t)(e - p) + 2 > size)
-			return -1;
-		memcpy(buf + o, p, (size_t)(e - p));
-		o += (size_t)(e - p);
-		buf[o++] = '\n';
-		if (eol == end)
-			break;
-	}
-	buf[o] = '\0';
-	return 0;
-}
-
 /* Verify a statement's signature against the player's keys. */
 static int
 verify(const struct sig_statement *st, const struct sig_signature *sg,
@@ -196,6 +106,9 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 	p->st.player[0] = '\0';
 	p->st.game = 0;
 	if (sig_statement_parse(text, len, &p->st, &p->sg, &se) != 0) {
+		if (se == SIG_EKEY_TYPE)
+			return service_fail(err, 400, "unsupported-key-type",
+			    "%s", sig_strerror(se));
 		code = se == SIG_ENOSIG ? "no-signature" :
 		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
 		    "bad-signature" : "bad-statement";
@@ -210,10 +123,6 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 		return service_fail(err, 400, "wrong-game",
 		    "the statement is for game %" PRIu64 ", not game %" PRId64,
 		    p->st.game, game_id);
-	if (signature_text(text, len, p->sg.form, p->sigtext,
-	    sizeof p->sigtext) != 0)
-		return service_fail(err, 400, "bad-signature",
-		    "the signature block cannot be read");
 	memcpy(p->canon, p->st.canon, p->st.canon_len);
 	p->canon[p->st.canon_len] = '\0';
 
@@ -239,7 +148,7 @@ action_statement(struct job_statement *s, const struct prepared *p,
 	s->st = &p->st;
 	s->sg = &p->sg;
 	s->canon = p->canon;
-	s->sigtext = p->sigtext;
+	s->sigtext = p->sg.text;
 	s->player_id = p->sp.p.id;
 	s->key_id = p->key_id;
 	s->lang = player_lang(&p->sp.p);

@@ -66,7 +66,7 @@ struct job_statement {
 	const struct sig_statement	*st;
 	const struct sig_signature	*sg;
 	const char			*canon;		/* canonical, NUL-terminated */
-	const char			*sigtext;
+	const char			*sigtext;	/* sg->text */
 	int64_t				 player_id;
 	int64_t				 key_id;
 	enum chess_lang			 lang;
@@ -220,7 +220,6 @@ struct prepared {
 	struct sig_signature	sg;
 	struct service_player	sp;
 	int64_t			key_id;
-	char			sigtext[SIG_SSHSIG_ARMOR_SIZE + 128];
 	char			canon[SIG_STATEMENT_MAX + 1];
 };
 

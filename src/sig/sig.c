@@ -59,12 +59,18 @@ sig_strerror(enum sig_error e)
 		return "bad leave dates: write two real dates YYYY-MM-DD, the first day away then the last, first not after last";
 	case SIG_ETOOLONG:
 		return "the action is too long: at most 64 characters, the move at most 32";
+	case SIG_ELINE_ENDS:
+		return "the statement and its signature mix line ends: end every line the same way (LF, CRLF or CR)";
 	case SIG_ENOSIG:
 		return "missing signature: put a line 'signature: BASE64' or an SSH SIGNATURE block (ssh-keygen -Y sign -n corrchess) right after the statement";
 	case SIG_EBASE64:
 		return "invalid base64 in the signature or key";
 	case SIG_ESIGLEN:
 		return "the signature line must hold a 64-byte Ed25519 signature (88 base64 characters)";
+	case SIG_ESIGFORM:
+		return "the signature line must hold 88 characters of standard base64, '=' padding included";
+	case SIG_ESIG_TWICE:
+		return "a second signature follows the first: send one statement with one signature";
 	case SIG_EARMOR:
 		return "the SSH SIGNATURE block has no '-----END SSH SIGNATURE-----' line";
 	case SIG_ESSHSIG:

@@ -94,10 +94,14 @@ enum sig_error {
 	SIG_EMOVE,		/* move text empty, too long or not printable */
 	SIG_EDATE,		/* leave dates malformed, impossible or reversed */
 	SIG_ETOOLONG,		/* statement longer than SIG_STATEMENT_MAX */
+	SIG_ELINE_ENDS,		/* the statement and its signature mix
+				   LF, CRLF and CR line ends */
 	/* the signature */
 	SIG_ENOSIG,		/* no signature after the statement */
 	SIG_EBASE64,		/* invalid base64 */
 	SIG_ESIGLEN,		/* raw signature not 64 bytes */
+	SIG_ESIGFORM,		/* raw signature not 88 characters, padded */
+	SIG_ESIG_TWICE,		/* a second signature after the first */
 	SIG_EARMOR,		/* SSH SIGNATURE block without its END line */
 	SIG_ESSHSIG,		/* SSHSIG blob malformed or truncated */
 	SIG_ESSHSIG_VERSION,	/* SSHSIG version not 1 */
@@ -154,11 +158,19 @@ int sig_rawsig_format(const uint8_t sig[SIG_SIGNATURE_BYTES], char *buf,
 
 /* --- a statement's signature --------------------------------------- */
 
-/* A signature found after a statement (sig_statement_parse()). */
+/*
+ * A signature found after a statement (sig_statement_parse()). `text` is
+ * the signature written back from what was parsed, NUL-terminated, LF line
+ * ends: "signature: BASE64\n" (88 characters, padded), or the armored
+ * SSHSIG blob in lines of 70. It is what a server keeps: the bytes it
+ * stores are the bytes it verified, however the sender laid them out.
+ */
 struct sig_signature {
 	enum sig_form		form;
 	uint8_t			raw[SIG_SIGNATURE_BYTES]; /* SIG_FORM_RAW */
 	struct sig_sshsig	ssh;			/* SIG_FORM_SSHSIG */
+	char			text[SIG_SSHSIG_ARMOR_SIZE];
+	size_t			text_len;
 };
 
 /*

@@ -35,8 +35,6 @@ sig_sshsig_parse(const uint8_t *blob, size_t len, struct sig_sshsig *ss,
 	uint32_t version;
 
 	memset(ss, 0, sizeof *ss);
-	if (len > SIG_SSHSIG_MAX)
-		return sig_fail(err, SIG_ESSHSIG);
 	if (wire_rd_bytes(&r, &magic, SSHSIG_MAGIC_LEN) != 0 ||
 	    memcmp(magic, SSHSIG_MAGIC, SSHSIG_MAGIC_LEN) != 0 ||
 	    wire_rd_u32(&r, &version) != 0)
@@ -45,8 +43,12 @@ sig_sshsig_parse(const uint8_t *blob, size_t len, struct sig_sshsig *ss,
 		return sig_fail(err, SIG_ESSHSIG_VERSION);
 	if (wire_rd_string(&r, &pb, &pblen) != 0)
 		return sig_fail(err, SIG_ESSHSIG);
+	/* The key type first: an RSA or ECDSA signature is refused for its
+	 * key, whatever its size. */
 	if (wire_pubblob_parse(pb, pblen, ss->pubkey, err) != 0)
 		return -1;
+	if (len > SIG_SSHSIG_MAX)
+		return sig_fail(err, SIG_ESSHSIG);
 	if (wire_rd_string(&r, &ns, &nslen) != 0 ||
 	    wire_rd_string(&r, &res, &reslen) != 0 ||
 	    wire_rd_string(&r, &hash, &hashlen) != 0)
@@ -85,8 +87,9 @@ int
 sig_sshsig_parse_armor(const char *text, size_t len, struct sig_sshsig *ss,
     size_t *usedp, enum sig_error *err)
 {
-	/* Base64 of the largest blob, with room to see that it is larger. */
-	char b64[sodium_base64_ENCODED_LEN(SIG_SSHSIG_MAX, B64) + 4];
+	/* Base64 of blobs much larger than an Ed25519 one (RSA), so that
+	 * sig_sshsig_parse() can name their key type. */
+	char b64[sodium_base64_ENCODED_LEN(8 * SIG_SSHSIG_MAX, B64) + 4];
 	uint8_t bin[sizeof b64];
 	struct wire_lines it;
 	const char *l;

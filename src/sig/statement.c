@@ -364,37 +364,97 @@ field_line_error(const char *l, size_t n, int expect, int seen[4])
 	return SIG_ESYNTAX;
 }
 
-/* Parse the signature that starts at line `l` (after the statement). */
+/* True if a line end keeps to the statement's: the same kind, or the end
+ * of the text. */
 static int
-signature_parse(const char *l, size_t n, const char *end,
-    struct sig_signature *sg, enum sig_error *err)
+eol_same(enum wire_eol first, enum wire_eol e)
 {
-	uint8_t bin[96];
-	size_t len;
+	return e == WIRE_EOL_NONE || e == first;
+}
 
-	memset(sg, 0, sizeof *sg);
-	if (wire_line_starts(l, n, "signature:")) {
-		l += 10;
-		n -= 10;
-		if (n == 0 || *l != ' ')
-			return sig_fail(err, n == 0 ? SIG_ESIGLEN :
-			    SIG_ESYNTAX);
-		l++;
-		n--;
-		if (n > 4 * sizeof bin / 3)
-			return sig_fail(err, SIG_ESIGLEN);
-		if (wire_b64_decode(l, n, bin, sizeof bin, &len) != 0)
-			return sig_fail(err, SIG_EBASE64);
-		if (len != SIG_SIGNATURE_BYTES)
-			return sig_fail(err, SIG_ESIGLEN);
-		memcpy(sg->raw, bin, SIG_SIGNATURE_BYTES);
-		sg->form = SIG_FORM_RAW;
-		return sig_ok(err);
+/* Cut the blanks at the start of a line. */
+static void
+skip_blanks(const char **l, size_t *n)
+{
+	while (*n > 0 && (**l == ' ' || **l == '\t')) {
+		(*l)++;
+		(*n)--;
 	}
-	if (sig_sshsig_parse_armor(l, (size_t)(end - l), &sg->ssh, NULL,
-	    err) != 0)
+}
+
+/*
+ * Parse the raw signature line `l` ("signature: BASE64"): exactly 88
+ * characters of padded base64, 64 bytes. Write its text back into sg.
+ */
+static int
+rawsig_parse(const char *l, size_t n, struct sig_signature *sg,
+    enum sig_error *err)
+{
+	uint8_t bin[SIG_SIGNATURE_BYTES + 3];
+	size_t len, i;
+
+	l += 10;
+	n -= 10;
+	if (n == 0 || *l != ' ')
+		return sig_fail(err, n == 0 ? SIG_ESIGLEN : SIG_ESYNTAX);
+	l++;
+	n--;
+	for (i = 0; i < n; i++)
+		if (!wire_is_b64char((unsigned char)l[i]))
+			return sig_fail(err, SIG_EBASE64);
+	if (n != sodium_base64_ENCODED_LEN(SIG_SIGNATURE_BYTES, B64) - 1)
+		return sig_fail(err, n >= 85 && n <= 87 ? SIG_ESIGFORM :
+		    SIG_ESIGLEN);
+	if (wire_b64_decode_padded(l, n, bin, sizeof bin, &len) != 0)
+		return sig_fail(err, SIG_ESIGFORM);
+	if (len != SIG_SIGNATURE_BYTES)
+		return sig_fail(err, SIG_ESIGLEN);
+	memcpy(sg->raw, bin, SIG_SIGNATURE_BYTES);
+	sg->form = SIG_FORM_RAW;
+	if (sig_rawsig_format(sg->raw, sg->text, sizeof sg->text) != 0)
+		return sig_fail(err, SIG_ESPACE);
+	sg->text_len = strlen(sg->text);
+	return sig_ok(err);
+}
+
+/*
+ * Parse the SSH SIGNATURE block whose BEGIN line `it` has just read: take
+ * its lines through the END line, each ending as `first` does, parse
+ * them, and write the block back into sg from the blob parsed. A fault
+ * is that of the BEGIN line, but for a line end (*linep is its line).
+ */
+static int
+sshsig_block_parse(struct wire_lines *it, enum wire_eol first,
+    struct sig_signature *sg, unsigned int *linep, enum sig_error *err)
+{
+	char armor[8192];
+	const char *l;
+	size_t n, o = 0;
+
+	o = (size_t)snprintf(armor, sizeof armor, "%s\n", SIG_SSHSIG_BEGIN);
+	for (;;) {
+		if (!wire_lines_next(it, &l, &n))
+			break;
+		if (!eol_same(first, it->eol)) {
+			*linep = it->lineno;
+			return sig_fail(err, SIG_ELINE_ENDS);
+		}
+		skip_blanks(&l, &n);
+		if (n + 2 > sizeof armor - o)
+			return sig_fail(err, SIG_ESSHSIG);
+		memcpy(armor + o, l, n);
+		o += n;
+		armor[o++] = '\n';
+		if (wire_line_starts(l, n, "-----"))
+			break;
+	}
+	if (sig_sshsig_parse_armor(armor, o, &sg->ssh, NULL, err) != 0)
 		return -1;
 	sg->form = SIG_FORM_SSHSIG;
+	if (wire_armor_write(SIG_SSHSIG_BEGIN, SIG_SSHSIG_END, sg->ssh.blob,
+	    sg->ssh.blob_len, sg->text, sizeof sg->text) != 0)
+		return sig_fail(err, SIG_ESPACE);
+	sg->text_len = strlen(sg->text);
 	return sig_ok(err);
 }
 
@@ -404,6 +464,7 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
     struct sig_signature *sg, enum sig_error *err)
 {
 	struct wire_lines it;
+	enum wire_eol first;
 	const char *l, *colon;
 	size_t n, i;
 	int field, seen[4] = { 0, 0, 0, 0 };
@@ -430,7 +491,8 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 		}
 	}
 
-	/* The four fields, in order. */
+	/* The four fields, in order, their lines ending as the header's. */
+	first = it.eol;
 	for (field = 0; field < 4; field++) {
 		if (!wire_lines_next(&it, &l, &n) || n == 0 ||
 		    is_signature_line(l, n)) {
@@ -438,6 +500,8 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 			return sig_fail(err, SIG_EFIELD_MISSING);
 		}
 		st->line = it.lineno;
+		if (!eol_same(first, it.eol))
+			return sig_fail(err, SIG_ELINE_ENDS);
 		colon = memchr(l, ':', n);
 		if (colon == NULL || (size_t)(colon - l) !=
 		    strlen(field_names[field]) ||
@@ -458,6 +522,10 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 		st->line = it.lineno;
 		return sig_fail(err, field_line_error(l, n, 4, seen));
 	}
+	if (sg != NULL && !eol_same(first, it.eol)) {
+		st->line = it.lineno;
+		return sig_fail(err, SIG_ELINE_ENDS);
+	}
 	if (sig_statement_build(st, err) != 0)
 		return -1;
 
@@ -472,12 +540,30 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 			st->line = it.lineno;
 			return sig_fail(err, SIG_ENOSIG);
 		}
+		if (!eol_same(first, it.eol)) {
+			st->line = it.lineno;
+			return sig_fail(err, SIG_ELINE_ENDS);
+		}
 	}
 	st->line = it.lineno;
 	if (!is_signature_line(l, n))
 		return sig_fail(err, SIG_ENOSIG);
-	if (signature_parse(l, n, it.end, sg, err) != 0)
+	if (wire_line_starts(l, n, "signature:")) {
+		if (rawsig_parse(l, n, sg, err) != 0)
+			return -1;
+	} else if (sshsig_block_parse(&it, first, sg, &st->line, err) != 0)
 		return -1;
+
+	/* What follows is ignored, but not a second signature, nor lines
+	 * that end otherwise: what is verified is all there is. */
+	while (wire_lines_next(&it, &l, &n)) {
+		st->line = it.lineno;
+		if (!eol_same(first, it.eol))
+			return sig_fail(err, SIG_ELINE_ENDS);
+		skip_blanks(&l, &n);
+		if (is_signature_line(l, n))
+			return sig_fail(err, SIG_ESIG_TWICE);
+	}
 	st->line = 0;
 	return sig_ok(err);
 }

@@ -158,6 +158,17 @@ wire_b64_decode(const char *s, size_t n, uint8_t *out, size_t max,
 	return -1;
 }
 
+/* Decode standard base64 with its padding, the one canonical form. */
+int
+wire_b64_decode_padded(const char *s, size_t n, uint8_t *out, size_t max,
+    size_t *lenp)
+{
+	if (n % 4 != 0)
+		return -1;
+	return sodium_base642bin(out, max, s, n, NULL, lenp, NULL, B64) == 0 ?
+	    0 : -1;
+}
+
 /* True if c may appear in standard base64. */
 int
 wire_is_b64char(int c)
@@ -206,6 +217,7 @@ wire_lines_init(struct wire_lines *it, const char *text, size_t len)
 	it->p = text;
 	it->end = text + len;
 	it->lineno = 0;
+	it->eol = WIRE_EOL_NONE;
 }
 
 /* Take the next line, without its end and trailing spaces and tabs. */
@@ -221,10 +233,15 @@ wire_lines_next(struct wire_lines *it, const char **sp, size_t *lenp)
 	while (e < it->end && *e != '\n' && *e != '\r')
 		e++;
 	it->p = e;
-	if (it->p < it->end && *it->p == '\r')
+	it->eol = WIRE_EOL_NONE;
+	if (it->p < it->end && *it->p == '\r') {
 		it->p++;
-	if (it->p < it->end && *it->p == '\n' && (it->p == e || e[0] == '\r'))
+		it->eol = WIRE_EOL_CR;
+	}
+	if (it->p < it->end && *it->p == '\n' && (it->p == e || e[0] == '\r')) {
 		it->p++;
+		it->eol = it->eol == WIRE_EOL_CR ? WIRE_EOL_CRLF : WIRE_EOL_LF;
+	}
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	it->lineno++;

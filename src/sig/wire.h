@@ -52,11 +52,20 @@ struct wire_wr {
 	int		 over;
 };
 
+/* How a line ended. */
+enum wire_eol {
+	WIRE_EOL_NONE = 0,	/* the end of the text */
+	WIRE_EOL_LF,
+	WIRE_EOL_CRLF,
+	WIRE_EOL_CR,
+};
+
 /* A cursor over text lines (LF, CRLF or CR ends; trailing blanks cut). */
 struct wire_lines {
 	const char	*p;
 	const char	*end;
 	unsigned int	 lineno;
+	enum wire_eol	 eol;		/* how the last line taken ended */
 };
 
 /* Set *err if err is not NULL and return -1. */
@@ -101,9 +110,11 @@ int	wire_pubblob_parse(const uint8_t *p, size_t len,
 	    uint8_t pk[SIG_PUBKEY_BYTES], enum sig_error *err);
 
 /* Decode standard base64, padded or not, into at most `max` bytes; 0 or
- * -1. */
+ * -1. wire_b64_decode_padded() accepts only the padded form. */
 int	wire_b64_decode(const char *s, size_t n, uint8_t *out, size_t max,
 	    size_t *lenp);
+int	wire_b64_decode_padded(const char *s, size_t n, uint8_t *out,
+	    size_t max, size_t *lenp);
 
 /* True if c may appear in standard base64. */
 int	wire_is_b64char(int c);
