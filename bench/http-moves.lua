@@ -15,6 +15,8 @@
 --       out of statements stops.
 --   wrk -t N -c N ... -s http-moves.lua URL -- get GAMES
 --       GET /api/v1/games/ID, ID cycling through 1..GAMES.
+--   wrk -t N -c N ... -s http-moves.lua URL -- page GAMES
+--       GET /games/ID (the web page), ID cycling through 1..GAMES.
 --
 -- At the end it prints "answers: STATUSxCOUNT ...", "requests: N" (answers
 -- received), "non-201: N" (moves) or "non-200: N" (get), and "exhausted: N"
@@ -69,6 +71,9 @@ function request()
 		return lines[pos + 1]
 	end
 	next_game = next_game % ngames + 1
+	if mode == "page" then
+		return wrk.format("GET", "/games/" .. next_game)
+	end
 	return wrk.format("GET", "/api/v1/games/" .. next_game)
 end
 

@@ -13,10 +13,11 @@
 /*
  * The peer of the HTTP benchmark: a bare libmicrohttpd server, in the
  * threading mode of src/http/ (a pool of threads, each with its own epoll
- * loop), answering every request with the same 1 KB JSON object. What
- * corrchessd's GET figures are compared with.
+ * loop), answering every request with the same JSON object of SIZE bytes
+ * (1 KB by default; bench/http also asks for the size of a game page).
+ * What corrchessd's GET figures are compared with.
  *
- * usage: bench/mhd-bare [THREADS]
+ * usage: bench/mhd-bare [THREADS [SIZE]]
  * Listens on 127.0.0.1, a free port, printed as "port N" on standard output;
  * runs until SIGTERM or SIGINT.
  */
@@ -37,8 +38,10 @@
 #include <microhttpd.h>
 
 #define BODY_SIZE	1024
+#define BODY_SIZE_MAX	(1024 * 1024)
 
-static char			 body[BODY_SIZE + 1];
+static char			 body[BODY_SIZE_MAX + 1];
+static size_t			 body_size = BODY_SIZE;
 static volatile sig_atomic_t	 stop;
 
 /* Note a signal to stop. */
@@ -49,7 +52,7 @@ on_signal(int sig)
 	stop = 1;
 }
 
-/* Fill the answer: a JSON object of BODY_SIZE bytes, game-like. */
+/* Fill the answer: a JSON object of body_size bytes, game-like. */
 static void
 body_fill(void)
 {
@@ -59,12 +62,12 @@ body_fill(void)
 	    "\"black\":\"bob\",\"variant\":\"standard\",\"status\":\"ongoing\","
 	    "\"result\":\"*\",\"ply\":16,\"fen\":\"r1bqkb1r/pppp1ppp/2n2n2/"
 	    "4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4\",\"moves\":[");
-	while (n < BODY_SIZE - 8) {
+	while (n < body_size - 8) {
 		memcpy(body + n, "\"Nf3\",", 6);
 		n += 6;
 	}
 	memcpy(body + n - 1, "]", 1);
-	while (n < BODY_SIZE - 1)
+	while (n < body_size - 1)
 		body[n++] = ' ';
 	body[n++] = '}';
 	body[n] = '\0';
@@ -92,7 +95,7 @@ answer(void *cls, struct MHD_Connection *c, const char *url,
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	r = MHD_create_response_from_buffer(BODY_SIZE, body,
+	r = MHD_create_response_from_buffer(body_size, body,
 	    MHD_RESPMEM_PERSISTENT);
 	if (r == NULL)
 		return MHD_NO;
@@ -115,6 +118,10 @@ main(int argc, char **argv)
 		threads = (unsigned)strtoul(argv[1], NULL, 10);
 	if (threads == 0)
 		threads = 1;
+	if (argc > 2)
+		body_size = (size_t)strtoul(argv[2], NULL, 10);
+	if (body_size < 256 || body_size > BODY_SIZE_MAX)
+		body_size = BODY_SIZE;
 	body_fill();
 	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1) {
 		perror("mhd-bare: socket");
