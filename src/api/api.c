@@ -34,6 +34,8 @@
 #include "game/render.h"
 #include "api/routes.h"
 #include "service/service.h"
+#include "web/board_svg.h"
+#include "web/lang.h"
 
 /* Answer a service error. */
 static void
@@ -317,6 +319,25 @@ next_statement(const struct service_game *g, char *buf, size_t size)
 	    turn == CHESS_WHITE ? g->row.white_name : g->row.black_name);
 }
 
+/* The legal moves of the position, UCI and English SAN, for a client that
+ * offers them (the web page highlights the destinations). */
+static json_t *
+legal_moves_json(const struct chess_position *pos)
+{
+	chess_move	 moves[CHESS_MAX_MOVES];
+	char		 uci[8], san[CHESS_SAN_MAX];
+	json_t		*a = json_array();
+	int		 i, n = chess_legal_moves(pos, moves);
+
+	for (i = 0; i < n && a != NULL; i++) {
+		chess_move_uci(pos, moves[i], uci, sizeof uci);
+		chess_move_san(pos, moves[i], CHESS_LANG_EN, san, sizeof san);
+		json_array_append_new(a, json_pack("{s:s,s:s}", "uci", uci,
+		    "san", san));
+	}
+	return a;
+}
+
 /* The JSON of a game. */
 static json_t *
 game_json(const struct service_game *g)
@@ -372,8 +393,11 @@ game_json(const struct service_game *g)
 	json_object_set_new(o, "event", json_string(g->row.event));
 	json_object_set_new(o, "site", json_string(g->row.site));
 	json_object_set_new(o, "round", json_string(g->row.round));
-	if (game_ongoing(&g->state))
+	if (game_ongoing(&g->state)) {
 		json_object_set_new(o, "next_statement", json_string(stmt));
+		json_object_set_new(o, "legal_moves",
+		    legal_moves_json(&g->state.chess.pos));
+	}
 	return o;
 }
 
@@ -630,6 +654,79 @@ api_game_pgn(struct http_request *req, struct http_response *resp,
 	free(pgn);
 }
 
+/* Read a 0/1 query flag: 0 or 1, or -1 when malformed. */
+static int
+query_flag(struct http_request *req, const char *name)
+{
+	const char	*s = http_request_query(req, name);
+
+	if (s == NULL || strcmp(s, "0") == 0)
+		return 0;
+	if (*s == '\0' || strcmp(s, "1") == 0)
+		return 1;
+	return -1;
+}
+
+/*
+ * GET /api/v1/games/{id}/board.svg?flip=1&size=N&coords=0&lang=fr: the
+ * position as SVG, the last move and a check marked, for forums, mails
+ * and other sites.
+ */
+static void
+api_game_board(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct board_svg_opts	 o;
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*size = http_request_query(req, "size");
+	char			*svg, *end;
+	long			 v = BOARD_SVG_SIZE;
+	size_t			 len;
+	int			 flip, coords;
+
+	memset(&o, 0, sizeof o);
+	flip = query_flag(req, "flip");
+	coords = http_request_query(req, "coords") != NULL ?
+	    query_flag(req, "coords") : 1;
+	if (size != NULL)
+		v = strtol(size, &end, 10);
+	if (flip < 0 || coords < 0 || (size != NULL && (*size == '\0' ||
+	    *end != '\0' || v < BOARD_SVG_SIZE_MIN ||
+	    v > BOARD_SVG_SIZE_MAX))) {
+		http_respond_error(resp, 400, "bad-request", "flip and coords "
+		    "are 0 or 1, size a number of pixels from %d to %d",
+		    BOARD_SVG_SIZE_MIN, BOARD_SVG_SIZE_MAX);
+		return;
+	}
+	if (service_game_get(user, http_request_param_int(req, "id"), &g,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	o.flip = flip == 1;
+	/* Coordinates are legible from about 200 px. */
+	o.coords = coords == 1 && v >= 200;
+	o.check = true;
+	o.size = (unsigned)v;
+	o.lang = web_lang(http_request_query(req, "lang"),
+	    http_request_header(req, "Accept-Language"));
+	board_svg_last_move(&o, g.state.chess.nply > 0 ?
+	    g.state.chess.moves[g.state.chess.nply - 1] : CHESS_MOVE_NONE);
+	if ((svg = malloc(BOARD_SVG_MAX)) == NULL) {
+		service_game_free(&g);
+		http_respond_error(resp, 500, "internal", "out of memory");
+		return;
+	}
+	len = board_svg(&g.state.chess.pos, &o, svg, BOARD_SVG_MAX);
+	service_game_free(&g);
+	http_respond_data(resp, 200, "image/svg+xml; charset=utf-8", svg,
+	    len < BOARD_SVG_MAX ? len : BOARD_SVG_MAX - 1);
+	http_response_header(resp, "Vary", "Accept-Language");
+	http_response_header(resp, "X-Content-Type-Options", "nosniff");
+	free(svg);
+}
+
 /* Add one record to a JSON array. */
 static int
 record_collect(void *arg, const struct store_action *a)
@@ -759,6 +856,8 @@ const struct http_route routes_api[] = {
 	{ "GET", "/api/v1/games/{id:int}", HTTP_AUTH_NONE, api_game_get, 0 },
 	{ "GET", "/api/v1/games/{id:int}/pgn", HTTP_AUTH_NONE, api_game_pgn,
 	    0 },
+	{ "GET", "/api/v1/games/{id:int}/board.svg", HTTP_AUTH_NONE,
+	    api_game_board, 0 },
 	{ "GET", "/api/v1/games/{id:int}/records", HTTP_AUTH_NONE,
 	    api_game_records, 0 },
 	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,

@@ -9,4 +9,4 @@ src_api_libapi_a_SOURCES = \
 	src/api/api_json.h src/api/api_json.c
 src_api_libapi_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) \
 	$(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
-API_LIBS = src/api/libapi.a $(HTTP_LIBS) $(SERVICE_LIBS) $(JANSSON_LIBS)
+API_LIBS = src/api/libapi.a src/web/libweb.a $(HTTP_LIBS) $(SERVICE_LIBS) $(JANSSON_LIBS)
