@@ -164,6 +164,11 @@ TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh
 
+# --- web: the pages and the SVG board ----------------------------------------
+# web.sh: the pages, their headers and assets, the board as SVG (xmllint).
+TESTS += tests/web.sh
+EXTRA_DIST += tests/web.sh
+
 # --- robustness --------------------------------------------------------------
 # crash.sh: SIGKILL under load and restarts (every move answered 201
 # survives, none twice, the database and online backups sound); abuse.sh:
@@ -182,6 +187,7 @@ check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 # error or a definite or indirect leak in the project's code.
 # tests/valgrind.supp: the libraries' known one-time allocations.
 valgrind_checked = tests/daemon.sh tests/client.sh tests/daemon-frame.sh \
+	tests/web.sh \
 	tests/mail.sh
 check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	@failed=; for t in $(valgrind_checked); do \

@@ -50,6 +50,7 @@
 #include "http/http.h"
 #include "util/log.h"
 #include "api/routes.h"
+#include "web/pages.h"
 #include "daemon/clock.h"
 #include "mail/mailer.h"
 #include "daemon/sdnotify.h"
@@ -420,6 +421,7 @@ struct corrchessd {
 	struct service		*svc;
 	sigset_t		 signals;	/* the ones sigwait takes */
 	struct http_server	*srv;
+	struct http_route	*routes;	/* the API's, then the pages' */
 	struct mailer		*mailer;
 	struct clock		*clk;
 	int			 served;	/* stopped by a signal */
@@ -636,8 +638,17 @@ start_http(struct corrchessd *d)
 	hopts.log_requests = d->conf.log.requests;
 	if (d->nfds == 1)
 		hopts.listen_fd = SDNOTIFY_LISTEN_FDS_START;
-	d->srv = http_server_start(&hopts, routes_api, routes_api_count,
-	    d->svc, err, sizeof err);
+	/* One server for the REST API and the web pages. */
+	if ((d->routes = calloc(routes_api_count + routes_web_count,
+	    sizeof *d->routes)) == NULL) {
+		log_errorx("http: out of memory");
+		return -1;
+	}
+	memcpy(d->routes, routes_api, routes_api_count * sizeof *d->routes);
+	memcpy(d->routes + routes_api_count, routes_web,
+	    routes_web_count * sizeof *d->routes);
+	d->srv = http_server_start(&hopts, d->routes,
+	    routes_api_count + routes_web_count, d->svc, err, sizeof err);
 	sodium_memzero(d->token, sizeof d->token);
 	if (d->srv == NULL) {
 		log_errorx("http: %s", err);
@@ -766,6 +777,7 @@ stop(struct corrchessd *d)
 	mailer_stop(d->mailer);
 	http_server_stop(d->srv, d->served ?
 	    (unsigned)d->conf.server.connection_timeout : 0);
+	free(d->routes);
 	if (d->served)
 		log_info("stopped");
 	service_close(d->svc);

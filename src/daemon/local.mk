@@ -12,7 +12,7 @@ src_daemon_libdaemon_a_SOURCES = \
 	src/daemon/sdnotify.h src/daemon/sdnotify.c
 src_daemon_libdaemon_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) \
 	$(SQLITE_CFLAGS)
-DAEMON_LIBS = src/daemon/libdaemon.a $(MAIL_LIBS) $(API_LIBS)
+DAEMON_LIBS = src/daemon/libdaemon.a $(MAIL_LIBS) $(PAGES_LIBS)
 
 sbin_PROGRAMS += src/corrchessd
 src_corrchessd_SOURCES = src/daemon/corrchessd.c

@@ -1,0 +1,493 @@
+/*
+ * web/pages.c: the web pages corrchessd serves, and their route table.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/render.h"
+#include "service/service.h"
+#include "web/assets.h"
+#include "web/board_svg.h"
+#include "web/board_words.h"
+#include "web/lang.h"
+#include "web/page.h"
+#include "web/pages.h"
+
+/* The reader's language. */
+static enum chess_lang
+req_lang(struct http_request *req)
+{
+	return web_lang(http_request_query(req, "lang"),
+	    http_request_header(req, "Accept-Language"));
+}
+
+/* Answer a service error as a page. */
+static void
+page_service_error(struct http_response *resp, enum chess_lang lang,
+    const struct service_error *err)
+{
+	page_error(resp, lang, err->status ? err->status : 500, err->message);
+}
+
+/* Add a link to a player's page. */
+static void
+player_link(struct page *pg, const char *name)
+{
+	page_raw(pg, "<a href=\"/players/");
+	page_text(pg, name);
+	page_raw(pg, "\">");
+	page_text(pg, name);
+	page_raw(pg, "</a>");
+}
+
+/* --- Lists of games ---------------------------------------------------- */
+
+/* Add one row of a table of games. */
+static int
+game_row(void *arg, const struct store_game *g)
+{
+	struct page	*pg = arg;
+	bool		 ongoing = strcmp(g->status, "ongoing") == 0;
+	char		 dl[32];
+
+	page_raw(pg, "<tr data-game=\"%" PRId64 "\" data-white=\"", g->id);
+	page_text(pg, g->white_name);
+	page_raw(pg, "\" data-black=\"");
+	page_text(pg, g->black_name);
+	page_raw(pg, "\" data-turn=\"%s\"><td><a href=\"/games/%" PRId64
+	    "\">%" PRId64 "</a></td><td>", ongoing ? (g->turn == CHESS_WHITE ?
+	    "white" : "black") : "", g->id, g->id);
+	player_link(pg, g->white_name);
+	page_raw(pg, "</td><td>");
+	player_link(pg, g->black_name);
+	page_raw(pg, "</td><td>");
+	if (ongoing) {
+		page_textf(pg, "%s %d", page_tr(pg, "ply", "demi-coup"),
+		    g->ply);
+		if (g->deadline != 0) {
+			render_time(g->deadline, dl, sizeof dl);
+			page_raw(pg, " · <time datetime=\"%s\">%s</time>", dl,
+			    dl);
+		}
+	} else
+		page_text(pg, g->result);
+	page_raw(pg, "</td></tr>\n");
+	return 0;
+}
+
+/* Add a table of games (its caption escaped); 0 or -1 with `err`. */
+static int
+games_table(struct page *pg, struct service *svc, const char *caption,
+    const char *player, const char *status, const char *id,
+    struct service_error *err)
+{
+	struct store_game_filter	f;
+
+	memset(&f, 0, sizeof f);
+	f.player = player;
+	f.status = status;
+	f.limit = 200;
+	page_raw(pg, "<table class=\"cc-games\" id=\"%s\"><caption>", id);
+	page_text(pg, caption);
+	page_raw(pg, "</caption>\n<thead><tr><th scope=\"col\">%s</th>"
+	    "<th scope=\"col\">%s</th><th scope=\"col\">%s</th>"
+	    "<th scope=\"col\">%s</th></tr></thead>\n<tbody>\n",
+	    page_tr(pg, "Game", "Partie"), page_tr(pg, "White", "Blancs"),
+	    page_tr(pg, "Black", "Noirs"), page_tr(pg, "State", "État"));
+	if (service_game_list(svc, &f, game_row, pg, err) != 0)
+		return -1;
+	page_raw(pg, "</tbody></table>\n");
+	return 0;
+}
+
+/* Add one player to a list. */
+static int
+player_item(void *arg, const struct store_player *p)
+{
+	struct page	*pg = arg;
+
+	page_raw(pg, "<li>");
+	player_link(pg, p->name);
+	page_raw(pg, "</li>\n");
+	return 0;
+}
+
+/* GET /: the club. */
+static void
+web_club(struct http_request *req, struct http_response *resp, void *user)
+{
+	struct service_error	err;
+	struct page		pg;
+	enum chess_lang		lang = req_lang(req);
+
+	page_begin(&pg, lang, lang == CHESS_LANG_FR ? "Le club" : "The club");
+	page_raw(&pg, "<h1>%s</h1>\n", page_tr(&pg, "The club", "Le club"));
+	/* Filled by the module from the keys this browser holds. */
+	page_raw(&pg, "<section id=\"cc-your-move\" hidden "
+	    "aria-live=\"polite\"><h2>%s</h2><ul></ul></section>\n",
+	    page_tr(&pg, "Your move", "À vous de jouer"));
+	if (games_table(&pg, user, page_tr(&pg, "Ongoing games",
+	    "Parties en cours"), NULL, "ongoing", "cc-ongoing", &err) != 0 ||
+	    games_table(&pg, user, page_tr(&pg, "Finished games",
+	    "Parties terminées"), NULL, "finished", "cc-finished",
+	    &err) != 0)
+		goto fail;
+	page_raw(&pg, "<h2>%s</h2>\n<ul class=\"cc-players\">\n",
+	    page_tr(&pg, "Players", "Joueurs"));
+	if (service_player_list(user, player_item, &pg, &err) != 0)
+		goto fail;
+	page_raw(&pg, "</ul>\n");
+	page_respond(&pg, resp, 200);
+	return;
+ fail:
+	buf_free(&pg.b);
+	page_service_error(resp, lang, &err);
+}
+
+/* --- A game ------------------------------------------------------------ */
+
+/* Add a side's clock. */
+static void
+game_clock(struct page *pg, const struct service_game *g, int c)
+{
+	int64_t	left = game_time_left(&g->state, c, g->now);
+	bool	running = game_ongoing(&g->state) &&
+		    game_turn(&g->state) == c;
+	char	t[64];
+
+	render_duration_lang(left, pg->lang, t, sizeof t);
+	page_raw(pg, "<div class=\"cc-clock%s\"><span>%s</span> "
+	    "<span class=\"cc-left\" data-left=\"%" PRId64 "\"%s>%s</span>"
+	    "</div>\n", running ? " cc-running" : "", c == CHESS_WHITE ?
+	    page_tr(pg, "White", "Blancs") : page_tr(pg, "Black", "Noirs"),
+	    left, running ? " data-running=\"1\"" : "", t);
+}
+
+/* Moves a side has made. */
+static size_t
+moves_by(const struct service_game *g, int c)
+{
+	return (g->state.chess.nply + (g->state.chess.start.side == c)) / 2;
+}
+
+/* Add the clocks, deadline and time control. */
+static void
+game_clocks(struct page *pg, const struct service_game *g)
+{
+	const struct game_tc	*tc = &g->state.params.tc;
+	char			 t[GAME_TC_TEXT_MAX], dl[32];
+	int			 turn = game_turn(&g->state);
+	size_t			 n;
+
+	game_tc_text(tc, pg->lang, t, sizeof t);
+	page_raw(pg, "<section class=\"cc-clocks\" aria-label=\"%s\">"
+	    "<p>", page_tr(pg, "Clocks", "Pendules"));
+	page_text(pg, t);
+	page_raw(pg, "</p>\n");
+	if (tc->kind == GAME_TC_NONE) {
+		page_raw(pg, "</section>\n");
+		return;
+	}
+	game_clock(pg, g, CHESS_WHITE);
+	game_clock(pg, g, CHESS_BLACK);
+	if (game_ongoing(&g->state)) {
+		render_time(game_deadline(&g->state), dl, sizeof dl);
+		page_raw(pg, "<p>%s <time class=\"cc-deadline\" "
+		    "datetime=\"%s\">%s</time></p>\n",
+		    page_tr(pg, "Deadline:", "Échéance :"), dl, dl);
+		if (tc->kind == GAME_TC_MOVES_IN && tc->moves > 0) {
+			n = (size_t)tc->moves - moves_by(g, turn) %
+			    (size_t)tc->moves;
+			page_raw(pg, "<p class=\"cc-control\">");
+			if (pg->lang == CHESS_LANG_FR)
+				page_textf(pg, "%zu coups jusqu'au contrôle",
+				    n);
+			else
+				page_textf(pg, "%zu moves to the time control",
+				    n);
+			page_raw(pg, "</p>\n");
+		}
+	}
+	page_raw(pg, "</section>\n");
+}
+
+/* Add the moves in the reader's language. */
+static void
+game_moves(struct page *pg, const struct service_game *g)
+{
+	struct chess_position	pos = g->state.chess.start;
+	char			san[CHESS_SAN_MAX];
+	size_t			i, n;
+	bool			open = false;
+
+	page_raw(pg, "<section class=\"cc-movelist\"><h2>%s</h2>\n"
+	    "<ol class=\"cc-moves\">", page_tr(pg, "Moves", "Coups"));
+	for (i = 0; i < g->state.chess.nply; i++) {
+		n = i + (g->state.chess.start.side == CHESS_BLACK);
+		if (n % 2 == 0 || i == 0) {
+			if (open)
+				page_raw(pg, "</li>");
+			page_raw(pg, "<li value=\"%zu\">%s",
+			    (size_t)g->state.chess.start.fullmove + n / 2,
+			    n % 2 == 1 ? "… " : "");
+			open = true;
+		} else
+			page_raw(pg, " ");
+		chess_move_san(&pos, g->state.chess.moves[i], pg->lang, san,
+		    sizeof san);
+		page_raw(pg, "<span class=\"cc-san\">");
+		page_text(pg, san);
+		page_raw(pg, "</span>");
+		chess_position_make(&pos, g->state.chess.moves[i]);
+	}
+	if (open)
+		page_raw(pg, "</li>");
+	page_raw(pg, "</ol>\n");
+	if (g->state.chess.nply == 0)
+		page_raw(pg, "<p>%s</p>\n", page_tr(pg, "No move yet.",
+		    "Aucun coup encore."));
+	page_raw(pg, "</section>\n");
+}
+
+/* Add the status: who is to move, a draw offer, or the result. */
+static void
+game_status(struct page *pg, const struct service_game *g)
+{
+	int	turn = game_turn(&g->state);
+
+	page_raw(pg, "<p class=\"cc-status\" id=\"cc-status\">");
+	if (game_ongoing(&g->state)) {
+		const char *who = turn == CHESS_WHITE ? g->row.white_name :
+		    g->row.black_name;
+
+		if (pg->lang == CHESS_LANG_FR)
+			page_textf(pg, "Trait aux %s (%s), demi-coup %zu.",
+			    turn == CHESS_WHITE ? "Blancs" : "Noirs", who,
+			    game_ply(&g->state));
+		else
+			page_textf(pg, "%s to move (%s), ply %zu.",
+			    turn == CHESS_WHITE ? "White" : "Black", who,
+			    game_ply(&g->state));
+		if (g->state.draw_offer >= 0) {
+			page_raw(pg, " <strong class=\"cc-offer\">");
+			page_text(pg, g->state.draw_offer == CHESS_WHITE ?
+			    g->row.white_name : g->row.black_name);
+			page_text(pg, page_tr(pg, " offers a draw.",
+			    " propose la nulle."));
+			page_raw(pg, "</strong>");
+		}
+	} else {
+		page_raw(pg, "<strong>");
+		page_text(pg, game_result_name(g->state.result));
+		page_raw(pg, "</strong> — ");
+		page_text(pg, game_termination_text(g->state.termination,
+		    pg->lang));
+	}
+	page_raw(pg, "</p>\n");
+}
+
+/* Add the controls the module enables for a player whose key the browser
+ * holds; hidden without script. */
+static void
+game_play(struct page *pg, const struct service_game *g)
+{
+	if (!game_ongoing(&g->state))
+		return;
+	page_raw(pg, "<section id=\"cc-play\" hidden aria-label=\"%s\">\n"
+	    "<p id=\"cc-message\" role=\"status\" aria-live=\"polite\"></p>\n"
+	    "<form id=\"cc-move-form\"><label for=\"cc-move\">%s</label> "
+	    "<input id=\"cc-move\" name=\"move\" autocomplete=\"off\" "
+	    "spellcheck=\"false\" size=\"10\"> <button type=\"submit\">%s"
+	    "</button></form>\n<div id=\"cc-promotion\" hidden role=\"group\" "
+	    "aria-label=\"%s\"></div>\n<p class=\"cc-actions\">",
+	    page_tr(pg, "Play", "Jouer"),
+	    page_tr(pg, "Your move (any notation):",
+	    "Votre coup (toute notation) :"), page_tr(pg, "Play", "Jouer"),
+	    page_tr(pg, "Promote to", "Promouvoir en"));
+	page_raw(pg, "<button type=\"button\" data-action=\"offer-draw\">%s"
+	    "</button> ", page_tr(pg, "Move and offer a draw",
+	    "Jouer et proposer la nulle"));
+	page_raw(pg, "<button type=\"button\" data-action=\"accept-draw\">%s"
+	    "</button> <button type=\"button\" data-action=\"decline-draw\">"
+	    "%s</button> ", page_tr(pg, "Accept the draw",
+	    "Accepter la nulle"), page_tr(pg, "Decline the draw",
+	    "Refuser la nulle"));
+	page_raw(pg, "<button type=\"button\" data-action=\"claim-draw\">%s"
+	    "</button> <button type=\"button\" data-action=\"resign\">%s"
+	    "</button></p>\n", page_tr(pg, "Claim a draw",
+	    "Réclamer la nulle"), page_tr(pg, "Resign", "Abandonner"));
+	page_raw(pg, "<form id=\"cc-leave-form\" class=\"cc-leave\">"
+	    "<label>%s <input type=\"date\" name=\"from\" required></label> "
+	    "<label>%s <input type=\"date\" name=\"to\" required></label> "
+	    "<button type=\"submit\">%s</button></form>\n</section>\n",
+	    page_tr(pg, "Leave from", "Congé du"), page_tr(pg, "to", "au"),
+	    page_tr(pg, "Take leave", "Prendre congé"));
+}
+
+/* GET /games/{id}: a game. */
+static void
+web_game(struct http_request *req, struct http_response *resp, void *user)
+{
+	struct board_svg_opts	 o;
+	struct service_game	 g;
+	struct service_error	 err;
+	struct page		 pg;
+	enum chess_lang		 lang = req_lang(req);
+	const char		*flip = http_request_query(req, "flip");
+	char			*svg, words[BOARD_WORDS_MAX], title[160];
+	size_t			 len;
+
+	if (service_game_get(user, http_request_param_int(req, "id"), &g,
+	    &err) != 0) {
+		page_service_error(resp, lang, &err);
+		return;
+	}
+	if ((svg = malloc(BOARD_SVG_MAX)) == NULL) {
+		service_game_free(&g);
+		http_respond_error(resp, 500, "internal", "out of memory");
+		return;
+	}
+	memset(&o, 0, sizeof o);
+	o.flip = flip != NULL && strcmp(flip, "1") == 0;
+	o.coords = o.check = o.interactive = true;
+	o.size = 480;
+	o.lang = lang;
+	board_svg_last_move(&o, g.state.chess.nply > 0 ?
+	    g.state.chess.moves[g.state.chess.nply - 1] : CHESS_MOVE_NONE);
+	len = board_svg(&g.state.chess.pos, &o, svg, BOARD_SVG_MAX);
+	board_words(&g.state.chess.pos, lang, words, sizeof words);
+
+	snprintf(title, sizeof title, "%s %" PRId64 " : %s – %s",
+	    lang == CHESS_LANG_FR ? "Partie" : "Game", g.row.id,
+	    g.row.white_name, g.row.black_name);
+	page_begin(&pg, lang, title);
+	page_raw(&pg, "<article class=\"cc-game\" id=\"cc-game\" "
+	    "data-game=\"%" PRId64 "\" data-ply=\"%zu\" data-white=\"",
+	    g.row.id, game_ply(&g.state));
+	page_text(&pg, g.row.white_name);
+	page_raw(&pg, "\" data-black=\"");
+	page_text(&pg, g.row.black_name);
+	page_raw(&pg, "\" data-turn=\"%s\" data-status=\"%s\" "
+	    "data-lang=\"%s\">\n<h1>%s %" PRId64 ": ",
+	    game_turn(&g.state) == CHESS_WHITE ? "white" : "black",
+	    game_ongoing(&g.state) ? "ongoing" : "finished",
+	    web_lang_name(lang), page_tr(&pg, "Game", "Partie"), g.row.id);
+	player_link(&pg, g.row.white_name);
+	page_raw(&pg, " – ");
+	player_link(&pg, g.row.black_name);
+	page_raw(&pg, "</h1>\n");
+	if (g.row.event[0] != '\0') {
+		page_raw(&pg, "<p class=\"cc-event\">");
+		page_text(&pg, g.row.event);
+		page_raw(&pg, "</p>\n");
+	}
+	page_raw(&pg, "<div class=\"cc-layout\">\n<div class=\"cc-boardbox\">"
+	    "\n");
+	buf_add(&pg.b, svg, len < BOARD_SVG_MAX ? len : BOARD_SVG_MAX - 1);
+	page_raw(&pg, "\n<p class=\"cc-words\" id=\"cc-words\">");
+	page_text(&pg, words);
+	page_raw(&pg, "</p>\n<p><a href=\"?flip=%d&amp;lang=%s\">%s</a></p>\n"
+	    "</div>\n<div class=\"cc-side\">\n", o.flip ? 0 : 1,
+	    web_lang_name(lang), page_tr(&pg, "Turn the board",
+	    "Retourner l'échiquier"));
+	game_status(&pg, &g);
+	game_clocks(&pg, &g);
+	game_play(&pg, &g);
+	game_moves(&pg, &g);
+	page_raw(&pg, "<section class=\"cc-record\" id=\"cc-record\"><h2>%s"
+	    "</h2>\n<p><a href=\"/api/v1/games/%" PRId64 "/pgn\" "
+	    "download=\"game-%" PRId64 ".pgn\">%s</a> · <a href=\"/api/v1/"
+	    "games/%" PRId64 "/records\">%s</a> · <a href=\"/api/v1/games/%"
+	    PRId64 "/board.svg\">SVG</a></p>\n<p><button type=\"button\" "
+	    "id=\"cc-verify\" hidden>%s</button></p>\n<p id=\"cc-verdict\" "
+	    "role=\"status\" aria-live=\"polite\"></p>\n</section>\n",
+	    page_tr(&pg, "The signed record", "Le relevé signé"), g.row.id,
+	    g.row.id, page_tr(&pg, "PGN download", "Télécharger le PGN"),
+	    g.row.id, page_tr(&pg, "every signed statement",
+	    "toutes les déclarations signées"), g.row.id,
+	    page_tr(&pg, "Verify every signature and hash",
+	    "Vérifier chaque signature et chaque empreinte"));
+	page_raw(&pg, "</div>\n</div>\n</article>\n");
+	service_game_free(&g);
+	free(svg);
+	page_respond(&pg, resp, 200);
+}
+
+/* --- A player ---------------------------------------------------------- */
+
+/* GET /players/{name}: a player's games and leave. */
+static void
+web_player(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player		sp;
+	struct service_leave_year	ly;
+	struct service_error		err;
+	struct page			pg;
+	enum chess_lang			lang = req_lang(req);
+
+	if (service_player_get(user, http_request_param(req, "name"), &sp,
+	    &err) != 0) {
+		page_service_error(resp, lang, &err);
+		return;
+	}
+	if (service_player_leave(user, sp.p.id, &ly, &err) != 0) {
+		service_player_free(&sp);
+		page_service_error(resp, lang, &err);
+		return;
+	}
+	page_begin(&pg, lang, sp.p.name);
+	page_raw(&pg, "<h1>");
+	page_text(&pg, sp.p.name);
+	page_raw(&pg, "</h1>\n<p class=\"cc-leave-year\">");
+	if (lang == CHESS_LANG_FR)
+		page_textf(&pg, "Congés en %d : %" PRId64 " jours pris, %"
+		    PRId64 " restants (sur %" PRId64 ").", ly.year,
+		    ly.taken_days, ly.left_days, ly.allowance_days);
+	else
+		page_textf(&pg, "Leave in %d: %" PRId64 " days taken, %"
+		    PRId64 " left (of %" PRId64 ").", ly.year, ly.taken_days,
+		    ly.left_days, ly.allowance_days);
+	page_raw(&pg, "</p>\n");
+	if (games_table(&pg, user, page_tr(&pg, "Ongoing games",
+	    "Parties en cours"), sp.p.name, "ongoing", "cc-ongoing",
+	    &err) != 0 || games_table(&pg, user, page_tr(&pg,
+	    "Finished games", "Parties terminées"), sp.p.name, "finished",
+	    "cc-finished", &err) != 0) {
+		buf_free(&pg.b);
+		service_player_free(&sp);
+		page_service_error(resp, lang, &err);
+		return;
+	}
+	service_player_free(&sp);
+	page_respond(&pg, resp, 200);
+}
+
+/* GET /static/{name} */
+static void
+web_static(struct http_request *req, struct http_response *resp, void *user)
+{
+	(void)user;
+	assets_respond(req, resp, http_request_param(req, "name"));
+}
+
+const struct http_route routes_web[] = {
+	{ "GET", "/", HTTP_AUTH_NONE, web_club, 0 },
+	{ "GET", "/games/{id:int}", HTTP_AUTH_NONE, web_game, 0 },
+	{ "GET", "/players/{name}", HTTP_AUTH_NONE, web_player, 0 },
+	{ "GET", "/static/{name}", HTTP_AUTH_NONE, web_static, 0 },
+};
+const size_t routes_web_count = sizeof routes_web / sizeof routes_web[0];

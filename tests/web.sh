@@ -1,0 +1,230 @@
+#!/bin/sh
+# tests/web.sh: the web pages and the SVG board over the wire.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The web front door as curl reads it, against the real corrchessd on a
+# free loopback port: the club, game and player pages in English and
+# French (by ?lang= and by Accept-Language), escaping, the security headers
+# on every page (a strict Content-Security-Policy, no inline script or
+# style, no cookie), the board as SVG (well-formed for xmllint, sizes,
+# flip, last move and check marked, refused options), the assets with
+# their ETags (304 on If-None-Match, a year's cache lifetime), the legal
+# moves in the game's JSON, and the size of a game page.
+# Run by `make check`; prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+
+need curl ssh-keygen xmllint
+
+# expect NAME STATUS: the last answer's status.
+expect() {
+	if [ "$code" = "$2" ]; then
+		ok "$1"
+	else
+		bad "$1: status $code, want $2: $(head -c 300 "$tmp/out")"
+	fi
+}
+
+# has NAME TEXT [FILE]: FILE ($tmp/out) holds TEXT (fixed string).
+has() {
+	if grep -qF -- "$2" "${3:-$tmp/out}"; then
+		ok "$1"
+	else
+		bad "$1: '$2' not in $(head -c 400 "${3:-$tmp/out}")"
+	fi
+}
+
+# lacks NAME TEXT [FILE]: FILE ($tmp/out) does not hold TEXT.
+lacks() {
+	if grep -qF -- "$2" "${3:-$tmp/out}"; then
+		bad "$1: '$2' found"
+	else
+		ok "$1"
+	fi
+}
+
+# page NAME PATH [CURL-ARG...]: GET PATH, headers to $tmp/hdr; a page
+# must be 200 text/html with the security headers and no cookie.
+page() {
+	name=$1
+	path=$2
+	shift 2
+	req GET "$path" -D "$tmp/hdr" "$@"
+	expect "$name" 200
+	has "$name: HTML" "Content-Type: text/html; charset=utf-8" "$tmp/hdr"
+	has "$name: CSP" "Content-Security-Policy: default-src 'self';" \
+	    "$tmp/hdr"
+	has "$name: no framing" "frame-ancestors 'none'" "$tmp/hdr"
+	has "$name: nosniff" "X-Content-Type-Options: nosniff" "$tmp/hdr"
+	lacks "$name: no cookie" "Set-Cookie" "$tmp/hdr"
+	# No inline script or style: every <script> has a src, no style.
+	if grep -o '<script[^>]*>' "$tmp/out" | grep -qv ' src="'; then
+		bad "$name: an inline script"
+	else
+		ok "$name: no inline script"
+	fi
+	lacks "$name: no style element" "<style" "$tmp/out"
+	lacks "$name: no style attribute" " style=" "$tmp/out"
+	lacks "$name: no inline handler" " onclick=" "$tmp/out"
+}
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+echo 0 >"$tmp/clock"
+check "corrchessd starts" daemon_start || finish
+
+for p in alice bob; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+done
+admin POST /api/v1/players -d "{\"name\":\"alice\",
+    \"keys\":[\"$(cat "$tmp/alice.pub")\"]}"
+expect "create alice" 201
+admin POST /api/v1/players -d "{\"name\":\"bob\",\"lang\":\"fr\",
+    \"keys\":[\"$(cat "$tmp/bob.pub")\"]}"
+expect "create bob" 201
+admin POST /api/v1/games -d '{"white":"alice","black":"bob",
+    "time_control":"10/50d","event":"Club <championship> & co"}'
+expect "create game 1" 201
+has "legal moves in the game's JSON" '{"uci":"g1f3","san":"Nf3"}'
+check "20 legal moves at the start" [ "$(grep -o '"uci":' "$tmp/out" |
+    wc -l)" -eq 20 ]
+
+# move GAME PLAYER PLY ACTION: a signed action, accepted.
+move() {
+	statement "$1" "$3" "$2" "$4"
+	sign_ssh "$tmp/$2"
+	submit "$1"
+	expect "game $1 ply $3: $2 $4" 201
+}
+move 1 alice 0 "move e4"
+move 1 bob 1 "move e5"
+move 1 alice 2 "move Nf3"
+move 1 bob 3 "move Cc6"
+move 1 alice 4 "move Bb5"
+
+# --- The game page ------------------------------------------------------
+page "game page" /games/1
+has "game page: English" '<html lang="en">'
+has "game page: the board inline" '<svg'
+has "game page: interactive squares" 'data-square="e4"'
+has "game page: the moves in English" '<span class="cc-san">Nc6</span>'
+has "game page: to move" 'Black to move (bob), ply 5.'
+has "game page: the event escaped" \
+    'Club &lt;championship&gt; &amp; co'
+lacks "game page: no raw event" 'Club <championship>'
+has "game page: the position in words" 'White: King e1'
+has "game page: ICCF moves to the control" '8 moves to the time control'
+has "game page: the deadline" 'class="cc-deadline"'
+has "game page: the running clock" 'data-running="1"'
+has "game page: PGN download" 'href="/api/v1/games/1/pgn" download='
+has "game page: the record" 'href="/api/v1/games/1/records"'
+has "game page: the stylesheet" 'href="/static/corrchess.css?v='
+has "game page: the module" 'type="module" src="/static/corrchess.js?v='
+size=$(wc -c <"$tmp/out")
+check "game page with its board under 30 KB ($size bytes)" \
+    [ "$size" -lt 30720 ]
+# The board inside the page is well-formed XML.
+tr '\n' ' ' <"$tmp/out" | sed 's|.*\(<svg.*</svg>\).*|\1|' \
+    >"$tmp/inline.svg"
+check "game page: the inline board is well-formed" \
+    xmllint --noout "$tmp/inline.svg"
+
+page "game page in French (?lang=fr)" "/games/1?lang=fr"
+has "French page" '<html lang="fr">'
+has "French SAN" '<span class="cc-san">Cc6</span>'
+has "French status" 'Trait aux Noirs (bob), demi-coup 5.'
+has "French words" 'Blancs : Roi e1'
+page "game page in French (Accept-Language)" /games/1 \
+    -H 'Accept-Language: de;q=0.9, fr-CA;q=1, en;q=0.5'
+has "Accept-Language: French" '<html lang="fr">'
+page "game page, English preferred" /games/1 \
+    -H 'Accept-Language: en-GB, fr;q=0.8'
+has "Accept-Language: English" '<html lang="en">'
+page "flipped game page" "/games/1?flip=1"
+has "flipped board" 'data-orientation="black"'
+
+req GET /games/99 -D "$tmp/hdr"
+expect "no such game: 404" 404
+has "no such game: a page" "<html" "$tmp/out"
+has "no such game: the reason" "there is no game 99"
+
+# --- Club and player pages ----------------------------------------------
+admin POST /api/v1/games -d '{"white":"bob","black":"alice"}'
+expect "create game 2" 201
+statement 2 0 bob "resign"
+sign_ssh "$tmp/bob"
+submit 2
+expect "bob resigns game 2" 201
+page "club page" /
+has "club: ongoing game" '<a href="/games/1">1</a>'
+has "club: finished game with its result" '<td>0-1</td>'
+has "club: players" '<a href="/players/alice">alice</a>'
+has "club: rows the module reads" 'data-turn="black"'
+page "player page" /players/bob
+has "player: name" '<h1>bob</h1>'
+has "player: leave" ": 0 days taken, 45 left (of 45)."
+has "player: games" '<a href="/games/2">2</a>'
+lacks "player: no e-mail address" '@example.org'
+req GET /players/nobody
+expect "no such player: 404" 404
+
+# --- The board as SVG ---------------------------------------------------
+req GET /api/v1/games/1/board.svg -D "$tmp/hdr"
+expect "board.svg" 200
+has "board.svg: SVG" "Content-Type: image/svg+xml" "$tmp/hdr"
+cp "$tmp/out" "$tmp/b.svg"
+check "board.svg: well-formed" xmllint --noout "$tmp/b.svg"
+has "board.svg: default size" 'width="360"'
+has "board.svg: last move marked" 'cc-last'
+has "board.svg: coordinates" 'cc-coord'
+has "board.svg: described" 'White: King e1'
+for s in 16 100 2048; do
+	req GET "/api/v1/games/1/board.svg?size=$s"
+	expect "board.svg size $s" 200
+	has "board.svg size $s: width" "width=\"$s\""
+	cp "$tmp/out" "$tmp/b$s.svg"
+	check "board.svg size $s: well-formed" xmllint --noout "$tmp/b$s.svg"
+done
+lacks "board.svg size 2048: not interactive" 'data-square'
+req GET "/api/v1/games/1/board.svg?flip=1&lang=fr"
+expect "board.svg flipped, in French" 200
+has "board.svg flipped: French description" 'Blancs : Roi e1'
+for q in size=15 size=2049 size=big flip=2 coords=x; do
+	req GET "/api/v1/games/1/board.svg?$q"
+	expect "board.svg ?$q refused" 400
+done
+req GET /api/v1/games/99/board.svg
+expect "board.svg of no game" 404
+# Check marked: 1. e4 f5 2. Qh5+ in game 3.
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+move 3 alice 0 "move e4"
+move 3 bob 1 "move f5"
+move 3 alice 2 "move Qh5"
+req GET /api/v1/games/3/board.svg
+has "board.svg: check marked" 'cc-check'
+req GET /api/v1/games/2
+lacks "no legal moves once the game is over" '"legal_moves"'
+
+# --- Assets -------------------------------------------------------------
+for a in corrchess.css corrchess.js; do
+	req GET "/static/$a" -D "$tmp/hdr"
+	expect "$a" 200
+	has "$a: ETag" "ETag: \"" "$tmp/hdr"
+	has "$a: cached a year" "max-age=31536000" "$tmp/hdr"
+	etag=$(sed -n 's/^ETag: \(.*\)\r$/\1/p' "$tmp/hdr")
+	req GET "/static/$a" -H "If-None-Match: $etag"
+	expect "$a: 304 with its ETag" 304
+	req GET "/static/$a" -H 'If-None-Match: "other"'
+	expect "$a: 200 with another ETag" 200
+done
+req GET /static/corrchess.js -D "$tmp/hdr"
+has "the module is JavaScript" "Content-Type: text/javascript" "$tmp/hdr"
+req GET /static/nothing.js
+expect "no such asset" 404
+
+finish
