@@ -22,15 +22,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl ssh-keygen xmllint
 
-# expect NAME STATUS: the last answer's status.
-expect() {
-	if [ "$code" = "$2" ]; then
-		ok "$1"
-	else
-		bad "$1: status $code, want $2: $(head -c 300 "$tmp/out")"
-	fi
-}
-
 # has NAME TEXT [FILE]: FILE ($tmp/out) holds TEXT (fixed string).
 has() {
 	if grep -qF -- "$2" "${3:-$tmp/out}"; then
@@ -198,6 +189,9 @@ for q in size=15 size=2049 size=big flip=2 coords=x; do
 	req GET "/api/v1/games/1/board.svg?$q"
 	expect "board.svg ?$q refused" 400
 done
+req GET "/api/v1/games/1/board.svg?flop=1"
+expect "board.svg with an unknown parameter" 400
+has "board.svg: the closest name" 'did you mean flip?'
 req GET /api/v1/games/99/board.svg
 expect "board.svg of no game" 404
 # Check marked: 1. e4 f5 2. Qh5+ in game 3.

@@ -685,6 +685,8 @@ api_game_board(struct http_request *req, struct http_response *resp,
 	size_t			 len;
 	int			 flip, coords;
 
+	if (query_refused(req, resp, "flip size coords lang"))
+		return;
 	memset(&o, 0, sizeof o);
 	flip = query_flag(req, "flip");
 	coords = http_request_query(req, "coords") != NULL ?
