@@ -12,7 +12,8 @@
 # multipart/alternative quoted-printable reply, refusals answered, a mail
 # delivered twice applied once, notices queued while the SMTP server is
 # down, a crash between a mail's commit and its filing, how-to answers
-# rate-limited to one a day.
+# rate-limited to one a day. The mailbox is polled once an hour only: every
+# mail is picked up through IMAP IDLE, also after Dovecot restarted.
 # Run by `make check` (as root: the mail servers switch users); without
 # Dovecot or Postfix it fails, unless CORRCHESS_NO_MAIL_SERVERS=1 (skip).
 # Prints "N passed, N failed".
@@ -192,7 +193,8 @@ confset mail imap_url "imap://127.0.0.1:$IMAP_PORT"
 confset mail imap_starttls none
 confset mail imap_user corrchess
 confset mail imap_password_file "$CORRCHESS_PASSWORD_FILE"
-confset mail poll_interval 1s
+# No poll due during the test: mail comes in through IDLE.
+confset mail poll_interval 1h
 confset mail smtp_url "smtp://127.0.0.1:$SMTP_PORT"
 confset mail smtp_starttls none
 confset mail from "corrchess <$box>"
@@ -549,6 +551,24 @@ check "the second question is filed in refused" waitfor 20 \
     has corrchess $((nr + 2)) corrchess.refused
 sleep 3
 same "no second how-to within a day" "$(count alice)" $((na + 1))
+
+# --- 8. Dovecot restarts: IDLE comes back, mail needs no poll -----------
+section "8. Dovecot restarts: IDLE comes back, mail needs no poll"
+
+check "corrchessd waits for mail in IDLE" grep -q 'imap: IDLE on INBOX' \
+    "$tmp/log"
+"$mailenv" stop "$mdir" dovecot
+"$mailenv" start "$mdir" dovecot >"$tmp/mailenv.log" 2>&1 ||
+    cat "$tmp/mailenv.log" >&2
+check "the IDLE connection is lost and retried" waitfor 20 grep -q \
+    'IDLE again in' "$tmp/log"
+check "IDLE is back after the restart" waitfor 30 sh -c \
+    "[ \$(grep -c 'imap: IDLE on INBOX' '$tmp/log') -ge 2 ]"
+statement "$g" 5 bob "move Nf6"
+sign_ssh "$tmp/bob"
+plainmail "bob@$domain" "idle.$$@bob.$domain" "Nf6" "$tmp/body" "$tmp/m8"
+check "bob sends Nf6" send "bob@$domain" "$tmp/m8"
+check "Nf6 is applied with no poll due (ply 6)" waitfor 20 ply_is "$g" 6
 
 stop
 same "corrchessd stops cleanly" "$status" 0

@@ -39,6 +39,7 @@
 #include <curl/curl.h>
 
 #include "daemon/conf.h"
+#include "mail/mail_idle.h"
 #include "mail/mail_imap.h"
 #include "mail/mail_smtp.h"
 
@@ -772,6 +773,105 @@ test_only_new_uids(void **state)
 	mail_imap_free(imap);
 }
 
+/*
+ * Wait (20 s at most, in half seconds) until idle says new mail came;
+ * return whether it did.
+ */
+static bool
+idle_until_new(struct mail_idle *idle)
+{
+	char	err[MAIL_ERR_SIZE];
+	bool	newmail = false;
+	int	i;
+
+	for (i = 0; i < 40 && !newmail; i++)
+		if (mail_idle_wait(idle, 500, &newmail, err, sizeof err) !=
+		    MAIL_IMAP_OK)
+			fail_msg("mail_idle_wait: %s", err);
+	return newmail;
+}
+
+/*
+ * IDLE: the first wait on a new connection says "maybe new mail" (what
+ * came while nobody listened); then a wait ends when a message is
+ * delivered, and the poll finds it; all over one IDLE connection. TLS
+ * and STARTTLS work the same way.
+ */
+static void
+test_idle(void **state)
+{
+	struct mail_imap_options o;
+	struct mail_imap	*imap;
+	struct mail_idle	*idle;
+	struct got		 g = { 0 };
+	char			 err[MAIL_ERR_SIZE], *m;
+	size_t			 len, round;
+	uint32_t		 v, next, count, last;
+	bool			 newmail;
+	static const char *const text[] = { "idle", "idle, TLS", "idle, STARTTLS" };
+
+	(void)state;
+	for (round = 0; round < 3; round++) {
+		imap_opts(&o, "alice", round == 1 ? env.imaps : NULL);
+		if (round == 2)
+			o.starttls = MAIL_STARTTLS_REQUIRED;
+		imap = mail_imap_create(&o, err, sizeof err);
+		assert_non_null(imap);
+		idle = mail_idle_create(imap);
+		assert_non_null(idle);
+		assert_int_equal(mail_imap_status(imap, NULL, &v, &next,
+		    &count, err, sizeof err), MAIL_IMAP_OK);
+		last = next - 1;
+
+		assert_int_equal(mail_idle_wait(idle, 0, &newmail, err,
+		    sizeof err), MAIL_IMAP_OK);
+		assert_true(newmail);
+		/* Nothing delivered: a short wait ends with nothing. */
+		assert_int_equal(mail_idle_wait(idle, 200, &newmail, err,
+		    sizeof err), MAIL_IMAP_OK);
+		assert_false(newmail);
+
+		m = compose("alice@example.org", text[round], &len);
+		maildir_drop("alice", m, len);
+		free(m);
+		assert_true(idle_until_new(idle));
+		poll_ok(imap, v, last, &g, NULL);
+		assert_int_equal(g.n, 1);
+		got_free(&g);
+
+		/* A second message on the same IDLE. */
+		m = compose("alice@example.org", "idle again", &len);
+		maildir_drop("alice", m, len);
+		free(m);
+		assert_true(idle_until_new(idle));
+		assert_int_equal(mail_idle_connections(idle), 1);
+		mail_idle_free(idle);
+		mail_imap_free(imap);
+	}
+}
+
+/* A server without IDLE says so: the caller polls instead. */
+static void
+test_idle_unsupported(void **state)
+{
+	struct mail_imap	*imap;
+	struct mail_idle	*idle;
+	char			 err[MAIL_ERR_SIZE];
+	bool			 newmail = true;
+
+	(void)state;
+	imap = imap_for("carol");
+	idle = mail_idle_create(imap);
+	assert_non_null(idle);
+	assert_int_equal(mail_idle_wait(idle, 100, &newmail, err, sizeof err),
+	    MAIL_IMAP_ENOIDLE);
+	assert_false(newmail);
+	assert_non_null(strstr(err, "IDLE"));
+	assert_int_equal(mail_idle_connections(idle), 0);
+	mail_idle_free(idle);
+	mail_imap_free(imap);
+}
+
 /* A wrong password is a login error that says so. */
 static void
 test_login_refused(void **state)
@@ -1238,6 +1338,8 @@ main(void)
 		cmocka_unit_test(test_move_without_move),
 		cmocka_unit_test(test_move_set),
 		cmocka_unit_test(test_only_new_uids),
+		cmocka_unit_test(test_idle),
+		cmocka_unit_test(test_idle_unsupported),
 		cmocka_unit_test(test_login_refused),
 		cmocka_unit_test(test_imap_server_restart),
 		cmocka_unit_test(test_imap_tls),

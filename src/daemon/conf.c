@@ -185,7 +185,9 @@ const struct conf_key conf_table[] = {
 	  .min = 1, .max = 1 * DAY, .def = "1m",
 	  .offset = OFF(mail.poll_interval),
 	  .help = "Time between two polls of the mailbox (failed polls are "
-	  "retried sooner, backing off from 1s)." },
+	  "retried sooner, backing off from 1s); where the server offers "
+	  "IMAP IDLE, new mail is read as it arrives and the polls are a "
+	  "safety net." },
 	{ .section = "mail", .name = "processed_folder", .type = CONF_STRING,
 	  .def = "corrchess/processed", .offset = OFF(mail.processed_folder),
 	  .help = "Folder a handled message is moved to (created when "

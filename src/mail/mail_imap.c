@@ -30,6 +30,7 @@
 #include "util/log.h"
 #include "mail/mail_curl.h"
 #include "mail/mail_imap.h"
+#include "mail/mail_imap_int.h"
 
 /* Defaults of the options. */
 #define IMAP_CONNECT_TIMEOUT	30L
@@ -37,35 +38,6 @@
 #define IMAP_MAX_MESSAGE	(16u * 1024 * 1024)
 /* Largest answer to a command (a SEARCH of a big mailbox included). */
 #define IMAP_MAX_ANSWER		(64u * 1024 * 1024)
-/* Room kept for the server's last line, shown in errors. */
-#define IMAP_LINE_SIZE		256
-
-/* A growing byte buffer with a limit. */
-struct imap_buf {
-	char	*data;
-	size_t	 len;
-	size_t	 cap;
-	size_t	 limit;
-	int	 over;		/* the answer went past the limit */
-	int	 nomem;
-};
-
-struct mail_imap {
-	CURL			*curl;
-	char			*base;		/* scheme://host[:port] */
-	char			*mailbox;	/* as configured, '/' levels */
-	struct mail_curl_options co;		/* user always set */
-	size_t			 max_message;
-
-	int			 session;	/* separator, caps known */
-	char			 sep;		/* hierarchy separator */
-	int			 has_move;
-	unsigned long		 connections;
-
-	struct imap_buf		 answer;
-	char			 errbuf[CURL_ERROR_SIZE];
-	char			 line[IMAP_LINE_SIZE];	/* server's last */
-};
 
 /* Name an error. */
 const char *
@@ -88,6 +60,8 @@ mail_imap_strerror(enum mail_imap_err e)
 		return "bad configuration";
 	case MAIL_IMAP_ENOMEM:
 		return "out of memory";
+	case MAIL_IMAP_ENOIDLE:
+		return "no IDLE on the server";
 	}
 	return "unknown error";
 }
@@ -168,8 +142,8 @@ imap_debug(CURL *curl, curl_infotype type, char *data, size_t size,
 }
 
 /* Map a libcurl result to an error of ours. */
-static enum mail_imap_err
-imap_map_error(CURLcode rc)
+enum mail_imap_err
+mail_imap_map_error(CURLcode rc)
 {
 	switch (rc) {
 	case CURLE_OK:
@@ -252,7 +226,7 @@ imap_request(struct mail_imap *imap, const char *url, const char *command,
 		return MAIL_IMAP_OK;
 	if (rc == CURLE_WRITE_ERROR && imap->answer.nomem)
 		rc = CURLE_OUT_OF_MEMORY;
-	if ((e = imap_map_error(rc)) == MAIL_IMAP_OK)
+	if ((e = mail_imap_map_error(rc)) == MAIL_IMAP_OK)
 		return MAIL_IMAP_OK;
 	errbuf_set(err, errsize, "%s: %s%s%s%s: %s%s", imap->base,
 	    mail_imap_strerror(e), command != NULL ? " (" : "",
@@ -383,8 +357,8 @@ mail_imap_free(struct mail_imap *imap)
  * Write a mailbox name as an IMAP quoted string into buf, '/' turned into
  * the server's separator. Returns 0, or -1 with a reason.
  */
-static int
-imap_quote(const struct mail_imap *imap, const char *name, char *buf,
+int
+mail_imap_quote(const struct mail_imap *imap, const char *name, char *buf,
     size_t size, char *err, size_t errsize)
 {
 	size_t	n = 0;
@@ -505,10 +479,10 @@ imap_parse_u32(const char **sp, uint32_t *out)
 
 /*
  * Learn the hierarchy separator (LIST "" "") and whether the server has
- * MOVE (CAPABILITY), once per client.
+ * MOVE and IDLE (CAPABILITY), once per client.
  */
-static enum mail_imap_err
-imap_session(struct mail_imap *imap, char *err, size_t errsize)
+enum mail_imap_err
+mail_imap_session(struct mail_imap *imap, char *err, size_t errsize)
 {
 	char			 url[1024];
 	char			*line, *p, *last;
@@ -544,6 +518,7 @@ imap_session(struct mail_imap *imap, char *err, size_t errsize)
 	    err, errsize)) != MAIL_IMAP_OK)
 		return e;
 	imap->has_move = 0;
+	imap->has_idle = 0;
 	pos = 0;
 	while ((line = imap_next_line(&imap->answer, &pos)) != NULL) {
 		if (strncmp(line, "* CAPABILITY ", 13) != 0)
@@ -552,6 +527,8 @@ imap_session(struct mail_imap *imap, char *err, size_t errsize)
 		    p = strtok_r(NULL, " ", &last)) {
 			if (strcasecmp(p, "MOVE") == 0)
 				imap->has_move = 1;
+			else if (strcasecmp(p, "IDLE") == 0)
+				imap->has_idle = 1;
 		}
 	}
 	imap->session = 1;
@@ -578,11 +555,11 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 		*uidnext = 0;
 	if (messages != NULL)
 		*messages = 0;
-	if ((e = imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
+	if ((e = mail_imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
 		return e;
 	if (mailbox == NULL)
 		mailbox = imap->mailbox;
-	if (imap_quote(imap, mailbox, quoted, sizeof quoted, err,
+	if (mail_imap_quote(imap, mailbox, quoted, sizeof quoted, err,
 	    errsize) != 0)
 		return MAIL_IMAP_ECONFIG;
 	/*
@@ -899,9 +876,9 @@ mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
 			return MAIL_IMAP_ECONFIG;
 		}
 	}
-	if ((e = imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
+	if ((e = mail_imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
 		return e;
-	if (imap_quote(imap, folder, quoted, sizeof quoted, err,
+	if (mail_imap_quote(imap, folder, quoted, sizeof quoted, err,
 	    errsize) != 0)
 		return MAIL_IMAP_ECONFIG;
 	if ((e = imap_mailbox_url(imap, uidvalidity, 0, url, sizeof url, err,

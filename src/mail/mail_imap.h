@@ -81,6 +81,7 @@ enum mail_imap_err {
 				 * answered something unexpected */
 	MAIL_IMAP_ECONFIG,	/* bad URL, mailbox or folder name */
 	MAIL_IMAP_ENOMEM,
+	MAIL_IMAP_ENOIDLE,	/* the server does not offer IDLE (mail_idle.h) */
 };
 
 /* How to reach the mailbox. Strings are copied by mail_imap_create(). */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "util/log.h"
+#include "mail/mail_idle.h"
 #include "mail/mail_imap.h"
 #include "letters/mail_parse.h"
 #include "mail/mail_smtp.h"
@@ -43,6 +44,7 @@ struct mailer {
 	struct service		*svc;
 	struct mailer_options	 opts;		/* strings borrowed */
 	struct mail_imap	*imap;
+	struct mail_idle	*idle;		/* NULL: poll only */
 	struct mail_smtp	*smtp;
 	char			*imap_password;
 	char			*smtp_password;
@@ -57,9 +59,14 @@ struct mailer {
 	bool			 outbox_kicked;	/* notices were queued */
 	bool			 stopping;
 	unsigned		 imap_backoff;	/* seconds, 0: none */
+	unsigned		 idle_backoff;	/* seconds, 0: none */
+	time_t			 idle_retry;	/* no IDLE before then */
+	unsigned long		 idle_logged;	/* connections logged */
 	bool			 crash_after_commit; /* tests only */
 	bool			 rescanned;	/* the first poll went well */
 	int64_t			 round_sent;	/* notices tried this batch */
+	size_t			 nsent;		/* taken, not yet marked */
+	int64_t			 sent[MAILER_OUTBOX_BATCH];
 	time_t			 next_poll;
 };
 
@@ -334,10 +341,9 @@ send_one(void *arg, const struct store_outbox *o)
 	m->round_sent++;
 	r = mail_smtp_send(m->smtp, m->envelope_from, rcpt, 1, o->message,
 	    strlen(o->message), &code, why, sizeof why);
+	/* Marked sent with the rest of the batch (mark_sent()). */
 	if (r == MAIL_SMTP_OK) {
-		if (service_outbox_sent(m->svc, o->id, &err) != 0)
-			log_warnx("outbox %" PRId64 ": sent, but %s", o->id,
-			    err.message);
+		m->sent[m->nsent++] = o->id;
 		return 0;
 	}
 	if (r == MAIL_SMTP_PERMFAIL || o->attempts + 1 >= MAILER_TRIES_MAX) {
@@ -357,6 +363,23 @@ send_one(void *arg, const struct store_outbox *o)
 	    &err);
 	/* The server is down: the other notices wait for the next round. */
 	return 1;
+}
+
+/*
+ * Mark the notices the SMTP server took this batch sent, in one
+ * transaction. A crash before it sends them again (never loses one).
+ */
+static void
+mark_sent(struct mailer *m)
+{
+	struct service_error	err;
+
+	if (m->nsent > 0 && service_outbox_sent(m->svc, m->sent, m->nsent,
+	    &err) != 0)
+		log_warnx("outbox: %zu notice%s sent (first %" PRId64 "), "
+		    "but %s", m->nsent, m->nsent == 1 ? "" : "s", m->sent[0],
+		    err.message);
+	m->nsent = 0;
 }
 
 /* Wake the sending thread: notices are due. */
@@ -398,18 +421,62 @@ mailer_stopping(struct mailer *m)
 	return stopping;
 }
 
-/* The mailbox thread: poll for moves by mail. */
+/*
+ * Wait in IDLE (half a second at most) for the server to announce new
+ * mail; *newmail says whether it did. Returns false when there is no IDLE
+ * to wait in (the server has none, or it failed and is retried later with
+ * backoff): the caller waits its tick and polls on time instead.
+ */
+static bool
+idle_wait(struct mailer *m, time_t now, bool *newmail)
+{
+	enum mail_imap_err	e;
+	char			why[MAIL_ERR_SIZE];
+
+	*newmail = false;
+	if (m->idle == NULL || now < m->idle_retry)
+		return false;
+	e = mail_idle_wait(m->idle, 500, newmail, why, sizeof why);
+	if (e == MAIL_IMAP_ENOIDLE) {
+		log_info("imap: %s; polling every %lld s", why,
+		    m->opts.poll_interval);
+		mail_idle_free(m->idle);
+		m->idle = NULL;
+		return false;
+	}
+	if (e != MAIL_IMAP_OK) {
+		m->idle_backoff = mail_imap_backoff_next(m->idle_backoff, 300);
+		m->idle_retry = now + m->idle_backoff;
+		log_warnx("imap: %s; polling every %lld s, IDLE again in %u s",
+		    why, m->opts.poll_interval, m->idle_backoff);
+		return false;
+	}
+	m->idle_backoff = 0;
+	if (mail_idle_connections(m->idle) != m->idle_logged) {
+		m->idle_logged = mail_idle_connections(m->idle);
+		log_info("imap: IDLE on %s: moves by mail are read as they "
+		    "arrive", m->opts.mailbox);
+	}
+	return true;
+}
+
+/*
+ * The mailbox thread: poll for moves by mail, at once when IDLE says mail
+ * came, and every poll_interval in any case.
+ */
 static void *
 mailer_main(void *arg)
 {
 	struct mailer	*m = arg;
 	time_t		 now;
+	bool		 newmail = false;
 
 	while (!mailer_stopping(m)) {
 		now = time(NULL);
-		if (now >= m->next_poll)
+		if (newmail || now >= m->next_poll)
 			mailer_poll(m, now);
-		wait_tick(m, &m->wake, NULL);
+		if (!idle_wait(m, time(NULL), &newmail))
+			wait_tick(m, &m->wake, NULL);
 	}
 	return NULL;
 }
@@ -435,9 +502,11 @@ mailer_send_main(void *arg)
 			m->round_sent = 0;
 			if (service_outbox_due(m->svc, MAILER_OUTBOX_BATCH,
 			    send_one, m, &err) != 0) {
+				mark_sent(m);
 				log_warnx("outbox: %s", err.message);
 				break;
 			}
+			mark_sent(m);
 			if (m->round_sent < MAILER_OUTBOX_BATCH)
 				break;
 		}
@@ -509,6 +578,10 @@ mailer_start(struct service *svc, const struct mailer_options *opts,
 		io.ca_file = opts->ca_file;
 		if ((m->imap = mail_imap_create(&io, err, errsize)) == NULL)
 			goto fail;
+		if ((m->idle = mail_idle_create(m->imap)) == NULL) {
+			snprintf(err, errsize, "out of memory");
+			goto fail;
+		}
 	} else
 		log_warnx("mail: no imap_url: moves by mail are not read");
 	if (server_used(&opts->smtp)) {
@@ -554,6 +627,7 @@ mailer_stop(struct mailer *m)
 	if (m == NULL)
 		return;
 	mailer_join(m);
+	mail_idle_free(m->idle);
 	mail_imap_free(m->imap);
 	mail_smtp_free(m->smtp);
 	free_secret(m->imap_password);

@@ -12,7 +12,8 @@
 
 /*
  * The mail thread of corrchessd: polls the move mailbox (IMAP) and hands
- * each mail to the service, then moves it to the processed or refused
+ * each mail to the service (at once when the server announces new mail
+ * over IDLE, see mail_idle.h, and every poll_interval in any case), then moves it to the processed or refused
  * folder; and sends the outbox (SMTP), retrying with backoff while the
  * server is down. Nothing is lost or applied twice: the service records a
  * mail in the transaction of its effect, and a notice is marked sent only

@@ -332,14 +332,16 @@ service_outbox_due(struct service *svc, int64_t limit, service_outbox_cb cb,
 	return rc;
 }
 
-/* Mark an outgoing mail sent. */
+/* Mark outgoing mails sent, in one transaction. */
 int
-service_outbox_sent(struct service *svc, int64_t id,
+service_outbox_sent(struct service *svc, const int64_t *ids, size_t n,
     struct service_error *err)
 {
 	struct job	j = { .kind = JOB_OUTBOX_SENT, .err = err,
-			      .u.outbox = { .id = id } };
+			      .u.outbox = { .ids = ids, .n = n } };
 
+	if (n == 0)
+		return 0;
 	return writer_submit(svc, &j);
 }
 
@@ -360,10 +362,12 @@ int
 job_outbox(struct service *svc, struct job *j, int64_t now)
 {
 	const struct job_outbox	*o = &j->u.outbox;
-	enum store_status	 ss;
+	enum store_status	 ss = STORE_OK;
+	size_t			 i;
 
 	if (j->kind == JOB_OUTBOX_SENT)
-		ss = store_outbox_sent(svc->wstore, o->id, now);
+		for (i = 0; i < o->n && ss == STORE_OK; i++)
+			ss = store_outbox_sent(svc->wstore, o->ids[i], now);
 	else if (o->retry_at != 0)
 		ss = store_outbox_retry(svc->wstore, o->id, o->retry_at,
 		    o->why);

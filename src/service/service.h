@@ -235,9 +235,9 @@ typedef int (*service_outbox_cb)(void *arg, const struct store_outbox *);
 int service_outbox_due(struct service *, int64_t limit, service_outbox_cb,
     void *arg, struct service_error *);
 
-/* After a sending attempt: sent; or failed, to retry at `retry_at`
- * (0: give it up for good). */
-int service_outbox_sent(struct service *, int64_t id,
+/* After sending attempts: the mails ids[0..n-1] sent (one transaction);
+ * or one failed, to retry at `retry_at` (0: give it up for good). */
+int service_outbox_sent(struct service *, const int64_t *ids, size_t n,
     struct service_error *);
 int service_outbox_failed(struct service *, int64_t id, int64_t retry_at,
     const char *why, struct service_error *);

@@ -138,9 +138,12 @@ struct job_game_create {
 	int64_t				 now;
 };
 
-/* JOB_OUTBOX_SENT, JOB_OUTBOX_FAILED: a mail of the outbox; when it
- * failed, when to retry it (0: give it up) and why. */
+/* JOB_OUTBOX_SENT: the mails of the outbox sent (ids[0..n-1], one
+ * transaction for a batch); JOB_OUTBOX_FAILED: one mail (id), when to
+ * retry it (0: give it up) and why. */
 struct job_outbox {
+	const int64_t			*ids;
+	size_t				 n;
 	int64_t				 id;
 	int64_t				 retry_at;
 	const char			*why;
