@@ -719,4 +719,47 @@ for kt in ecdsa rsa; do
 done
 check "game $g8: every exported record verifies" verify_exports "$g8"
 
+# --- One key, one player ------------------------------------------------
+
+admin POST /api/v1/players -d "{\"name\":\"dave\",\"keys\":[\"$(cat "$tmp/bob.pub")\"]}"
+expect "bob's key for a new player" 409 key-in-use
+check "key-in-use: names its player" grep -q '(bob)' "$tmp/out"
+admin GET /api/v1/players/dave
+expect "...and no dave half made" 404 no-such-player
+admin POST /api/v1/players/carol/keys -d "{\"key\":\"$(cat "$tmp/alice.raw")\"}"
+expect "alice's raw key for carol" 409 key-in-use
+admin POST /api/v1/players/carol/keys -d "{\"key\":\"$(cat "$tmp/alice.pub")\"}"
+expect "alice's revoked SSH key for carol" 409 key-in-use
+admin POST /api/v1/players -d '{"name":"dave"}'
+expect "create dave without a key" 201
+
+# A database of before the rule, where dave holds carol's key: the upgrade
+# keeps both rows and reports them, at start and in --check-config.
+daemon_stop
+sqlite3 "$tmp/state/corrchess.db" "
+    DROP TRIGGER player_keys_one_player;
+    DROP TRIGGER player_keys_one_player_update;
+    DROP INDEX actions_key;
+    UPDATE schema_version SET version = 6;
+    INSERT INTO player_keys (player_id, pubkey, comment, added)
+        SELECT d.id, k.pubkey, 'shared', 0 FROM player_keys k
+        JOIN players c ON c.id = k.player_id AND c.name = 'carol',
+        players d WHERE d.name = 'dave';"
+fp=$(ssh-keygen -lf "$tmp/carol.pub" | cut -d' ' -f2)
+"$corrchessd" --check-config --config "$tmp/test.conf" \
+    --state-dir "$tmp/state" >"$tmp/cc.out" 2>"$tmp/cc.err"
+same "--check-config with a shared key: exit 0" "$?" 0
+check "--check-config names the shared key and its players" grep -qF \
+    "key $fp is registered for several players (carol, dave)" "$tmp/cc.err"
+check "--check-config: ok" grep -q ': ok$' "$tmp/cc.out"
+same "--check-config does not migrate" "$(sqlite3 "$tmp/state/corrchess.db" \
+    'SELECT version FROM schema_version')" 6
+check "corrchessd starts on the old database" daemon_start || finish
+check "the start log names the shared key" grep -qF \
+    "key $fp is registered for several players (carol, dave)" "$tmp/log"
+admin GET /api/v1/players/dave
+check "the upgrade kept dave's copy" grep -q '"comment":"shared"' "$tmp/out"
+admin POST /api/v1/players/dave/keys -d "{\"key\":\"$(cat "$tmp/bob.pub")\"}"
+expect "after the upgrade: bob's key for dave" 409 key-in-use
+
 finish

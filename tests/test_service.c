@@ -35,6 +35,7 @@
 #include "api/api_json.h"
 #include "util/metrics.h"
 #include "service/service.h"
+#include "service/service_int.h"
 
 #define T0		INT64_C(1780000000)	/* 2026-05-28 */
 #define HOUR		INT64_C(3600)
@@ -442,6 +443,65 @@ test_key_revoke(void **state)
 	assert_int_equal(sp.keys[0].id, fx->key_id[K_ALICE]);
 	assert_int_equal(sp.keys[0].revoked, T0 + 100);
 	service_player_free(&sp);
+}
+
+/* A key is one player's: registering it for another is refused. */
+static void
+test_key_one_player(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_player	 sp;
+	char			 line[256];
+	const char		*keys[1] = { line };
+
+	ssh_line(fx, K_BOB, line, sizeof line);
+	assert_refused(service_key_add(fx->svc, "alice", line, NULL, &err),
+	    &err, 409, "key-in-use");
+	assert_non_null(strstr(err.message, "bob"));
+	assert_refused(service_player_create(fx->svc, "dave", NULL, "en",
+	    keys, 1, &sp, &err), &err, 409, "key-in-use");
+	/* Nothing of dave was created. */
+	assert_refused(service_player_get(fx->svc, "dave", &sp, &err), &err,
+	    404, "no-such-player");
+}
+
+/*
+ * A key revoked after the statement's signature was checked and before
+ * the writer applies it: the writer's transaction sees the revocation.
+ */
+static void
+test_key_revoked_in_flight(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_game	 g;
+	struct prepared		*p;
+	struct job		 j;
+	char			 buf[SIG_SIGNED_SIZE];
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+
+	p = calloc(1, sizeof *p);
+	assert_non_null(p);
+	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,
+	    sizeof buf);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(action_prepare(fx->svc, id, buf, strlen(buf), p,
+	    &err), 0);
+	assert_int_equal(service_key_revoke(fx->svc, "alice",
+	    fx->key_id[K_ALICE], &err), 0);
+	memset(&j, 0, sizeof j);
+	memset(&err, 0, sizeof err);
+	j.kind = JOB_ACTION;
+	j.game_id = id;
+	j.err = &err;
+	action_statement(&j.u.action.s, p, "http");
+	assert_refused(writer_submit(fx->svc, &j), &err, 403, "key-revoked");
+	game_read(fx, id, &g);
+	assert_int_equal(game_ply(&g.state), 0);
+	service_game_free(&g);
+	service_player_free(&p->sp);
+	free(p);
 }
 
 /* --- the record chain ------------------------------------------------- */
@@ -1435,6 +1495,10 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_revoke, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_key_one_player, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_key_revoked_in_flight,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_game, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_late_move, setup,

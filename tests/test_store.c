@@ -401,11 +401,13 @@ test_keys(void **state)
 	assert_int_equal(store_key_add(s, &k2), STORE_OK);
 	assert_true(k2.id != k1.id);
 
-	/* The same key twice for a player; once for another is allowed. */
+	/* The same key twice for a player, or once for another: refused. */
 	k = k1;
 	assert_int_equal(store_key_add(s, &k), STORE_EXISTS);
 	k3 = k1;
 	k3.player_id = bob;
+	assert_int_equal(store_key_add(s, &k3), STORE_ERROR);
+	memset(k3.pubkey, 0x55, sizeof k3.pubkey);
 	assert_int_equal(store_key_add(s, &k3), STORE_OK);
 	k.player_id = 999;
 	memset(k.pubkey, 0x33, sizeof k.pubkey);
@@ -441,11 +443,14 @@ test_keys(void **state)
 	assert_string_equal(p.name, "alice");
 	assert_int_equal(store_key_find(s, k2.pubkey, NULL, NULL), STORE_OK);
 
-	/* A key shared by alice and bob: the valid one (alice's, older). */
+	/* Revoked, a key stays its player's: bob cannot take it. */
 	assert_int_equal(store_key_revoke(s, k1.id, 1700000700), STORE_OK);
 	assert_int_equal(store_key_find(s, k1.pubkey, &k, &p), STORE_OK);
-	assert_int_equal(k.id, k3.id);
-	assert_int_equal(p.id, bob);
+	assert_int_equal(k.id, k1.id);
+	assert_int_equal(p.id, alice);
+	k3 = k1;
+	k3.player_id = bob;
+	assert_int_equal(store_key_add(s, &k3), STORE_ERROR);
 
 	memset(unknown, 0x44, sizeof unknown);
 	assert_int_equal(store_key_find(s, unknown, &k, &p), STORE_NOTFOUND);
@@ -1241,6 +1246,84 @@ test_migrate_from_v1(void **state)
 	tmp_remove(&t);
 }
 
+/* Count the shared keys store_key_duplicates() reports; keep the names. */
+struct dups {
+	int	n;
+	char	names[128];
+};
+
+/* Collect one shared key. */
+static int
+collect_dup(void *arg, const uint8_t pubkey[STORE_PUBKEY_LEN],
+    const char *players)
+{
+	struct dups	*d = arg;
+
+	(void)pubkey;
+	d->n++;
+	snprintf(d->names, sizeof d->names, "%s", players);
+	return 0;
+}
+
+/*
+ * A key belongs to one player: a version 6 file that has a key shared by
+ * two players keeps both rows when it is upgraded, reports them, and no
+ * new key is shared after.
+ */
+static void
+test_migrate_shared_keys(void **state)
+{
+	struct tmpdir		 t;
+	struct store		*s;
+	struct store_options	 v6 = { STORE_SYNC_FULL, 0, 6 };
+	struct store_key	 k;
+	struct dups		 d;
+	char			 owner[STORE_NAME_SIZE];
+	int64_t			 bob, dave, carol;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, &v6);
+	bob = add_player(s, "bob");
+	dave = add_player(s, "dave");
+	carol = add_player(s, "carol");
+	memset(&k, 0, sizeof k);
+	memset(k.pubkey, 0x42, sizeof k.pubkey);
+	k.player_id = bob;
+	k.added = 1;
+	assert_int_equal(store_key_add(s, &k), STORE_OK);
+	k.player_id = dave;
+	assert_int_equal(store_key_add(s, &k), STORE_OK);
+	store_close(s);
+
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(store_key_duplicates(s, collect_dup, &d), STORE_OK);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.names, "bob, dave");
+	assert_int_equal(store_key_owner(s, k.pubkey, bob, owner), STORE_OK);
+	assert_string_equal(owner, "dave");
+	assert_int_equal(store_key_owner(s, k.pubkey, carol, owner), STORE_OK);
+	/* A third player cannot have it; its owners keep it. */
+	k.player_id = carol;
+	assert_int_equal(store_key_add(s, &k), STORE_ERROR);
+	assert_non_null(strstr(store_errmsg(s), "another player"));
+	k.player_id = bob;
+	assert_int_equal(store_key_add(s, &k), STORE_ERROR);
+	memset(k.pubkey, 0x43, sizeof k.pubkey);
+	assert_int_equal(store_key_add(s, &k), STORE_OK);
+	assert_int_equal(store_key_owner(s, k.pubkey, bob, owner),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_key_get(s, k.id, &k), STORE_OK);
+	assert_int_equal(k.player_id, bob);
+	memset(&d, 0, sizeof d);
+	assert_int_equal(store_key_duplicates(s, collect_dup, &d), STORE_OK);
+	assert_int_equal(d.n, 1);
+	store_close(s);
+	tmp_remove(&t);
+}
+
 /* Run one SQL text on a file behind the store's back. */
 static void
 raw_exec(const char *path, const char *sql)
@@ -1561,6 +1644,7 @@ main(void)
 		cmocka_unit_test(test_concurrent_moves),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_migrate_from_v1),
+		cmocka_unit_test(test_migrate_shared_keys),
 		cmocka_unit_test(test_newer_schema),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_integrity_fault),

@@ -548,6 +548,54 @@ start_state(struct corrchessd *d)
 	return 0;
 }
 
+/* Log a public key registered for several players. */
+static void
+shared_key_log(void *arg, const char *fingerprint, const char *players)
+{
+	(void)arg;
+	log_warnx("key %s is registered for several players (%s): it can "
+	    "sign as any of them; revoke it for all but its owner", fingerprint,
+	    players);
+}
+
+/* Print a public key registered for several players (--check-config). */
+static void
+shared_key_print(void *arg, const char *fingerprint, const char *players)
+{
+	fprintf(arg, "corrchessd: warning: key %s is registered for several "
+	    "players (%s): revoke it for all but its owner\n", fingerprint,
+	    players);
+}
+
+/*
+ * --check-config: with the configuration read, report what the database
+ * holds that the admin must see (keys shared by several players), without
+ * changing it, and print "ok". 0, or -1 after logging why.
+ */
+static int
+check_config(struct corrchessd *d)
+{
+	char	*db = NULL, err[CONF_ERR_SIZE];
+	int	 rc;
+
+	if (asprintf(&db, "%s/corrchess.db",
+	    d->conf.server.state_directory) == -1) {
+		log_errorx("out of memory");
+		return -1;
+	}
+	rc = service_shared_keys_file(db, shared_key_print, stderr, err,
+	    sizeof err);
+	free(db);
+	if (rc != 0) {
+		log_errorx("database: %s", err);
+		return -1;
+	}
+	printf("%s: ok\n", d->args.path_given ||
+	    access(d->args.conf_path, F_OK) == 0 ? d->args.conf_path :
+	    "built-in defaults");
+	return 0;
+}
+
 /* Open the database through the service (which creates or migrates it);
  * 0, or -1 after logging why. */
 static int
@@ -555,6 +603,7 @@ open_service(struct corrchessd *d)
 {
 	struct conf		*conf = &d->conf;
 	struct service_config	 scfg;
+	struct service_error	 serr;
 	char			 err[CONF_ERR_SIZE], *at;
 
 	if (asprintf(&d->db_path, "%s/corrchess.db", d->absdir) == -1) {
@@ -591,6 +640,8 @@ open_service(struct corrchessd *d)
 		return -1;
 	}
 	log_info("database %s", d->db_path);
+	if (service_shared_keys(d->svc, shared_key_log, NULL, &serr) != 0)
+		log_warnx("keys of several players: %s", serr.message);
 	return 0;
 }
 
@@ -803,10 +854,8 @@ main(int argc, char **argv)
 	if (start_config(&d) != 0)
 		goto out;
 	if (d.args.check) {
-		printf("%s: ok\n", d.args.path_given ||
-		    access(d.args.conf_path, F_OK) == 0 ? d.args.conf_path :
-		    "built-in defaults");
-		status = 0;
+		if (check_config(&d) == 0)
+			status = 0;
 		goto out;
 	}
 	if (start_state(&d) != 0 || open_service(&d) != 0)

@@ -246,6 +246,33 @@ action_kind_name(const struct sig_action *a)
 	return "unknown";
 }
 
+/*
+ * Check, in the transaction that applies the action, that the key that
+ * signed it is still the player's and not revoked: the signature was
+ * checked before the transaction, and a revocation may have committed
+ * since.
+ */
+static int
+key_still_valid(struct service *svc, const struct job_statement *s,
+    struct service_error *err)
+{
+	struct store_key	k;
+	enum store_status	ss;
+
+	ss = store_key_get(svc->wstore, s->key_id, &k);
+	if (ss != STORE_OK && ss != STORE_NOTFOUND)
+		return service_store_fail(err, svc->wstore, "read the key");
+	if (ss == STORE_NOTFOUND || k.player_id != s->player_id)
+		return service_fail(err, 403, "unknown-key",
+		    "the statement is signed with a key that is not "
+		    "registered for %s", s->st->player);
+	if (k.revoked != 0)
+		return service_fail(err, 403, "key-revoked",
+		    "the statement is signed with a key of %s that was "
+		    "revoked", s->st->player);
+	return 0;
+}
+
 /* Check and apply one signed action inside the writer's transaction. */
 int
 job_action(struct service *svc, struct job *j, struct store_game *row,
@@ -263,6 +290,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	bool				 offer;
 	int				 color;
 
+	if (key_still_valid(svc, s, j->err) != 0)
+		return -1;
 	if ((color = row_color(row, s->player_id)) == -1)
 		return service_fail(j->err, 403, "not-a-player",
 		    "%s does not play in game %" PRId64 " (%s v %s)",

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "service/service_int.h"
 
@@ -125,6 +126,7 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 	enum sig_error		se;
 	enum store_status	ss;
 	const char		*comment;
+	char			 owner[STORE_NAME_SIZE];
 
 	memset(&k, 0, sizeof k);
 	if (sig_pubkey_parse(text, k.pubkey, &se) != 0)
@@ -142,6 +144,15 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 	snprintf(k.comment, sizeof k.comment, "%s", comment);
 	k.player_id = player_id;
 	k.added = now;
+	/* A key is one player's: with it another could sign as them. */
+	ss = store_key_owner(st, k.pubkey, player_id, owner);
+	if (ss == STORE_OK)
+		return service_fail(err, 409, "key-in-use",
+		    "this key is registered for another player (%s): a key "
+		    "belongs to one player; make a new key with "
+		    "corrchess keygen or ssh-keygen -t ed25519", owner);
+	if (ss != STORE_NOTFOUND)
+		return service_store_fail(err, st, "check the key's player");
 	ss = store_key_add(st, &k);
 	if (ss == STORE_EXISTS)
 		return service_fail(err, 409, "key-exists",
@@ -350,4 +361,63 @@ job_player_set(struct service *svc, struct job *j, int64_t now)
 		return service_store_fail(j->err, svc->wstore,
 		    "update the player");
 	return 0;
+}
+
+/* What shared_key_one() passes on. */
+struct shared_keys {
+	service_shared_key_cb	 cb;
+	void			*arg;
+};
+
+/* Hand one shared key to the caller, by its fingerprint. */
+static int
+shared_key_one(void *arg, const uint8_t pubkey[STORE_PUBKEY_LEN],
+    const char *players)
+{
+	struct shared_keys	*sk = arg;
+	char			 fp[SIG_FINGERPRINT_SIZE];
+
+	sig_pubkey_fingerprint(pubkey, fp);
+	sk->cb(sk->arg, fp, players);
+	return 0;
+}
+
+/* List the public keys registered for several players. */
+int
+service_shared_keys(struct service *svc, service_shared_key_cb cb, void *arg,
+    struct service_error *err)
+{
+	struct shared_keys	 sk = { cb, arg };
+	struct store		*rs;
+	enum store_status	 ss;
+
+	if ((rs = pool_get(svc, err)) == NULL)
+		return -1;
+	ss = store_key_duplicates(rs, shared_key_one, &sk);
+	if (ss != STORE_OK)
+		service_store_fail(err, rs, "list the keys of several players");
+	pool_put(svc, rs);
+	return ss == STORE_OK ? 0 : -1;
+}
+
+/* List them from a database file, without migrating it. */
+int
+service_shared_keys_file(const char *path, service_shared_key_cb cb,
+    void *arg, char *err, size_t errsize)
+{
+	/* Version 1 has the keys: an older file is read, never upgraded. */
+	struct store_options	 opts = { STORE_SYNC_FULL, 0, 1 };
+	struct shared_keys	 sk = { cb, arg };
+	struct store		*st;
+	enum store_status	 ss;
+
+	if (access(path, F_OK) != 0)
+		return 0;
+	if ((st = store_open_with(path, &opts, err, errsize)) == NULL)
+		return -1;
+	ss = store_key_duplicates(st, shared_key_one, &sk);
+	if (ss != STORE_OK)
+		snprintf(err, errsize, "%s: %s", path, store_errmsg(st));
+	store_close(st);
+	return ss == STORE_OK ? 0 : -1;
 }

@@ -127,6 +127,21 @@ int service_key_revoke(struct service *, const char *name, int64_t key_id,
 void service_player_free(struct service_player *);
 
 /*
+ * Public keys registered for several players, kept from a database of
+ * before a key was one player's (new ones are refused, key-in-use): cb
+ * gets each key's fingerprint, as ssh-keygen -l prints it, and the names,
+ * ", " between them. service_shared_keys_file() reads the database file
+ * at `path` without migrating it (corrchessd --check-config); a file that
+ * does not exist has none. 0, or -1 with the reason.
+ */
+typedef void (*service_shared_key_cb)(void *arg, const char *fingerprint,
+    const char *players);
+int service_shared_keys(struct service *, service_shared_key_cb, void *arg,
+    struct service_error *);
+int service_shared_keys_file(const char *path, service_shared_key_cb,
+    void *arg, char *err, size_t errsize);
+
+/*
  * Change a player's e-mail address, language ("en", "fr") or digest
  * ("none", "daily"); NULL leaves a field as it is. `out`, when not NULL,
  * gets the player as stored.

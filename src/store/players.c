@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "store/store_int.h"
@@ -242,6 +243,72 @@ store_key_add(struct store *s, struct store_key *k)
 	else if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such player");
 	return status;
+}
+
+/* Name another player who holds a public key. */
+enum store_status
+store_key_owner(struct store *s, const uint8_t pubkey[STORE_PUBKEY_LEN],
+    int64_t player_id, char *name)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+	const unsigned char	*t;
+
+	if ((st = store_stmt(s, ST_KEY_OWNER)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_blob(st, 1, pubkey, STORE_PUBKEY_LEN, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, player_id);
+	status = store_step_one(s, st, "find the key's player", "no other "
+	    "player has the key");
+	if (status == STORE_OK) {
+		t = sqlite3_column_text(st, 0);
+		snprintf(name, STORE_NAME_SIZE, "%s", t != NULL ?
+		    (const char *)t : "");
+	}
+	store_done(st);
+	return status;
+}
+
+/* Load a key by id. */
+enum store_status
+store_key_get(struct store *s, int64_t key_id, struct store_key *out)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_KEY_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, key_id);
+	status = store_step_one(s, st, "load key", "no such key");
+	if (status == STORE_OK && store_key_read(s, st, 0, out) != 0)
+		status = STORE_ERROR;
+	store_done(st);
+	return status;
+}
+
+/* List the public keys registered for several players. */
+enum store_status
+store_key_duplicates(struct store *s, store_key_dup_cb cb, void *arg)
+{
+	sqlite3_stmt		*st;
+	uint8_t			 pk[STORE_PUBKEY_LEN];
+	const unsigned char	*names;
+	enum store_status	 status = STORE_OK;
+	int			 rc;
+
+	if ((st = store_stmt(s, ST_KEY_DUPLICATES)) == NULL)
+		return STORE_ERROR;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (store_col_blob(st, 0, pk, sizeof pk) != 0) {
+			store_seterr(s, "a stored key of the wrong length");
+			status = STORE_ERROR;
+			break;
+		}
+		names = sqlite3_column_text(st, 1);
+		if (cb(arg, pk, names != NULL ? (const char *)names : "") != 0)
+			break;
+	}
+	return store_rows_done(s, st, rc, status, "list shared keys");
 }
 
 /* List a player's keys, oldest first. */

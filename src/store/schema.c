@@ -167,6 +167,23 @@ static const char *const store_migrations[] = {
 	"  CHECK (digest IN ('none', 'daily'));"
 	"ALTER TABLE players ADD COLUMN digest_sent INTEGER NOT NULL "
 	"  DEFAULT 0;",
+
+	/* 6 -> 7: a key belongs to one player. Keys shared before stay
+	 * (store_key_duplicates() reports them); no new one is shared. The
+	 * index finds the records a key signed (and keeps the foreign key
+	 * check of a key insert from walking the record). */
+	"CREATE INDEX actions_key ON actions (key_id);"
+	"CREATE TRIGGER player_keys_one_player BEFORE INSERT ON player_keys "
+	"  WHEN EXISTS (SELECT 1 FROM player_keys "
+	"    WHERE pubkey = NEW.pubkey AND player_id <> NEW.player_id) "
+	"  BEGIN SELECT RAISE(ABORT, 'the key is registered for another "
+	"player'); END;"
+	"CREATE TRIGGER player_keys_one_player_update BEFORE UPDATE OF "
+	"  pubkey, player_id ON player_keys "
+	"  WHEN EXISTS (SELECT 1 FROM player_keys "
+	"    WHERE pubkey = NEW.pubkey AND player_id <> NEW.player_id) "
+	"  BEGIN SELECT RAISE(ABORT, 'the key is registered for another "
+	"player'); END;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

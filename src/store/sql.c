@@ -94,6 +94,17 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "WHERE k.pubkey = ?1 "
 	    "ORDER BY CASE WHEN k.revoked IS NULL THEN 0 ELSE 1 END, k.id "
 	    "LIMIT 1" },
+	[ST_KEY_GET] = { "key-get", 0,
+	    "SELECT " KEY_COLUMNS " FROM player_keys k WHERE k.id = ?1" },
+	[ST_KEY_OWNER] = { "key-owner", 0,
+	    "SELECT p.name FROM player_keys k "
+	    "JOIN players p ON p.id = k.player_id "
+	    "WHERE k.pubkey = ?1 AND k.player_id <> ?2 ORDER BY k.id LIMIT 1" },
+	[ST_KEY_DUPLICATES] = { "key-duplicates", 1,
+	    "SELECT k.pubkey, group_concat(p.name, ', ') "
+	    "FROM (SELECT DISTINCT pubkey, player_id FROM player_keys) k "
+	    "JOIN players p ON p.id = k.player_id "
+	    "GROUP BY k.pubkey HAVING count(*) > 1 ORDER BY min(p.name)" },
 	[ST_GAME_INSERT] = { "game-insert", 0,
 	    "INSERT INTO games (white, black, variant, chess960, start_fen, "
 	    "time_control, policy, event, site, round, created, status, "

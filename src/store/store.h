@@ -82,7 +82,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	6
+#define STORE_SCHEMA_VERSION	7
 
 enum store_status {
 	STORE_OK = 0,
@@ -308,9 +308,33 @@ enum store_status store_player_digest_sent(struct store *, int64_t id,
 
 /*
  * Register a key for k->player_id; sets k->id. STORE_EXISTS when the player
- * has it already, STORE_NOTFOUND when there is no such player.
+ * has it already, STORE_NOTFOUND when there is no such player. A key
+ * belongs to one player: the schema refuses (STORE_ERROR) a key that
+ * another player holds, revoked or not; store_key_owner() says who.
  */
 enum store_status store_key_add(struct store *, struct store_key *k);
+
+/*
+ * Name in `name` (STORE_NAME_SIZE bytes) a player other than `player_id`
+ * who holds `pubkey`, revoked or not; STORE_NOTFOUND when none does.
+ */
+enum store_status store_key_owner(struct store *,
+    const uint8_t pubkey[STORE_PUBKEY_LEN], int64_t player_id, char *name);
+
+/* Load a key by id. */
+enum store_status store_key_get(struct store *, int64_t key_id,
+    struct store_key *out);
+
+/*
+ * Call cb with each public key registered for several players (possible
+ * only in a database from before keys were one player's: kept, never
+ * dropped) and their names, ", " between them; `players` is valid until
+ * cb returns.
+ */
+typedef int (*store_key_dup_cb)(void *arg,
+    const uint8_t pubkey[STORE_PUBKEY_LEN], const char *players);
+enum store_status store_key_duplicates(struct store *, store_key_dup_cb,
+    void *arg);
 
 /* List a player's keys, revoked ones included, oldest first. */
 enum store_status store_key_list(struct store *, int64_t player_id,
