@@ -158,11 +158,12 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # service over curl with ssh-keygen and openssl signatures; openapi.sh: the
 # OpenAPI document against the route table; client.sh: the corrchess
 # command; mail.sh: moves by mail through real Dovecot and Postfix;
-# admin.sh: what a club admin meets in the first week.
+# admin.sh: what a club admin meets in the first week; readme.sh: the
+# README's walk-through on a port other than 8080.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh tests/admin.sh
+	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh tests/admin.sh
+	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint).

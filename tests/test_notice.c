@@ -466,6 +466,9 @@ test_kinds(void **state)
 			text_has(&rb, fr ? "Temps restant : Blancs (alice) "
 			    "12 j 3 h, Noirs (bob) 30 j" : "Time left: White "
 			    "(alice) 12d 3h, Black (bob) 30d");
+			/* Every action is listed, leave too. */
+			prose_has(&rb, fr ? "« leave AAAA-MM-JJ AAAA-MM-JJ »" :
+			    "\"leave YYYY-MM-DD YYYY-MM-DD\"");
 		} else {
 			assert_null(strstr(rb.text, "corrchess-v1"));
 			text_has(&rb, over && fr ? "R\xc3\xa9sultat : " :

@@ -304,11 +304,19 @@ cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
     const struct cli_option *opts, struct cli_conf *cf, cli_option_fn fn,
     void *ctx, int *indp)
 {
-	struct cli_conf_ctx	c = { cf, fn, ctx };
-	int			rc;
+	struct cli_conf_ctx	 c = { cf, fn, ctx };
+	int			 rc;
+
+	const char		*env = getenv("CORRCHESS_SERVER");
 
 	if (cli_conf_start(self, cf) == -1)
 		return CLI_EXIT_FAIL;
+	/* The environment wins over the file, the command line over both. */
+	if (env != NULL && env[0] != '\0' && cli_conf_set(&cf->server, env) ==
+	    -1) {
+		cli_error(self, "out of memory");
+		return CLI_EXIT_FAIL;
+	}
 	if ((rc = cli_options(self, argc, argv, opts, cli_conf_option, &c,
 	    indp)) != CLI_EXIT_OK)
 		return rc;

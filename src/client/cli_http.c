@@ -163,7 +163,9 @@ cli_http_request(const char *server, const char *method, const char *path,
 			    server, CLI_HTTP_REPLY_MAX / (1024 * 1024));
 		else
 			errbuf_set(err, errsize, "cannot reach the corrchess "
-			    "server at %.*s: %s", (int)slen, server,
+			    "server at %.*s: %s (another server: -s URL, "
+			    "CORRCHESS_SERVER, or server = in the "
+			    "configuration)", (int)slen, server,
 			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
 		goto out;
 	}

@@ -674,7 +674,7 @@ out:
 }
 
 /* Append s to b, percent-encoding all but RFC 3986's unreserved bytes. */
-static void
+void
 cmd_game_query_add(struct buf *b, const char *s)
 {
 	static const char	hex[] = "0123456789ABCDEF";

@@ -21,4 +21,9 @@ int	cmd_game_act(const struct cli_cmd *, int, char **);
 int	cmd_game_show(const struct cli_cmd *, int, char **);
 int	cmd_game_games(const struct cli_cmd *, int, char **);
 
+struct buf;
+
+/* Append s to a URL's query, percent-encoded. */
+void	cmd_game_query_add(struct buf *b, const char *s);
+
 #endif /* CORRCHESS_CMD_GAME_H */

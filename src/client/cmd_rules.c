@@ -337,7 +337,16 @@ cmd_rules_pgn(const struct cli_cmd *cmd, int argc, char **argv)
 
 	for (i = ind; i < argc; i++) {
 		if (cli_read_file(argv[i], &buf, &len) != 0) {
-			cli_error(cmd, "%s: %s", argv[i], strerror(errno));
+			/* "pgn 1" meant the server's game 1. */
+			if (errno == ENOENT && argv[i][strspn(argv[i],
+			    "0123456789")] == '\0')
+				cli_error(cmd, "%s: %s (pgn replays PGN files; "
+				    "to download game %s from the server: "
+				    "corrchess export %s)", argv[i],
+				    strerror(errno), argv[i], argv[i]);
+			else
+				cli_error(cmd, "%s: %s", argv[i],
+				    strerror(errno));
 			rc = CLI_EXIT_FAIL;
 			continue;
 		}

@@ -28,6 +28,7 @@
 #include "client/cmd_game.h"
 #include "client/cmd_keys.h"
 #include "client/cmd_mail.h"
+#include "client/cmd_record.h"
 #include "client/cmd_rules.h"
 
 static int	cmd_help_exec(const struct cli_cmd *, int, char **);
@@ -121,7 +122,8 @@ static const struct cli_cmd cmd_table[] = {
 	  "notation the server reads (Nf3, Ng1-f3, g1f3, 7163). A move the\n"
 	  "server refuses is reported with its reason, exit status 1.\n"
 	  "\n"
-	  "  -s, --server URL   the server (default: the configuration's, or\n"
+	  "  -s, --server URL   the server (default: $CORRCHESS_SERVER, else\n"
+	  "                     the configuration's, else\n"
 	  "                     http://127.0.0.1:8080)\n"
 	  "  -k, --key KEY      the private key file\n"
 	  "  -p, --player NAME  your player name\n"
@@ -149,8 +151,9 @@ static const struct cli_cmd cmd_table[] = {
 	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
 	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"
 	  "claim-draw or claim-draw MOVE (a claim of threefold repetition or\n"
-	  "fifty moves, on the position now or after MOVE). Options as for\n"
-	  "corrchess move.\n",
+	  "fifty moves, on the position now or after MOVE), or leave FROM TO\n"
+	  "(days away, YYYY-MM-DD YYYY-MM-DD: the clocks of all your games\n"
+	  "stop). Options as for corrchess move.\n",
 	  0 },
 	{ "show", cmd_game_show,
 	  "[-s URL] [--ascii] [--flip] GAME",
@@ -169,6 +172,16 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -s, --server URL   the server\n"
 	  "  -p, --player NAME  only NAME's games\n"
 	  "  --status S         only ongoing or only finished games\n",
+	  0 },
+	{ "export", cmd_record_export,
+	  "[-s URL] [--player NAME] [GAME...]",
+	  "Print the PGN of each GAME from the server (its moves, their dates\n"
+	  "and the signed record), one after the other; with --player NAME,\n"
+	  "of every game of NAME. Save it with > FILE; replay it with\n"
+	  "corrchess pgn FILE.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n"
+	  "  -p, --player NAME  every game of NAME instead of GAMEs\n",
 	  0 },
 	{ "admin", cmd_admin,
 	  "backup [-s URL] [-t FILE] FILE",

@@ -70,6 +70,8 @@ enum {
 	OPT_DUMP_EXAMPLE,
 	OPT_DUMP_MAN,
 	OPT_STATE_DIR,
+	OPT_LISTEN,
+	OPT_PORT,
 };
 
 static const struct option long_options[] = {
@@ -79,6 +81,8 @@ static const struct option long_options[] = {
 	{ "dump-config-example", no_argument, NULL, OPT_DUMP_EXAMPLE },
 	{ "dump-config-man", no_argument, NULL, OPT_DUMP_MAN },
 	{ "help", no_argument, NULL, 'h' },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "port", required_argument, NULL, OPT_PORT },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -89,7 +93,8 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: corrchessd [-d] [--config FILE] [--state-dir DIR] "
+	    "usage: corrchessd [-d] [--config FILE] [--state-dir DIR]\n"
+	    "                  [--listen ADDR[:PORT]] [--port PORT] "
 	    "[--check-config]\n"
 	    "       corrchessd --version\n"
 	    "\n"
@@ -97,6 +102,10 @@ usage(FILE *fp)
 	    "                       if it exists; otherwise built-in "
 	    "defaults)\n"
 	    "      --state-dir DIR  use DIR as [server] state_directory\n"
+	    "      --listen ADDR[:PORT]\n"
+	    "                       listen on ADDR ([server] listen; an IPv6\n"
+	    "                       address with a port as [ADDR]:PORT)\n"
+	    "      --port PORT      listen on PORT ([server] port)\n"
 	    "      --check-config   check the configuration, print "
 	    "\"ok\" and exit\n"
 	    "  -d, --debug          log debugging messages\n"
@@ -238,19 +247,36 @@ out:
 	return rc;
 }
 
+/* What the command line asked for. */
+struct args {
+	const char	*conf_path;
+	int		 path_given;	/* -c: the file must exist */
+	const char	*state_dir;	/* --state-dir, or NULL */
+	char		*listen;	/* --listen's address, or NULL */
+	const char	*port;		/* --port or --listen's port, or NULL */
+	int		 debug;		/* -d */
+	int		 check;		/* --check-config */
+};
+
 /* Read the configuration: defaults, the file, then command-line values. */
 static int
-load_config(struct conf *conf, const char *path, int path_given,
-    const char *state_dir, char *err, size_t errsize)
+load_config(struct conf *conf, const struct args *a, char *err,
+    size_t errsize)
 {
 	if (conf_init(conf, err, errsize) != 0)
 		return -1;
-	if (path_given || access(path, F_OK) == 0) {
-		if (conf_load_file(conf, path, err, errsize) != 0)
+	if (a->path_given || access(a->conf_path, F_OK) == 0) {
+		if (conf_load_file(conf, a->conf_path, err, errsize) != 0)
 			return -1;
 	}
-	if (state_dir != NULL && conf_set(conf, "server", "state_directory",
-	    state_dir, err, errsize) != 0)
+	if (a->state_dir != NULL && conf_set(conf, "server",
+	    "state_directory", a->state_dir, err, errsize) != 0)
+		return -1;
+	if (a->listen != NULL && conf_set(conf, "server", "listen", a->listen,
+	    err, errsize) != 0)
+		return -1;
+	if (a->port != NULL && conf_set(conf, "server", "port", a->port, err,
+	    errsize) != 0)
 		return -1;
 	return 0;
 }
@@ -298,17 +324,15 @@ notify(const char *state)
  * key, which takes effect at the next start.
  */
 static void
-reload(struct conf *running, struct http_server *srv, const char *path,
-    int path_given, const char *state_dir, int debug)
+reload(struct conf *running, struct http_server *srv, const struct args *a)
 {
 	struct conf	conf;
 	char		err[CONF_ERR_SIZE];
 	size_t		i;
 	int		later = 0;
 
-	log_info("SIGHUP: reading %s again", path);
-	if (load_config(&conf, path, path_given, state_dir, err,
-	    sizeof err) != 0) {
+	log_info("SIGHUP: reading %s again", a->conf_path);
+	if (load_config(&conf, a, err, sizeof err) != 0) {
 		log_warnx("%s; keeping the running configuration", err);
 		conf_free(&conf);
 		return;
@@ -329,13 +353,13 @@ reload(struct conf *running, struct http_server *srv, const char *path,
 	}
 	running->log.level = conf.log.level;
 	running->log.requests = conf.log.requests;
-	if (!debug)
+	if (!a->debug)
 		log_setverbose((int)conf.log.level);
 	http_server_set_log_requests(srv, conf.log.requests);
 	log_info("SIGHUP: log level %s%s, request lines %s; %d change%s "
 	    "waiting for a restart; logs go to standard error, nothing to "
 	    "reopen", log_level_name(log_getverbose()),
-	    debug ? " (-d)" : "", conf.log.requests ? "on" : "off", later,
+	    a->debug ? " (-d)" : "", conf.log.requests ? "on" : "off", later,
 	    later == 1 ? "" : "s");
 	conf_free(&conf);
 }
@@ -399,15 +423,6 @@ test_clock(void *arg)
 /* parse_args() found nothing that ends the command: start the server. */
 #define ARGS_RUN	(-1)
 
-/* What the command line asked for. */
-struct args {
-	const char	*conf_path;
-	int		 path_given;	/* -c: the file must exist */
-	const char	*state_dir;	/* --state-dir, or NULL */
-	int		 debug;		/* -d */
-	int		 check;		/* --check-config */
-};
-
 /* Everything the server starts, released by stop() alone. */
 struct corrchessd {
 	struct args		 args;
@@ -426,6 +441,35 @@ struct corrchessd {
 	struct clock		*clk;
 	int			 served;	/* stopped by a signal */
 };
+
+/*
+ * Split --listen's ADDR, ADDR:PORT (one colon: IPv4) or [ADDR]:PORT (IPv6)
+ * into a->listen (malloc'd, in argv's lifetime) and a->port; 0 or -1.
+ */
+static int
+split_listen(char *arg, struct args *a)
+{
+	char	*colon, *close;
+
+	free(a->listen);
+	a->listen = NULL;
+	if (arg[0] == '[') {
+		if ((close = strchr(arg, ']')) == NULL || (close[1] != '\0' &&
+		    (close[1] != ':' || close[2] == '\0')))
+			return -1;
+		a->listen = strndup(arg + 1, (size_t)(close - arg - 1));
+		if (close[1] == ':')
+			a->port = close + 2;
+	} else if ((colon = strchr(arg, ':')) != NULL &&
+	    strchr(colon + 1, ':') == NULL) {
+		if (colon[1] == '\0')
+			return -1;
+		a->listen = strndup(arg, (size_t)(colon - arg));
+		a->port = colon + 1;
+	} else
+		a->listen = strdup(arg);
+	return a->listen == NULL || a->listen[0] == '\0' ? -1 : 0;
+}
 
 /*
  * Read the command line into *a. Returns ARGS_RUN, or the exit status
@@ -465,6 +509,17 @@ parse_args(int argc, char **argv, struct args *a)
 		case OPT_STATE_DIR:
 			a->state_dir = optarg;
 			break;
+		case OPT_LISTEN:
+			if (split_listen(optarg, a) != 0) {
+				fprintf(stderr, "corrchessd: --listen %s: give "
+				    "ADDR, ADDR:PORT or [ADDR]:PORT\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case OPT_PORT:
+			a->port = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -483,8 +538,7 @@ start_config(struct corrchessd *d)
 {
 	char	err[CONF_ERR_SIZE];
 
-	if (load_config(&d->conf, d->args.conf_path, d->args.path_given,
-	    d->args.state_dir, err, sizeof err) != 0) {
+	if (load_config(&d->conf, &d->args, err, sizeof err) != 0) {
 		log_errorx("%s", err);
 		return -1;
 	}
@@ -801,9 +855,7 @@ serve(struct corrchessd *d)
 			continue;
 		if (sig == SIGHUP) {
 			notify("RELOADING=1");
-			reload(&d->conf, d->srv, d->args.conf_path,
-			    d->args.path_given, d->args.state_dir,
-			    d->args.debug);
+			reload(&d->conf, d->srv, &d->args);
 			notify(watchdog_usec > 0 ? "READY=1\nWATCHDOG=1" :
 			    "READY=1");
 			continue;
@@ -835,6 +887,7 @@ stop(struct corrchessd *d)
 	sodium_memzero(d->token, sizeof d->token);
 	free(d->db_path);
 	free(d->token_path);
+	free(d->args.listen);
 	conf_free(&d->conf);
 }
 

@@ -82,7 +82,8 @@ const struct texts notice_texts_en = {
 	    "\"move %s\"):",
 	.other_actions = "Instead of \"move MOVE\" the last line may say "
 	    "\"move MOVE offer-draw\" (move and offer a draw), \"resign\", "
-	    "\"claim-draw\" or \"claim-draw MOVE\".",
+	    "\"claim-draw\", \"claim-draw MOVE\" or \"leave YYYY-MM-DD "
+	    "YYYY-MM-DD\" (days away: the clocks of all your games stop).",
 	.offer_actions = "A draw is offered to you: \"accept-draw\" or "
 	    "\"decline-draw\" answer it.",
 	.sign = "Sign it with your key, with either of:",
@@ -186,7 +187,8 @@ const struct texts notice_texts_fr = {
 	.other_actions = "Au lieu de « move COUP », la dernière ligne peut "
 	    "dire « move COUP offer-draw » (jouer et proposer la nulle), "
 	    "« resign » (abandonner), « claim-draw » ou « claim-draw COUP » "
-	    "(réclamer la nulle).",
+	    "(réclamer la nulle), ou « leave AAAA-MM-JJ AAAA-MM-JJ » (congé : "
+	    "les pendules de toutes vos parties s'arrêtent).",
 	.offer_actions = "La nulle vous est proposée : « accept-draw » ou "
 	    "« decline-draw » y répondent.",
 	.sign = "Signez-la avec votre clé, avec l'une de ces commandes :",
