@@ -77,6 +77,10 @@ check "state directory created" [ -d "$tmp/state/dev" ]
 token_file=$tmp/state/dev/admin.token
 check "admin token created" [ -f "$token_file" ]
 check "admin token mode 0600" [ "$(stat -c %a "$token_file")" = 600 ]
+check "state directory mode 0700" [ "$(stat -c %a "$tmp/state/dev")" = 700 ]
+for f in corrchess.db corrchess.db-wal corrchess.db-shm; do
+	check "$f mode 0600" [ "$(stat -c %a "$tmp/state/dev/$f")" = 600 ]
+done
 check "admin token is 64 hex digits" grep -qxE '[0-9a-f]{64}' "$token_file"
 check "admin token path logged" grep -q \
     "admin token created in $token_file" "$tmp/log"
@@ -147,5 +151,29 @@ wait "$pid"
 status=$?
 pid=
 check "SIGINT: exit 0" [ "$status" -eq 0 ]
+
+# Looser modes found at start: warned about; a token others can read
+# stops the start.
+chmod 755 "$tmp/state/dev"
+chmod 644 "$tmp/state/dev/corrchess.db"
+check "corrchessd starts with loose modes" daemon_launch "$corrchessd" \
+    --config "$tmp/test.conf" --state-dir ./state/dev
+check "loose state directory: warned" grep -q \
+    "state/dev is open to other local users (mode 0755): chmod 700 it" \
+    "$tmp/log"
+check "loose database: warned" grep -q \
+    "corrchess.db is open to other local users (mode 0644): chmod 600 it" \
+    "$tmp/log"
+daemon_stop
+for m in 640 604 660; do
+	chmod "$m" "$token_file"
+	"$corrchessd" --config "$tmp/test.conf" --state-dir ./state/dev \
+	    >"$tmp/out" 2>&1
+	status=$?
+	check "admin token mode $m: exit 1" [ "$status" -eq 1 ]
+	check "admin token mode $m: the reason" grep -q \
+	    "admin.token: open to others than its owner (mode 0$m): chmod 600 it" \
+	    "$tmp/out"
+done
 
 finish

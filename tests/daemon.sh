@@ -762,4 +762,25 @@ check "the upgrade kept dave's copy" grep -q '"comment":"shared"' "$tmp/out"
 admin POST /api/v1/players/dave/keys -d "{\"key\":\"$(cat "$tmp/bob.pub")\"}"
 expect "after the upgrade: bob's key for dave" 409 key-in-use
 
+# --- Addresses and free text --------------------------------------------
+
+# One bare addr-spec: lists, names, groups and control characters refused.
+for e in 'a@b.c, victim@x' 'foo <a@b.c>' 'undisclosed:victim@x;' \
+    'a@b.c\r' 'a\t@b.c' 'a@b.c\u2028victim@x' '<a@b.c>'; do
+	admin PATCH /api/v1/players/dave -d "{\"email\":\"$e\"}"
+	expect "e-mail address \"$e\"" 400 bad-email
+done
+admin PATCH /api/v1/players/dave -d '{"email":"dave@example.org"}'
+expect "a bare address" 200
+# Free-text tags: no controls, no bidirectional overrides.
+for t in '\u202e1' '\u2066x' 'a\u0085b' '\u200fRound'; do
+	admin POST /api/v1/games -d "{\"white\":\"alice\",\"black\":\"bob\",\"round\":\"$t\"}"
+	expect "round \"$t\"" 400 bad-game
+done
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","event":"\u202eetats"}'
+expect "event with U+202E" 400 bad-game
+check "bidi: the reason" grep -q 'bidirectional' "$tmp/out"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","site":"Zürich \u2014 ♔"}'
+expect "site in plain Unicode" 201
+
 finish

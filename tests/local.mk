@@ -45,6 +45,12 @@ tests_test_spell_SOURCES = tests/test_spell.c tests/testutil.h
 tests_test_spell_CFLAGS = $(TEST_CFLAGS)
 tests_test_spell_LDADD = $(UTIL_LIBS) $(CMOCKA_LIBS)
 
+check_PROGRAMS += tests/test_text
+TESTS += tests/test_text
+tests_test_text_SOURCES = tests/test_text.c tests/testutil.h
+tests_test_text_CFLAGS = $(TEST_CFLAGS)
+tests_test_text_LDADD = $(UTIL_LIBS) $(CMOCKA_LIBS)
+
 # --- game: the state machine ----------------------------------------------
 check_PROGRAMS += tests/test_game
 TESTS += tests/test_game
@@ -87,8 +93,11 @@ tests_test_store_LDADD = $(STORE_LIBS) $(CMOCKA_LIBS)
 
 # --- letters: mail content --------------------------------------------------
 # test_mail_parse reads tests/data/mail (signed with tests/data/mail/keys).
-check_PROGRAMS += tests/test_mail_parse tests/test_notice
-TESTS += tests/test_mail_parse tests/test_notice
+check_PROGRAMS += tests/test_mail_parse tests/test_notice tests/test_address
+TESTS += tests/test_mail_parse tests/test_notice tests/test_address
+tests_test_address_SOURCES = tests/test_address.c tests/testutil.h
+tests_test_address_CFLAGS = $(LETTERS_TEST_CFLAGS)
+tests_test_address_LDADD = $(LETTERS_LIBS) $(CMOCKA_LIBS)
 LETTERS_TEST_CFLAGS = $(TEST_CFLAGS) $(GMIME_CFLAGS) $(SODIUM_CFLAGS)
 tests_test_mail_parse_SOURCES = tests/test_mail_parse.c tests/testutil.h
 tests_test_mail_parse_CFLAGS = $(LETTERS_TEST_CFLAGS)

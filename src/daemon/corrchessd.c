@@ -113,7 +113,7 @@ usage(FILE *fp)
 	    CORRCHESSD_CONF_DEFAULT);
 }
 
-/* Create a directory and its missing parents (mode 0750). */
+/* Create a directory and its missing parents (mode 0700). */
 static int
 make_directories(const char *path, char *err, size_t errsize)
 {
@@ -133,7 +133,7 @@ make_directories(const char *path, char *err, size_t errsize)
 			char c = *p;
 
 			*p = '\0';
-			if (mkdir(buf, 0750) == -1 && errno != EEXIST) {
+			if (mkdir(buf, 0700) == -1 && errno != EEXIST) {
 				snprintf(err, errsize, "mkdir %s: %s", buf,
 				    strerror(errno));
 				return -1;
@@ -217,9 +217,13 @@ admin_token_load(const char *path, char *token, size_t size, int *created,
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) != 0)
-		log_warnx("%s: readable by others than its owner; "
-		    "chmod 600 it", path);
+	/* Whoever reads the token is the club's admin. */
+	if (fstat(fd, &sb) == 0 && (sb.st_mode & 077) != 0) {
+		snprintf(err, errsize, "%s: open to others than its owner "
+		    "(mode %04o): chmod 600 it", path,
+		    (unsigned)(sb.st_mode & 07777));
+		goto out;
+	}
 	r = read(fd, token, size - 1);
 	if (r == -1) {
 		snprintf(err, errsize, "%s: %s", path, strerror(errno));
@@ -257,6 +261,21 @@ struct args {
 	int		 debug;		/* -d */
 	int		 check;		/* --check-config */
 };
+
+/*
+ * Warn when an existing file or directory is open to others than its
+ * owner beyond `mask` (the players' addresses are in the database): the
+ * daemon creates its own with umask 077.
+ */
+static void
+mode_check(const char *path, mode_t mask, const char *want)
+{
+	struct stat	sb;
+
+	if (stat(path, &sb) == 0 && (sb.st_mode & mask) != 0)
+		log_warnx("%s is open to other local users (mode %04o): "
+		    "chmod %s it", path, (unsigned)(sb.st_mode & 07777), want);
+}
 
 /* Read the configuration: defaults, the file, then command-line values. */
 static int
@@ -584,6 +603,7 @@ start_state(struct corrchessd *d)
 		return -1;
 	}
 	log_info("state directory %s", d->absdir);
+	mode_check(d->absdir, 007, "700");
 	if (*conf->server.admin_token_file != '\0')
 		d->token_path = strdup(conf->server.admin_token_file);
 	else if (asprintf(&d->token_path, "%s/admin.token", d->absdir) == -1)
@@ -656,14 +676,20 @@ static int
 open_service(struct corrchessd *d)
 {
 	struct conf		*conf = &d->conf;
+	static const char *const suffix[] = { "", "-wal", "-shm" };
 	struct service_config	 scfg;
 	struct service_error	 serr;
-	char			 err[CONF_ERR_SIZE], *at;
+	char			 err[CONF_ERR_SIZE], *at, path[PATH_MAX + 8];
+	size_t			 i;
 
 	if (asprintf(&d->db_path, "%s/corrchess.db", d->absdir) == -1) {
 		d->db_path = NULL;
 		log_errorx("out of memory");
 		return -1;
+	}
+	for (i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", d->db_path, suffix[i]);
+		mode_check(path, 077, "600");
 	}
 	memset(&scfg, 0, sizeof scfg);
 	scfg.db_path = d->db_path;
@@ -899,6 +925,8 @@ main(int argc, char **argv)
 	int			status;
 
 	memset(&d, 0, sizeof d);
+	/* The database holds players' addresses: files 0600, dirs 0700. */
+	umask(077);
 	log_init(LOG_LEVEL_INFO, "corrchessd");
 	if ((status = parse_args(argc, argv, &d.args)) != ARGS_RUN)
 		goto out;

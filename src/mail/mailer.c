@@ -26,6 +26,7 @@
 #include "mail/mail_imap.h"
 #include "letters/mail_parse.h"
 #include "mail/mail_smtp.h"
+#include "letters/address.h"
 #include "mail/mailer.h"
 
 static void	outbox_kick(struct mailer *);
@@ -339,8 +340,12 @@ send_one(void *arg, const struct store_outbox *o)
 	int				 code = 0;
 
 	m->round_sent++;
-	r = mail_smtp_send(m->smtp, m->envelope_from, rcpt, 1, o->message,
-	    strlen(o->message), &code, why, sizeof why);
+	/* The envelope is one bare addr-spec, whatever an older row holds. */
+	if (mail_address_check(o->recipient, why, sizeof why) != 0)
+		r = MAIL_SMTP_PERMFAIL;
+	else
+		r = mail_smtp_send(m->smtp, m->envelope_from, rcpt, 1,
+		    o->message, strlen(o->message), &code, why, sizeof why);
 	/* Marked sent with the rest of the batch (mark_sent()). */
 	if (r == MAIL_SMTP_OK) {
 		m->sent[m->nsent++] = o->id;

@@ -18,6 +18,7 @@
 
 #include <sodium.h>
 
+#include "util/text.h"
 #include "service/service_int.h"
 
 /* Add a listed game's id, once. */
@@ -124,12 +125,18 @@ static int
 tag_copy(char dst[STORE_TAG_SIZE], const char *src, const char *name,
     struct service_error *err)
 {
+	enum text_fault	f;
+
 	if (src == NULL)
 		src = "";
 	if (strlen(src) >= STORE_TAG_SIZE || strpbrk(src, "\"\\\n") != NULL)
 		return service_fail(err, 400, "bad-game",
 		    "%s must be under %d characters, without quotes, "
 		    "backslashes or line breaks", name, STORE_TAG_SIZE);
+	if ((f = text_check(src)) != TEXT_OK)
+		return service_fail(err, 400, "bad-game",
+		    "%s must be plain text: it holds %s", name,
+		    text_fault_name(f));
 	snprintf(dst, STORE_TAG_SIZE, "%s", src);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "letters/address.h"
 #include "service/service_int.h"
 
 /* Pick a player's language, of their mail and of their moves. */
@@ -94,14 +95,21 @@ lang_check(const char *lang, struct service_error *err)
 	    "language must be \"en\" or \"fr\"");
 }
 
-/* Check an e-mail address ("" for none). */
+/* Check an e-mail address ("" for none): one bare addr-spec, which is
+ * also the SMTP envelope of the player's mail. */
 static int
 email_check(const char *email, struct service_error *err)
 {
-	if (strlen(email) >= STORE_EMAIL_SIZE || strchr(email, '\n') != NULL ||
-	    (email[0] != '\0' && strchr(email, '@') == NULL))
+	char	why[128];
+
+	if (email[0] == '\0')
+		return 0;
+	if (strlen(email) >= STORE_EMAIL_SIZE)
 		return service_fail(err, 400, "bad-email",
-		    "\"%.60s\" is not an e-mail address", email);
+		    "\"%.60s...\" is too long for an e-mail address", email);
+	if (mail_address_check(email, why, sizeof why) != 0)
+		return service_fail(err, 400, "bad-email",
+		    "\"%.60s\" is not one e-mail address: %s", email, why);
 	return 0;
 }
 
