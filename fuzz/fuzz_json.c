@@ -13,7 +13,7 @@
 /*
  * libFuzzer target: any bytes as the body of a REST request, through the
  * parsers the handlers use (api_json.c): player creation, game creation,
- * and a signed action sent as JSON or as text. No crash, no leak, and what
+ * event creation, and a signed action sent as JSON or as text. No crash, no leak, and what
  * a parser accepts is what the service expects: every string set, a
  * chess960 number in range, an action text that is NUL-terminated with the
  * length given.
@@ -72,6 +72,34 @@ check_game(json_t *v)
 		abort();
 }
 
+/* Check what api_json_event() gives for a JSON value. */
+static void
+check_event(json_t *v)
+{
+	struct api_event_params	ap;
+	char			why[256];
+	size_t			i;
+	int			rc;
+
+	why[0] = '\0';
+	rc = api_json_event(v, &ap, why, sizeof why);
+	if (rc == API_JSON_OK) {
+		if (ap.ep.chess960 < -1 || ap.ep.chess960 > 959 ||
+		    (ap.ep.nplayers > 0 && ap.ep.players == NULL) ||
+		    ((ap.ep.chess960 >= 0 || ap.ep.chess960_pairing) &&
+		    ap.ep.variant == NULL))
+			abort();
+		for (i = 0; i < ap.ep.nplayers; i++)
+			if (ap.ep.players[i] == NULL)
+				abort();
+	} else if (rc == API_JSON_BAD) {
+		if (why[0] == '\0')
+			abort();
+	} else if (rc != API_JSON_NOMEM)
+		abort();
+	api_event_params_free(&ap);
+}
+
 /* Check api_json_action() on the bytes under one content type. */
 static void
 check_action(const uint8_t *data, size_t size, const char *type)
@@ -112,6 +140,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (v != NULL) {
 		check_player(v);
 		check_game(v);
+		check_event(v);
 		json_decref(v);
 	}
 	check_action(data, size, "application/json");

@@ -66,6 +66,11 @@ tests_test_render_LDADD = $(GAME_LIBS) $(CMOCKA_LIBS)
 # --- event: pairings, standings and tie-breaks, Glicko-2 -------------------
 check_PROGRAMS += tests/test_berger tests/test_glicko tests/test_standings
 TESTS += tests/test_berger tests/test_glicko tests/test_standings
+check_PROGRAMS += tests/test_crosstable
+TESTS += tests/test_crosstable
+tests_test_crosstable_SOURCES = tests/test_crosstable.c
+tests_test_crosstable_CFLAGS = $(TEST_CFLAGS)
+tests_test_crosstable_LDADD = $(EVENT_LIBS) $(CMOCKA_LIBS)
 tests_test_berger_SOURCES = tests/test_berger.c tests/testutil.h
 tests_test_berger_CFLAGS = $(TEST_CFLAGS)
 tests_test_berger_LDADD = $(EVENT_LIBS) $(CMOCKA_LIBS)
@@ -168,11 +173,14 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # OpenAPI document against the route table; client.sh: the corrchess
 # command; mail.sh: moves by mail through real Dovecot and Postfix;
 # admin.sh: what a club admin meets in the first week; readme.sh: the
-# README's walk-through on a port other than 8080.
+# README's walk-through on a port other than 8080; events.sh: a club
+# championship from creation to the final crosstable.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh
+	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
+	tests/events.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh
+	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
+	tests/events.sh
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint).
@@ -198,7 +206,7 @@ check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 # tests/valgrind.supp: the libraries' known one-time allocations.
 valgrind_checked = tests/daemon.sh tests/client.sh tests/daemon-frame.sh \
 	tests/web.sh \
-	tests/mail.sh
+	tests/mail.sh tests/events.sh
 check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	@failed=; for t in $(valgrind_checked); do \
 	    echo "== $$t under valgrind"; \

@@ -28,7 +28,9 @@
 
 #include <sodium.h>
 
+#include "api/api_events.h"
 #include "api/api_json.h"
+#include "api/api_respond.h"
 #include "util/buf.h"
 #include "http/http.h"
 #include "game/render.h"
@@ -36,14 +38,6 @@
 #include "service/service.h"
 #include "web/board_svg.h"
 #include "web/lang.h"
-
-/* Answer a service error. */
-static void
-api_error(struct http_response *resp, const struct service_error *err)
-{
-	http_respond_error(resp, err->status ? err->status : 500,
-	    err->code[0] ? err->code : "internal", "%s", err->message);
-}
 
 /* Answer a listing: {"key": a} when the service call returned rc 0, else
  * its error. Takes `a` over. */
@@ -57,20 +51,6 @@ api_list_respond(struct http_response *resp, int rc, json_t *a,
 		return;
 	}
 	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
-}
-
-/* Answer 400 and return true when the query names a parameter that is not
- * among `known` (names separated by spaces; "" for none). */
-static bool
-query_refused(struct http_request *req, struct http_response *resp,
-    const char *known)
-{
-	char	why[256];
-
-	if (http_request_query_check(req, known, why, sizeof why) == 0)
-		return false;
-	http_respond_error(resp, 400, "bad-request", "%s", why);
-	return true;
 }
 
 /* Answer 400 for a member of the wrong type. */
@@ -122,16 +102,6 @@ player_json(const struct store_player *p, const struct store_key *keys,
 	return o;
 }
 
-/* Answer a body that api_json_*() refused. */
-static void
-json_refusal(struct http_response *resp, int rc, const char *why)
-{
-	if (rc == API_JSON_NOMEM)
-		http_respond_error(resp, 500, "internal", "out of memory");
-	else
-		http_respond_error(resp, 400, "bad-request", "%s", why);
-}
-
 /* Set a new player's digest; `sp` then holds the player as stored. */
 static int
 player_digest(struct service *svc, const char *name, const char *digest,
@@ -156,7 +126,7 @@ api_player_create(struct http_request *req, struct http_response *resp,
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
 	if ((rc = api_json_player(body, &pp, why, sizeof why)) != API_JSON_OK)
-		json_refusal(resp, rc, why);
+		api_json_refusal(resp, rc, why);
 	else if (pp.digest != NULL && strcmp(pp.digest, "none") != 0 &&
 	    strcmp(pp.digest, "daily") != 0)
 		http_respond_error(resp, 400, "bad-digest",
@@ -191,7 +161,7 @@ api_player_list(struct http_request *req, struct http_response *resp,
 	struct service_error	 err;
 	json_t			*a;
 
-	if (query_refused(req, resp, ""))
+	if (api_query_refused(req, resp, ""))
 		return;
 	a = json_array();
 	api_list_respond(resp, service_player_list(user, player_collect, a,
@@ -208,7 +178,7 @@ api_player_get(struct http_request *req, struct http_response *resp,
 	struct service_error		err;
 	json_t				*o;
 
-	if (query_refused(req, resp, ""))
+	if (api_query_refused(req, resp, ""))
 		return;
 	if (service_player_get(user, http_request_param(req, "name"), &sp,
 	    &err) != 0) {
@@ -247,7 +217,7 @@ api_player_patch(struct http_request *req, struct http_response *resp,
 		return;
 	if ((rc = api_json_player_patch(body, &email, &lang, &digest, why,
 	    sizeof why)) != API_JSON_OK)
-		json_refusal(resp, rc, why);
+		api_json_refusal(resp, rc, why);
 	else if (service_player_set(user, http_request_param(req, "name"),
 	    email, lang, digest, &sp, &err) != 0)
 		api_error(resp, &err);
@@ -273,7 +243,7 @@ api_key_add(struct http_request *req, struct http_response *resp, void *user)
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
 	if (api_json_known(body, known, 1, why, sizeof why) != API_JSON_OK)
-		json_refusal(resp, API_JSON_BAD, why);
+		api_json_refusal(resp, API_JSON_BAD, why);
 	else if (!api_json_member_str(body, "key", &key) || key == NULL)
 		bad_member(resp, "key", "a string (\"ssh-ed25519 AAAA...\")");
 	else if (service_key_add(user, http_request_param(req, "name"), key,
@@ -494,7 +464,7 @@ api_game_create(struct http_request *req, struct http_response *resp,
 	if ((body = http_request_json(req, resp)) == NULL)
 		return;
 	if ((rc = api_json_game(body, &gp, why, sizeof why)) != API_JSON_OK)
-		json_refusal(resp, rc, why);
+		api_json_refusal(resp, rc, why);
 	else if (service_game_create(user, &gp, &g, &err) != 0)
 		api_error(resp, &err);
 	else {
@@ -554,7 +524,7 @@ api_game_list(struct http_request *req, struct http_response *resp,
 	char				*text;
 	size_t				 len;
 
-	if (query_refused(req, resp, "player status limit offset"))
+	if (api_query_refused(req, resp, "player status limit offset"))
 		return;
 	memset(&f, 0, sizeof f);
 	f.player = http_request_query(req, "player");
@@ -623,7 +593,7 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	struct service_game	g;
 	struct service_error	err;
 
-	if (query_refused(req, resp, ""))
+	if (api_query_refused(req, resp, ""))
 		return;
 	if (service_game_get(user, http_request_param_int(req, "id"), &g,
 	    &err) != 0) {
@@ -643,14 +613,11 @@ api_game_pgn(struct http_request *req, struct http_response *resp,
 	char			*pgn;
 	size_t			 len;
 
-	if (query_refused(req, resp, ""))
+	if (api_query_refused(req, resp, ""))
 		return;
-	if ((pgn = service_game_pgn(user, http_request_param_int(req, "id"),
-	    &len, &err)) == NULL) {
-		api_error(resp, &err);
-		return;
-	}
-	http_respond_data(resp, 200, "application/x-chess-pgn", pgn, len);
+	pgn = service_game_pgn(user, http_request_param_int(req, "id"), &len,
+	    &err);
+	api_pgn(resp, pgn, len, &err);
 	free(pgn);
 }
 
@@ -685,7 +652,7 @@ api_game_board(struct http_request *req, struct http_response *resp,
 	size_t			 len;
 	int			 flip, coords;
 
-	if (query_refused(req, resp, "flip size coords lang"))
+	if (api_query_refused(req, resp, "flip size coords lang"))
 		return;
 	memset(&o, 0, sizeof o);
 	flip = query_flag(req, "flip");
@@ -755,7 +722,7 @@ api_game_records(struct http_request *req, struct http_response *resp,
 	struct service_error	 err;
 	json_t			*a;
 
-	if (query_refused(req, resp, ""))
+	if (api_query_refused(req, resp, ""))
 		return;
 	a = json_array();
 	api_list_respond(resp, service_game_records(user,
@@ -782,7 +749,7 @@ api_game_action(struct http_request *req, struct http_response *resp,
 	body = http_request_body(req, &len);
 	if ((rc = api_json_action(body, len, http_request_header(req,
 	    "Content-Type"), &text, &len, why, sizeof why)) != API_JSON_OK)
-		json_refusal(resp, rc, why);
+		api_json_refusal(resp, rc, why);
 	else if (len == 0)
 		http_respond_error(resp, 400, "bad-statement",
 		    "send the signed statement as the request body");
@@ -864,6 +831,20 @@ const struct http_route routes_api[] = {
 	    api_game_records, 0 },
 	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
 	    api_game_action, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/events", HTTP_AUTH_ADMIN, api_event_create,
+	    HTTP_ROUTE_SLOW },
+	{ "GET", "/api/v1/events", HTTP_AUTH_NONE, api_event_list, 0 },
+	{ "GET", "/api/v1/events/{name}", HTTP_AUTH_NONE, api_event_get, 0 },
+	{ "GET", "/api/v1/events/{name}/pgn", HTTP_AUTH_NONE, api_event_pgn,
+	    0 },
+	{ "POST", "/api/v1/events/{name}/players", HTTP_AUTH_ADMIN,
+	    api_event_player_add, HTTP_ROUTE_SLOW },
+	{ "DELETE", "/api/v1/events/{name}/players/{player}", HTTP_AUTH_ADMIN,
+	    api_event_player_remove, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/events/{name}/start", HTTP_AUTH_ADMIN,
+	    api_event_start, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/events/{name}/withdrawals", HTTP_AUTH_ADMIN,
+	    api_event_withdraw, HTTP_ROUTE_SLOW },
 	{ "POST", "/api/v1/admin/backup", HTTP_AUTH_ADMIN, api_admin_backup,
 	    HTTP_ROUTE_SLOW },
 };

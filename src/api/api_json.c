@@ -198,6 +198,137 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 	return API_JSON_OK;
 }
 
+/* Read an event's players: an array of names. */
+static int
+event_players(json_t *body, struct service_event_params *ep, char *why,
+    size_t whysize)
+{
+	json_t		*a = json_object_get(body, "players"), *v;
+	const char	**names;
+	size_t		 i;
+
+	if (a == NULL || json_is_null(a))
+		return API_JSON_OK;
+	if (!json_is_array(a))
+		return bad_member(why, whysize, "players",
+		    "an array of player names");
+	if (json_array_size(a) == 0)
+		return API_JSON_OK;
+	if ((names = calloc(json_array_size(a), sizeof *names)) == NULL)
+		return API_JSON_NOMEM;
+	ep->players = names;
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v))
+			return bad_member(why, whysize, "players",
+			    "an array of player names");
+		names[i] = json_string_value(v);
+		ep->nplayers++;
+	}
+	return API_JSON_OK;
+}
+
+/* Read an event's tie-breaks: an array of names, joined by commas. */
+static int
+event_tiebreaks(json_t *body, struct api_event_params *out, char *why,
+    size_t whysize)
+{
+	json_t	*a = json_object_get(body, "tiebreaks"), *v;
+	size_t	 i, n = 0;
+
+	if (a == NULL || json_is_null(a))
+		return API_JSON_OK;
+	if (!json_is_array(a) || json_array_size(a) > 4)
+		return bad_member(why, whysize, "tiebreaks", "an array of at "
+		    "most four of \"direct\", \"wins\", \"sb\", \"koya\"");
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v) || strchr(json_string_value(v), ',') ||
+		    strlen(json_string_value(v)) > 20)
+			return bad_member(why, whysize, "tiebreaks",
+			    "an array of tie-break names");
+		n += (size_t)snprintf(out->tiebreaks + n,
+		    sizeof out->tiebreaks - n, "%s%s", i > 0 ? "," : "",
+		    json_string_value(v));
+	}
+	out->ep.tiebreaks = out->tiebreaks;
+	return API_JSON_OK;
+}
+
+/* Read an event's creation body. */
+int
+api_json_event(json_t *body, struct api_event_params *out, char *why,
+    size_t whysize)
+{
+	static const char *const	 known[] = { "name", "title", "site",
+	    "format", "games", "variant", "chess960", "fen", "time_control",
+	    "policy", "rated", "tiebreaks", "withdrawal", "players" };
+	static const char *const	 keys[] = { "name", "title", "site",
+	    "format", "variant", "fen", "time_control", "policy",
+	    "withdrawal" };
+	struct service_event_params	*ep = &out->ep;
+	const char			**dst[] = { &ep->name, &ep->title,
+	    &ep->site, &ep->format, &ep->variant, &ep->fen,
+	    &ep->time_control, &ep->policy, &ep->withdrawal };
+	json_t				*n;
+	json_int_t			 v;
+	size_t				 i;
+	int				 rc;
+
+	memset(out, 0, sizeof *out);
+	ep->chess960 = -1;
+	ep->rated = -1;
+	if (!json_is_object(body))
+		return errbuf_set(why, whysize,
+		    "the body must be a JSON object");
+	if ((rc = api_json_known(body, known, sizeof known / sizeof known[0],
+	    why, whysize)) != API_JSON_OK)
+		return rc;
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!api_json_member_str(body, keys[i], dst[i]))
+			return bad_member(why, whysize, keys[i], "a string");
+	n = json_object_get(body, "games");
+	if (n != NULL && !json_is_null(n)) {
+		if (!json_is_integer(n) || (v = json_integer_value(n)) < 1 ||
+		    v > 1000)
+			return bad_member(why, whysize, "games",
+			    "a number from 1 to 1000");
+		ep->games = (int)v;
+	}
+	n = json_object_get(body, "chess960");
+	if (json_is_string(n) &&
+	    strcmp(json_string_value(n), "per-pairing") == 0)
+		ep->chess960_pairing = true;
+	else if (n != NULL && !json_is_null(n)) {
+		if (!json_is_integer(n) || (v = json_integer_value(n)) < 0 ||
+		    v > 959)
+			return bad_member(why, whysize, "chess960",
+			    "a number from 0 to 959 or \"per-pairing\"");
+		ep->chess960 = (int)v;
+	}
+	if ((ep->chess960 >= 0 || ep->chess960_pairing) &&
+	    ep->variant == NULL)
+		ep->variant = "chess960";
+	n = json_object_get(body, "rated");
+	if (n != NULL && !json_is_null(n)) {
+		if (!json_is_boolean(n))
+			return bad_member(why, whysize, "rated",
+			    "true or false");
+		ep->rated = json_is_true(n) ? 1 : 0;
+	}
+	if ((rc = event_tiebreaks(body, out, why, whysize)) != API_JSON_OK)
+		return rc;
+	return event_players(body, ep, why, whysize);
+}
+
+/* Release what api_json_event() allocated. */
+void
+api_event_params_free(struct api_event_params *p)
+{
+	if (p == NULL)
+		return;
+	free((void *)p->ep.players);
+	p->ep.players = NULL;
+}
+
 /* Tell whether a Content-Type names JSON (parameters after ';' aside). */
 static bool
 is_json_type(const char *ct)

@@ -90,4 +90,23 @@ int api_json_game(json_t *body, struct service_game_params *out, char *why,
 int api_json_action(const char *body, size_t len, const char *content_type,
     char **text, size_t *lenp, char *why, size_t whysize);
 
+/*
+ * POST /api/v1/events: {name, title, site, format, games, variant,
+ * chess960 (a number or "per-pairing"), fen, time_control, policy, rated,
+ * tiebreaks: [...], withdrawal, players: [...]}; any other member is
+ * refused. The strings are borrowed from the JSON value; `ep.players` is
+ * malloc'd: release it with api_event_params_free().
+ */
+struct api_event_params {
+	struct service_event_params	 ep;
+	char				 tiebreaks[128];
+};
+
+/* Read an event's creation body. */
+int api_json_event(json_t *body, struct api_event_params *out, char *why,
+    size_t whysize);
+
+/* Release what api_json_event() allocated; a zeroed struct is fine. */
+void api_event_params_free(struct api_event_params *);
+
 #endif /* CORRCHESS_API_JSON_H */

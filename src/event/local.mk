@@ -9,8 +9,10 @@ noinst_LIBRARIES += src/event/libevent.a
 src_event_libevent_a_SOURCES = \
 	src/event/berger.h \
 	src/event/berger.c \
+	src/event/crosstable.h \
+	src/event/crosstable.c \
 	src/event/glicko.h \
 	src/event/glicko.c \
 	src/event/standings.h \
 	src/event/standings.c
-EVENT_LIBS = src/event/libevent.a $(LIBM)
+EVENT_LIBS = src/event/libevent.a $(UTIL_LIBS) $(LIBM)

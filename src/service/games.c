@@ -18,7 +18,6 @@
 
 #include <sodium.h>
 
-#include "util/text.h"
 #include "service/service_int.h"
 
 /* Add a listed game's id, once. */
@@ -120,51 +119,28 @@ service_game_records(struct service *svc, int64_t id, service_record_cb cb,
 	return rc;
 }
 
-/* Copy an optional PGN tag value into a row field. */
-static int
-tag_copy(char dst[STORE_TAG_SIZE], const char *src, const char *name,
+/*
+ * Check a new game's parameters and fill its row and its state at `now`,
+ * looking its players up in `st`; the caller frees *g (game_free()) on
+ * success and on failure alike.
+ */
+int
+game_prepare(struct store *st, const struct service_game_params *gp,
+    int64_t now, struct store_game *row, struct game *g,
     struct service_error *err)
 {
-	enum text_fault	f;
-
-	if (src == NULL)
-		src = "";
-	if (strlen(src) >= STORE_TAG_SIZE || strpbrk(src, "\"\\\n") != NULL)
-		return service_fail(err, 400, "bad-game",
-		    "%s must be under %d characters, without quotes, "
-		    "backslashes or line breaks", name, STORE_TAG_SIZE);
-	if ((f = text_check(src)) != TEXT_OK)
-		return service_fail(err, 400, "bad-game",
-		    "%s must be plain text: it holds %s", name,
-		    text_fault_name(f));
-	snprintf(dst, STORE_TAG_SIZE, "%s", src);
-	return 0;
-}
-
-/* Create a game (admin). */
-int
-service_game_create(struct service *svc, const struct service_game_params *gp,
-    struct service_game *out, struct service_error *err)
-{
-	struct store		*st = NULL;
-	struct store_game	 row;
 	struct store_player	 w, b;
 	struct game_params	 params;
-	struct game		 g;
 	struct game_tc		 tc;
-	int64_t			 now = service_now(svc);
-	struct job		 j = { .kind = JOB_GAME_CREATE, .err = err,
-				       .u.game_create = { .row = &row,
-				       .g = &g, .now = now } };
 	enum game_policy	 policy = GAME_POLICY_AUTO;
 	enum chess_error	 ce;
 	const char		*variant = gp->variant ? gp->variant : "standard";
 	char			 why[256];
-	int			 rc = -1, number = -1;
+	int			 number = -1;
 
-	memset(&row, 0, sizeof row);
+	memset(row, 0, sizeof *row);
 	memset(&params, 0, sizeof params);
-	memset(&g, 0, sizeof g);
+	memset(g, 0, sizeof *g);
 	memset(&tc, 0, sizeof tc);
 	if (gp->white == NULL || gp->black == NULL)
 		return service_fail(err, 400, "bad-game",
@@ -213,37 +189,54 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	params.policy = policy;
 	params.created = now;
 
+	if (store_player_get_by_name(st, gp->white, &w) != STORE_OK)
+		return service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", gp->white);
+	if (store_player_get_by_name(st, gp->black, &b) != STORE_OK)
+		return service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", gp->black);
+	row->white = w.id;
+	row->black = b.id;
+	snprintf(row->variant, sizeof row->variant, "%s", variant);
+	row->chess960 = number;
+	chess_fen_write(&params.start, row->start_fen, sizeof row->start_fen);
+	game_tc_format(&tc, row->time_control, sizeof row->time_control);
+	snprintf(row->policy, sizeof row->policy, "%s",
+	    game_policy_name(policy));
+	if (field_copy(row->event, sizeof row->event, gp->event, "event",
+	    "bad-game", err) != 0 ||
+	    field_copy(row->site, sizeof row->site, gp->site, "site",
+	    "bad-game", err) != 0 ||
+	    field_copy(row->round, sizeof row->round, gp->round, "round",
+	    "bad-game", err) != 0)
+		return -1;
+	row->created = now;
+	snprintf(row->white_name, sizeof row->white_name, "%s", w.name);
+	snprintf(row->black_name, sizeof row->black_name, "%s", b.name);
+	if (game_init(g, &params) != 0)
+		return service_fail(err, 500, "internal", "out of memory");
+	return 0;
+}
+
+/* Create a game (admin). */
+int
+service_game_create(struct service *svc, const struct service_game_params *gp,
+    struct service_game *out, struct service_error *err)
+{
+	struct store		*st = NULL;
+	struct store_game	 row;
+	struct game		 g;
+	int64_t			 now = service_now(svc);
+	struct job		 j = { .kind = JOB_GAME_CREATE, .err = err,
+				       .u.game_create = { .row = &row,
+				       .g = &g, .now = now } };
+	int			 rc = -1;
+
+	memset(&g, 0, sizeof g);
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
-	if (store_player_get_by_name(st, gp->white, &w) != STORE_OK) {
-		service_fail(err, 404, "no-such-player",
-		    "there is no player \"%s\"", gp->white);
-		goto out;
-	}
-	if (store_player_get_by_name(st, gp->black, &b) != STORE_OK) {
-		service_fail(err, 404, "no-such-player",
-		    "there is no player \"%s\"", gp->black);
-		goto out;
-	}
-	if (game_init(&g, &params) != 0) {
-		service_fail(err, 500, "internal", "out of memory");
-		goto out;
-	}
-	row.white = w.id;
-	row.black = b.id;
-	snprintf(row.variant, sizeof row.variant, "%s", variant);
-	row.chess960 = number;
-	chess_fen_write(&params.start, row.start_fen, sizeof row.start_fen);
-	game_tc_format(&tc, row.time_control, sizeof row.time_control);
-	snprintf(row.policy, sizeof row.policy, "%s", game_policy_name(policy));
-	if (tag_copy(row.event, gp->event, "event", err) != 0 ||
-	    tag_copy(row.site, gp->site, "site", err) != 0 ||
-	    tag_copy(row.round, gp->round, "round", err) != 0)
-		goto out;
-	row.created = now;
-	snprintf(row.white_name, sizeof row.white_name, "%s", w.name);
-	snprintf(row.black_name, sizeof row.black_name, "%s", b.name);
-	if (writer_submit(svc, &j) != 0)
+	if (game_prepare(st, gp, now, &row, &g, err) != 0 ||
+	    writer_submit(svc, &j) != 0)
 		goto out;
 	rc = out != NULL ? rebuild_read(svc, st, row.id, now, out, err) : 0;
  out:
@@ -253,23 +246,33 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 }
 
 /*
- * In the writer: store a new game and queue the notices of it, together;
- * its deadline counts the leaves its players have taken.
+ * In the writer: store a new game made by game_prepare() and queue the
+ * notices of it, together; its deadline counts the leaves its players
+ * have taken. A store failure is a 500 in `err`.
  */
+int
+game_insert(struct service *svc, struct store_game *row, struct game *g,
+    int64_t now, struct service_error *err)
+{
+	static const uint8_t	 genesis[STORE_HASH_LEN];
+
+	if (leaves_load(svc->wstore, row, g, err) != 0)
+		return -1;
+	row_update_state(row, g, now, genesis);
+	if (store_game_create(svc->wstore, row) != STORE_OK ||
+	    notify_game(svc, svc->wstore, row, g, NULL,
+	    NOTICE_NEW_GAME, -1, -1, now) != 0)
+		return service_store_fail(err, svc->wstore,
+		    "create the game");
+	return 0;
+}
+
+/* In the writer: store a new game (game_insert()). */
 int
 job_game_create(struct service *svc, struct job *j, int64_t now)
 {
-	static const uint8_t	 genesis[STORE_HASH_LEN];
 	struct job_game_create	*gc = &j->u.game_create;
 
 	(void)now;
-	if (leaves_load(svc->wstore, gc->row, gc->g, j->err) != 0)
-		return -1;
-	row_update_state(gc->row, gc->g, gc->now, genesis);
-	if (store_game_create(svc->wstore, gc->row) != STORE_OK ||
-	    notify_game(svc, svc->wstore, gc->row, gc->g, NULL,
-	    NOTICE_NEW_GAME, -1, -1, gc->now) != 0)
-		return service_store_fail(j->err, svc->wstore,
-		    "create the game");
-	return 0;
+	return game_insert(svc, gc->row, gc->g, gc->now, j->err);
 }

@@ -281,6 +281,7 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
     int64_t now)
 {
 	const char	*stmt = a->statement != NULL ? a->statement : a->kind;
+	bool		 was_ongoing = strcmp(row->status, "ongoing") == 0;
 
 	a->game_id = row->id;
 	a->seq = c->nrec + 1;
@@ -295,6 +296,10 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
 		return -1;
 	c->nrec++;
 	memcpy(c->head, a->hash, STORE_HASH_LEN);
+	/* The game's event (ratings, standings) hears of its end in the
+	 * same transaction. */
+	if (was_ongoing && strcmp(row->status, "ongoing") != 0)
+		return event_game_over(svc, row, now);
 	return 0;
 }
 

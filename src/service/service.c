@@ -26,6 +26,7 @@
 #include "util/log.h"
 #include "util/metrics.h"
 #include "service/service_int.h"
+#include "util/text.h"
 
 /* --- errors, the clock, the pool of handles ---------------------------- */
 
@@ -55,6 +56,28 @@ service_store_fail(struct service_error *err, struct store *st,
 	    "no handle");
 	return service_fail(err, 500, "internal",
 	    "the server could not %s; try again later", what);
+}
+
+/* Copy an optional text (NULL: "") into a field of `size` bytes, or
+ * refuse it (400 `code`) by its name. */
+int
+field_copy(char *dst, size_t size, const char *src, const char *name,
+    const char *code, struct service_error *err)
+{
+	enum text_fault	f;
+
+	if (src == NULL)
+		src = "";
+	if (strlen(src) >= size || strpbrk(src, "\"\\\n") != NULL)
+		return service_fail(err, 400, code,
+		    "%s must be under %zu characters, without quotes, "
+		    "backslashes or line breaks", name, size);
+	if ((f = text_check(src)) != TEXT_OK)
+		return service_fail(err, 400, code,
+		    "%s must be plain text: it holds %s", name,
+		    text_fault_name(f));
+	snprintf(dst, size, "%s", src);
+	return 0;
 }
 
 /* Read the service's clock. */

@@ -34,6 +34,7 @@
 
 #include "game/game.h"
 #include "sig/sig.h"
+#include "event/standings.h"
 #include "store/store.h"
 
 struct service;
@@ -308,6 +309,90 @@ int service_clock_remind(struct service *, const int64_t *thresholds,
  * mails queued. Beside the per-move notices, which go as before.
  */
 int service_clock_digest(struct service *, size_t *sent,
+    struct service_error *);
+
+/*
+ * Events: a round robin (single or double, paired by the FIDE Berger
+ * tables) or a match, whose games share their rules. An event is created
+ * with its rules and players; players may be added or removed until it
+ * starts; starting it creates every game at once (start numbers follow
+ * the order the players were added); it finishes when its last game ends.
+ * A withdrawal ends the player's games as the event's rule says.
+ */
+
+/* What an admin gives to create an event. Unset strings may be NULL. */
+struct service_event_params {
+	const char		 *name;		/* [a-z0-9_.-]{1,32} */
+	const char		 *title;	/* PGN Event tag; NULL: name */
+	const char		 *site;
+	const char		 *format;	/* "round-robin" (default),
+						   "double-round-robin",
+						   "match" */
+	int			  games;	/* games of a match; 0: 2 */
+	const char		 *variant;	/* "standard", "chess960" */
+	int			  chess960;	/* 0..959 the whole event's
+						   position, or -1 */
+	bool			  chess960_pairing;	/* one per pairing */
+	const char		 *fen;		/* thematic start position */
+	const char		 *time_control;	/* NULL: "none" */
+	const char		 *policy;	/* "auto" (default), "claim" */
+	int			  rated;	/* 0, 1, or -1: default (1) */
+	const char		 *tiebreaks;	/* "direct,wins,sb,koya" */
+	const char		 *withdrawal;	/* "lose" (default), "annul" */
+	const char *const	 *players;	/* names, in start order */
+	size_t			  nplayers;
+};
+
+/*
+ * An event with its players, games and standings, as computed at read
+ * time. players[i] is player i of the standings (start number order);
+ * rows are best first; grid is the crosstable of standings_crosstable()
+ * (nplayers x nplayers x depth marks). Free with service_event_free().
+ */
+struct service_event {
+	struct store_event		 e;
+	struct store_event_player	*players;
+	size_t				 nplayers;
+	struct store_event_game		*games;
+	size_t				 ngames;
+	struct standings_rules		 rules;
+	struct standings_row		*rows;
+	unsigned			 depth;
+	enum standings_mark		*grid;
+};
+
+int service_event_create(struct service *, const struct service_event_params *,
+    struct service_error *);
+/* Read an event and compute its standings. */
+int service_event_get(struct service *, const char *name,
+    struct service_event *out, struct service_error *);
+int service_event_list(struct service *, store_event_cb, void *arg,
+    struct service_error *);
+/* Add or remove a player while the event has not started. */
+int service_event_player_add(struct service *, const char *event,
+    const char *player, struct service_error *);
+int service_event_player_remove(struct service *, const char *event,
+    const char *player, struct service_error *);
+/* Start an event: every game created, the players told. */
+int service_event_start(struct service *, const char *event,
+    struct service_error *);
+/*
+ * Withdraw a player from a started event: under the rule "lose" the
+ * player's unfinished games are lost by forfeit; under "annul", when the
+ * player finished fewer than half of their games, every game of theirs is
+ * annulled, else the unfinished ones are lost (ICCF).
+ */
+int service_event_withdraw(struct service *, const char *event,
+    const char *player, struct service_error *);
+void service_event_free(struct service_event *);
+
+/* Every game of the event as PGN, in round and board order; malloc'd. */
+char *service_event_pgn(struct service *, const char *event, size_t *lenp,
+    struct service_error *);
+
+/* Parse tie-break names ("direct,wins,sb,koya"; "" for none) into rules;
+ * -1 with a reason in `err`. */
+int service_event_tiebreaks(const char *, struct standings_rules *,
     struct service_error *);
 
 #endif /* CORRCHESS_SERVICE_H */

@@ -55,6 +55,11 @@ enum job_kind {
 	JOB_KEY_ADD,
 	JOB_KEY_REVOKE,
 	JOB_GAME_CREATE,
+	JOB_EVENT_CREATE,	/* events: created, players, started,
+				   withdrawals */
+	JOB_EVENT_PLAYER,
+	JOB_EVENT_START,
+	JOB_EVENT_WITHDRAW,
 	JOB_OUTBOX_SENT,	/* a mail of the outbox was sent */
 	JOB_OUTBOX_FAILED,	/* or not: retry it later, or give it up */
 	JOB_NKINDS
@@ -138,6 +143,21 @@ struct job_game_create {
 	int64_t				 now;
 };
 
+/* JOB_EVENT_CREATE: the row, checked, and its players' names. */
+struct job_event_create {
+	struct store_event		*e;
+	const char *const		*players;
+	size_t				 nplayers;
+};
+
+/* JOB_EVENT_PLAYER: a player added to or removed from an event;
+ * JOB_EVENT_START, JOB_EVENT_WITHDRAW: the event (and the player). */
+struct job_event_player {
+	const char			*event;
+	const char			*player;	/* NULL: start */
+	bool				 remove;
+};
+
 /* JOB_OUTBOX_SENT: the mails of the outbox sent (ids[0..n-1], one
  * transaction for a batch); JOB_OUTBOX_FAILED: one mail (id), when to
  * retry it (0: give it up) and why. */
@@ -164,6 +184,8 @@ struct job {
 		struct job_key_add	 key_add;
 		struct job_key_revoke	 key_revoke;
 		struct job_game_create	 game_create;
+		struct job_event_create	 event_create;
+		struct job_event_player	 event_player;
 		struct job_outbox	 outbox;
 	}				 u;
 	/* the result */
@@ -238,6 +260,8 @@ int	service_fail(struct service_error *, unsigned, const char *,
 	    const char *, ...) __attribute__((format(printf, 4, 5)));
 int	service_store_fail(struct service_error *, struct store *,
 	    const char *);
+int	field_copy(char *, size_t, const char *, const char *, const char *,
+	    struct service_error *);
 struct store *pool_get(struct service *, struct service_error *);
 void	pool_put(struct service *, struct store *);
 void	*service_grow(void *, size_t *, size_t, size_t, size_t);
@@ -319,6 +343,36 @@ int	job_key_revoke(struct service *, struct job *, int64_t);
 /* games.c */
 int	id_collect(void *, const struct store_game *);
 int	job_game_create(struct service *, struct job *, int64_t);
+int	game_prepare(struct store *, const struct service_game_params *,
+	    int64_t, struct store_game *, struct game *,
+	    struct service_error *);
+int	game_insert(struct service *, struct store_game *, struct game *,
+	    int64_t, struct service_error *);
+
+/* The players and the games of an event, gathered from listings. */
+struct player_list {
+	struct store_event_player	*v;
+	size_t				 n, cap;
+	bool				 failed;	/* out of memory */
+};
+
+struct game_list {
+	struct store_event_game	*v;
+	size_t			 n, cap;
+	bool			 failed;	/* out of memory */
+};
+
+/* event_read.c */
+int	event_lists(struct store *, int64_t, struct player_list *,
+	    struct game_list *, struct service_error *);
+
+/* events.c */
+int	job_event_create(struct service *, struct job *, int64_t);
+int	job_event_player(struct service *, struct job *, int64_t);
+int	job_event_start(struct service *, struct job *, int64_t);
+int	job_event_withdraw(struct service *, struct job *, int64_t);
+int	event_game_over(struct service *, const struct store_game *,
+	    int64_t);
 
 /* pgn.c */
 char	*pgn_text(struct store *, const struct store_game *,

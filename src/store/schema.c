@@ -184,6 +184,53 @@ static const char *const store_migrations[] = {
 	"    WHERE pubkey = NEW.pubkey AND player_id <> NEW.player_id) "
 	"  BEGIN SELECT RAISE(ABORT, 'the key is registered for another "
 	"player'); END;",
+
+	/* 7 -> 8: events: their rules, their players (by start number)
+	 * and their games (by round and board, with what a withdrawal made
+	 * of each). */
+	"CREATE TABLE events ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE"
+	"    CHECK (length(name) BETWEEN 1 AND 32),"
+	"  title TEXT NOT NULL DEFAULT '',"
+	"  site TEXT NOT NULL DEFAULT '',"
+	"  format TEXT NOT NULL CHECK (format IN ('round-robin',"
+	"    'double-round-robin', 'match')),"
+	"  games INTEGER NOT NULL DEFAULT 0,"
+	"  variant TEXT NOT NULL,"
+	"  chess960 INTEGER CHECK (chess960 BETWEEN 0 AND 959),"
+	"  chess960_pairing INTEGER NOT NULL DEFAULT 0,"
+	"  fen TEXT NOT NULL DEFAULT '',"
+	"  time_control TEXT NOT NULL,"
+	"  policy TEXT NOT NULL,"
+	"  rated INTEGER NOT NULL CHECK (rated IN (0, 1)),"
+	"  tiebreaks TEXT NOT NULL,"
+	"  withdrawal TEXT NOT NULL CHECK (withdrawal IN ('lose', 'annul')),"
+	"  status TEXT NOT NULL"
+	"    CHECK (status IN ('created', 'started', 'finished')),"
+	"  created INTEGER NOT NULL,"
+	"  started INTEGER NOT NULL DEFAULT 0,"
+	"  finished INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE TABLE event_players ("
+	"  id INTEGER PRIMARY KEY,"
+	"  event_id INTEGER NOT NULL REFERENCES events (id),"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  seed INTEGER NOT NULL DEFAULT 0,"
+	"  added INTEGER NOT NULL,"
+	"  withdrawn INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (event_id, player_id)"
+	");"
+	"CREATE TABLE event_games ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games (id),"
+	"  event_id INTEGER NOT NULL REFERENCES events (id),"
+	"  round INTEGER NOT NULL CHECK (round >= 1),"
+	"  board INTEGER NOT NULL CHECK (board >= 1),"
+	"  adjusted TEXT NOT NULL DEFAULT ''"
+	"    CHECK (adjusted IN ('', 'annulled', 'white-withdrew',"
+	"    'black-withdrew'))"
+	");"
+	"CREATE INDEX event_games_event ON event_games (event_id, round, board);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -44,6 +44,16 @@
 #define OUTBOX_COLUMNS \
 	"id, game_id, kind, recipient, message, created, attempts, " \
 	"next_attempt, last_error"
+#define EVENT_SELECT \
+	"SELECT e.id, e.name, e.title, e.site, e.format, e.games, " \
+	"e.variant, e.chess960, e.chess960_pairing, e.fen, e.time_control, " \
+	"e.policy, e.rated, e.tiebreaks, e.withdrawal, e.status, " \
+	"e.created, e.started, e.finished FROM events e "
+#define EVENT_GAME_SELECT \
+	"SELECT eg.event_id, eg.game_id, eg.round, eg.board, eg.adjusted, " \
+	"g.white, g.black, w.name, b.name, g.status, g.result, " \
+	"g.termination FROM event_games eg JOIN games g ON g.id = eg.game_id " \
+	"JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black "
 #define ACTION_SELECT \
 	"SELECT game_id, seq, ply, player_id, key_id, kind, move_text, san, " \
 	"statement, signature, at, prev_hash, hash, source FROM actions "
@@ -197,4 +207,48 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_LEAVE_LIST] = { "leave-list", 0,
 	    "SELECT id, player_id, start, until, taken, game_id FROM leaves "
 	    "WHERE player_id = ?1 AND until > ?2 ORDER BY start, id" },
+	[ST_EVENT_INSERT] = { "event-insert", 0,
+	    "INSERT INTO events (name, title, site, format, games, variant, "
+	    "chess960, chess960_pairing, fen, time_control, policy, rated, "
+	    "tiebreaks, withdrawal, status, created, started, finished) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+	    "?14, ?15, ?16, ?17, ?18)" },
+	[ST_EVENT_BY_NAME] = { "event-by-name", 0,
+	    EVENT_SELECT "WHERE e.name = ?1" },
+	[ST_EVENT_BY_GAME] = { "event-by-game", 0,
+	    "SELECT e.id, e.name, e.title, e.site, e.format, e.games, "
+	    "e.variant, e.chess960, e.chess960_pairing, e.fen, e.time_control, "
+	    "e.policy, e.rated, e.tiebreaks, e.withdrawal, e.status, "
+	    "e.created, e.started, e.finished, eg.round, eg.board, eg.adjusted "
+	    "FROM event_games eg JOIN events e ON e.id = eg.event_id "
+	    "WHERE eg.game_id = ?1" },
+	[ST_EVENT_LIST] = { "event-list", 1,
+	    EVENT_SELECT "ORDER BY e.id DESC" },
+	[ST_EVENT_UPDATE] = { "event-update", 0,
+	    "UPDATE events SET title = ?2, site = ?3, format = ?4, games = ?5, "
+	    "variant = ?6, chess960 = ?7, chess960_pairing = ?8, fen = ?9, "
+	    "time_control = ?10, policy = ?11, rated = ?12, tiebreaks = ?13, "
+	    "withdrawal = ?14, status = ?15, started = ?16, finished = ?17 "
+	    "WHERE id = ?1" },
+	[ST_EVENT_PLAYER_INSERT] = { "event-player-insert", 0,
+	    "INSERT INTO event_players (event_id, player_id, added) "
+	    "VALUES (?1, ?2, ?3)" },
+	[ST_EVENT_PLAYER_DELETE] = { "event-player-delete", 0,
+	    "DELETE FROM event_players WHERE event_id = ?1 AND player_id = ?2" },
+	[ST_EVENT_PLAYER_UPDATE] = { "event-player-update", 0,
+	    "UPDATE event_players SET seed = ?3, withdrawn = ?4 "
+	    "WHERE event_id = ?1 AND player_id = ?2" },
+	[ST_EVENT_PLAYER_LIST] = { "event-player-list", 0,
+	    "SELECT ep.event_id, ep.player_id, p.name, p.email, p.lang, "
+	    "ep.seed, ep.added, ep.withdrawn FROM event_players ep "
+	    "JOIN players p ON p.id = ep.player_id WHERE ep.event_id = ?1 "
+	    "ORDER BY ep.seed, ep.id" },
+	[ST_EVENT_GAME_INSERT] = { "event-game-insert", 0,
+	    "INSERT INTO event_games (game_id, event_id, round, board, "
+	    "adjusted) VALUES (?1, ?2, ?3, ?4, ?5)" },
+	[ST_EVENT_GAME_ADJUST] = { "event-game-adjust", 0,
+	    "UPDATE event_games SET adjusted = ?2 WHERE game_id = ?1" },
+	[ST_EVENT_GAME_LIST] = { "event-game-list", 0,
+	    EVENT_GAME_SELECT "WHERE eg.event_id = ?1 "
+	    "ORDER BY eg.round, eg.board" },
 };

@@ -82,7 +82,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	7
+#define STORE_SCHEMA_VERSION	8
 
 enum store_status {
 	STORE_OK = 0,
@@ -558,5 +558,124 @@ enum store_status store_outbox_recent(struct store *, const char *recipient,
 
 /* Messages not yet sent nor given up. */
 enum store_status store_outbox_pending(struct store *, int64_t *n);
+
+/*
+ * Events: a round robin or a match whose games share their rules. The
+ * rules are fixed once the event has started; its players have start
+ * numbers (seed 1..n, 0 before the start) and may withdraw; its games
+ * are ordinary games listed with their round and board, and `adjusted`
+ * says what a withdrawal made of one ("", "annulled", "white-withdrew",
+ * "black-withdrew").
+ */
+#define STORE_FORMAT_SIZE	24	/* "round-robin", "double-round-robin",
+					   "match" */
+#define STORE_TIEBREAKS_SIZE	64	/* "direct,wins,sb,koya" */
+#define STORE_WITHDRAWAL_SIZE	8	/* "lose", "annul" */
+#define STORE_ADJUSTED_SIZE	16	/* "", "annulled", "white-withdrew",
+					   "black-withdrew" */
+
+struct store_event {
+	int64_t		id;
+	char		name[STORE_NAME_SIZE];		/* [a-z0-9_.-]{1,32} */
+	char		title[STORE_TAG_SIZE];		/* the PGN Event tag */
+	char		site[STORE_TAG_SIZE];
+	char		format[STORE_FORMAT_SIZE];
+	int		games;		/* games of a match; 0 otherwise */
+	char		variant[STORE_VARIANT_SIZE];
+	int		chess960;	/* the event's position, or -1 */
+	bool		chess960_pairing;	/* one position per pairing */
+	char		fen[STORE_FEN_SIZE];	/* thematic start, or "" */
+	char		time_control[STORE_TC_SIZE];
+	char		policy[STORE_POLICY_SIZE];
+	bool		rated;
+	char		tiebreaks[STORE_TIEBREAKS_SIZE];
+	char		withdrawal[STORE_WITHDRAWAL_SIZE];
+	char		status[STORE_STATUS_SIZE];	/* "created", "started",
+							   "finished" */
+	int64_t		created;
+	int64_t		started;	/* 0: not yet */
+	int64_t		finished;	/* 0: not yet */
+};
+
+struct store_event_player {
+	int64_t		event_id;
+	int64_t		player_id;
+	char		name[STORE_NAME_SIZE];		/* filled by reads */
+	char		email[STORE_EMAIL_SIZE];	/* filled by reads */
+	char		lang[STORE_LANG_SIZE];		/* filled by reads */
+	int		seed;		/* start number, 0 before the start */
+	int64_t		added;
+	int64_t		withdrawn;	/* when, or 0 */
+};
+
+/* A game of an event; the game's fields are filled by reads. */
+struct store_event_game {
+	int64_t		event_id;
+	int64_t		game_id;
+	int		round;
+	int		board;
+	char		adjusted[STORE_ADJUSTED_SIZE];
+	int64_t		white;
+	int64_t		black;
+	char		white_name[STORE_NAME_SIZE];
+	char		black_name[STORE_NAME_SIZE];
+	char		status[STORE_STATUS_SIZE];
+	char		result[STORE_RESULT_SIZE];
+	char		termination[STORE_TERM_SIZE];
+};
+
+typedef int (*store_event_cb)(void *arg, const struct store_event *);
+typedef int (*store_event_player_cb)(void *arg,
+    const struct store_event_player *);
+typedef int (*store_event_game_cb)(void *arg, const struct store_event_game *);
+
+/* Add an event; sets e->id. STORE_EXISTS when the name is taken. */
+enum store_status store_event_create(struct store *, struct store_event *e);
+
+/* Load an event by name. */
+enum store_status store_event_get_by_name(struct store *, const char *name,
+    struct store_event *out);
+
+/* Load the event a game belongs to, and the game's place in it (`eg`
+ * may be NULL); STORE_NOTFOUND for a game of no event. */
+enum store_status store_event_get_by_game(struct store *, int64_t game_id,
+    struct store_event *out, struct store_event_game *eg);
+
+/* List events, newest first. */
+enum store_status store_event_list(struct store *, store_event_cb, void *arg);
+
+/* Store an event's rules, status and times (e->id). */
+enum store_status store_event_update(struct store *,
+    const struct store_event *e);
+
+/* Add a player to an event; STORE_EXISTS when they are in it already. */
+enum store_status store_event_player_add(struct store *, int64_t event_id,
+    int64_t player_id, int64_t added);
+
+/* Remove a player from an event; STORE_NOTFOUND when not in it. */
+enum store_status store_event_player_remove(struct store *, int64_t event_id,
+    int64_t player_id);
+
+/* Store a player's start number and withdrawal time in an event. */
+enum store_status store_event_player_set(struct store *,
+    const struct store_event_player *);
+
+/* List an event's players by start number, then in the order they were
+ * added. */
+enum store_status store_event_player_list(struct store *, int64_t event_id,
+    store_event_player_cb, void *arg);
+
+/* Add a game to an event at its round and board (eg's game fields are
+ * ignored). */
+enum store_status store_event_game_add(struct store *,
+    const struct store_event_game *eg);
+
+/* Store what a withdrawal made of an event's game. */
+enum store_status store_event_game_adjust(struct store *, int64_t game_id,
+    const char *adjusted);
+
+/* List an event's games by round and board, with their state. */
+enum store_status store_event_game_list(struct store *, int64_t event_id,
+    store_event_game_cb, void *arg);
 
 #endif /* CORRCHESS_STORE_H */

@@ -22,6 +22,7 @@
  *   games.c     games, listings by player, status and deadline; reminders
  *   actions.c   the record: signed actions, chained by hash
  *   mail.c      mail seen, mailbox positions, the outbox
+ *   events.c    events, their players and their games
  *   maint.c     online backup, integrity check, query plans
  */
 
@@ -89,6 +90,18 @@ enum stmt_id {
 	ST_REMINDER_GET,
 	ST_LEAVE_INSERT,
 	ST_LEAVE_LIST,
+	ST_EVENT_INSERT,
+	ST_EVENT_BY_NAME,
+	ST_EVENT_BY_GAME,
+	ST_EVENT_LIST,
+	ST_EVENT_UPDATE,
+	ST_EVENT_PLAYER_INSERT,
+	ST_EVENT_PLAYER_DELETE,
+	ST_EVENT_PLAYER_UPDATE,
+	ST_EVENT_PLAYER_LIST,
+	ST_EVENT_GAME_INSERT,
+	ST_EVENT_GAME_ADJUST,
+	ST_EVENT_GAME_LIST,
 	ST_COUNT
 };
 

@@ -1,0 +1,72 @@
+/*
+ * api/api_respond.c: answers the REST handlers share: service errors and
+ * refused bodies.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include "api/api_json.h"
+#include "api/api_respond.h"
+
+/* Answer a service error. */
+void
+api_error(struct http_response *resp, const struct service_error *err)
+{
+	http_respond_error(resp, err->status ? err->status : 500,
+	    err->code[0] ? err->code : "internal", "%s", err->message);
+}
+
+/* Answer a body that api_json_*() refused. */
+void
+api_json_refusal(struct http_response *resp, int rc, const char *why)
+{
+	if (rc == API_JSON_NOMEM)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_error(resp, 400, "bad-request", "%s", why);
+}
+
+/* Answer text as text/plain. */
+void
+api_text(struct http_response *resp, unsigned status, const char *text,
+    size_t len)
+{
+	if (text == NULL)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_data(resp, status, "text/plain; charset=utf-8",
+		    text, len);
+}
+
+/* Answer PGN text, or the error that kept it from being made. */
+void
+api_pgn(struct http_response *resp, const char *pgn, size_t len,
+    const struct service_error *err)
+{
+	if (pgn == NULL)
+		api_error(resp, err);
+	else
+		http_respond_data(resp, 200, "application/x-chess-pgn", pgn,
+		    len);
+}
+
+/* Answer 400 when the query names a parameter not among `known`. */
+bool
+api_query_refused(struct http_request *req, struct http_response *resp,
+    const char *known)
+{
+	char	why[256];
+
+	if (http_request_query_check(req, known, why, sizeof why) == 0)
+		return false;
+	http_respond_error(resp, 400, "bad-request", "%s", why);
+	return true;
+}

@@ -1,0 +1,371 @@
+#!/bin/sh
+# tests/events.sh: a whole club event end to end over curl.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A club championship through the real corrchessd and curl: five players,
+# a double round robin paired by the Berger tables, its games ended by
+# mate, agreed draws, resignations and a loss on time (the test clock),
+# one player withdrawn under the rule "lose" (the remaining games lost by
+# forfeit); then a round robin under the rule "annul" (ICCF: fewer than
+# half the games played, all annulled), in Chess960 with one position per
+# pairing. The crosstable (JSON and text), the tie-break order and the
+# event's PGN are checked against values computed by hand, written below.
+# Run by `make check`; prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+
+need curl ssh-keygen python3
+
+# act GAME PLAYER ACTION: sign ACTION with `corrchess sign` for the game's
+# current ply and submit it; it must be accepted.
+act() {
+	req GET "/api/v1/games/$1"
+	ply=$(jval ply)
+	# The action's words, split.
+	# shellcheck disable=SC2086
+	"$corrchess" sign -k "$tmp/$2" --game "$1" --ply "$ply" -p "$2" $3 \
+	    >"$tmp/body"
+	submit "$1"
+	expect "game $1 ply $ply: $2 $3" 201
+}
+
+# jpy EXPR: the value of a Python expression over the last answer's JSON
+# (`j`), printed.
+jpy() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$tmp/out" "$1"
+}
+
+# game_of EVENT WHITE BLACK: the id of the event's game WHITE v BLACK.
+game_of() {
+	req GET "/api/v1/events/$1"
+	python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))
+for g in ev["games"]:
+    if g["white"] == sys.argv[2] and g["black"] == sys.argv[3]:
+        print(g["id"])
+' "$tmp/out" "$2" "$3"
+}
+
+# finish_game EVENT WHITE BLACK HOW: end the game as HOW says: white or
+# black (that side wins, the other resigns), draw (white offers with its
+# move, black accepts), mate (black mates: the fool's mate).
+finish_game() {
+	g=$(game_of "$1" "$2" "$3")
+	case $4 in
+	white) act "$g" "$3" resign ;;
+	black) act "$g" "$2" resign ;;
+	draw)
+		act "$g" "$2" "move e4 offer-draw"
+		act "$g" "$3" accept-draw
+		;;
+	mate)
+		act "$g" "$2" "move f3"
+		act "$g" "$3" "move e5"
+		act "$g" "$2" "move g4"
+		act "$g" "$3" "move Qh4"
+		;;
+	esac
+}
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+echo 0 >"$tmp/clock"
+check "corrchessd starts" daemon_start || finish
+
+players="ann ben cid dan eve"
+for p in $players; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+	admin POST /api/v1/players -d "{\"name\":\"$p\",
+	    \"email\":\"$p@example.org\",\"keys\":[\"$(cat "$tmp/$p.pub")\"]}"
+	expect "create $p" 201
+done
+
+# --- Creating an event --------------------------------------------------
+
+req POST /api/v1/events -d '{"name":"club"}'
+expect "create an event without the token" 401 unauthorized
+admin POST /api/v1/events -d '{"name":"club","colour":"white"}'
+expect "an unknown member" 400 bad-request
+admin POST /api/v1/events -d '{"name":"Club"}'
+expect "an upper-case event name" 400 bad-event
+admin POST /api/v1/events -d '{"name":"club","format":"swiss"}'
+expect "an unknown format" 400 bad-format
+admin POST /api/v1/events -d '{"name":"club","tiebreaks":["buchholz"]}'
+expect "an unknown tie-break" 400 bad-tiebreaks
+admin POST /api/v1/events -d '{"name":"club","players":["ann","zed"]}'
+expect "an unknown player" 404 no-such-player
+admin POST /api/v1/events -d '{"name":"club","withdrawal":"never"}'
+expect "an unknown withdrawal rule" 400 bad-withdrawal
+admin POST /api/v1/events -d '{"name":"club","title":"Club championship 2026",
+    "format":"double-round-robin","time_control":"10d/move",
+    "players":["ann","ben","cid","dan"]}'
+expect "create the club championship" 201
+same "a new event is created" "$(jpy 'j["status"]')" created
+same "default tie-breaks" "$(jpy '",".join(j["rules"]["tiebreaks"])')" \
+    DE,Wins,SB,Koya
+admin POST /api/v1/events -d '{"name":"club"}'
+expect "the same name again" 409 event-exists
+admin POST /api/v1/events/club/players -d '{"player":"eve"}'
+expect "add eve" 201
+admin POST /api/v1/events/club/players -d '{"player":"eve"}'
+expect "add eve again" 409 already-in-event
+admin POST /api/v1/events/club/players -d '{"player":"zed"}'
+expect "add a stranger" 404 no-such-player
+admin DELETE /api/v1/events/club/players/cid
+expect "remove cid" 200
+admin DELETE /api/v1/events/club/players/cid
+expect "remove cid again" 404 not-in-event
+admin POST /api/v1/events/club/players -d '{"player":"cid"}'
+expect "add cid back" 201
+admin POST /api/v1/events/club/withdrawals -d '{"player":"cid"}'
+expect "withdraw before the start" 409 event-not-started
+req GET /api/v1/events/nope
+expect "an unknown event" 404 no-such-event
+req GET /api/v1/events
+expect "list the events" 200
+check "the list names the event" grep -q '"name":"club"' "$tmp/out"
+
+# --- Starting it --------------------------------------------------------
+
+req POST /api/v1/events/club/start
+expect "start without the token" 401 unauthorized
+admin POST /api/v1/events/club/start
+expect "start the club championship" 200
+same "started" "$(jpy 'j["status"]')" started
+check "20 games created" python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))
+assert len(ev["games"]) == 20, len(ev["games"])
+' "$tmp/out"
+# The start numbers follow the order the players were added: ann ben dan
+# eve cid. The FIDE table for 6 (5 players and a bye, the bye is 6),
+# rounds 1-5, then the second cycle with colours reversed.
+python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))
+seed = {p["name"]: p["seed"] for p in ev["players"]}
+for g in ev["games"]:
+    print(g["round"], g["board"], seed[g["white"]], seed[g["black"]])
+' "$tmp/out" >"$tmp/pairings"
+python3 -c '
+import sys
+rounds = []
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip():
+        continue
+    rounds.append(line.split(":")[1].split())
+for cycle in (0, 1):
+    for r, pairs in enumerate(rounds):
+        for b, pair in enumerate(pairs):
+            w, k = (int(x) for x in pair.split("-"))
+            if 6 in (w, k):
+                continue
+            if cycle:
+                w, k = k, w
+            print(cycle * 5 + r + 1, b + 1, w, k)
+' "$top_srcdir/tests/data/berger/table-06.txt" >"$tmp/want-pairings"
+check "Berger pairings of a double round robin of 5" \
+    cmp -s "$tmp/pairings" "$tmp/want-pairings"
+req GET /api/v1/events/club -H 'Accept: text/plain'
+admin POST /api/v1/events/club/start
+expect "start it again" 409 event-started
+admin POST /api/v1/events/club/players -d '{"player":"ann"}'
+expect "add a player once started" 409 event-started
+req GET /api/v1/events/club -H 'Accept: text/plain'
+check "an unfinished game shows as *" grep -q '^  1  ann .*\*\*' "$tmp/out"
+
+# --- Playing it ---------------------------------------------------------
+
+# The results, chosen so that ann and ben tie on points and on their
+# direct encounter and are parted by their number of wins (see the
+# figures below). Rounds 1 to 5:
+finish_game club ben cid white
+finish_game club dan eve black
+finish_game club cid dan white
+finish_game club ann ben white
+req GET /api/v1/events/club -H 'Accept: text/plain'
+check "a finished game and an unfinished one side by side" \
+    grep -q '^  1  ann  *xx  1\*  \*\*  ' "$tmp/out"
+finish_game club dan ann draw
+finish_game club eve cid draw
+finish_game club ann eve white
+finish_game club ben dan draw
+finish_game club eve ben black
+finish_game club cid ann mate
+g=$(game_of club cid ann)
+req GET "/api/v1/games/$g"
+same "the mate ends the game" "$(jstr termination)" checkmate
+
+# eve withdraws after the first cycle: under the rule "lose" her four
+# remaining games are lost by forfeit, at once.
+req POST /api/v1/events/club/withdrawals -d '{"player":"eve"}'
+expect "withdraw without the token" 401 unauthorized
+admin POST /api/v1/events/club/withdrawals -d '{"player":"zed"}'
+expect "withdraw a stranger" 404 not-in-event
+admin POST /api/v1/events/club/withdrawals -d '{"player":"eve"}'
+expect "eve withdraws" 201
+same "eve's remaining games are forfeits" "$(jpy '" ".join(sorted(
+    g["adjusted"] or "-" for g in j["games"]
+    if "eve" in (g["white"], g["black"]) and g["round"] > 5))' )" \
+    "black-withdrew black-withdrew white-withdrew white-withdrew"
+same "and ended" "$(jpy 'sum(1 for g in j["games"]
+    if g["adjusted"] and g["status"] == "finished")')" 4
+admin POST /api/v1/events/club/withdrawals -d '{"player":"eve"}'
+expect "withdraw eve again" 409 withdrawn
+
+# Rounds 6 to 10; dan v cid is lost on time by cid.
+finish_game club cid ben black
+finish_game club ben ann white
+finish_game club ann dan draw
+finish_game club dan ben white
+finish_game club ann cid draw
+g=$(game_of club dan cid)
+act "$g" dan "move e4"
+req GET /api/v1/events/club
+same "one game left" "$(jpy 'sum(1 for g in j["games"]
+    if g["status"] == "ongoing")')" 1
+same "the event goes on" "$(jpy 'j["status"]')" started
+echo $((11 * 86400)) >"$tmp/clock"
+req GET "/api/v1/games/$g"
+same "cid's flag falls" "$(jstr termination) $(jstr result)" "timeout 1-0"
+req GET /api/v1/events/club
+same "the last game ends the event" "$(jpy 'j["status"]')" finished
+
+# --- The crosstable, by hand --------------------------------------------
+
+# Points: ann 5½ (ben 1, dan 1, eve 2 with a forfeit, cid 1½), ben 5½
+# (ann 1, dan ½, eve 2, cid 2), dan 4½, cid 3, eve 1½: 20 games, 20
+# points. ann and ben: 1 each in their direct encounter; wins (forfeits
+# count): ben 5, ann 4, so ben is first. Sonneborn-Berger (a beaten
+# opponent's points, half a drawn one's, per game): ann 5.5 + 3 + 1.5 +
+# 4.5 + 3 = 17.5; ben 5.5 + 6 + 2.25 + 3 = 16.75; dan 5.5 + 2.75 + 5.5 +
+# 3 + 1.5 = 18.25; cid 2.75 + 4.5 + 0.75 + 1.5 = 9.5; eve 1.5 + 4.5 = 6.
+# Wins: ben 5, ann 4, dan 3, cid 2, eve 1. Koya (points against those with 4 or more of 8: ann, ben, dan): ann 2,
+# ben 1½, dan 2½, cid 1½, eve 1. Games played over the board: 7 each,
+# eve 4.
+req GET /api/v1/events/club -H 'Accept: text/plain'
+sed -n '/^ No/,/^(w)/p' "$tmp/out" >"$tmp/grid"
+cat >"$tmp/want-grid" <<'EOF'
+ No  Player   1   2   3   4   5   Points  Games     DE   Wins     SB   Koya  Place
+  1  ann      xx  10  ½½  1+  1½      5½      7      1      4   17.5      2      2
+  2  ben      01  xx  ½0  1+  11      5½      7      1      5  16.75    1.5      1
+  3  dan      ½½  ½1  xx  0+  01      4½      7      0      3  18.25    2.5      3
+  4  eve (w)  0-  0-  1-  xx  ½-      1½      4      0      1      6      1      5
+  5  cid      0½  00  10  ½+  xx       3      7      0      2    9.5    1.5      4
+(w) withdrew; + and - are forfeits
+EOF
+check "the crosstable as text" cmp -s "$tmp/grid" "$tmp/want-grid"
+cmp "$tmp/grid" "$tmp/want-grid" >/dev/null || diff "$tmp/want-grid" "$tmp/grid"
+req GET /api/v1/events/club
+same "the standings, best first" "$(jpy '" ".join("%s:%d:%g:%g" % (
+    r["player"], r["place"], r["points"], r["tiebreaks"]["SB"])
+    for r in j["standings"])')" \
+    "ben:1:5.5:16.75 ann:2:5.5:17.5 dan:3:4.5:18.25 cid:4:3:9.5 eve:5:1.5:6"
+same "ann's row of the JSON crosstable" "$(jpy '" ".join("".join(c)
+    for c in j["crosstable"][0]["results"])')" " 10 ½½ 1+ 1½"
+same "eve's forfeits in the standings" "$(jpy '[(r["forfeit_losses"],
+    r["played"]) for r in j["standings"] if r["player"] == "eve"][0]')" \
+    "(4, 4)"
+
+# --- The PGN ------------------------------------------------------------
+
+req GET /api/v1/events/club/pgn
+expect "the event's PGN" 200
+same "20 games, each with its Event tag" \
+    "$(grep -c '^\[Event "Club championship 2026"\]' "$tmp/out")" 20
+python3 -c '
+import re, sys
+pgn = open(sys.argv[1]).read()
+games = [g for g in re.split(r"\n(?=\[Event )", pgn) if g.strip()]
+tags = [dict(re.findall(r"^\[(\w+) \"([^\"]*)\"\]", g, re.M))
+    for g in games]
+print(" ".join("%s:%s-%s:%s" % (t["Round"], t["White"], t["Black"],
+    t["Result"]) for t in tags))
+' "$tmp/out" >"$tmp/pgn-tags"
+same "the PGN's Round, players and results" "$(cat "$tmp/pgn-tags")" \
+    "1:ben-cid:1-0 1:dan-eve:0-1 2:cid-dan:1-0 2:ann-ben:1-0 \
+3:dan-ann:1/2-1/2 3:eve-cid:1/2-1/2 4:ann-eve:1-0 4:ben-dan:1/2-1/2 \
+5:eve-ben:0-1 5:cid-ann:0-1 6:cid-ben:0-1 6:eve-dan:0-1 7:dan-cid:1-0 \
+7:ben-ann:1-0 8:ann-dan:1/2-1/2 8:cid-eve:1-0 9:eve-ann:0-1 9:dan-ben:1-0 \
+10:ben-eve:1-0 10:ann-cid:1/2-1/2"
+
+# --- Withdrawal under the rule "annul", Chess960 per pairing -------------
+
+admin POST /api/v1/events -d '{"name":"cup","format":"double-round-robin",
+    "players":["ann","ben","dan"],"withdrawal":"annul","rated":false,
+    "chess960":"per-pairing","tiebreaks":["sb"]}'
+expect "create the cup" 201
+same "its rules" "$(jpy '(j["rules"]["variant"], j["rules"]["chess960"],
+    j["rules"]["withdrawal"], j["rules"]["rated"], j["rules"]["tiebreaks"])')" \
+    "('chess960', 'per-pairing', 'annul', False, ['SB'])"
+admin POST /api/v1/events/cup/start
+expect "start the cup" 200
+same "six games" "$(jpy 'len(j["games"])')" 6
+ids=$(jpy '" ".join(str(g["id"]) for g in j["games"])')
+: >"$tmp/positions"
+for g in $ids; do
+	req GET "/api/v1/games/$g"
+	printf '%s %s %s\n' "$(jstr white)" "$(jstr black)" \
+	    "$(jval chess960)" >>"$tmp/positions"
+done
+check "one Chess960 position per pairing, both colours" python3 -c '
+import sys
+pos = {}
+for line in open(sys.argv[1]):
+    w, b, n = line.split()
+    assert 0 <= int(n) <= 959, n
+    pos.setdefault(frozenset((w, b)), set()).add(n)
+assert len(pos) == 3 and all(len(v) == 1 for v in pos.values()), pos
+' "$tmp/positions"
+# dan plays one game of four and withdraws: fewer than half, so all four
+# are annulled, the finished one too, and the crosstable shows none.
+finish_game cup dan ann white
+admin POST /api/v1/events/cup/withdrawals -d '{"player":"dan"}'
+expect "dan withdraws from the cup" 201
+same "dan's games annulled" "$(jpy '" ".join(g["adjusted"] or "-"
+    for g in j["games"] if "dan" in (g["white"], g["black"]))')" \
+    "annulled annulled annulled annulled"
+same "and every one ended" "$(jpy 'sum(1 for g in j["games"]
+    if g["status"] == "ongoing")')" 2
+finish_game cup ann ben draw
+finish_game cup ben ann white
+req GET /api/v1/events/cup
+same "the cup is over" "$(jpy 'j["status"]')" finished
+same "the cup's standings" "$(jpy '" ".join("%s:%g:%d" % (r["player"],
+    r["points"], r["played"]) for r in j["standings"])')" \
+    "ben:1.5:2 ann:0.5:2 dan:0:0"
+req GET /api/v1/events/cup -H 'Accept: text/plain'
+check "annulled games are not in the crosstable" \
+    grep -q '^  3  dan (w)  ..  ..  xx       0      0  ' "$tmp/out"
+
+# --- A match ------------------------------------------------------------
+
+admin POST /api/v1/events -d '{"name":"duel","format":"match","games":3,
+    "players":["ann","ben","cid"]}'
+expect "create a match" 201
+admin POST /api/v1/events/duel/start
+expect "a match of three players" 409 bad-players
+admin DELETE /api/v1/events/duel/players/cid
+expect "remove the third" 200
+admin POST /api/v1/events/duel/start
+expect "start the match" 200
+same "three games, colours alternating" "$(jpy '" ".join("%d:%s-%s" % (
+    g["round"], g["white"], g["black"]) for g in j["games"])')" \
+    "1:ann-ben 2:ben-ann 3:ann-ben"
+admin POST /api/v1/events -d '{"name":"pair","players":["ann","ben"]}'
+expect "a round robin of two" 201
+admin POST /api/v1/events/pair/start
+expect "a round robin of two does not start" 409 bad-players
+admin POST /api/v1/events -d '{"name":"odd","games":3}'
+expect "games for a round robin" 400 bad-format
+
+daemon_stop
+finish
