@@ -787,4 +787,40 @@ check "bidi: the reason" grep -q 'bidirectional' "$tmp/out"
 admin POST /api/v1/games -d '{"white":"alice","black":"bob","site":"Zürich \u2014 ♔"}'
 expect "site in plain Unicode" 201
 
+# --- Doors beside the signature: the server's key, doors, auth ----------
+
+check "server key: made at the first start, mode 0600" test \
+    "$(stat -c %a "$tmp/state/server.key")" = 600
+req GET /api/v1/server-key
+expect "the server's key" 200
+same "the server's key is the line of server.key.pub" "$(jstr key)" \
+    "$(cut -d' ' -f1,2 "$tmp/state/server.key.pub") corrchessd"
+req GET /api/v1/players/bob/doors
+expect "bob's doors" 200
+same "bob's doors: all shut" "$(jval xfcc) $(jval mail_token) $(jval xfcc_password)" \
+    "false false false"
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":true,"xfcc_password":"short"}'
+expect "an Xfcc password too short" 400 bad-password
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":"yes"}'
+expect "a door that is not a boolean" 400 bad-request
+req PATCH /api/v1/players/bob/doors -d '{"xfcc":true}'
+expect "doors without the token" 401 unauthorized
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":true,"xfcc_password":"a long secret"}'
+expect "bob opens the Xfcc door" 200
+same "bob's doors: Xfcc with a password" "$(jval xfcc) $(jval mail_token) $(jval xfcc_password)" \
+    "true false true"
+check "no password hash in the answer" sh -c "! grep -q argon2 '$tmp/out'"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","auth":"signed-or-attested"}'
+expect "a game that takes attested actions" 201
+check "its doors: bob may use Xfcc" grep -q \
+    '"auth":"signed-or-attested","doors":{"white":\["signed"\],"black":\["signed","xfcc"\]}' \
+    "$tmp/out"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "a game of the server's default" 201
+check "its doors: signatures only" grep -q \
+    '"auth":"signed","doors":{"white":\["signed"\],"black":\["signed"\]}' \
+    "$tmp/out"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","auth":"trust-me"}'
+expect "an auth rule that does not exist" 400 bad-auth
+
 finish

@@ -58,6 +58,8 @@ struct fx {
 	uint8_t		 pk[K_COUNT][SIG_PUBKEY_BYTES];
 	uint8_t		 sk[K_COUNT][SIG_SECKEY_BYTES];
 	int64_t		 key_id[K_COUNT];
+	uint8_t		 server_pk[SIG_PUBKEY_BYTES];
+	uint8_t		 server_sk[SIG_SECKEY_BYTES];
 };
 
 /* The clock the service reads. */
@@ -81,6 +83,7 @@ fx_open(struct fx *fx, enum store_sync sync)
 	cfg.sync = sync;
 	cfg.now = fx_clock;
 	cfg.now_arg = fx;
+	cfg.server_sk = fx->server_sk;
 	fx->svc = service_open(&cfg, err, sizeof err);
 	if (fx->svc == NULL)
 		fail_msg("service_open: %s", err);
@@ -132,6 +135,7 @@ setup(void **state)
 	atomic_store(&fx->now, T0);
 	for (k = 0; k < K_COUNT; k++)
 		assert_int_equal(sig_keypair(fx->pk[k], fx->sk[k]), 0);
+	assert_int_equal(sig_keypair(fx->server_pk, fx->server_sk), 0);
 	fx_open(fx, STORE_SYNC_NORMAL);
 	player_make(fx, "alice", "en", K_ALICE, false);
 	player_make(fx, "bob", "en", K_BOB, true);
@@ -941,6 +945,165 @@ test_signature_kept(void **state)
 	assert_int_equal(chain_check(fx, id, &c), 4);
 }
 
+/* --- actions the server attests --------------------------------------- */
+
+/* Check each attested record of a game: the statement's raw signature is
+ * the server's, the record names the door and no key. Returns them. */
+static int
+attested_count(void *arg, const struct store_action *a)
+{
+	struct {
+		struct fx	*fx;
+		int		 n, bad;
+	}			*ac = arg;
+	struct sig_statement	 st;
+	struct sig_signature	 sg;
+	enum sig_error		 e;
+	char			 text[SIG_SIGNED_SIZE + 64];
+
+	if (a->attested[0] == '\0')
+		return 0;
+	ac->n++;
+	snprintf(text, sizeof text, "%s%s", a->statement, a->signature);
+	if (strcmp(a->attested, "xfcc") != 0 || a->key_id != 0 ||
+	    sig_statement_parse(text, strlen(text), &st, &sg, &e) != 0 ||
+	    sg.form != SIG_FORM_RAW ||
+	    sig_verify(st.canon, st.canon_len, sg.raw, ac->fx->server_pk) != 0)
+		ac->bad++;
+	return 0;
+}
+
+/* Attest an action through the door `how`. */
+static int
+attest(struct fx *fx, int64_t game, uint32_t ply, const char *player,
+    const char *action, const char *how, struct service_error *err)
+{
+	struct service_attested	in = { .game_id = game, .ply = ply,
+				       .player = player, .action = action,
+				       .how = how, .source = "xfcc" };
+
+	memset(err, 0, sizeof *err);
+	return service_attest(fx->svc, &in, NULL, err);
+}
+
+/* A player who opened the Xfcc door moves in a game that allows it; the
+ * record chains signed and attested records alike; shut doors and games
+ * taking signatures only refuse. */
+static void
+test_attested(void **state)
+{
+	struct fx			*fx = *state;
+	struct service_game_params	 gp = { .white = "alice",
+					   .black = "bob", .chess960 = -1,
+					   .auth = "signed-or-attested" };
+	struct service_game		 g;
+	struct service_error		 err;
+	struct service_doors		 d;
+	struct chain			 c;
+	struct {
+		struct fx	*fx;
+		int		 n, bad;
+	}				 ac = { fx, 0, 0 };
+	uint8_t				 pk[SIG_PUBKEY_BYTES];
+	char				 auth[STORE_AUTH_SIZE];
+	int64_t				 id, signed_only;
+
+	assert_int_equal(service_server_key(fx->svc, pk), 0);
+	assert_memory_equal(pk, fx->server_pk, SIG_PUBKEY_BYTES);
+	assert_int_equal(service_game_create(fx->svc, &gp, &g, &err), 0);
+	id = g.row.id;
+	service_game_free(&g);
+	signed_only = game_make(fx, "alice", "bob", NULL, NULL);
+	assert_int_equal(service_game_auth(fx->svc, id, auth, &err), 0);
+	assert_string_equal(auth, "signed-or-attested");
+	assert_int_equal(service_game_auth(fx->svc, signed_only, auth, &err),
+	    0);
+	assert_string_equal(auth, "signed");
+
+	/* Shut by default. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	assert_refused(attest(fx, id, 1, "bob", "move e5", "xfcc", &err), &err,
+	    403, "door-shut");
+	assert_int_equal(service_doors_set(fx->svc, "bob", 1, -1, NULL, &err),
+	    0);
+	assert_int_equal(service_doors_get(fx->svc, "bob", &d, &err), 0);
+	assert_true(d.xfcc);
+	assert_false(d.mail_token);
+	assert_false(d.xfcc_password);
+	/* Open: applied, then the ply moved on. */
+	assert_int_equal(attest(fx, id, 1, "bob", "move e5", "xfcc", &err), 0);
+	assert_refused(attest(fx, id, 1, "bob", "move Nc6", "xfcc", &err),
+	    &err, 409, "stale-ply");
+	assert_refused(attest(fx, id, 2, "bob", "move Nc6", "xfcc", &err),
+	    &err, 409, "not-your-turn");
+	play(fx, id, 2, "alice", "move Nf3", K_ALICE, SIG_FORM_SSHSIG);
+	assert_refused(attest(fx, id, 3, "bob", "move Ke3", "xfcc", &err),
+	    &err, 422, "illegal-move");
+	assert_int_equal(attest(fx, id, 3, "bob", "move Nc6", "xfcc", &err),
+	    0);
+	/* Another door shut, another game for signatures only. */
+	assert_refused(attest(fx, id, 4, "bob", "resign", "mail-token", &err),
+	    &err, 403, "door-shut");
+	assert_refused(attest(fx, signed_only, 0, "bob", "resign", "xfcc",
+	    &err), &err, 403, "signature-required");
+
+	assert_int_equal(chain_check(fx, id, &c), 4);
+	assert_string_equal(c.san[1], "e5");
+	assert_string_equal(c.san[3], "Nc6");
+	assert_int_equal(service_game_records(fx->svc, id, attested_count, &ac,
+	    &err), 0);
+	assert_int_equal(ac.n, 2);
+	assert_int_equal(ac.bad, 0);
+}
+
+/* The Xfcc password: hashed, checked, failures limited per player. */
+static void
+test_xfcc_login(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct store_player	 p;
+	struct service_doors	 d;
+	int			 i;
+
+	assert_refused(service_doors_set(fx->svc, "bob", 1, -1, "short", &err),
+	    &err, 400, "bad-password");
+	assert_int_equal(service_doors_set(fx->svc, "bob", -1, -1,
+	    "correct horse", &err), 0);
+	assert_int_equal(service_doors_get(fx->svc, "bob", &d, &err), 0);
+	assert_true(d.xfcc_password);
+	assert_false(d.xfcc);
+	/* A password alone does not open the door. */
+	assert_refused(service_xfcc_login(fx->svc, "bob", "correct horse",
+	    "127.0.0.1", &p, &err), &err, 401, "bad-login");
+	assert_int_equal(service_doors_set(fx->svc, "bob", 1, -1, NULL, &err),
+	    0);
+	assert_int_equal(service_xfcc_login(fx->svc, "bob", "correct horse",
+	    "127.0.0.1", &p, &err), 0);
+	assert_string_equal(p.name, "bob");
+	assert_refused(service_xfcc_login(fx->svc, "nobody", "correct horse",
+	    "127.0.0.2", &p, &err), &err, 401, "bad-login");
+	/* Failures against bob (the shut door was the first) from several
+	 * addresses: bob is shut out, even with the right password, until
+	 * the window ends. */
+	for (i = 2; i < SERVICE_LOGIN_FAILS; i++)
+		assert_refused(service_xfcc_login(fx->svc, "bob", "wrong",
+		    "127.0.0.3", &p, &err), &err, 401, "bad-login");
+	assert_refused(service_xfcc_login(fx->svc, "bob", "wrong",
+	    "127.0.0.4", &p, &err), &err, 401, "bad-login");
+	assert_refused(service_xfcc_login(fx->svc, "bob", "correct horse",
+	    "127.0.0.5", &p, &err), &err, 429, "too-many-attempts");
+	/* The address that failed eight times is limited too, for anyone. */
+	for (i = 8; i < SERVICE_LOGIN_FAILS; i++)
+		assert_refused(service_xfcc_login(fx->svc, "alice", "x",
+		    "127.0.0.3", &p, &err), &err, 401, "bad-login");
+	assert_refused(service_xfcc_login(fx->svc, "alice", "x",
+	    "127.0.0.3", &p, &err), &err, 429, "too-many-attempts");
+	atomic_store(&fx->now, T0 + SERVICE_LOGIN_WINDOW);
+	assert_int_equal(service_xfcc_login(fx->svc, "bob", "correct horse",
+	    "127.0.0.5", &p, &err), 0);
+}
+
 /* --- threads ---------------------------------------------------------- */
 
 #define GC_GAMES	8
@@ -1518,6 +1681,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_same_statement_race, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_attested, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_xfcc_login, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_mail_many, setup,
 		    teardown),
 		cmocka_unit_test(test_api_json_player),

@@ -426,13 +426,55 @@ game_text(const struct service_game *g, size_t *lenp)
 	return buf_take(&b, lenp);
 }
 
+/* The doors of a player as a JSON array: "signed" and each one open. */
+static json_t *
+doors_json(const struct service_doors *d)
+{
+	json_t	*a = json_array();
+
+	json_array_append_new(a, json_string("signed"));
+	if (d->xfcc)
+		json_array_append_new(a, json_string("xfcc"));
+	if (d->mail_token)
+		json_array_append_new(a, json_string("mail-token"));
+	return a;
+}
+
+/* Add a game's auth rule and the doors its players opened to its JSON:
+ * what each side may use to act in it. */
+static int
+game_doors_json(struct service *svc, const struct service_game *g, json_t *o,
+    struct service_error *err)
+{
+	struct service_doors	 d[2];
+	char			 auth[STORE_AUTH_SIZE];
+	json_t			*doors;
+	int			 c;
+
+	if (service_game_auth(svc, g->row.id, auth, err) != 0 ||
+	    service_doors_get(svc, g->row.white_name, &d[0], err) != 0 ||
+	    service_doors_get(svc, g->row.black_name, &d[1], err) != 0)
+		return -1;
+	doors = json_object();
+	for (c = 0; c < 2; c++) {
+		if (strcmp(auth, "signed") == 0)
+			d[c].xfcc = d[c].mail_token = false;
+		json_object_set_new(doors, color_name(c), doors_json(&d[c]));
+	}
+	json_object_set_new(o, "auth", json_string(auth));
+	json_object_set_new(o, "doors", doors);
+	return 0;
+}
+
 /* Answer a game, as JSON or text. */
 static void
 respond_game(struct http_request *req, struct http_response *resp,
-    unsigned status, const struct service_game *g)
+    unsigned status, const struct service_game *g, struct service *svc)
 {
-	char	*text;
-	size_t	 len;
+	struct service_error	 err;
+	json_t			*o;
+	char			*text;
+	size_t			 len;
 
 	if (http_request_wants_text(req)) {
 		if ((text = game_text(g, &len)) == NULL) {
@@ -445,7 +487,13 @@ respond_game(struct http_request *req, struct http_response *resp,
 		free(text);
 		return;
 	}
-	http_respond_json(resp, status, game_json(g));
+	if ((o = game_json(g)) != NULL &&
+	    game_doors_json(svc, g, o, &err) != 0) {
+		json_decref(o);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, status, o);
 }
 
 /* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
@@ -468,7 +516,7 @@ api_game_create(struct http_request *req, struct http_response *resp,
 	else if (service_game_create(user, &gp, &g, &err) != 0)
 		api_error(resp, &err);
 	else {
-		respond_game(req, resp, 201, &g);
+		respond_game(req, resp, 201, &g, user);
 		service_game_free(&g);
 	}
 	json_decref(body);
@@ -600,7 +648,7 @@ api_game_get(struct http_request *req, struct http_response *resp,
 		api_error(resp, &err);
 		return;
 	}
-	respond_game(req, resp, 200, &g);
+	respond_game(req, resp, 200, &g, user);
 	service_game_free(&g);
 }
 
@@ -707,11 +755,12 @@ record_collect(void *arg, const struct store_action *a)
 	sodium_bin2hex(hash, sizeof hash, a->hash, STORE_HASH_LEN);
 	render_time(a->at, at, sizeof at);
 	return json_array_append_new(arg, json_pack(
-	    "{s:I,s:i,s:s,s:s?,s:s?,s:s?,s:s?,s:s,s:s,s:s,s:s}",
+	    "{s:I,s:i,s:s,s:s?,s:s?,s:s?,s:s?,s:s,s:s,s:s,s:s,s:s?}",
 	    "seq", (json_int_t)a->seq, "ply", a->ply, "kind", a->kind,
 	    "san", a->san[0] ? a->san : NULL, "move", a->move[0] ? a->move :
 	    NULL, "statement", a->statement, "signature", a->signature,
-	    "at", at, "source", a->source, "prev_hash", prev, "hash", hash));
+	    "at", at, "source", a->source, "prev_hash", prev, "hash", hash,
+	    "attested", a->attested[0] ? a->attested : NULL));
 }
 
 /* GET /api/v1/games/{id}/records: the signed record, with its hash chain. */
@@ -757,7 +806,7 @@ api_game_action(struct http_request *req, struct http_response *resp,
 	    len, "http", &g, &err) != 0)
 		api_error(resp, &err);
 	else {
-		respond_game(req, resp, 201, &g);
+		respond_game(req, resp, 201, &g, user);
 		service_game_free(&g);
 	}
 	free(text);
@@ -793,6 +842,96 @@ api_admin_backup(struct http_request *req, struct http_response *resp,
 	http_response_header(resp, "Content-Disposition", disp);
 }
 
+/* GET /api/v1/server-key: the key the server attests actions with. */
+static void
+api_server_key(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	uint8_t	pk[SIG_PUBKEY_BYTES];
+	char	line[SIG_PUBKEY_LINE_SIZE + 32], fp[SIG_FINGERPRINT_SIZE];
+	char	b64[sodium_base64_ENCODED_LEN(SIG_PUBKEY_BYTES,
+		    sodium_base64_VARIANT_ORIGINAL)];
+
+	if (service_server_key(user, pk) != 0) {
+		http_respond_error(resp, 404, "no-server-key",
+		    "this server has no key: it attests no action");
+		return;
+	}
+	sig_pubkey_format(pk, "corrchessd", line, sizeof line);
+	sig_pubkey_fingerprint(pk, fp);
+	sodium_bin2base64(b64, sizeof b64, pk, sizeof pk,
+	    sodium_base64_VARIANT_ORIGINAL);
+	if (http_request_wants_text(req)) {
+		line[strcspn(line, "\n")] = '\0';
+		strncat(line, "\n", sizeof line - strlen(line) - 1);
+		http_respond_text(resp, 200, line);
+		return;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	http_respond_json(resp, 200, json_pack("{s:s,s:s,s:s}", "key", line,
+	    "base64", b64, "fingerprint", fp));
+}
+
+/* GET /api/v1/players/{name}/doors: which doors a player opened. */
+static void
+api_doors_get(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_doors	d;
+	struct service_error	err;
+
+	if (service_doors_get(user, http_request_param(req, "name"), &d,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:s,s:b,s:b,s:b}", "player",
+	    http_request_param(req, "name"), "xfcc", d.xfcc, "mail_token",
+	    d.mail_token, "xfcc_password", d.xfcc_password));
+}
+
+/* Read an optional boolean member: 1, 0, or -1 when absent; -2 when not a
+ * boolean. */
+static int
+member_bool(json_t *body, const char *key)
+{
+	json_t	*n = json_object_get(body, key);
+
+	if (n == NULL || json_is_null(n))
+		return -1;
+	if (!json_is_boolean(n))
+		return -2;
+	return json_is_true(n) ? 1 : 0;
+}
+
+/* PATCH /api/v1/players/{name}/doors {xfcc, mail_token, xfcc_password} */
+static void
+api_doors_patch(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	const char		*password;
+	json_t			*body;
+	int			 xfcc, mail_token;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	xfcc = member_bool(body, "xfcc");
+	mail_token = member_bool(body, "mail_token");
+	if (xfcc == -2)
+		bad_member(resp, "xfcc", "true or false");
+	else if (mail_token == -2)
+		bad_member(resp, "mail_token", "true or false");
+	else if (!api_json_member_str(body, "xfcc_password", &password))
+		bad_member(resp, "xfcc_password", "a string");
+	else if (service_doors_set(user, http_request_param(req, "name"),
+	    xfcc, mail_token, password, &err) != 0)
+		api_error(resp, &err);
+	else
+		api_doors_get(req, resp, user);
+	json_decref(body);
+}
+
 /* GET /api/v1: name the server and the API version. */
 static void
 api_root(struct http_request *req, struct http_response *resp, void *user)
@@ -819,6 +958,10 @@ const struct http_route routes_api[] = {
 	    api_key_add, 0 },
 	{ "DELETE", "/api/v1/players/{name}/keys/{id:int}", HTTP_AUTH_ADMIN,
 	    api_key_revoke, 0 },
+	{ "GET", "/api/v1/players/{name}/doors", HTTP_AUTH_NONE,
+	    api_doors_get, 0 },
+	{ "PATCH", "/api/v1/players/{name}/doors", HTTP_AUTH_ADMIN,
+	    api_doors_patch, HTTP_ROUTE_SLOW },
 	{ "POST", "/api/v1/games", HTTP_AUTH_ADMIN, api_game_create,
 	    HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/games", HTTP_AUTH_NONE, api_game_list, 0 },
@@ -847,5 +990,6 @@ const struct http_route routes_api[] = {
 	    api_event_withdraw, HTTP_ROUTE_SLOW },
 	{ "POST", "/api/v1/admin/backup", HTTP_AUTH_ADMIN, api_admin_backup,
 	    HTTP_ROUTE_SLOW },
+	{ "GET", "/api/v1/server-key", HTTP_AUTH_NONE, api_server_key, 0 },
 };
 const size_t routes_api_count = sizeof routes_api / sizeof routes_api[0];

@@ -166,10 +166,10 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 {
 	static const char *const	 keys[] = { "white", "black", "variant",
 	    "fen", "time_control", "policy", "event", "site", "round",
-	    "chess960" };
+	    "auth", "chess960" };
 	const char			**dst[] = { &gp->white, &gp->black,
 	    &gp->variant, &gp->fen, &gp->time_control, &gp->policy, &gp->event,
-	    &gp->site, &gp->round };
+	    &gp->site, &gp->round, &gp->auth };
 	json_t				*n;
 	json_int_t			 v;
 	size_t				 i;

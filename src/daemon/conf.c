@@ -48,6 +48,12 @@ static const struct conf_choice conf_synchronous_choices[] = {
 	{ NULL, 0 }
 };
 
+static const struct conf_choice conf_auth_choices[] = {
+	{ "signed", CONF_AUTH_SIGNED },
+	{ "signed-or-attested", CONF_AUTH_SIGNED_OR_ATTESTED },
+	{ NULL, 0 }
+};
+
 /* The same numbers as enum log_level in log.h. */
 static const struct conf_choice conf_log_level_choices[] = {
 	{ "error", 3 },
@@ -147,6 +153,13 @@ const struct conf_key conf_table[] = {
 	  .min = 0, .max = 365, .def = "45", .offset = OFF(game.leave_days),
 	  .help = "Days of leave each player may take per calendar year "
 	  "(the clocks of their games stop meanwhile; ICCF gives 45)." },
+	{ .section = "game", .name = "auth", .type = CONF_CHOICE,
+	  .choices = conf_auth_choices, .def = "signed",
+	  .offset = OFF(game.auth),
+	  .help = "What a new game accepts unless its creation says: "
+	  "signed (every action signed with the player's key) or "
+	  "signed-or-attested (also actions the server signs for players "
+	  "who opened a door: Xfcc, mail tokens)." },
 
 	{ .section = "log", .name = "level", .type = CONF_CHOICE,
 	  .choices = conf_log_level_choices, .def = "info",
@@ -230,6 +243,14 @@ const struct conf_key conf_table[] = {
 	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(mail.ca_file),
 	  .help = "File of CA certificates (PEM) to trust for the mail "
 	  "servers (empty: the system's)." },
+
+	{ .section = "xfcc", .name = "enabled", .type = CONF_BOOL,
+	  .def = "no", .offset = OFF(xfcc.enabled),
+	  .help = "Serve the Xfcc SOAP endpoint for correspondence programs "
+	  "(players log in with a password: serve it behind HTTPS)." },
+	{ .section = "xfcc", .name = "path", .type = CONF_STRING,
+	  .def = "/xfccbasic.asmx", .offset = OFF(xfcc.path),
+	  .help = "Path of the Xfcc endpoint (XfccBasic, SOAP 1.1)." },
 };
 const size_t conf_table_size = sizeof conf_table / sizeof conf_table[0];
 

@@ -47,6 +47,12 @@ enum conf_synchronous {
 	CONF_SYNC_NORMAL,
 };
 
+/* [game] auth: what a new game accepts, the values of enum conf_auth. */
+enum conf_auth {
+	CONF_AUTH_SIGNED,
+	CONF_AUTH_SIGNED_OR_ATTESTED,
+};
+
 /* [mail] imap_starttls, smtp_starttls: the numbers of enum mail_starttls. */
 enum conf_starttls {
 	CONF_STARTTLS_NONE,
@@ -78,6 +84,7 @@ struct conf {
 	} clock;
 	struct conf_game {
 		long long	 leave_days;		/* per player and year */
+		long long	 auth;			/* enum conf_auth */
 	} game;
 	struct conf_log {
 		long long	 level;		/* enum log_level (log.h) */
@@ -102,6 +109,10 @@ struct conf {
 		bool		 tls_verify;
 		char		*ca_file;		/* "" = system CAs */
 	} mail;
+	struct conf_xfcc {
+		bool		 enabled;
+		char		*path;		/* the SOAP endpoint */
+	} xfcc;
 };
 
 enum conf_type {

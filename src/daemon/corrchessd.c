@@ -55,6 +55,7 @@
 #include "mail/mailer.h"
 #include "daemon/sdnotify.h"
 #include "service/service.h"
+#include "sig/sig.h"
 
 #ifndef CORRCHESSD_CONF_DEFAULT
 #define CORRCHESSD_CONF_DEFAULT "/etc/corrchessd.conf"
@@ -151,6 +152,40 @@ make_directories(const char *path, char *err, size_t errsize)
 		snprintf(err, errsize, "%s: not a directory", path);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Read the server's own key from STATE/server.key, or make it the first
+ * time (an OpenSSH private key, mode 0600, its public line beside it in
+ * server.key.pub); the server signs with it the actions it attests.
+ */
+static int
+server_key_load(const char *dir, uint8_t sk[SIG_SECKEY_BYTES], int *created,
+    char *err, size_t errsize)
+{
+	char		path[PATH_MAX];
+	uint8_t		pk[SIG_PUBKEY_BYTES];
+	enum sig_error	se = SIG_ECRYPTO;
+
+	*created = 0;
+	if ((size_t)snprintf(path, sizeof path, "%s/server.key", dir) >=
+	    sizeof path) {
+		snprintf(err, errsize, "%.300s: path too long", dir);
+		return -1;
+	}
+	if (access(path, F_OK) == 0) {
+		if (sig_seckey_read(path, sk, &se) == 0)
+			return 0;
+		snprintf(err, errsize, "%.300s: %s", path, sig_strerror(se));
+		return -1;
+	}
+	if (sig_keypair(pk, sk) != 0 ||
+	    sig_seckey_write(path, sk, "corrchessd server key", &se) != 0) {
+		snprintf(err, errsize, "%.300s: %s", path, sig_strerror(se));
+		return -1;
+	}
+	*created = 1;
 	return 0;
 }
 
@@ -450,6 +485,8 @@ struct corrchessd {
 	char			 absdir[PATH_MAX];	/* state directory */
 	char			*token_path;
 	char			 token[256];	/* wiped once HTTP has it */
+	uint8_t			 server_sk[SIG_SECKEY_BYTES];	/* wiped
+						   once the service has it */
 	char			*db_path;
 	char			 domain[256];	/* of [mail] from */
 	struct service		*svc;
@@ -619,6 +656,13 @@ start_state(struct corrchessd *d)
 	}
 	log_info("admin token %s %s", created ? "created in" : "read from",
 	    d->token_path);
+	if (server_key_load(d->absdir, d->server_sk, &created, err,
+	    sizeof err) != 0) {
+		log_errorx("server key: %s", err);
+		return -1;
+	}
+	log_info("server key %s %s/server.key", created ? "created in" :
+	    "read from", d->absdir);
 	return 0;
 }
 
@@ -715,7 +759,12 @@ open_service(struct corrchessd *d)
 		scfg.mail_reply_to = conf->mail.reply_to;
 		scfg.mail_domain = d->domain;
 	}
-	if ((d->svc = service_open(&scfg, err, sizeof err)) == NULL) {
+	scfg.server_sk = d->server_sk;
+	scfg.auth_default = conf->game.auth == CONF_AUTH_SIGNED_OR_ATTESTED ?
+	    "signed-or-attested" : "signed";
+	d->svc = service_open(&scfg, err, sizeof err);
+	sodium_memzero(d->server_sk, sizeof d->server_sk);
+	if (d->svc == NULL) {
 		log_errorx("database %s: %s", d->db_path, err);
 		return -1;
 	}

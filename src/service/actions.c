@@ -155,32 +155,31 @@ action_statement(struct job_statement *s, const struct prepared *p,
 	s->source = source;
 }
 
-/* Submit a signed statement. */
+/*
+ * Queue a prepared statement for the writer and wait for its commit;
+ * `attested` names the door when the server signed it (NULL: the
+ * player). Counts the outcome and frees `p` (which may be NULL when the
+ * caller already failed, `err` saying why).
+ */
 int
-service_submit(struct service *svc, int64_t game_id, const char *text,
-    size_t len, const char *source, struct service_game *out,
-    struct service_error *err)
+action_submit(struct service *svc, struct prepared *p, const char *source,
+    const char *attested, struct service_game *out, struct service_error *err)
 {
-	struct prepared		*p;
-	struct job		 j;
-	struct service_error	 local;
-	int			 rc = -1;
-	bool			 accepted = false;
+	struct job	 j;
+	int		 rc = -1;
+	bool		 accepted = false;
 
-	if (err == NULL)
-		err = &local;
-	memset(err, 0, sizeof *err);
-	if ((p = calloc(1, sizeof *p)) == NULL) {
-		service_fail(err, 500, "internal", "out of memory");
-		goto out;
-	}
-	if (action_prepare(svc, game_id, text, len, p, err) != 0)
+	if (p == NULL)
 		goto out;
 	memset(&j, 0, sizeof j);
 	j.kind = JOB_ACTION;
 	j.game_id = (int64_t)p->st.game;
 	j.err = err;
-	action_statement(&j.u.action.s, p, source != NULL ? source : "http");
+	action_statement(&j.u.action.s, p, source);
+	if (attested != NULL) {
+		j.u.action.s.key_id = 0;
+		j.u.action.s.attested = attested;
+	}
 	j.u.action.result = out;
 	if (writer_submit(svc, &j) != 0) {
 		if (j.u.action.has_result)
@@ -204,6 +203,29 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 		service_player_free(&p->sp);
 	free(p);
 	return rc;
+}
+
+/* Submit a signed statement. */
+int
+service_submit(struct service *svc, int64_t game_id, const char *text,
+    size_t len, const char *source, struct service_game *out,
+    struct service_error *err)
+{
+	struct prepared		*p;
+	struct service_error	 local;
+
+	if (err == NULL)
+		err = &local;
+	memset(err, 0, sizeof *err);
+	if ((p = calloc(1, sizeof *p)) == NULL)
+		service_fail(err, 500, "internal", "out of memory");
+	else if (action_prepare(svc, game_id, text, len, p, err) != 0) {
+		service_player_free(&p->sp);
+		free(p);
+		p = NULL;
+	}
+	return action_submit(svc, p, source != NULL ? source : "http", NULL,
+	    out, err);
 }
 
 /* Give the HTTP status of a game refusal. */
@@ -315,6 +337,9 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		    "the statement is for ply %" PRIu32 " but game %" PRId64
 		    " is at ply %zu: sign a statement for ply %zu", st->ply,
 		    row->id, ply, ply);
+	if (s->attested != NULL &&
+	    attested_allowed(svc, s, row, j->err) != 0)
+		return -1;
 	if (st->action.kind == SIG_ACT_LEAVE)
 		return job_leave(svc, s, j->err, row, now);
 
@@ -352,6 +377,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	a.statement = (char *)s->canon;
 	a.signature = (char *)s->sigtext;
 	snprintf(a.source, sizeof a.source, "%s", s->source);
+	snprintf(a.attested, sizeof a.attested, "%s",
+	    s->attested != NULL ? s->attested : "");
 	sigbytes = sig_signature_bytes(s->sg, &siglen);
 	if (record_append(svc, row, c, &a, sigbytes, siglen, now) != 0)
 		return service_store_fail(j->err, svc->wstore,

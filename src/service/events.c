@@ -395,7 +395,7 @@ event_game_create(struct service *svc, const struct store_event *e,
 	gp.site = e->site;
 	gp.round = round;
 	if (game_prepare(svc->wstore, &gp, now, &row, &g, err) != 0 ||
-	    game_insert(svc, &row, &g, now, err) != 0)
+	    game_insert(svc, &row, &g, NULL, now, err) != 0)
 		goto out;
 	memset(&eg, 0, sizeof eg);
 	eg.event_id = e->id;

@@ -185,6 +185,9 @@ game_prepare(struct store *st, const struct service_game_params *gp,
 	if (gp->policy != NULL && game_policy_parse(gp->policy, &policy) != 0)
 		return service_fail(err, 400, "bad-policy",
 		    "policy must be \"auto\" or \"claim\"");
+	if (gp->auth != NULL && service_auth_valid(gp->auth) != 0)
+		return service_fail(err, 400, "bad-auth",
+		    "auth must be \"signed\" or \"signed-or-attested\"");
 	params.tc = tc;
 	params.policy = policy;
 	params.created = now;
@@ -229,7 +232,8 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	int64_t			 now = service_now(svc);
 	struct job		 j = { .kind = JOB_GAME_CREATE, .err = err,
 				       .u.game_create = { .row = &row,
-				       .g = &g, .now = now } };
+				       .g = &g, .now = now,
+				       .auth = gp->auth } };
 	int			 rc = -1;
 
 	memset(&g, 0, sizeof g);
@@ -247,12 +251,13 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 
 /*
  * In the writer: store a new game made by game_prepare() and queue the
- * notices of it, together; its deadline counts the leaves its players
- * have taken. A store failure is a 500 in `err`.
+ * notices of it, together, with its auth rule (NULL: the server's
+ * default); its deadline counts the leaves its players have taken. A store
+ * failure is a 500 in `err`.
  */
 int
 game_insert(struct service *svc, struct store_game *row, struct game *g,
-    int64_t now, struct service_error *err)
+    const char *auth, int64_t now, struct service_error *err)
 {
 	static const uint8_t	 genesis[STORE_HASH_LEN];
 
@@ -260,6 +265,8 @@ game_insert(struct service *svc, struct store_game *row, struct game *g,
 		return -1;
 	row_update_state(row, g, now, genesis);
 	if (store_game_create(svc->wstore, row) != STORE_OK ||
+	    store_game_auth_set(svc->wstore, row->id, auth != NULL ? auth :
+	    svc->auth_default) != STORE_OK ||
 	    notify_game(svc, svc->wstore, row, g, NULL,
 	    NOTICE_NEW_GAME, -1, -1, now) != 0)
 		return service_store_fail(err, svc->wstore,
@@ -274,5 +281,5 @@ job_game_create(struct service *svc, struct job *j, int64_t now)
 	struct job_game_create	*gc = &j->u.game_create;
 
 	(void)now;
-	return game_insert(svc, gc->row, gc->g, gc->now, j->err);
+	return game_insert(svc, gc->row, gc->g, gc->auth, gc->now, j->err);
 }

@@ -32,8 +32,9 @@ rec_one(void *arg, const struct store_action *a)
 	char		 hex[STORE_HASH_LEN * 2 + 1];
 
 	sodium_bin2hex(hex, sizeof hex, a->hash, STORE_HASH_LEN);
-	buf_addf(r, "\nrecord %" PRId64 " (%s, %s):\n", a->seq, a->kind,
-	    a->source);
+	buf_addf(r, "\nrecord %" PRId64 " (%s, %s%s%s%s):\n", a->seq, a->kind,
+	    a->source, a->attested[0] != '\0' ? ", attested by the server ("
+	    : "", a->attested, a->attested[0] != '\0' ? ")" : "");
 	if (a->statement != NULL)
 		buf_adds(r, a->statement);
 	if (a->signature != NULL)

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "util/log.h"
 #include "util/metrics.h"
 #include "service/service_int.h"
@@ -318,6 +320,23 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	pthread_mutex_init(&svc->lock, NULL);
 	pthread_cond_init(&svc->work, NULL);
 	pthread_cond_init(&svc->done, NULL);
+	if (cfg->server_sk != NULL) {
+		memcpy(svc->server_sk, cfg->server_sk, SIG_SECKEY_BYTES);
+		svc->has_server_key = true;
+	}
+	snprintf(svc->auth_default, sizeof svc->auth_default, "%s",
+	    cfg->auth_default != NULL ? cfg->auth_default : "signed");
+	if (service_auth_valid(svc->auth_default) != 0) {
+		snprintf(err, errsize, "the default auth must be \"signed\" "
+		    "or \"signed-or-attested\"");
+		goto fail;
+	}
+	if ((svc->logins = calloc(SERVICE_LOGIN_SLOTS,
+	    sizeof *svc->logins)) == NULL) {
+		snprintf(err, errsize, "out of memory");
+		goto fail;
+	}
+	pthread_mutex_init(&svc->login_lock, NULL);
 	/* The writer's handle creates or migrates the schema. */
 	if ((svc->wstore = store_open_with(svc->db_path, &opts, err,
 	    errsize)) == NULL)
@@ -378,6 +397,10 @@ service_close(struct service *svc)
 		pthread_cond_destroy(&svc->work);
 		pthread_cond_destroy(&svc->done);
 	}
+	if (svc->logins != NULL)
+		pthread_mutex_destroy(&svc->login_lock);
+	free(svc->logins);
+	sodium_memzero(svc->server_sk, sizeof svc->server_sk);
 	free(svc->mail_from);
 	free(svc->mail_reply_to);
 	free(svc->mail_domain);

@@ -55,6 +55,12 @@ struct service_config {
 	int		 batch_max;	/* actions per transaction; 0: 64 */
 	int		 leave_days;	/* leave a player may take per
 					   calendar year; 0: 45 */
+	/* The server's own key (copied; NULL: none), with which it signs
+	 * the actions of players it knew by something other than their
+	 * signature; and the auth rule of a new game, "signed" (NULL) or
+	 * "signed-or-attested". */
+	const uint8_t	*server_sk;	/* SIG_SECKEY_BYTES */
+	const char	*auth_default;
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
 	void		*now_arg;
@@ -86,6 +92,8 @@ struct service_game_params {
 	const char	*event;
 	const char	*site;
 	const char	*round;
+	const char	*auth;		/* "signed", "signed-or-attested";
+					   NULL: the server's default */
 };
 
 /*
@@ -112,6 +120,76 @@ void service_close(struct service *);
 
 /* The service's clock. */
 int64_t service_now(struct service *);
+
+/*
+ * DOORS BESIDE THE SIGNATURE (service/doors.c). A player may open doors
+ * that know them by something else than their own signature: "xfcc" (a
+ * password, for correspondence programs speaking Xfcc) and "mail-token"
+ * (a single-use token in the notices). The action then enters the record
+ * as usual, its statement signed with the server's key and marked
+ * attested, with the door's name; only games whose auth rule is
+ * "signed-or-attested" accept it.
+ */
+
+/* 0 when `auth` is "signed" or "signed-or-attested", else -1. */
+int service_auth_valid(const char *auth);
+
+/* The server's public key; -1 when the service has none. */
+int service_server_key(struct service *, uint8_t pk[SIG_PUBKEY_BYTES]);
+
+/* A player's doors, as anyone may see them. */
+struct service_doors {
+	bool	xfcc;
+	bool	mail_token;
+	bool	xfcc_password;	/* a password is set */
+};
+int service_doors_get(struct service *, const char *name,
+    struct service_doors *out, struct service_error *);
+
+/*
+ * Open or shut a player's doors (1, 0; -1 leaves one as it is) and set
+ * the Xfcc password (NULL: as it is; "": none). The password is kept as an
+ * Argon2id string (crypto_pwhash_str), 8 to 128 bytes.
+ */
+int service_doors_set(struct service *, const char *name, int xfcc,
+    int mail_token, const char *xfcc_password, struct service_error *);
+
+/* A game's auth rule into `auth` (STORE_AUTH_SIZE bytes). */
+int service_game_auth(struct service *, int64_t game_id, char *auth,
+    struct service_error *);
+
+/*
+ * Check an Xfcc user name and password; `address` is the client's (for
+ * the rate limit). Fills `out` (when not NULL) with the player. Failures
+ * are counted per player and per address: past SERVICE_LOGIN_FAILS within
+ * SERVICE_LOGIN_WINDOW seconds every attempt is refused (429,
+ * "too-many-attempts") until the window ends, good password or not.
+ * 401 "bad-login" for an unknown name, a wrong password or a shut door.
+ */
+#define SERVICE_LOGIN_FAILS	10
+#define SERVICE_LOGIN_WINDOW	900
+int service_xfcc_login(struct service *, const char *name,
+    const char *password, const char *address, struct store_player *out,
+    struct service_error *);
+
+/* An action of a player the server knew by a door (not a signature). */
+struct service_attested {
+	int64_t		 game_id;
+	const char	*player;
+	uint32_t	 ply;		/* the ply the player acted at */
+	const char	*action;	/* an action value: "move e4", ... */
+	const char	*how;		/* the door: "xfcc", "mail-token" */
+	const char	*source;	/* "xfcc", "mail" */
+};
+
+/*
+ * Write the statement of an attested action, sign it with the server's
+ * key and submit it as service_submit() does; the record marks it
+ * attested. 403 "door-shut" when the player's door is shut, 403
+ * "signature-required" when the game takes signed actions only.
+ */
+int service_attest(struct service *, const struct service_attested *,
+    struct service_game *out, struct service_error *);
 
 /* Players (admin). */
 int service_player_create(struct service *, const char *name,

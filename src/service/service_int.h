@@ -40,6 +40,14 @@
 #define SERVICE_POOL_MAX	64
 #define SERVICE_VIEW_SLOTS	1024
 #define SERVICE_CACHE_SLOTS	1024
+#define SERVICE_LOGIN_SLOTS	512
+
+/* Failed logins of one player or address within a window (doors.c). */
+struct login_slot {
+	char		key[72];	/* "player NAME", "address ADDR" */
+	int64_t		start;		/* the window's first failure */
+	unsigned	fails;
+};
 
 /* What the writer is asked to do; writer.c has a row of job_types for
  * each. */
@@ -60,6 +68,7 @@ enum job_kind {
 	JOB_EVENT_PLAYER,
 	JOB_EVENT_START,
 	JOB_EVENT_WITHDRAW,
+	JOB_DOORS_SET,		/* a player's doors beside the signature */
 	JOB_OUTBOX_SENT,	/* a mail of the outbox was sent */
 	JOB_OUTBOX_FAILED,	/* or not: retry it later, or give it up */
 	JOB_NKINDS
@@ -76,6 +85,10 @@ struct job_statement {
 	int64_t				 key_id;
 	enum chess_lang			 lang;
 	const char			*source;
+	const char			*attested;	/* NULL: signed by the
+							   player; "xfcc",
+							   "mail-token": by
+							   the server */
 };
 
 /* JOB_ACTION: the statement, and where the game after it goes. */
@@ -136,11 +149,20 @@ struct job_key_revoke {
 };
 
 /* JOB_GAME_CREATE: the row, checked (row->id is set), and the game at its
- * start, both made at `now`. */
+ * start, both made at `now`; its auth rule (NULL: the server's default). */
 struct job_game_create {
 	struct store_game		*row;
 	struct game			*g;
 	int64_t				 now;
+	const char			*auth;
+};
+
+/* JOB_DOORS_SET: a player's doors; a NULL hash keeps the password. */
+struct job_doors_set {
+	const char			*name;
+	int				 xfcc;		/* 0, 1; -1: as is */
+	int				 mail_token;	/* 0, 1; -1: as is */
+	const char			*xfcc_hash;	/* "" clears it */
 };
 
 /* JOB_EVENT_CREATE: the row, checked, and its players' names. */
@@ -186,6 +208,7 @@ struct job {
 		struct job_game_create	 game_create;
 		struct job_event_create	 event_create;
 		struct job_event_player	 event_player;
+		struct job_doors_set	 doors_set;
 		struct job_outbox	 outbox;
 	}				 u;
 	/* the result */
@@ -237,6 +260,13 @@ struct service {
 	pthread_mutex_t		 view_lock;
 	struct service_game	*views;		/* SERVICE_VIEW_SLOTS */
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
+	/* The server's own key, for the actions it attests. */
+	bool			 has_server_key;
+	uint8_t			 server_sk[SIG_SECKEY_BYTES];
+	char			 auth_default[STORE_AUTH_SIZE];
+	/* Failed logins by player and by address (doors.c). */
+	pthread_mutex_t		 login_lock;
+	struct login_slot	*logins;	/* SERVICE_LOGIN_SLOTS */
 };
 
 /* A statement checked on the caller's thread, ready for the writer. */
@@ -319,6 +349,8 @@ int	action_prepare(struct service *, int64_t, const char *, size_t,
 	    struct prepared *, struct service_error *);
 void	action_statement(struct job_statement *, const struct prepared *,
 	    const char *);
+int	action_submit(struct service *, struct prepared *, const char *,
+	    const char *, struct service_game *, struct service_error *);
 int	job_action(struct service *, struct job *, struct store_game *,
 	    struct cached *, int64_t);
 
@@ -347,7 +379,7 @@ int	game_prepare(struct store *, const struct service_game_params *,
 	    int64_t, struct store_game *, struct game *,
 	    struct service_error *);
 int	game_insert(struct service *, struct store_game *, struct game *,
-	    int64_t, struct service_error *);
+	    const char *, int64_t, struct service_error *);
 
 /* The players and the games of an event, gathered from listings. */
 struct player_list {
@@ -377,6 +409,11 @@ int	event_game_over(struct service *, const struct store_game *,
 /* pgn.c */
 char	*pgn_text(struct store *, const struct store_game *,
 	    const struct game *, size_t *);
+
+/* doors.c */
+int	job_doors_set(struct service *, struct job *, int64_t);
+int	attested_allowed(struct service *, const struct job_statement *,
+	    const struct store_game *, struct service_error *);
 
 /* mail.c */
 int	job_mail(struct service *, struct job *, int64_t);

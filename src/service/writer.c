@@ -90,6 +90,8 @@ static const struct job_type {
 				  "start the event" },
 	[JOB_EVENT_WITHDRAW] =	{ job_event_withdraw, UNDO_ALWAYS,
 				  "withdraw the player" },
+	[JOB_DOORS_SET] =	{ job_doors_set, UNDO_ALWAYS,
+				  "set the player's doors" },
 	[JOB_OUTBOX_SENT] =	{ job_outbox, UNDO_ALWAYS,
 				  "mark a mail sent" },
 	[JOB_OUTBOX_FAILED] =	{ job_outbox, UNDO_ALWAYS,

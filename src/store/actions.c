@@ -23,8 +23,10 @@
 
 #include "store/store_int.h"
 
-static const char *const store_sources[] = { "http", "mail", "admin",
-    "clock", NULL };
+static const char *const store_sources[] = { "http", "mail", "xfcc",
+    "admin", "clock", NULL };
+static const char *const store_attested[] = { "", "xfcc", "mail-token",
+    NULL };
 
 /*
  * Read an action row of ACTION_SELECT; statement and signature point into
@@ -45,7 +47,8 @@ store_action_read(struct store *s, sqlite3_stmt *st, struct store_action *a)
 	    store_col_text(st, 7, a->san, sizeof a->san) != 0 ||
 	    store_col_blob(st, 11, a->prev_hash, sizeof a->prev_hash) != 0 ||
 	    store_col_blob(st, 12, a->hash, sizeof a->hash) != 0 ||
-	    store_col_text(st, 13, a->source, sizeof a->source) != 0) {
+	    store_col_text(st, 13, a->source, sizeof a->source) != 0 ||
+	    store_col_text(st, 14, a->attested, sizeof a->attested) != 0) {
 		store_seterr(s, "game %lld action %lld: bad stored field",
 		    (long long)a->game_id, (long long)a->seq);
 		return -1;
@@ -65,7 +68,8 @@ store_action_append(struct store *s, const struct store_action *a)
 	if (store_fits(s, a->kind, sizeof a->kind, "action kind") != 0 ||
 	    store_fits(s, a->move, sizeof a->move, "move") != 0 ||
 	    store_fits(s, a->san, sizeof a->san, "SAN") != 0 ||
-	    store_oneof(s, a->source, store_sources, "source") != 0)
+	    store_oneof(s, a->source, store_sources, "source") != 0 ||
+	    store_oneof(s, a->attested, store_attested, "attestation") != 0)
 		return STORE_ERROR;
 	if (a->kind[0] == '\0') {
 		store_seterr(s, "action without kind");
@@ -91,6 +95,14 @@ store_action_append(struct store *s, const struct store_action *a)
 	sqlite3_bind_blob(st, 13, a->hash, sizeof a->hash, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, a->source, -1, SQLITE_STATIC);
 	status = store_exec_stmt(s, st, "append action");
+	if (status == STORE_OK && a->attested[0] != '\0') {
+		if ((st = store_stmt(s, ST_ACTION_ATTESTED)) == NULL)
+			return STORE_ERROR;
+		sqlite3_bind_int64(st, 1, a->game_id);
+		sqlite3_bind_int64(st, 2, a->seq);
+		sqlite3_bind_text(st, 3, a->attested, -1, SQLITE_STATIC);
+		return store_exec_stmt(s, st, "mark the action attested");
+	}
 	if (status == STORE_EXISTS)
 		store_seterr(s, "game %lld has an action %lld already",
 		    (long long)a->game_id, (long long)a->seq);

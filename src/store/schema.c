@@ -231,6 +231,29 @@ static const char *const store_migrations[] = {
 	"    'black-withdrew'))"
 	");"
 	"CREATE INDEX event_games_event ON event_games (event_id, round, board);",
+
+	/* 8 -> 9: doors other than the player's signature. A record the
+	 * server attested says how the player was known ("xfcc",
+	 * "mail-token"; no row: signed by the player). A game's auth rule
+	 * ("signed" when it has no row); a player's open doors and Xfcc
+	 * password (an Argon2id string, "" when none). */
+	"CREATE TABLE action_attested ("
+	"  game_id INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  how TEXT NOT NULL CHECK (how IN ('xfcc', 'mail-token')),"
+	"  PRIMARY KEY (game_id, seq),"
+	"  FOREIGN KEY (game_id, seq) REFERENCES actions (game_id, seq)"
+	");"
+	"CREATE TABLE game_auth ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games (id),"
+	"  auth TEXT NOT NULL CHECK (auth IN ('signed', 'signed-or-attested'))"
+	");"
+	"CREATE TABLE player_doors ("
+	"  player_id INTEGER PRIMARY KEY REFERENCES players (id),"
+	"  xfcc INTEGER NOT NULL DEFAULT 0 CHECK (xfcc IN (0, 1)),"
+	"  mail_token INTEGER NOT NULL DEFAULT 0 CHECK (mail_token IN (0, 1)),"
+	"  xfcc_hash TEXT NOT NULL DEFAULT ''"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

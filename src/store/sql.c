@@ -55,8 +55,11 @@
 	"g.termination FROM event_games eg JOIN games g ON g.id = eg.game_id " \
 	"JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black "
 #define ACTION_SELECT \
-	"SELECT game_id, seq, ply, player_id, key_id, kind, move_text, san, " \
-	"statement, signature, at, prev_hash, hash, source FROM actions "
+	"SELECT a.game_id, a.seq, a.ply, a.player_id, a.key_id, a.kind, " \
+	"a.move_text, a.san, a.statement, a.signature, a.at, a.prev_hash, " \
+	"a.hash, a.source, t.how FROM actions a " \
+	"LEFT JOIN action_attested t ON t.game_id = a.game_id " \
+	"AND t.seq = a.seq "
 
 /* Every statement; `scan` marks listings allowed to walk a table. */
 const struct store_statement store_sql[ST_COUNT] = {
@@ -148,10 +151,13 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "move_text, san, statement, signature, at, prev_hash, hash, "
 	    "source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
 	    "?12, ?13, ?14)" },
+	[ST_ACTION_ATTESTED] = { "action-attested", 0,
+	    "INSERT INTO action_attested (game_id, seq, how) "
+	    "VALUES (?1, ?2, ?3)" },
 	[ST_ACTION_LIST] = { "action-list", 0,
-	    ACTION_SELECT "WHERE game_id = ?1 ORDER BY seq" },
+	    ACTION_SELECT "WHERE a.game_id = ?1 ORDER BY a.seq" },
 	[ST_ACTION_GET] = { "action-get", 0,
-	    ACTION_SELECT "WHERE game_id = ?1 AND seq = ?2" },
+	    ACTION_SELECT "WHERE a.game_id = ?1 AND a.seq = ?2" },
 	[ST_MAIL_SEEN_FIND] = { "mail-seen-find", 0,
 	    "SELECT " MAIL_SEEN_COLUMNS " FROM mail_seen "
 	    "WHERE mailbox = ?1 AND uidvalidity = ?2 AND uid = ?3 UNION ALL "
@@ -251,4 +257,17 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_EVENT_GAME_LIST] = { "event-game-list", 0,
 	    EVENT_GAME_SELECT "WHERE eg.event_id = ?1 "
 	    "ORDER BY eg.round, eg.board" },
+	[ST_DOORS_GET] = { "doors-get", 0,
+	    "SELECT player_id, xfcc, mail_token, xfcc_hash FROM player_doors "
+	    "WHERE player_id = ?1" },
+	[ST_DOORS_SET] = { "doors-set", 0,
+	    "INSERT INTO player_doors (player_id, xfcc, mail_token, xfcc_hash) "
+	    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (player_id) DO UPDATE SET "
+	    "xfcc = excluded.xfcc, mail_token = excluded.mail_token, "
+	    "xfcc_hash = excluded.xfcc_hash" },
+	[ST_GAME_AUTH_GET] = { "game-auth-get", 0,
+	    "SELECT auth FROM game_auth WHERE game_id = ?1" },
+	[ST_GAME_AUTH_SET] = { "game-auth-set", 0,
+	    "INSERT INTO game_auth (game_id, auth) VALUES (?1, ?2) "
+	    "ON CONFLICT (game_id) DO UPDATE SET auth = excluded.auth" },
 };

@@ -75,14 +75,18 @@
 #define STORE_KIND_SIZE		24	/* "move", "accept-draw", ... */
 #define STORE_MOVE_SIZE		33	/* move text as the player gave it (32 bytes) */
 #define STORE_SAN_SIZE		16
-#define STORE_SOURCE_SIZE	8	/* "http", "mail", "admin", "clock" */
+#define STORE_SOURCE_SIZE	8	/* "http", "mail", "xfcc", "admin",
+					   "clock" */
+#define STORE_ATTESTED_SIZE	12	/* "xfcc", "mail-token", or "" */
+#define STORE_AUTH_SIZE		24	/* "signed", "signed-or-attested" */
+#define STORE_PWHASH_SIZE	128	/* crypto_pwhash_STRBYTES */
 
 /* Raw sizes of binary fields. */
 #define STORE_PUBKEY_LEN	32	/* Ed25519 public key */
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	8
+#define STORE_SCHEMA_VERSION	9
 
 enum store_status {
 	STORE_OK = 0,
@@ -196,6 +200,8 @@ struct store_action {
 	uint8_t		prev_hash[STORE_HASH_LEN];
 	uint8_t		hash[STORE_HASH_LEN];
 	char		source[STORE_SOURCE_SIZE];
+	char		attested[STORE_ATTESTED_SIZE];	/* "": signed by
+							   the player */
 };
 
 /* Filter for store_game_list(); NULL/0 fields do not filter. */
@@ -432,6 +438,33 @@ enum store_status store_leave_add(struct store *, struct store_leave *l);
 /* List a player's leaves that end after `since`, by start. */
 enum store_status store_leave_list(struct store *, int64_t player_id,
     int64_t since, store_leave_cb, void *arg);
+
+/*
+ * Doors other than the player's signature (store/doors.c). A player's
+ * doors: which are open, and the Argon2id string of the Xfcc password
+ * ("" when none is set). A player without a row has every door shut.
+ */
+struct store_doors {
+	int64_t		player_id;
+	bool		xfcc;
+	bool		mail_token;
+	char		xfcc_hash[STORE_PWHASH_SIZE];
+};
+
+/* Load a player's doors (all shut, no password, when never set). */
+enum store_status store_doors_get(struct store *, int64_t player_id,
+    struct store_doors *out);
+
+/* Store a player's doors. STORE_NOTFOUND without such player. */
+enum store_status store_doors_set(struct store *, const struct store_doors *);
+
+/* A game's auth rule into `auth` ("signed" when none was stored). */
+enum store_status store_game_auth_get(struct store *, int64_t game_id,
+    char auth[STORE_AUTH_SIZE]);
+
+/* Store a game's auth rule, "signed" or "signed-or-attested". */
+enum store_status store_game_auth_set(struct store *, int64_t game_id,
+    const char *auth);
 
 /* Count the games of a status ("ongoing" or "finished") into *n. */
 enum store_status store_game_count(struct store *, const char *status,

@@ -1,0 +1,372 @@
+/*
+ * service/doors.c: doors beside the signature: the server attests actions.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * A player who cannot sign (a correspondence program speaking Xfcc, a
+ * reply by mail) is known by a password or a single-use token instead. The
+ * action then takes the one path of signed actions: its canonical
+ * statement is written here, signed with the server's key (raw Ed25519,
+ * the first form of doc/signatures.md) and queued for the writer, which
+ * records it marked attested, with the door's name.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "service/service_int.h"
+
+/* Shortest and longest Xfcc password accepted. */
+#define PASSWORD_MIN	8
+#define PASSWORD_MAX	128
+
+/* Tell whether an auth rule is one of the two. */
+int
+service_auth_valid(const char *auth)
+{
+	if (auth != NULL && (strcmp(auth, "signed") == 0 ||
+	    strcmp(auth, "signed-or-attested") == 0))
+		return 0;
+	return -1;
+}
+
+/* Give the server's public key. */
+int
+service_server_key(struct service *svc, uint8_t pk[SIG_PUBKEY_BYTES])
+{
+	if (!svc->has_server_key)
+		return -1;
+	sig_seckey_pubkey(svc->server_sk, pk);
+	return 0;
+}
+
+/* Read a player's doors with a handle of the pool. */
+static int
+doors_read(struct service *svc, const char *name, struct store_player *p,
+    struct store_doors *d, struct service_error *err)
+{
+	struct store		*st;
+	enum store_status	 ss;
+	int			 rc = -1;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	ss = store_player_get_by_name(st, name, p);
+	if (ss == STORE_NOTFOUND)
+		service_fail(err, 404, "no-such-player",
+		    "there is no player \"%s\"", name);
+	else if (ss != STORE_OK)
+		service_store_fail(err, st, "read the player");
+	else if (store_doors_get(st, p->id, d) != STORE_OK)
+		service_store_fail(err, st, "read the player's doors");
+	else
+		rc = 0;
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Give a player's doors. */
+int
+service_doors_get(struct service *svc, const char *name,
+    struct service_doors *out, struct service_error *err)
+{
+	struct store_player	p;
+	struct store_doors	d;
+
+	memset(out, 0, sizeof *out);
+	if (doors_read(svc, name, &p, &d, err) != 0)
+		return -1;
+	out->xfcc = d.xfcc;
+	out->mail_token = d.mail_token;
+	out->xfcc_password = d.xfcc_hash[0] != '\0';
+	sodium_memzero(&d, sizeof d);
+	return 0;
+}
+
+/* Set a player's doors; the password is hashed on the caller's thread. */
+int
+service_doors_set(struct service *svc, const char *name, int xfcc,
+    int mail_token, const char *password, struct service_error *err)
+{
+	char		 hash[crypto_pwhash_STRBYTES];
+	struct job	 j;
+	size_t		 len;
+	int		 rc;
+
+	memset(&j, 0, sizeof j);
+	j.kind = JOB_DOORS_SET;
+	j.err = err;
+	j.u.doors_set.name = name;
+	j.u.doors_set.xfcc = xfcc;
+	j.u.doors_set.mail_token = mail_token;
+	if (password != NULL && *password != '\0') {
+		len = strlen(password);
+		if (len < PASSWORD_MIN || len > PASSWORD_MAX)
+			return service_fail(err, 400, "bad-password",
+			    "an Xfcc password has %d to %d bytes",
+			    PASSWORD_MIN, PASSWORD_MAX);
+		if (crypto_pwhash_str(hash, password, len,
+		    crypto_pwhash_OPSLIMIT_INTERACTIVE,
+		    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
+			return service_fail(err, 500, "internal",
+			    "out of memory hashing the password");
+		j.u.doors_set.xfcc_hash = hash;
+	} else if (password != NULL)
+		j.u.doors_set.xfcc_hash = "";
+	rc = writer_submit(svc, &j);
+	sodium_memzero(hash, sizeof hash);
+	return rc;
+}
+
+/* In the writer: store a player's doors. */
+int
+job_doors_set(struct service *svc, struct job *j, int64_t now)
+{
+	struct job_doors_set	*ds = &j->u.doors_set;
+	struct store_player	 p;
+	struct store_doors	 d;
+	enum store_status	 ss;
+
+	(void)now;
+	ss = store_player_get_by_name(svc->wstore, ds->name, &p);
+	if (ss == STORE_NOTFOUND)
+		return service_fail(j->err, 404, "no-such-player",
+		    "there is no player \"%s\"", ds->name);
+	if (ss != STORE_OK || store_doors_get(svc->wstore, p.id, &d) !=
+	    STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "read the player's doors");
+	if (ds->xfcc >= 0)
+		d.xfcc = ds->xfcc != 0;
+	if (ds->mail_token >= 0)
+		d.mail_token = ds->mail_token != 0;
+	if (ds->xfcc_hash != NULL)
+		snprintf(d.xfcc_hash, sizeof d.xfcc_hash, "%s", ds->xfcc_hash);
+	ss = store_doors_set(svc->wstore, &d);
+	sodium_memzero(&d, sizeof d);
+	if (ss != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "store the player's doors");
+	return 0;
+}
+
+/* Give a game's auth rule. */
+int
+service_game_auth(struct service *svc, int64_t game_id, char *auth,
+    struct service_error *err)
+{
+	struct store	*st;
+	int		 rc = 0;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_game_auth_get(st, game_id, auth) != STORE_OK)
+		rc = service_store_fail(err, st, "read the game's auth");
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Find the slot of a login key, or the one to reuse (the oldest). */
+static struct login_slot *
+login_slot(struct service *svc, const char *key, int64_t now)
+{
+	struct login_slot	*s, *oldest = &svc->logins[0];
+	size_t			 i;
+
+	for (i = 0; i < SERVICE_LOGIN_SLOTS; i++) {
+		s = &svc->logins[i];
+		if (strcmp(s->key, key) == 0) {
+			if (now - s->start >= SERVICE_LOGIN_WINDOW) {
+				s->start = now;
+				s->fails = 0;
+			}
+			return s;
+		}
+		if (s->start < oldest->start)
+			oldest = s;
+	}
+	snprintf(oldest->key, sizeof oldest->key, "%s", key);
+	oldest->start = now;
+	oldest->fails = 0;
+	return oldest;
+}
+
+/* Tell whether a login key has failed too often in its window. */
+static bool
+login_blocked(struct service *svc, const char *key, int64_t now)
+{
+	bool	blocked;
+
+	pthread_mutex_lock(&svc->login_lock);
+	blocked = login_slot(svc, key, now)->fails >= SERVICE_LOGIN_FAILS;
+	pthread_mutex_unlock(&svc->login_lock);
+	return blocked;
+}
+
+/* Count a failed login against a key. */
+static void
+login_failed(struct service *svc, const char *key, int64_t now)
+{
+	struct login_slot	*s;
+
+	pthread_mutex_lock(&svc->login_lock);
+	s = login_slot(svc, key, now);
+	if (s->fails == 0)
+		s->start = now;
+	s->fails++;
+	pthread_mutex_unlock(&svc->login_lock);
+}
+
+/* Check an Xfcc user name and password, rate-limited. */
+int
+service_xfcc_login(struct service *svc, const char *name,
+    const char *password, const char *address, struct store_player *out,
+    struct service_error *err)
+{
+	struct store_player	 p;
+	struct store_doors	 d;
+	struct service_error	 local;
+	char			 pkey[72], akey[72];
+	int64_t			 now = service_now(svc);
+	bool			 good;
+
+	memset(&d, 0, sizeof d);
+	snprintf(pkey, sizeof pkey, "player %s", name != NULL ? name : "");
+	snprintf(akey, sizeof akey, "address %s",
+	    address != NULL ? address : "");
+	if (login_blocked(svc, pkey, now) || login_blocked(svc, akey, now))
+		return service_fail(err, 429, "too-many-attempts",
+		    "too many failed logins for this name or address; try "
+		    "again in %d minutes", SERVICE_LOGIN_WINDOW / 60);
+	if (name == NULL || password == NULL ||
+	    doors_read(svc, name, &p, &d, &local) != 0) {
+		if (name != NULL && local.status >= 500)
+			return service_fail(err, local.status, local.code,
+			    "%s", local.message);
+		good = false;
+	} else
+		good = d.xfcc && d.xfcc_hash[0] != '\0' &&
+		    crypto_pwhash_str_verify(d.xfcc_hash, password,
+		    strlen(password)) == 0;
+	sodium_memzero(&d, sizeof d);
+	if (!good) {
+		login_failed(svc, pkey, now);
+		login_failed(svc, akey, now);
+		return service_fail(err, 401, "bad-login",
+		    "unknown user name, wrong password, or the Xfcc door of "
+		    "this player is shut");
+	}
+	if (out != NULL)
+		*out = p;
+	return 0;
+}
+
+/* In the writer: tell whether a game takes this attested action. */
+int
+attested_allowed(struct service *svc, const struct job_statement *s,
+    const struct store_game *row, struct service_error *err)
+{
+	char	auth[STORE_AUTH_SIZE];
+
+	(void)s;
+	if (store_game_auth_get(svc->wstore, row->id, auth) != STORE_OK)
+		return service_store_fail(err, svc->wstore,
+		    "read the game's auth");
+	if (strcmp(auth, "signed-or-attested") != 0)
+		return service_fail(err, 403, "signature-required",
+		    "game %" PRId64 " takes only actions signed with the "
+		    "player's own key", row->id);
+	return 0;
+}
+
+/* Tell whether the door `how` of a player is open. */
+static int
+door_open(struct service *svc, const char *name, const char *how,
+    struct service_error *err)
+{
+	struct store_player	p;
+	struct store_doors	d;
+	bool			open;
+
+	if (doors_read(svc, name, &p, &d, err) != 0)
+		return -1;
+	open = strcmp(how, "xfcc") == 0 ? d.xfcc :
+	    strcmp(how, "mail-token") == 0 ? d.mail_token : false;
+	sodium_memzero(&d, sizeof d);
+	if (!open)
+		return service_fail(err, 403, "door-shut",
+		    "%s has not opened the \"%s\" door", name, how);
+	return 0;
+}
+
+/* Write, sign and submit the statement of an attested action. */
+int
+service_attest(struct service *svc, const struct service_attested *in,
+    struct service_game *out, struct service_error *err)
+{
+	struct prepared		*p = NULL;
+	struct store		*rs;
+	struct service_error	 local;
+	enum sig_error		 se;
+
+	if (err == NULL)
+		err = &local;
+	memset(err, 0, sizeof *err);
+	if (!svc->has_server_key) {
+		service_fail(err, 500, "internal",
+		    "the server has no key to attest actions with");
+		goto fail;
+	}
+	if (door_open(svc, in->player, in->how, err) != 0)
+		goto fail;
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto fail;
+	}
+	p->st.game = (uint64_t)in->game_id;
+	p->st.ply = in->ply;
+	snprintf(p->st.player, sizeof p->st.player, "%s", in->player);
+	if (sig_action_parse(in->action, strlen(in->action), &p->st.action,
+	    &se) != 0 || sig_statement_build(&p->st, &se) != 0) {
+		service_fail(err, 400, "bad-statement", "%s",
+		    sig_strerror(se));
+		goto fail;
+	}
+	p->sg.form = SIG_FORM_RAW;
+	if (sig_sign(p->st.canon, p->st.canon_len, svc->server_sk,
+	    p->sg.raw) != 0 || sig_rawsig_format(p->sg.raw, p->sg.text,
+	    sizeof p->sg.text) != 0) {
+		service_fail(err, 500, "internal", "cannot sign the statement");
+		goto fail;
+	}
+	p->sg.text_len = strlen(p->sg.text);
+	memcpy(p->canon, p->st.canon, p->st.canon_len);
+	p->canon[p->st.canon_len] = '\0';
+	if ((rs = pool_get(svc, err)) == NULL)
+		goto fail;
+	if (player_read(rs, in->player, &p->sp, err) != 0) {
+		pool_put(svc, rs);
+		goto fail;
+	}
+	pool_put(svc, rs);
+	return action_submit(svc, p, in->source, in->how, out, err);
+ fail:
+	if (p != NULL)
+		service_player_free(&p->sp);
+	free(p);
+	return action_submit(svc, NULL, in->source, in->how, out, err);
+}

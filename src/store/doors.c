@@ -1,0 +1,123 @@
+/*
+ * store/doors.c: doors beside the signature: players' doors, games' rules.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * Which doors a player opened (Xfcc with a password, replies by mail with
+ * a single-use token) and which games accept actions the server attests.
+ * Both live in tables of their own, one row per player or game, so that a
+ * player or game without a row keeps today's rule: signed by the player.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "store/store_int.h"
+
+static const char *const store_auths[] = { "signed", "signed-or-attested",
+    NULL };
+
+/* Load a player's doors. */
+enum store_status
+store_doors_get(struct store *s, int64_t player_id, struct store_doors *out)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	memset(out, 0, sizeof *out);
+	out->player_id = player_id;
+	if ((st = store_stmt(s, ST_DOORS_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, player_id);
+	status = store_step_one(s, st, "get doors", "no doors");
+	if (status == STORE_NOTFOUND)
+		status = STORE_OK;
+	else if (status == STORE_OK) {
+		out->xfcc = sqlite3_column_int(st, 1) != 0;
+		out->mail_token = sqlite3_column_int(st, 2) != 0;
+		if (store_col_text(st, 3, out->xfcc_hash,
+		    sizeof out->xfcc_hash) != 0) {
+			store_seterr(s, "player %lld: stored password hash too "
+			    "long", (long long)player_id);
+			status = STORE_ERROR;
+		}
+	}
+	store_done(st);
+	return status;
+}
+
+/* Store a player's doors. */
+enum store_status
+store_doors_set(struct store *s, const struct store_doors *d)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if (store_fits(s, d->xfcc_hash, sizeof d->xfcc_hash,
+	    "password hash") != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_DOORS_SET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, d->player_id);
+	sqlite3_bind_int(st, 2, d->xfcc ? 1 : 0);
+	sqlite3_bind_int(st, 3, d->mail_token ? 1 : 0);
+	sqlite3_bind_text(st, 4, d->xfcc_hash, -1, SQLITE_STATIC);
+	status = store_exec_stmt(s, st, "set doors");
+	if (status == STORE_NOTFOUND)
+		store_seterr(s, "no such player");
+	return status;
+}
+
+/* Load a game's auth rule. */
+enum store_status
+store_game_auth_get(struct store *s, int64_t game_id,
+    char auth[STORE_AUTH_SIZE])
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	snprintf(auth, STORE_AUTH_SIZE, "signed");
+	if ((st = store_stmt(s, ST_GAME_AUTH_GET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, game_id);
+	status = store_step_one(s, st, "get the game's auth", "no auth");
+	if (status == STORE_NOTFOUND)
+		status = STORE_OK;
+	else if (status == STORE_OK &&
+	    store_col_text(st, 0, auth, STORE_AUTH_SIZE) != 0) {
+		store_seterr(s, "game %lld: stored auth too long",
+		    (long long)game_id);
+		status = STORE_ERROR;
+	}
+	store_done(st);
+	return status;
+}
+
+/* Store a game's auth rule. */
+enum store_status
+store_game_auth_set(struct store *s, int64_t game_id, const char *auth)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if (store_oneof(s, auth, store_auths, "auth") != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_GAME_AUTH_SET)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_text(st, 2, auth, -1, SQLITE_STATIC);
+	status = store_exec_stmt(s, st, "set the game's auth");
+	if (status == STORE_NOTFOUND)
+		store_seterr(s, "no such game");
+	return status;
+}
