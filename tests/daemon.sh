@@ -744,6 +744,9 @@ sqlite3 "$tmp/state/corrchess.db" "
     DROP TRIGGER player_keys_one_player;
     DROP TRIGGER player_keys_one_player_update;
     DROP INDEX actions_key;
+    DROP TABLE action_attested;
+    DROP TABLE game_auth;
+    DROP TABLE player_doors;
     UPDATE schema_version SET version = 6;
     INSERT INTO player_keys (player_id, pubkey, comment, added)
         SELECT d.id, k.pubkey, 'shared', 0 FROM player_keys k

@@ -312,7 +312,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	bool				 offer;
 	int				 color;
 
-	if (key_still_valid(svc, s, j->err) != 0)
+	if (s->attested != NULL ? attested_allowed(svc, s, row, j->err) != 0 :
+	    key_still_valid(svc, s, j->err) != 0)
 		return -1;
 	if ((color = row_color(row, s->player_id)) == -1)
 		return service_fail(j->err, 403, "not-a-player",
@@ -337,9 +338,6 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		    "the statement is for ply %" PRIu32 " but game %" PRId64
 		    " is at ply %zu: sign a statement for ply %zu", st->ply,
 		    row->id, ply, ply);
-	if (s->attested != NULL &&
-	    attested_allowed(svc, s, row, j->err) != 0)
-		return -1;
 	if (st->action.kind == SIG_ACT_LEAVE)
 		return job_leave(svc, s, j->err, row, now);
 

@@ -275,41 +275,33 @@ service_xfcc_login(struct service *svc, const char *name,
 	return 0;
 }
 
-/* In the writer: tell whether a game takes this attested action. */
+/*
+ * In the writer: tell whether a game takes this attested action, and
+ * whether the player's door is still open (it was checked before the
+ * transaction; the admin may have shut it since).
+ */
 int
 attested_allowed(struct service *svc, const struct job_statement *s,
     const struct store_game *row, struct service_error *err)
 {
-	char	auth[STORE_AUTH_SIZE];
+	struct store_doors	d;
+	char			auth[STORE_AUTH_SIZE];
+	bool			open;
 
-	(void)s;
-	if (store_game_auth_get(svc->wstore, row->id, auth) != STORE_OK)
+	if (store_game_auth_get(svc->wstore, row->id, auth) != STORE_OK ||
+	    store_doors_get(svc->wstore, s->player_id, &d) != STORE_OK)
 		return service_store_fail(err, svc->wstore,
-		    "read the game's auth");
+		    "read the game's auth and the player's doors");
+	open = strcmp(s->attested, "xfcc") == 0 ? d.xfcc : d.mail_token;
+	sodium_memzero(&d, sizeof d);
+	if (!open)
+		return service_fail(err, 403, "door-shut",
+		    "%s has not opened the \"%s\" door", s->st->player,
+		    s->attested);
 	if (strcmp(auth, "signed-or-attested") != 0)
 		return service_fail(err, 403, "signature-required",
 		    "game %" PRId64 " takes only actions signed with the "
 		    "player's own key", row->id);
-	return 0;
-}
-
-/* Tell whether the door `how` of a player is open. */
-static int
-door_open(struct service *svc, const char *name, const char *how,
-    struct service_error *err)
-{
-	struct store_player	p;
-	struct store_doors	d;
-	bool			open;
-
-	if (doors_read(svc, name, &p, &d, err) != 0)
-		return -1;
-	open = strcmp(how, "xfcc") == 0 ? d.xfcc :
-	    strcmp(how, "mail-token") == 0 ? d.mail_token : false;
-	sodium_memzero(&d, sizeof d);
-	if (!open)
-		return service_fail(err, 403, "door-shut",
-		    "%s has not opened the \"%s\" door", name, how);
 	return 0;
 }
 
@@ -331,8 +323,6 @@ service_attest(struct service *svc, const struct service_attested *in,
 		    "the server has no key to attest actions with");
 		goto fail;
 	}
-	if (door_open(svc, in->player, in->how, err) != 0)
-		goto fail;
 	if ((p = calloc(1, sizeof *p)) == NULL) {
 		service_fail(err, 500, "internal", "out of memory");
 		goto fail;
