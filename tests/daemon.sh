@@ -747,6 +747,7 @@ sqlite3 "$tmp/state/corrchess.db" "
     DROP TABLE action_attested;
     DROP TABLE game_auth;
     DROP TABLE player_doors;
+    DROP TABLE refusal_answers;
     UPDATE schema_version SET version = 6;
     INSERT INTO player_keys (player_id, pubkey, comment, added)
         SELECT d.id, k.pubkey, 'shared', 0 FROM player_keys k

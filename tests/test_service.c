@@ -508,6 +508,130 @@ test_key_revoked_in_flight(void **state)
 	free(p);
 }
 
+/* Count the outbox's mails to one address, by kind. */
+struct outbox_count {
+	const char	*recipient;
+	int		 refused, howto, other;
+};
+
+/* Count one due mail. */
+static int
+outbox_count_one(void *arg, const struct store_outbox *o)
+{
+	struct outbox_count	*c = arg;
+
+	if (strcmp(o->recipient, c->recipient) != 0)
+		return 0;
+	if (strcmp(o->kind, "refused") == 0)
+		c->refused++;
+	else if (strcmp(o->kind, "howto") == 0)
+		c->howto++;
+	else
+		c->other++;
+	return 0;
+}
+
+/* Count what the outbox holds for an address. */
+static struct outbox_count
+outbox_count(struct fx *fx, const char *recipient)
+{
+	struct outbox_count	c = { recipient, 0, 0, 0 };
+	struct service_error	err;
+
+	assert_int_equal(service_outbox_due(fx->svc, 100000, outbox_count_one,
+	    &c, &err), 0);
+	return c;
+}
+
+/* Mail `n` badly signed statements naming alice from a stranger. */
+static void
+stranger_mail(struct fx *fx, int64_t game, int first, int n)
+{
+	struct service_mail_in		in;
+	enum service_mail_outcome	out;
+	struct service_error		err;
+	char				text[SIG_SIGNED_SIZE], mid[64];
+	int				i;
+
+	sign(fx, game, 0, "alice", "move e4", K_STRANGER, SIG_FORM_RAW, text,
+	    sizeof text);
+	for (i = first; i < first + n; i++) {
+		memset(&in, 0, sizeof in);
+		snprintf(mid, sizeof mid, "<flood%d@evil.example>", i);
+		in.mailbox = "INBOX";
+		in.uidvalidity = 1;
+		in.uid = 100 + i;
+		in.message_id = mid;
+		in.sender = "mallory@evil.example";
+		in.subject = "move";
+		in.statement = text;
+		in.statement_len = strlen(text);
+		assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
+		assert_int_equal(out, SERVICE_MAIL_REFUSED);
+	}
+}
+
+/*
+ * A stranger's flood of mail naming alice: three answers an hour go to
+ * alice's registered address, then one summary a day of the rest, none
+ * to the stranger; the counts are in the metrics.
+ */
+static void
+test_mail_refusal_flood(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_config	 cfg;
+	struct service_error	 err;
+	struct outbox_count	 c;
+	char			 why[256];
+	int64_t			 id, held0, sent0, sum0;
+
+	service_close(fx->svc);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.db_path = fx->db;
+	cfg.sync = STORE_SYNC_NORMAL;
+	cfg.now = fx_clock;
+	cfg.now_arg = fx;
+	cfg.mail = true;
+	cfg.mail_from = "corrchess <chess@club.example>";
+	cfg.mail_domain = "club.example";
+	fx->svc = service_open(&cfg, why, sizeof why);
+	if (fx->svc == NULL)
+		fail_msg("service_open: %s", why);
+	assert_int_equal(service_player_set(fx->svc, "alice",
+	    "alice@club.example", NULL, NULL, NULL, &err), 0);
+	id = game_make(fx, "alice", "bob", NULL, NULL);
+	held0 = metric_value("corrchess_mail_answers_held_total"
+	    "{kind=\"refused\"}");
+	sent0 = metric_value("corrchess_mail_answers_total{kind=\"refused\"}");
+	sum0 = metric_value("corrchess_mail_answers_total{kind=\"summary\"}");
+
+	stranger_mail(fx, id, 0, 50);
+	c = outbox_count(fx, "alice@club.example");
+	/* Three answers, then the first summary (of the fourth). */
+	assert_int_equal(c.refused, MAIL_REFUSALS_PER_HOUR + 1);
+	assert_int_equal(outbox_count(fx, "mallory@evil.example").refused, 0);
+	assert_int_equal(metric_value("corrchess_mail_answers_total"
+	    "{kind=\"refused\"}") - sent0, MAIL_REFUSALS_PER_HOUR);
+	assert_int_equal(metric_value("corrchess_mail_answers_held_total"
+	    "{kind=\"refused\"}") - held0, 50 - MAIL_REFUSALS_PER_HOUR);
+	assert_int_equal(metric_value("corrchess_mail_answers_total"
+	    "{kind=\"summary\"}") - sum0, 1);
+
+	/* An hour later, three more answers; the summary waits a day. */
+	atomic_store(&fx->now, T0 + HOUR + 1);
+	stranger_mail(fx, id, 50, 10);
+	c = outbox_count(fx, "alice@club.example");
+	assert_int_equal(c.refused, 2 * MAIL_REFUSALS_PER_HOUR + 1);
+	/* A day later: the next held refusal brings the day's summary. */
+	atomic_store(&fx->now, T0 + GAME_DAY + 2 * HOUR);
+	stranger_mail(fx, id, 60, MAIL_REFUSALS_PER_HOUR + 1);
+	c = outbox_count(fx, "alice@club.example");
+	assert_int_equal(c.refused, 3 * MAIL_REFUSALS_PER_HOUR + 2);
+	assert_int_equal(metric_value("corrchess_mail_answers_total"
+	    "{kind=\"summary\"}") - sum0, 2);
+}
+
 /* --- the record chain ------------------------------------------------- */
 
 struct chain {
@@ -1661,6 +1785,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_key_one_player, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_revoked_in_flight,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mail_refusal_flood,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_game, setup,
 		    teardown),

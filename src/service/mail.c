@@ -12,9 +12,11 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/log.h"
 #include "service/service_int.h"
@@ -154,8 +156,50 @@ service_mail_position(struct service *svc, const char *mailbox,
 }
 
 /*
+ * Hold back the answer to a mail refused in player p's name: the hour's
+ * answers are spent. Once a day at most, a summary of the refusals held
+ * since the last one goes instead, with the last refusal's reason.
+ */
+static int
+mail_hold_refusal(struct service *svc, const struct job *j,
+    const struct store_player *p, int64_t now)
+{
+	struct notice	 n;
+	struct tm	 tm;
+	time_t		 t;
+	int64_t		 held, since, summary_at;
+	char		 reason[sizeof j->err->message + 256], when[32];
+
+	if (store_refusal_hold(svc->wstore, p->email, p->id, now, &held,
+	    &since, &summary_at) != STORE_OK)
+		return -1;
+	service_count_answer("refused", true);
+	if (summary_at > now - GAME_DAY)
+		return 0;
+	t = (time_t)since;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+	snprintf(reason, sizeof reason, "%" PRId64 " mail%s in your name "
+	    "%s refused since %s and not answered one by one (at most %d "
+	    "answers an hour go to one address); the last: %s", held,
+	    held == 1 ? "" : "s", held == 1 ? "was" : "were", when,
+	    MAIL_REFUSALS_PER_HOUR, j->err->message);
+	notify_start(&n, NOTICE_REFUSED, p->email, p->name, player_lang(p));
+	n.answered_subject = j->u.mail.mail->subject;
+	n.reason = reason;
+	n.reason_code = j->err->code;
+	if (notify_queue(svc, svc->wstore, &n, now) != 0 ||
+	    store_refusal_summarised(svc->wstore, p->email, now) != STORE_OK)
+		return -1;
+	service_count_answer("summary", false);
+	return 0;
+}
+
+/*
  * Answer a refused mail: to the sender when the sender is a registered
  * player, else to the player the statement names; strangers get nothing.
+ * The answer goes to the player's registered address only, at most
+ * MAIL_REFUSALS_PER_HOUR an hour; the rest are summed up once a day.
  */
 static int
 mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
@@ -170,6 +214,7 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 	const char			**sanv = NULL;
 	char				*pgn = NULL;
 	struct service_error		 ignore;
+	int64_t				 recent = 0;
 	int				 rc;
 
 	if (m->automatic)
@@ -182,6 +227,13 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 		    "player's address", m->sender, j->err->code);
 		return 0;
 	}
+	if (store_outbox_recent(svc->wstore, p.email,
+	    notice_kind_name(NOTICE_REFUSED), now - GAME_DAY / 24,
+	    &recent) != STORE_OK)
+		return -1;
+	if (recent >= MAIL_REFUSALS_PER_HOUR)
+		return mail_hold_refusal(svc, j, &p, now);
+	service_count_answer("refused", false);
 	notify_start(&n, NOTICE_REFUSED, p.email, p.name, player_lang(&p));
 	n.answered_id = m->message_id[0] ? m->message_id : NULL;
 	n.answered_subject = m->subject;
@@ -221,8 +273,11 @@ mail_answer_howto(struct service *svc, const struct job *j, int64_t now)
 	    notice_kind_name(NOTICE_HOWTO), now - GAME_DAY, &recent) !=
 	    STORE_OK)
 		return -1;
-	if (recent > 0)
+	if (recent > 0) {
+		service_count_answer("howto", true);
 		return 0;
+	}
+	service_count_answer("howto", false);
 	known = store_player_get_by_email(svc->wstore, m->sender, &p) ==
 	    STORE_OK;
 	notify_start(&n, NOTICE_HOWTO, m->sender, known ? p.name : NULL,

@@ -227,6 +227,21 @@ service_count_accepted(void)
 	metrics_inc(m_accepted);
 }
 
+/* Answers to mail, by kind: queued, and held back by their bounds. */
+static struct metric	*m_answers[3][2];
+static const char *const answer_kinds[3] = { "refused", "summary", "howto" };
+
+/* Count an answer to a mail, queued or held back. */
+void
+service_count_answer(const char *kind, bool held)
+{
+	size_t	i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(kind, answer_kinds[i]) == 0)
+			metrics_inc(m_answers[i][held]);
+}
+
 /* Count one transaction of the writer and the jobs it committed. */
 void
 service_count_batch(size_t n)
@@ -259,6 +274,7 @@ games_by_status(void *arg)
 static void
 service_metrics_init(void)
 {
+	char	name[128];
 	size_t	i;
 
 	m_accepted = metrics_counter("corrchess_actions_accepted_total",
@@ -267,6 +283,16 @@ service_metrics_init(void)
 	for (i = 0; refusal_codes[i] != NULL; i++)
 		refusal_row_add(refusal_codes[i]);
 	pthread_mutex_unlock(&m_refused_lock);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "corrchess_mail_answers_total"
+		    "{kind=\"%s\"}", answer_kinds[i]);
+		m_answers[i][0] = metrics_counter(name, "Answers to mail "
+		    "queued: refusals, their daily summaries, how-tos");
+		snprintf(name, sizeof name, "corrchess_mail_answers_held_total"
+		    "{kind=\"%s\"}", answer_kinds[i]);
+		m_answers[i][1] = metrics_counter(name, "Answers to mail held "
+		    "back by their bounds (per address and hour or day)");
+	}
 	m_batches = metrics_counter("corrchess_commit_batches_total",
 	    "Transactions of the action writer (group commit)");
 	m_batched = metrics_counter("corrchess_commit_jobs_total",

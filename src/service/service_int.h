@@ -269,6 +269,10 @@ struct service {
 	struct login_slot	*logins;	/* SERVICE_LOGIN_SLOTS */
 };
 
+/* Answers to refused mail one address gets in an hour; the rest are
+ * summed up in one mail a day. */
+#define MAIL_REFUSALS_PER_HOUR	3
+
 /* A statement checked on the caller's thread, ready for the writer. */
 struct prepared {
 	struct sig_statement	st;
@@ -298,6 +302,9 @@ void	*service_grow(void *, size_t *, size_t, size_t, size_t);
 void	service_count_accepted(void);
 void	service_count_refused(const char *);
 void	service_count_batch(size_t);
+/* Count an answer to a mail ("refused", "summary", "howto"), sent or
+ * held back. */
+void	service_count_answer(const char *kind, bool held);
 
 /* writer.c */
 int	writer_start(struct service *);

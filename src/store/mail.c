@@ -239,6 +239,42 @@ store_outbox_recent(struct store *s, const char *recipient, const char *kind,
 	return store_exec_count(s, st, "count recent mail", n);
 }
 
+/* Hold back one answer to a refused mail, and count what is held. */
+enum store_status
+store_refusal_hold(struct store *s, const char *recipient, int64_t player_id,
+    int64_t now, int64_t *held, int64_t *since, int64_t *summary_at)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_REFUSAL_HOLD)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, recipient, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, player_id);
+	sqlite3_bind_int64(st, 3, now);
+	status = store_step_one(s, st, "hold an answer", "no row");
+	if (status == STORE_OK) {
+		*held = sqlite3_column_int64(st, 0);
+		*since = sqlite3_column_int64(st, 1);
+		*summary_at = sqlite3_column_int64(st, 2);
+	}
+	store_done(st);
+	return status;
+}
+
+/* Record that the held refusals were summed up. */
+enum store_status
+store_refusal_summarised(struct store *s, const char *recipient, int64_t now)
+{
+	sqlite3_stmt	*st;
+
+	if ((st = store_stmt(s, ST_REFUSAL_SUMMARISED)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_text(st, 1, recipient, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	return store_exec_stmt(s, st, "record the summary");
+}
+
 /* Count the messages waiting to be sent. */
 enum store_status
 store_outbox_pending(struct store *s, int64_t *n)

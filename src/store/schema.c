@@ -254,6 +254,17 @@ static const char *const store_migrations[] = {
 	"  mail_token INTEGER NOT NULL DEFAULT 0 CHECK (mail_token IN (0, 1)),"
 	"  xfcc_hash TEXT NOT NULL DEFAULT ''"
 	");",
+
+	/* 9 -> 10: answers to mail refused in a player's name, per address:
+	 * those held back since the last summary (the first at
+	 * held_since), and when the last summary was queued. */
+	"CREATE TABLE refusal_answers ("
+	"  recipient TEXT PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),"
+	"  held_since INTEGER NOT NULL DEFAULT 0,"
+	"  summary_at INTEGER NOT NULL DEFAULT 0"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -192,6 +192,15 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_OUTBOX_RECENT] = { "outbox-recent", 0,
 	    "SELECT COUNT(*) FROM outbox "
 	    "WHERE recipient = ?1 AND kind = ?2 AND created >= ?3" },
+	[ST_REFUSAL_HOLD] = { "refusal-hold", 0,
+	    "INSERT INTO refusal_answers (recipient, player_id, held, "
+	    "held_since, summary_at) VALUES (?1, ?2, 1, ?3, 0) "
+	    "ON CONFLICT (recipient) DO UPDATE SET held = held + 1, "
+	    "held_since = CASE WHEN held = 0 THEN ?3 ELSE held_since END, "
+	    "player_id = ?2 RETURNING held, held_since, summary_at" },
+	[ST_REFUSAL_SUMMARISED] = { "refusal-summarised", 0,
+	    "UPDATE refusal_answers SET held = 0, summary_at = ?2 "
+	    "WHERE recipient = ?1" },
 	[ST_OUTBOX_PENDING] = { "outbox-pending", 0,
 	    "SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND failed IS NULL "
 	    "AND next_attempt >= 0" },

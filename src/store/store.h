@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	9
+#define STORE_SCHEMA_VERSION	10
 
 enum store_status {
 	STORE_OK = 0,
@@ -584,6 +584,20 @@ enum store_status store_outbox_retry(struct store *, int64_t id,
     int64_t next_attempt, const char *error);
 enum store_status store_outbox_failed(struct store *, int64_t id, int64_t at,
     const char *error);
+
+/*
+ * Hold back one answer to a mail refused in the name of player
+ * `player_id`, whose address is `recipient`: count it, and give the
+ * refusals held since the last summary (*held, the first at *since) and
+ * when that summary was queued (*summary_at, 0: never).
+ */
+enum store_status store_refusal_hold(struct store *, const char *recipient,
+    int64_t player_id, int64_t now, int64_t *held, int64_t *since,
+    int64_t *summary_at);
+
+/* Record that a summary of the held refusals went out at `now`. */
+enum store_status store_refusal_summarised(struct store *,
+    const char *recipient, int64_t now);
 
 /* Messages of `kind` queued for `recipient` since `since` (rate limits). */
 enum store_status store_outbox_recent(struct store *, const char *recipient,
