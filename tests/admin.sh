@@ -6,7 +6,8 @@
 #
 # The real corrchessd on a free loopback port, driven by the real curl:
 # a mistyped JSON member or query parameter is refused with the closest
-# known name instead of being dropped.
+# known name instead of being dropped; a wrong admin token is said to be
+# wrong (over curl and by `corrchess admin backup`), not missing.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -83,6 +84,26 @@ expect "a listing with known parameters" 200
 req GET '/api/v1/games/1?lang=fr'
 expect "a game with a parameter it does not take" 400 bad-request
 says "?lang named" "unknown query parameter lang: this resource takes none"
+
+# --- A wrong admin token is said to be wrong, not missing -----------------
+
+req GET /api/v1/players
+expect "no token" 401 unauthorized
+says "no token: the header is asked for" \
+    "this needs the admin token: Authorization: Bearer TOKEN"
+req GET /api/v1/players -H 'Authorization: Bearer nope'
+expect "a wrong token" 401 unauthorized
+says "a wrong token is said to be wrong" "the admin token given is not \
+this server's: use the one in its admin_token_file (by default \
+STATE_DIRECTORY/admin.token)"
+req GET /api/v1/players -H 'Authorization: Basic eDp5'
+says "another scheme" "the Authorization header must be 'Bearer TOKEN'"
+echo nope-nope-nope-nope >"$tmp/wrong.token"
+run admin backup -s "$base" -t "$tmp/wrong.token" "$tmp/club.db"
+same "admin backup with a wrong token fails" "$status" 1
+check "and says the token is not the server's" grep -q \
+    "the admin token given is not this server's" "$tmp/err"
+check "no copy is left" [ ! -e "$tmp/club.db" ]
 
 daemon_stop
 finish

@@ -172,6 +172,8 @@ check "corrchess sign --ssh = ssh-keygen -Y sign" cmp -s "$tmp/body" "$tmp/ccsig
 # Refusals at ply 4 (white to move); none changes the game.
 cp "$tmp/replay" "$tmp/body"
 refused "replayed statement" 409 stale-ply "$g1"
+same "a move sent again is said to stand" "$(jstr message "$tmp/refusal")" \
+    "your move 2...d5 was already accepted; it is alice's move"
 statement "$g1" 4 alice "move Ke3"
 sign_ssh "$tmp/alice"
 refused "illegal move" 422 illegal-move "$g1"
@@ -181,11 +183,34 @@ refused "not a move" 422 bad-move "$g1"
 statement "$g1" 4 bob "move e6"
 sign_ssh "$tmp/bob"
 refused "not your turn" 409 not-your-turn "$g1"
+statement "$g1" 5 bob "move e6"
+sign_ssh "$tmp/bob"
+refused "not your turn, a ply ahead" 409 not-your-turn "$g1"
+same "the refusal says whose move it is" \
+    "$(jstr message "$tmp/refusal")" \
+    "it is not your move: it is alice's move (White, ply 4)"
 statement "$g1" 4 alice "move exd6 e.p."
 sign_ssh "$tmp/bob"
-refused "alice's statement, bob's SSH key" 403 unknown-key "$g1"
+refused "alice's statement, bob's SSH key" 403 wrong-key "$g1"
+fp=$(ssh-keygen -lf "$tmp/bob.pub" | cut -d' ' -f2)
+same "the refusal names the key that signed and its player" \
+    "$(jstr message "$tmp/refusal")" \
+    "the statement names alice but is signed with the \
+key $fp, which is bob's: check the key you sign with (-k) and the player \
+you name (-p)"
 sign_raw "$tmp/bob.pem"
-refused "alice's statement, bob's raw key" 403 bad-signature "$g1"
+refused "alice's statement, bob's raw key" 403 wrong-key "$g1"
+check "a raw signature's key is found too" grep -q \
+    "signed with the key SHA256:[^ ]*, which is bob's" "$tmp/refusal"
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/stranger"
+sign_ssh "$tmp/stranger"
+refused "alice's statement, a key no one has" 403 unknown-key "$g1"
+statement "$g1" 4 alice "move exd6 e.p."
+sign_ssh "$tmp/alice"
+req POST "/api/v1/games/$g1/actions" -d "@$tmp/body"
+expect "a statement sent with curl -d" 400 bad-statement
+check "the refusal says to use --data-binary" grep -q \
+    "send it with curl --data-binary, not -d" "$tmp/out"
 sign_ssh "$tmp/alice" other
 refused "signed for namespace 'other'" 403 wrong-namespace "$g1"
 cp "$tmp/st" "$tmp/body"

@@ -349,9 +349,15 @@ test_refuse_signature(void **state)
 	/* A raw signature names no key: it just does not verify. */
 	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_STRANGER,
 	    SIG_FORM_RAW, &err), &err, 403, "bad-signature");
-	/* bob's key is registered, but not for alice. */
+	/* bob's key is registered, but not for alice: said whose it is,
+	 * for both forms (a raw signature by trying the server's keys). */
 	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_BOB,
-	    SIG_FORM_SSHSIG, &err), &err, 403, "unknown-key");
+	    SIG_FORM_SSHSIG, &err), &err, 403, "wrong-key");
+	assert_non_null(strstr(err.message, "which is bob's: check the key "
+	    "you sign with (-k)"));
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 403, "wrong-key");
+	assert_non_null(strstr(err.message, "signed with the key SHA256:"));
 
 	/* alice's key, the statement changed after signing: d4 for e4. */
 	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,

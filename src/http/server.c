@@ -139,6 +139,7 @@ http_queue_error(struct http_server *srv, struct http_request *req)
 {
 	struct http_response	 resp = { .req = req };
 	const char		*word = http_status_code_word(req->error);
+	const char		*auth;
 	mhd_result		 ret;
 
 	switch (req->error) {
@@ -153,9 +154,23 @@ http_queue_error(struct http_server *srv, struct http_request *req)
 		http_response_header(&resp, MHD_HTTP_HEADER_ALLOW, req->allow);
 		break;
 	case 401:
-		http_respond_error(&resp, 401, word,
-		    "this needs the admin token: "
-		    "Authorization: Bearer TOKEN");
+		/* Say what was wrong: no token, another form, another token. */
+		auth = http_request_header(req, MHD_HTTP_HEADER_AUTHORIZATION);
+		if (!srv->have_token)
+			http_respond_error(&resp, 401, word, "this server has "
+			    "no admin token: admin requests are refused");
+		else if (auth == NULL)
+			http_respond_error(&resp, 401, word,
+			    "this needs the admin token: "
+			    "Authorization: Bearer TOKEN");
+		else if (strncasecmp(auth, "Bearer ", 7) != 0)
+			http_respond_error(&resp, 401, word, "the "
+			    "Authorization header must be 'Bearer TOKEN'");
+		else
+			http_respond_error(&resp, 401, word, "the admin token "
+			    "given is not this server's: use the one in its "
+			    "admin_token_file (by default STATE_DIRECTORY/"
+			    "admin.token)");
 		http_response_header(&resp, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 		    "Bearer realm=\"corrchess\"");
 		break;

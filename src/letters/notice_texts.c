@@ -244,6 +244,7 @@ static const struct {
 	{ "bad-signature", "signature invalide" },
 	{ "bad-statement", "déclaration mal formée" },
 	{ "unknown-key", "clé inconnue" },
+	{ "wrong-key", "signée avec la clé d'un autre joueur" },
 	{ "key-revoked", "clé révoquée" },
 	{ "wrong-namespace", "signature faite pour un autre usage "
 	    "(ssh-keygen -n corrchess)" },

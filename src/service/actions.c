@@ -19,12 +19,114 @@
 
 #include "service/service_int.h"
 
+/* Most keys tried to name the signer of a raw signature by another key. */
+#define SIGNER_KEYS_MAX	4096
+
+/* The players of the server, for signer_find(). */
+struct signer_players {
+	int64_t		*ids;
+	size_t		 n, cap;
+};
+
+/* Collect a player's id. */
+static int
+signer_collect(void *arg, const struct store_player *p)
+{
+	struct signer_players	*sp = arg;
+	int64_t			*ids;
+
+	if (sp->n == sp->cap) {
+		sp->cap = sp->cap ? sp->cap * 2 : 64;
+		if ((ids = realloc(sp->ids, sp->cap * sizeof *ids)) == NULL)
+			return -1;
+		sp->ids = ids;
+	}
+	sp->ids[sp->n++] = p->id;
+	return 0;
+}
+
+/* The keys of one player, for signer_find(). */
+struct signer_keys {
+	const struct sig_statement	*st;
+	const struct sig_signature	*sg;
+	size_t				*tried;
+	bool				 found;
+	uint8_t				 pubkey[SIG_PUBKEY_BYTES];
+};
+
+/* Note the key when it made the signature. */
+static int
+signer_try(void *arg, const struct store_key *k)
+{
+	struct signer_keys	*sk = arg;
+	const uint8_t		(*one)[SIG_PUBKEY_BYTES] =
+				    (const uint8_t (*)[SIG_PUBKEY_BYTES])k->pubkey;
+
+	if (sk->found || ++*sk->tried > SIGNER_KEYS_MAX)
+		return 0;
+	if (sig_signature_verify(sk->st, sk->sg, one, 1, NULL, NULL) == 0) {
+		sk->found = true;
+		memcpy(sk->pubkey, k->pubkey, SIG_PUBKEY_BYTES);
+	}
+	return 0;
+}
+
+/*
+ * Find the registered key that made a signature none of the statement's
+ * player's keys made: the key an SSH signature carries, or for a raw one
+ * the server's keys tried in turn. Its fingerprint into `fp` and its
+ * player's name into `name`; 0, or -1 when no registered key made it.
+ */
+static int
+signer_find(struct store *rs, const struct sig_statement *st,
+    const struct sig_signature *sg, char fp[SIG_FINGERPRINT_SIZE],
+    char name[STORE_NAME_SIZE])
+{
+	struct signer_players	 players = { 0 };
+	struct signer_keys	 sk = { st, sg, NULL, false, { 0 } };
+	struct store_key	 k;
+	struct store_player	 p;
+	size_t			 tried = 0, i;
+	int			 rc = -1;
+
+	sk.tried = &tried;
+	if (sg->form == SIG_FORM_SSHSIG) {
+		if (store_key_find(rs, sg->ssh.pubkey, &k, &p) != STORE_OK)
+			return -1;
+		signer_try(&sk, &k);
+		if (!sk.found)
+			return -1;
+		sig_pubkey_fingerprint(sk.pubkey, fp);
+		snprintf(name, STORE_NAME_SIZE, "%s", p.name);
+		return 0;
+	}
+	if (store_player_list(rs, 0, 0, signer_collect, &players) !=
+	    STORE_OK)
+		goto out;
+	for (i = 0; i < players.n && !sk.found && tried <= SIGNER_KEYS_MAX;
+	    i++) {
+		if (store_key_list(rs, players.ids[i], signer_try, &sk) !=
+		    STORE_OK)
+			goto out;
+		if (sk.found && store_player_get(rs, players.ids[i], &p) ==
+		    STORE_OK) {
+			sig_pubkey_fingerprint(sk.pubkey, fp);
+			snprintf(name, STORE_NAME_SIZE, "%s", p.name);
+			rc = 0;
+		}
+	}
+ out:
+	free(players.ids);
+	return rc;
+}
+
 /* Verify a statement's signature against the player's keys. */
 static int
-verify(const struct sig_statement *st, const struct sig_signature *sg,
-    const struct service_player *sp, int64_t *key_id,
-    struct service_error *err)
+verify(struct store *rs, const struct sig_statement *st,
+    const struct sig_signature *sg, const struct service_player *sp,
+    int64_t *key_id, struct service_error *err)
 {
+	char		fp[SIG_FINGERPRINT_SIZE], name[STORE_NAME_SIZE];
 	uint8_t		(*keys)[SIG_PUBKEY_BYTES] = NULL;
 	int64_t		*ids = NULL;
 	size_t		 n = 0, i, which;
@@ -72,9 +174,15 @@ verify(const struct sig_statement *st, const struct sig_signature *sg,
 		if (pass == 0)
 			valid_se = se;
 	}
+	/* Signed with another player's key: say whose, and what to check. */
+	if (signer_find(rs, st, sg, fp, name) == 0)
+		service_fail(err, 403, "wrong-key",
+		    "the statement names %s but is signed with the key %s, "
+		    "which is %s's: check the key you sign with (-k) and the "
+		    "player you name (-p)", st->player, fp, name);
 	/* Judge by the valid keys: an SSH signature by one of them that
 	 * does not verify is a bad signature, not an unknown key. */
-	if (sg->form == SIG_FORM_SSHSIG && valid_se == SIG_EKEY_MISMATCH)
+	else if (sg->form == SIG_FORM_SSHSIG && valid_se == SIG_EKEY_MISMATCH)
 		service_fail(err, 403, "unknown-key",
 		    "the statement is signed with a key that is not registered "
 		    "for %s", st->player);
@@ -112,6 +220,14 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 		code = se == SIG_ENOSIG ? "no-signature" :
 		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
 		    "bad-signature" : "bad-statement";
+		/* curl -d drops the line ends: the lines come joined. */
+		if (memmem(text, len, SIG_HEADER "game:", sizeof SIG_HEADER +
+		    4) != NULL)
+			return service_fail(err, 400, "bad-statement",
+			    "the statement's lines arrived joined into one "
+			    "(\"%sgame: ...\"): send it with curl "
+			    "--data-binary, not -d, which drops the line ends",
+			    SIG_HEADER);
 		if (p->st.line != 0)
 			return service_fail(err, 400, code,
 			    "line %u of the %s: %s", p->st.line,
@@ -129,15 +245,17 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 	if ((rs = pool_get(svc, err)) == NULL)
 		return -1;
 	rc = player_read(rs, p->st.player, &p->sp, err);
-	pool_put(svc, rs);
 	if (rc != 0) {
+		pool_put(svc, rs);
 		if (err->status == 404)
 			service_fail(err, 403, "unknown-player",
 			    "there is no player \"%s\" on this server",
 			    p->st.player);
 		return -1;
 	}
-	return verify(&p->st, &p->sg, &p->sp, &p->key_id, err);
+	rc = verify(rs, &p->st, &p->sg, &p->sp, &p->key_id, err);
+	pool_put(svc, rs);
+	return rc;
 }
 
 /* Fill a job's statement from a prepared one, which must outlive the job. */
@@ -295,6 +413,57 @@ key_still_valid(struct service *svc, const struct job_statement *s,
 	return 0;
 }
 
+/* Write the number and SAN of ply k ("2...Nc6", "3. Bb5"). */
+static void
+ply_text(const struct cached *c, size_t k, char *buf, size_t size)
+{
+	const struct chess_position	*start = &c->state.chess.start;
+	size_t				 n = k + (start->side == CHESS_BLACK);
+
+	snprintf(buf, size, "%zu%s%s", start->fullmove + n / 2,
+	    n % 2 == 1 ? "..." : ". ", c->san[k]);
+}
+
+/*
+ * Refuse a statement for another ply than the game's, saying what the
+ * signer should do: a move of theirs already accepted at that ply, or a
+ * move when it is the opponent's turn, is said as such; otherwise the ply
+ * to sign for.
+ */
+static int
+stale_refusal(struct service_error *err, const struct store_game *row,
+    const struct cached *c, const struct sig_statement *st, int color)
+{
+	size_t		 ply = game_ply(&c->state);
+	int		 turn = game_turn(&c->state);
+	const char	*other = turn == CHESS_WHITE ? row->white_name :
+			    row->black_name;
+	bool		 moving = st->action.kind == SIG_ACT_MOVE ||
+			    st->action.kind == SIG_ACT_MOVE_OFFER_DRAW;
+	char		 played[CHESS_SAN_MAX + 24];
+
+	/* The mover of ply k is the start's side when k is even. */
+	if (moving && st->ply < ply && (int)((c->state.chess.start.side +
+	    st->ply) % 2) == color) {
+		ply_text(c, st->ply, played, sizeof played);
+		if (color != turn)
+			return service_fail(err, 409, "stale-ply",
+			    "your move %s was already accepted; it is %s's "
+			    "move", played, other);
+		return service_fail(err, 409, "stale-ply",
+		    "your move %s was already accepted; it is your move "
+		    "again: sign a statement for ply %zu", played, ply);
+	}
+	if (moving && color != turn)
+		return service_fail(err, 409, "not-your-turn",
+		    "it is not your move: it is %s's move (%s, ply %zu)",
+		    other, turn == CHESS_WHITE ? "White" : "Black", ply);
+	return service_fail(err, 409, "stale-ply",
+	    "the statement is for ply %" PRIu32 " but game %" PRId64
+	    " is at ply %zu: sign a statement for ply %zu", st->ply, row->id,
+	    ply, ply);
+}
+
 /* Check and apply one signed action inside the writer's transaction. */
 int
 job_action(struct service *svc, struct job *j, struct store_game *row,
@@ -334,10 +503,7 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		goto over;
 	ply = game_ply(&c->state);
 	if (st->ply != ply)
-		return service_fail(j->err, 409, "stale-ply",
-		    "the statement is for ply %" PRIu32 " but game %" PRId64
-		    " is at ply %zu: sign a statement for ply %zu", st->ply,
-		    row->id, ply, ply);
+		return stale_refusal(j->err, row, c, st, color);
 	if (st->action.kind == SIG_ACT_LEAVE)
 		return job_leave(svc, s, j->err, row, now);
 
