@@ -357,8 +357,8 @@ same "refusal: subject" "$(hdr Subject "$tmp/b3")" \
 same "refusal: In-Reply-To is the forged mail" "$(hdr In-Reply-To "$tmp/b3")" \
     "<forged.$$@bob.$domain>"
 textpart "$tmp/b3" | tr '\n' ' ' | tr -s ' ' >"$tmp/b3.txt"
-check "refusal: not accepted, with the reason" grep -q \
-    'not accepted: the statement is signed with a key that is not registered for alice' \
+check "refusal: not accepted, with the reason (whose key signed)" grep -q \
+    "not accepted: the statement names alice but is signed with the key SHA256:[^ ]*, which is bob's" \
     "$tmp/b3.txt"
 same "the forged move is not played" "$(ply "$g")" 1
 check "alice hears nothing of the forgery" holds alice "$na"
@@ -371,8 +371,8 @@ check "the replayed mail is filed in refused" waitfor 20 \
 check "alice is answered" waitfor 20 has alice $((na + 1))
 fetch alice $((na + 1)) "$tmp/a3"
 textpart "$tmp/a3" | tr '\n' ' ' | tr -s ' ' >"$tmp/a3.txt"
-check "refusal of the replay: stale ply" grep -q \
-    "the statement is for ply 0 but game $g is at ply 1" "$tmp/a3.txt"
+check "refusal of the replay: the move stands" grep -q \
+    "your move 1. e4 was already accepted; it is bob's move" "$tmp/a3.txt"
 same "the replay changes nothing" "$(ply "$g")" 1
 same "refusal: in alice's thread" "$(hdr References "$tmp/a3" |
     grep -o "<game-$g.white@$domain>")" "<game-$g.white@$domain>"
