@@ -16,12 +16,18 @@
  *
  * usage: bench/genmoves -o DIR [-c CONNS] [-g GAMES] [-f FIRST] [-p PREFIX]
  *            [-m MAXPLY] PGN...
+ *        bench/genmoves -o DIR -L PLIES [-c CONNS] [-g GAMES] [-f FIRST]
+ *            [-p PREFIX]
  *
  * Connection k has two players, PREFIXkw (white) and PREFIXkb (black), each
  * with a new Ed25519 key. Game i (0 <= i < GAMES) gets the id FIRST + i, is
  * played on connection i % CONNS and replays the moves of PGN game
  * i % (games read), up to MAXPLY plies (0: all) and never past the end of
- * the game by the rules (policy "auto"). Written in DIR:
+ * the game by the rules (policy "auto"). With -L, no PGN: every game is a
+ * line of PLIES plies of its own (long games, longer than real ones), a
+ * walk from the start position that never captures, never repeats a
+ * position and moves a pawn often enough to keep the fifty-move rule
+ * away, so that the game stays ongoing. Written in DIR:
  *   players    name TAB public key (raw base64), one a line
  *   games      white TAB black, line i for game FIRST + i
  *   conn.K     game TAB signed statement (newlines written as the two
@@ -60,7 +66,9 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: genmoves -o DIR [-c CONNS] [-g GAMES] "
-	    "[-f FIRST] [-p PREFIX] [-m MAXPLY] PGN...\n");
+	    "[-f FIRST] [-p PREFIX] [-m MAXPLY] PGN...\n"
+	    "       genmoves -o DIR -L PLIES [-c CONNS] [-g GAMES] "
+	    "[-f FIRST] [-p PREFIX]\n");
 	exit(2);
 }
 
@@ -185,6 +193,82 @@ write_statement(FILE *f, uint64_t game, uint32_t ply,
 	return 0;
 }
 
+/* Tell whether key is among the n keys of seen. */
+static int
+seen_key(const uint64_t *seen, size_t n, uint64_t key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (seen[i] == key)
+			return 1;
+	return 0;
+}
+
+/*
+ * Make l a line of n plies: a walk from the start position, choosing with
+ * the generator state *rnd among the moves that capture nothing, reach a
+ * position not seen before and leave the opponent a move; where it can,
+ * one that gives no check, and a pawn move when the halfmove clock
+ * reaches 60. -1 when the
+ * walk is stuck before n plies, or out of memory.
+ */
+static int
+long_line(struct line *l, size_t n, uint64_t *rnd)
+{
+	struct chess_position	 pos, next;
+	chess_move		 moves[CHESS_MAX_MOVES], pick[CHESS_MAX_MOVES];
+	uint64_t		*seen;
+	size_t			 ply, nseen = 0;
+	int			 nm, np, i, pass, pawn;
+
+	l->nply = 0;
+	l->san = calloc(n, sizeof *l->san);
+	seen = calloc(n + 1, sizeof *seen);
+	if (l->san == NULL || seen == NULL) {
+		free(seen);
+		return -1;
+	}
+	chess_position_start(&pos);
+	seen[nseen++] = pos.key;
+	for (ply = 0; ply < n; ply++) {
+		nm = chess_legal_moves(&pos, moves);
+		np = 0;
+		for (pass = 0; pass < 2 && np == 0; pass++) {
+			for (i = 0; i < nm; i++) {
+				if (pos.board[CHESS_MOVE_TO(moves[i])] !=
+				    CHESS_EMPTY ||
+				    CHESS_MOVE_KIND(moves[i]) !=
+				    CHESS_MOVE_NORMAL)
+					continue;
+				pawn = CHESS_PIECE_TYPE(pos.board[
+				    CHESS_MOVE_FROM(moves[i])]) == CHESS_PAWN;
+				if (pass == 0 && pawn != (pos.halfmove >= 60))
+					continue;
+				next = pos;
+				chess_position_make(&next, moves[i]);
+				if (seen_key(seen, nseen, next.key) ||
+				    chess_legal_count(&next) == 0 ||
+				    (pass == 0 &&
+				    chess_position_in_check(&next)))
+					continue;
+				pick[np++] = moves[i];
+			}
+		}
+		if (np == 0)
+			break;
+		*rnd = *rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+		i = (int)((*rnd >> 33) % (uint64_t)np);
+		chess_move_san(&pos, pick[i], CHESS_LANG_EN, l->san[ply],
+		    sizeof l->san[ply]);
+		chess_position_make(&pos, pick[i]);
+		seen[nseen++] = pos.key;
+	}
+	free(seen);
+	l->nply = ply;
+	return ply == n ? 0 : -1;
+}
+
 /* Write game `id`'s statements to f, adding their number to *count. */
 static int
 play_game(FILE *f, uint64_t id, const struct line *l, size_t maxply,
@@ -231,15 +315,19 @@ main(int argc, char **argv)
 	struct line	*lines = NULL;
 	struct player	*players = NULL;
 	const char	*dir = NULL, *prefix = "p";
-	size_t		 nlines = 0, cap = 0, maxply = 0, i;
+	size_t		 nlines = 0, cap = 0, maxply = 0, longply = 0, i;
+	uint64_t	 rnd = 0x2545f4914f6cdd1dULL;
 	unsigned long	 conns = 64, ngames = 1024, first = 1, count = 0;
 	char		 path[4096], pk64[SIG_PUBKEY_LINE_SIZE];
 	uint8_t		 pk[SIG_PUBKEY_BYTES];
 	FILE		*f = NULL, *fp = NULL, *fg = NULL, **fc = NULL;
 	int		 ch, rc = 1;
 
-	while ((ch = getopt(argc, argv, "c:f:g:m:o:p:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:f:g:L:m:o:p:")) != -1) {
 		switch (ch) {
+		case 'L':
+			longply = strtoul(optarg, NULL, 10);
+			break;
 		case 'c':
 			conns = strtoul(optarg, NULL, 10);
 			break;
@@ -264,8 +352,8 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (dir == NULL || argc == 0 || conns == 0 || ngames == 0 ||
-	    first == 0 || strlen(prefix) > 20)
+	if (dir == NULL || (argc == 0) == (longply == 0) || conns == 0 ||
+	    ngames == 0 || first == 0 || strlen(prefix) > 20)
 		usage();
 	chess_init();
 	if (sig_init() != 0) {
@@ -275,6 +363,18 @@ main(int argc, char **argv)
 	for (i = 0; i < (size_t)argc; i++)
 		if (read_pgn(argv[i], &lines, &nlines, &cap) != 0)
 			goto out;
+	if (longply != 0) {
+		if ((lines = calloc(ngames, sizeof *lines)) == NULL)
+			goto nomem;
+		for (nlines = 0; nlines < ngames; nlines++)
+			if (long_line(&lines[nlines], longply, &rnd) != 0) {
+				fprintf(stderr, "genmoves: no walk of %zu "
+				    "plies (stuck after %zu)\n", longply,
+				    lines[nlines].nply);
+				nlines++;
+				goto out;
+			}
+	}
 	if (nlines == 0) {
 		fprintf(stderr, "genmoves: no standard game in the PGN\n");
 		goto out;

@@ -15,6 +15,8 @@
 --       out of statements stops.
 --   wrk -t N -c N ... -s http-moves.lua URL -- get GAMES
 --       GET /api/v1/games/ID, ID cycling through 1..GAMES.
+--   wrk -t N -c N ... -s http-moves.lua URL -- getrange FIRST LAST
+--       GET /api/v1/games/ID, ID cycling through FIRST..LAST.
 --   wrk -t N -c N ... -s http-moves.lua URL -- page GAMES
 --       GET /games/ID (the web page), ID cycling through 1..GAMES.
 --
@@ -50,7 +52,12 @@ function init(args)
 		f:close()
 		nlines = #lines
 		pos = 0
+	elseif mode == "getrange" then
+		first_game = tonumber(args[2])
+		ngames = tonumber(args[3]) - first_game + 1
+		next_game = id % ngames
 	else
+		first_game = 1
 		ngames = tonumber(args[2])
 		next_game = id % ngames
 	end
@@ -74,7 +81,8 @@ function request()
 	if mode == "page" then
 		return wrk.format("GET", "/games/" .. next_game)
 	end
-	return wrk.format("GET", "/api/v1/games/" .. next_game)
+	return wrk.format("GET", "/api/v1/games/" ..
+	    (first_game + next_game - 1))
 end
 
 function response(status, headers, body)
