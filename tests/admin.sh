@@ -7,7 +7,9 @@
 # The real corrchessd on a free loopback port, driven by the real curl:
 # a mistyped JSON member or query parameter is refused with the closest
 # known name instead of being dropped; a wrong admin token is said to be
-# wrong (over curl and by `corrchess admin backup`), not missing.
+# wrong (over curl and by `corrchess admin backup`), not missing; a key
+# must be public: a private key or a fingerprint is refused as such, and a
+# player made without a key comes with a warning.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -84,6 +86,50 @@ expect "a listing with known parameters" 200
 req GET '/api/v1/games/1?lang=fr'
 expect "a game with a parameter it does not take" 400 bad-request
 says "?lang named" "unknown query parameter lang: this resource takes none"
+
+# --- Keys: public ones only, and said so ---------------------------------
+
+# key_body FILE: a JSON body {"key": the file's text}, line ends as \n.
+key_body() {
+	printf '{"key":"%s"}' "$(awk '{ printf "%s\\n", $0 }' "$1")"
+}
+
+key_body "$tmp/alice" >"$tmp/kb"
+admin POST /api/v1/players/bob/keys --data-binary "@$tmp/kb"
+expect "a private key file as a key" 400 bad-key
+check "a private key is refused as such" grep -q \
+    "this is a private key: give the .pub file (its one line .*), and keep the private key to yourself" \
+    "$tmp/out"
+check "the private key is not quoted back" sh -c \
+    "! grep -q 'OPENSSH' '$tmp/out'"
+fp=$(ssh-keygen -lf "$tmp/bob.pub" | cut -d' ' -f2)
+admin POST /api/v1/players/bob/keys -d "{\"key\":\"$fp\"}"
+expect "a fingerprint as a key" 400 bad-key
+check "a fingerprint is said to be one" grep -q \
+    "this is a key's fingerprint, not the key: give the .pub file" "$tmp/out"
+raw64=$(head -c 64 /dev/urandom | base64 | tr -d '\n')
+admin POST /api/v1/players/bob/keys -d "{\"key\":\"$raw64\"}"
+expect "64 bytes of base64 as a key" 400 bad-key
+check "64 bytes are said to be a private key" grep -q \
+    "this is a private key: give the .pub file" "$tmp/out"
+raw16=$(head -c 16 /dev/urandom | base64 | tr -d '\n')
+admin POST /api/v1/players/bob/keys -d "{\"key\":\"$raw16\"}"
+expect "a key of the wrong length" 400 bad-key
+check "the refusal asks for a public key only" grep -q \
+    "an Ed25519 public key of 32 bytes in base64" "$tmp/out"
+check "and never for a private one" sh -c \
+    "! grep -qi 'private\\|secret' '$tmp/out'"
+admin POST /api/v1/players -d '{"name":"carol"}'
+expect "a player without a key" 201
+check "is made with a warning" grep -q \
+    '"warnings":\["carol has no key and cannot sign actions until one is added: POST /api/v1/players/carol/keys' \
+    "$tmp/out"
+ssh-keygen -q -t ed25519 -N '' -C dave -f "$tmp/dave"
+admin POST /api/v1/players -d "{\"name\":\"dave\",
+    \"keys\":[\"$(cat "$tmp/dave.pub")\"]}"
+expect "a player with a key" 201
+check "a player with a key has no warning" sh -c \
+    "! grep -q warnings '$tmp/out'"
 
 # --- A wrong admin token is said to be wrong, not missing -----------------
 

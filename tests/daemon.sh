@@ -411,6 +411,20 @@ same "Chess960 613: the back ranks" "$(jstr initial_fen | cut -d' ' -f1)" \
     rnbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/RNBBQKRN
 admin POST /api/v1/games -d '{"white":"alice","black":"bob","chess960":960}'
 expect "Chess960 number out of range" 400 bad-request
+req GET "/api/v1/games/$g4" -H 'Accept: text/plain'
+check "Chess960: the text view says so, with its number" \
+    grep -q '^Chess960, starting position 613$' "$tmp/out"
+"$corrchess" show -s "$base" "$g4" >"$tmp/show" 2>&1
+check "Chess960: corrchess show says so, with its number" \
+    grep -q '^Chess960, starting position 613$' "$tmp/show"
+# The king two squares along its rank, written in UCI, is no castling
+# here: the refusal says how castling is written.
+statement "$g4" 0 alice "move f1h1"
+sign_ssh "$tmp/alice"
+refused "Chess960: f1h1 is not castling" 422 illegal-move "$g4"
+check "Chess960: the refusal says to write O-O or the king taking its rook" \
+    grep -q 'in Chess960 castling is written O-O or O-O-O, or as the king taking its own rook: f1g1' \
+    "$tmp/refusal"
 # King f1, rook g1: castling at once, O-O and king-takes-rook UCI.
 play "$g4" alice ssh "move O-O"
 same "Chess960: white castled" "$(jstr fen | cut -d' ' -f1 | cut -d/ -f8)" \

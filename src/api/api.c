@@ -119,7 +119,7 @@ api_player_create(struct http_request *req, struct http_response *resp,
 	struct api_player_params pp;
 	struct service_player	 sp;
 	struct service_error	 err;
-	json_t			*body;
+	json_t			*body, *o;
 	char			 why[256];
 	int			 rc;
 
@@ -138,8 +138,14 @@ api_player_create(struct http_request *req, struct http_response *resp,
 	    player_digest(user, pp.name, pp.digest, &sp, &err) != 0)
 		api_error(resp, &err);
 	else {
-		http_respond_json(resp, 201, player_json(&sp.p, sp.keys,
-		    sp.nkeys));
+		o = player_json(&sp.p, sp.keys, sp.nkeys);
+		/* Made, but not yet able to act. */
+		if (o != NULL && sp.nkeys == 0)
+			json_object_set_new(o, "warnings", json_pack("[s+++]",
+			    sp.p.name, " has no key and cannot sign actions "
+			    "until one is added: POST /api/v1/players/",
+			    sp.p.name, "/keys {\"key\":\"ssh-ed25519 AAAA...\"}"));
+		http_respond_json(resp, 201, o);
 		service_player_free(&sp);
 	}
 	api_player_params_free(&pp);
@@ -381,9 +387,14 @@ game_text(const struct service_game *g, size_t *lenp)
 	size_t		 i, n;
 	int		 c, turn = game_turn(&g->state);
 
-	buf_addf(&b, "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n\n",
+	buf_addf(&b, "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n",
 	    g->row.id, g->row.white_name, g->row.black_name,
 	    g->row.event[0] ? ", " : "", g->row.event);
+	if (g->row.chess960 >= 0)
+		buf_addf(&b, "Chess960, starting position %d\n", g->row.chess960);
+	else if (g->state.chess.start.chess960)
+		buf_adds(&b, "Chess960\n");
+	buf_adds(&b, "\n");
 	render_board(&g->state.chess.pos, true, false, board, sizeof board);
 	buf_adds(&b, board);
 	if (game_ongoing(&g->state))

@@ -335,6 +335,21 @@ cmd_game_clocks(struct buf *b, const json_t *j)
 		buf_adds(b, " (passed)\n");
 }
 
+/* Say a Chess960 game as such, with its starting position's number. */
+static void
+cmd_game_variant(struct buf *b, const json_t *j)
+{
+	const char	*variant = cli_http_json_str(j, "variant");
+	json_int_t	 n;
+
+	if (variant == NULL || strcmp(variant, "chess960") != 0)
+		return;
+	if (cli_http_json_int(j, "chess960", &n))
+		buf_addf(b, "Chess960, starting position %lld\n", (long long)n);
+	else
+		buf_adds(b, "Chess960\n");
+}
+
 /* Print a game: the board, whose move and the last move; with
  * CMD_GAME_FULL also the players, clocks and every move. */
 static int
@@ -364,7 +379,9 @@ cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags)
 		    (unsigned long long)g.id, g.white, g.black);
 		if (event != NULL && event[0] != '\0')
 			buf_addf(&b, ", %s", event);
-		buf_adds(&b, "\n\n");
+		buf_adds(&b, "\n");
+		cmd_game_variant(&b, j);
+		buf_adds(&b, "\n");
 	}
 	if (cmd_game_position(j, "fen", &pos) == 0) {
 		render_board(&pos, !(flags & CMD_GAME_ASCII),

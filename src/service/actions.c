@@ -413,6 +413,46 @@ key_still_valid(struct service *svc, const struct job_statement *s,
 	return 0;
 }
 
+/*
+ * In Chess960, a king's move of two squares along its rank written in UCI
+ * (e1g1) is no castling: append to `why` how castling is written there,
+ * with the king taking the castling rook on that side when there is one.
+ */
+static void
+castling_hint(const struct chess_position *pos, const char *move, char *why,
+    size_t size)
+{
+	int	ff, fr, tf, tr, f, sq;
+	size_t	n = strlen(why);
+	char	rook[3] = "";
+
+	if (!pos->chess960 || move == NULL || strlen(move) != 4)
+		return;
+	ff = move[0] - 'a';
+	fr = move[1] - '1';
+	tf = move[2] - 'a';
+	tr = move[3] - '1';
+	if (ff < 0 || ff > 7 || tf < 0 || tf > 7 || fr < 0 || fr > 7 ||
+	    fr != tr || (ff - tf != 2 && tf - ff != 2) ||
+	    pos->board[CHESS_SQ(ff, fr)] != CHESS_PIECE(pos->side, CHESS_KING))
+		return;
+	for (f = ff; f >= 0 && f <= 7; f += tf > ff ? 1 : -1) {
+		sq = CHESS_SQ(f, fr);
+		if ((pos->castling >> sq) & 1) {
+			rook[0] = (char)('a' + f);
+			rook[1] = (char)('1' + fr);
+			break;
+		}
+	}
+	if (rook[0] != '\0')
+		snprintf(why + n, size - n, " (in Chess960 castling is written "
+		    "O-O or O-O-O, or as the king taking its own rook: %.2s%s)",
+		    move, rook);
+	else
+		snprintf(why + n, size - n, " (in Chess960 castling is written "
+		    "O-O or O-O-O, or as the king taking its own rook)");
+}
+
 /* Write the number and SAN of ply k ("2...Nc6", "3. Bb5"). */
 static void
 ply_text(const struct cached *c, size_t k, char *buf, size_t size)
@@ -526,6 +566,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 			    "record the end of the game on time");
 		return service_fail(j->err, 409, "late-move", "%s", why);
 	}
+	if (rc == GAME_EILLEGAL)
+		castling_hint(&c->state.chess.pos, ga.move, why, sizeof why);
 	if (rc != GAME_OK)
 		return service_fail(j->err, refusal_status(rc),
 		    game_refusal_code(rc), "%s", why);

@@ -21,6 +21,7 @@
 
 #include "letters/address.h"
 #include "service/service_int.h"
+#include "sig/wire.h"
 
 /* Pick a player's language, of their mail and of their moves. */
 enum chess_lang
@@ -125,6 +126,42 @@ email_copy(char dst[STORE_EMAIL_SIZE], const char *email)
 		dst[i] = (char)tolower((unsigned char)dst[i]);
 }
 
+/*
+ * Refuse a key that cannot be read, saying what was given when it is
+ * recognisably not a public key: a private key (an OpenSSH private key
+ * file, or 64 bytes of base64) or a fingerprint.
+ */
+static int
+key_refusal(const char *text, enum sig_error se, struct service_error *err)
+{
+	uint8_t		 raw[96];
+	size_t		 n = strspn(text, " \t\r\n"), len;
+	const char	*s = text + n;
+
+	len = strcspn(s, " \t\r\n");
+	if (strstr(text, "PRIVATE KEY-----") != NULL ||
+	    (len > 64 && s[len] == '\0' && wire_b64_decode(s, len, raw,
+	    sizeof raw, &n) == 0 && n == 64))
+		return service_fail(err, 400, "bad-key",
+		    "this is a private key: give the .pub file (its one line "
+		    "\"ssh-ed25519 AAAA... comment\"), and keep the private "
+		    "key to yourself");
+	if (strncmp(s, "SHA256:", 7) == 0 || strncmp(s, "MD5:", 4) == 0)
+		return service_fail(err, 400, "bad-key",
+		    "this is a key's fingerprint, not the key: give the .pub "
+		    "file (its one line \"ssh-ed25519 AAAA... comment\")");
+	if (se == SIG_EKEY_LEN || se == SIG_EKEY_FORMAT)
+		return service_fail(err, 400, "bad-key",
+		    "cannot read the public key \"%.60s\": give the .pub "
+		    "file's one line \"ssh-ed25519 AAAA... comment\", or an "
+		    "Ed25519 public key of 32 bytes in base64 (44 "
+		    "characters)", text);
+	return service_fail(err, 400, "bad-key",
+	    "cannot read the key \"%.60s\": %s (give an OpenSSH line "
+	    "\"ssh-ed25519 AAAA... comment\" or 32 bytes in base64)", text,
+	    sig_strerror(se));
+}
+
 /* Add one key to player `id`, inside the caller's transaction. */
 static int
 key_insert(struct store *st, int64_t player_id, const char *text,
@@ -138,10 +175,7 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 
 	memset(&k, 0, sizeof k);
 	if (sig_pubkey_parse(text, k.pubkey, &se) != 0)
-		return service_fail(err, 400, "bad-key",
-		    "cannot read the key \"%.60s\": %s (give an OpenSSH line "
-		    "\"ssh-ed25519 AAAA... comment\" or 32 bytes in base64)",
-		    text, sig_strerror(se));
+		return key_refusal(text, se, err);
 	/* The comment of an OpenSSH line: the text after the second word. */
 	comment = "";
 	if (strncmp(text, "ssh-ed25519 ", 12) == 0 &&
