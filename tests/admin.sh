@@ -9,7 +9,8 @@
 # known name instead of being dropped; a wrong admin token is said to be
 # wrong (over curl and by `corrchess admin backup`), not missing; a key
 # must be public: a private key or a fingerprint is refused as such, and a
-# player made without a key comes with a warning.
+# player made without a key comes with a warning; --check-config refuses
+# what start-up refuses, and a refused start writes nothing.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -152,4 +153,43 @@ check "and says the token is not the server's" grep -q \
 check "no copy is left" [ ! -e "$tmp/club.db" ]
 
 daemon_stop
+
+# --- --check-config checks what start-up checks, before anything is written
+
+# refuses NAME CONF WANT: --check-config and a start with CONF both fail,
+# saying WANT, and the start leaves no state directory behind.
+refuses() {
+	printf '%b' "$2" >"$tmp/bad.conf"
+	"$corrchessd" --config "$tmp/bad.conf" --state-dir "$tmp/fresh" \
+	    --check-config >"$tmp/cc.out" 2>"$tmp/cc.err"
+	same "$1: --check-config fails" "$?" 1
+	check "$1: --check-config says why" grep -q "$3" "$tmp/cc.err"
+	"$corrchessd" --config "$tmp/bad.conf" --state-dir "$tmp/fresh" \
+	    --port 0 >"$tmp/st.out" 2>"$tmp/st.err"
+	same "$1: start-up fails" "$?" 1
+	check "$1: start-up says the same" grep -q "$3" "$tmp/st.err"
+	check "$1: nothing written (no state directory, no token)" \
+	    [ ! -e "$tmp/fresh" ]
+}
+
+refuses "[mail] enabled alone" '[mail]\nenabled = yes\n' \
+    '\[mail\] from must be an address'
+refuses "a missing imap_password_file" \
+    '[mail]\nenabled = yes\nfrom = chess@club.example\nimap_url = imap://127.0.0.1:1/\nimap_password_file = /nonexistent/pw\n' \
+    '\[mail\] imap_password_file /nonexistent/pw: No such file'
+refuses "a missing smtp_password_file" \
+    '[mail]\nenabled = yes\nfrom = chess@club.example\nsmtp_password_file = /nonexistent/pw\n' \
+    '\[mail\] smtp_password_file /nonexistent/pw: No such file'
+refuses "an admin token file in a missing directory" \
+    '[server]\nadmin_token_file = /nonexistent/dir/admin.token\n' \
+    'admin_token_file /nonexistent/dir/admin.token: cannot be created'
+printf '[mail]\nenabled = yes\nfrom = chess@club.example\n' >"$tmp/nourl.conf"
+"$corrchessd" --config "$tmp/nourl.conf" --state-dir "$tmp/fresh" \
+    --check-config >"$tmp/cc.out" 2>"$tmp/cc.err"
+same "from without imap_url: accepted" "$?" 0
+check "with a warning that moves by mail are not read" grep -q \
+    '^warning: \[mail\] imap_url is empty: moves by mail are not read$' \
+    "$tmp/cc.out"
+check "--check-config writes nothing" [ ! -e "$tmp/fresh" ]
+
 finish

@@ -588,13 +588,96 @@ parse_args(int argc, char **argv, struct args *a)
 	return ARGS_RUN;
 }
 
-/* Read the configuration; 0, or -1 after logging why. */
+/* Check that a file named by the configuration can be read; 0 or -1. */
+static int
+check_readable(const char *section, const char *key, const char *path,
+    char *err, size_t errsize)
+{
+	int	fd;
+
+	if (path == NULL || *path == '\0')
+		return 0;
+	if ((fd = open(path, O_RDONLY)) == -1) {
+		snprintf(err, errsize, "[%s] %s %s: %s", section, key, path,
+		    strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Check, before anything is written, what start-up would refuse later in
+ * the configuration: the files it reads (admin token, mail passwords, CA
+ * file) and [mail] from. 0, or -1 with the first fault in err.
+ */
+static int
+check_startup(const struct conf *conf, char *err, size_t errsize)
+{
+	const struct conf_mail	*m = &conf->mail;
+	const char		*tok = conf->server.admin_token_file;
+	char			 addr[256], dir[PATH_MAX], *slash;
+
+	/* An admin token file is read if it exists, else created. */
+	if (*tok != '\0' && access(tok, F_OK) == 0) {
+		if (check_readable("server", "admin_token_file", tok, err,
+		    errsize) != 0)
+			return -1;
+	} else if (*tok != '\0') {
+		snprintf(dir, sizeof dir, "%s", tok);
+		if ((slash = strrchr(dir, '/')) != NULL) {
+			*(slash == dir ? slash + 1 : slash) = '\0';
+			if (access(dir, W_OK) != 0) {
+				snprintf(err, errsize, "[server] "
+				    "admin_token_file %.200s: cannot be "
+				    "created in %.200s: %s", tok, dir,
+				    strerror(errno));
+				return -1;
+			}
+		}
+	}
+	if (!m->enabled)
+		return 0;
+	mailer_bare_address(m->from, addr, sizeof addr);
+	if (strchr(addr, '@') == NULL || strrchr(addr, '@')[1] == '\0') {
+		snprintf(err, errsize, "[mail] from must be an address, as "
+		    "\"corrchess <chess@club.example>\" (enabled = yes needs "
+		    "it: notices are sent from it)");
+		return -1;
+	}
+	if (check_readable("mail", "imap_password_file",
+	    m->imap_password_file, err, errsize) != 0 ||
+	    check_readable("mail", "smtp_password_file",
+	    m->smtp_password_file, err, errsize) != 0 ||
+	    check_readable("mail", "ca_file", m->ca_file, err, errsize) != 0)
+		return -1;
+	return 0;
+}
+
+/* Print what --check-config accepts but a reader should know: a mail
+ * setup that starts, yet does not read moves or send notices. */
+static void
+check_warnings(const struct conf *conf)
+{
+	if (!conf->mail.enabled)
+		return;
+	if (*conf->mail.imap_url == '\0')
+		printf("warning: [mail] imap_url is empty: moves by mail are "
+		    "not read\n");
+	if (*conf->mail.smtp_url == '\0')
+		printf("warning: [mail] smtp_url is empty: notices stay in the "
+		    "outbox\n");
+}
+
+/* Read the configuration and check what start-up needs; 0, or -1 after
+ * logging why. */
 static int
 start_config(struct corrchessd *d)
 {
 	char	err[CONF_ERR_SIZE];
 
-	if (load_config(&d->conf, &d->args, err, sizeof err) != 0) {
+	if (load_config(&d->conf, &d->args, err, sizeof err) != 0 ||
+	    check_startup(&d->conf, err, sizeof err) != 0) {
 		log_errorx("%s", err);
 		return -1;
 	}
@@ -708,6 +791,7 @@ check_config(struct corrchessd *d)
 		log_errorx("database: %s", err);
 		return -1;
 	}
+	check_warnings(&d->conf);
 	printf("%s: ok\n", d->args.path_given ||
 	    access(d->args.conf_path, F_OK) == 0 ? d->args.conf_path :
 	    "built-in defaults");
@@ -861,8 +945,9 @@ start_mailer(struct corrchessd *d)
 		log_errorx("mail: %s", err);
 		return -1;
 	}
-	log_info("mail: polling %s every %lld s", d->conf.mail.imap_url,
-	    d->conf.mail.poll_interval);
+	if (*d->conf.mail.imap_url != '\0')
+		log_info("mail: polling %s every %lld s", d->conf.mail.imap_url,
+		    d->conf.mail.poll_interval);
 	return 0;
 }
 
