@@ -14,6 +14,7 @@
 
 #include "testutil.h"
 
+#include "game/conditional.h"
 #include "game/game.h"
 
 /* An arbitrary creation time: 2026-01-01 00:00:00 UTC. */
@@ -1270,6 +1271,189 @@ test_replay(void **state)
 	game_free(&re);
 }
 
+/* Check lines for `color` and return the refusal's sentence ("" if none). */
+static int
+cond_check(const struct game *g, int color, const char *lines,
+    enum chess_lang lang, struct game_cond *c, char *why, size_t whysize)
+{
+	why[0] = '\0';
+	return game_cond_check(g, color, lines, lang, c, why, whysize);
+}
+
+/* A tree of lines: checked, kept as SAN, read back, answered move by
+ * move. */
+static void
+test_cond_tree(void **state)
+{
+	static const char played[4][CHESS_SAN_MAX] = { "e5", "Nf3", "Nf6",
+	    "Nxe5" };
+	static const char other[1][CHESS_SAN_MAX] = { "d5" };
+	struct game_cond	*c = calloc(2, sizeof *c);
+	struct game		 g;
+	char			 why[256], text[512];
+
+	(void)state;
+	assert_non_null(c);
+	start(&g, NULL, "3d/move", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0 + HOUR);
+	/* White waits for Black: White's tree, moves in any notation. */
+	if (cond_check(&g, W, "e5 Ng1-f3 Nc6 f1b5; e5 Nf3 Nf6 Nxe5; c5 g1f3",
+	    CHESS_LANG_EN, &c[0], why, sizeof why) != 0)
+		fail_msg("%s", why);
+	assert_int_equal(c[0].nlines, 3);
+	game_cond_format(&c[0], text, sizeof text);
+	assert_string_equal(text, "e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 Nf3");
+	assert_int_equal(game_cond_read(&c[1], text), 0);
+	assert_memory_equal(&c[0], &c[1], sizeof c[0]);
+
+	/* The answers: to e5 Nf3, then on each branch. */
+	assert_string_equal(game_cond_reply(c, played, 1), "Nf3");
+	assert_int_equal(game_cond_left(c, played, 1), 2);
+	assert_string_equal(game_cond_reply(c, played, 3), "Nxe5");
+	assert_int_equal(game_cond_left(c, played, 3), 1);
+	assert_int_equal(game_cond_left(c, played, 4), 0);
+	assert_null(game_cond_reply(c, played, 2));
+	assert_null(game_cond_reply(c, other, 1));
+	assert_int_equal(game_cond_left(c, other, 1), 0);
+
+	/* French: C is the knight, F the bishop. */
+	assert_int_equal(cond_check(&g, W, "e5 Cf3 Cc6 Fb5", CHESS_LANG_FR,
+	    &c[1], why, sizeof why), 0);
+	game_cond_format(&c[1], text, sizeof text);
+	assert_string_equal(text, "e5 Nf3 Nc6 Bb5");
+	/* The lines do not touch the game. */
+	assert_int_equal(game_ply(&g), 1);
+	game_free(&g);
+	free(c);
+}
+
+/* Each refused tree names its line and its move. */
+static void
+test_cond_refused(void **state)
+{
+	static const struct {
+		int		 color;
+		const char	*lines;
+		const char	*why;
+	} bad[] = {
+		{ W, "e5 Nf3; e5 d4", "lines 1 and 2 answer e5 in two ways "
+		    "(Nf3, d4)" },
+		{ W, "e5 Nf3 Nc6 Bb5; c5 Nf3; e5 Nf3 Nc6 Bc4",
+		    "lines 1 and 3 answer Nc6 in two ways (Bb5, Bc4)" },
+		{ W, "e5 Nf3 Nc6 Ke3", "line 1, half-move 4, Ke3 (yours)" },
+		{ W, "e5 Nf3; e4 d4", "line 2, half-move 1, e4 (the "
+		    "opponent's)" },
+		{ W, "e5 Nf3 Nc6", "line 1 ends with the opponent's move Nc6: "
+		    "add your answer" },
+		{ W, "e5 Nf3; c5 zz9", "line 2, half-move 2, zz9" },
+		{ B, "Nf3 Nf6", "it is your move" },
+	};
+	struct game_cond	*c = calloc(1, sizeof *c);
+	struct game		 g;
+	char			 why[256];
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(c);
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (cond_check(&g, bad[i].color, bad[i].lines, CHESS_LANG_EN,
+		    c, why, sizeof why) == 0)
+			fail_msg("'%s' accepted", bad[i].lines);
+		if (strstr(why, bad[i].why) == NULL)
+			fail_msg("'%s': '%s' does not say '%s'", bad[i].lines,
+			    why, bad[i].why);
+	}
+	/* In French too. */
+	assert_int_equal(cond_check(&g, W, "e5 Cf3; e5 d4", CHESS_LANG_FR, c,
+	    why, sizeof why), -1);
+	assert_non_null(strstr(why, "les lignes 1 et 2"));
+	game_free(&g);
+	free(c);
+}
+
+/* A line may end the game with the player's answer, not go on after. */
+static void
+test_cond_game_end(void **state)
+{
+	static const char played[1][CHESS_SAN_MAX] = { "g4" };
+	struct game_cond	*c = calloc(1, sizeof *c);
+	struct game		 g;
+	const char		*reply;
+	char			 why[256];
+
+	(void)state;
+	assert_non_null(c);
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	move_ok(&g, "f3", T0);
+	move_ok(&g, "e5", T0);
+	assert_int_equal(cond_check(&g, B, "g4 Qh4# a3 a6", CHESS_LANG_EN, c,
+	    why, sizeof why), -1);
+	assert_non_null(strstr(why, "line 1: the game is over after Qh4#, "
+	    "so a3 cannot follow"));
+	if (cond_check(&g, B, "g4 Qh4#; d4 Bb4+", CHESS_LANG_EN, c, why,
+	    sizeof why) != 0)
+		fail_msg("%s", why);
+	/* White plays into it: the answer mates. */
+	move_ok(&g, "g4", T0 + HOUR);
+	reply = game_cond_reply(c, played, 1);
+	assert_string_equal(reply, "Qh4#");
+	move_ok(&g, reply, T0 + HOUR);
+	assert_int_equal(g.termination, GAME_TERM_CHECKMATE);
+	assert_int_equal(g.result, GAME_RESULT_BLACK);
+	game_free(&g);
+	free(c);
+}
+
+/* A claim or a fallen flag ends the game: the answer cannot be played. */
+static void
+test_cond_claim_timeout(void **state)
+{
+	static const char *const dance[] = { "Nf3", "Nf6", "Ng1", "Ng8",
+	    "Nf3", "Nf6", "Ng1", NULL };
+	static const char claimed[1][CHESS_SAN_MAX] = { "Ng8" };
+	static const char late[1][CHESS_SAN_MAX] = { "e5" };
+	struct game_cond	*c = calloc(1, sizeof *c);
+	struct game		 g;
+	const char		*reply;
+	char			 why[256];
+
+	(void)state;
+	assert_non_null(c);
+	/* Black claims the threefold with the move White's line expects. */
+	start(&g, NULL, "none", GAME_POLICY_CLAIM);
+	moves_ok(&g, dance, T0);
+	assert_int_equal(cond_check(&g, W, "Ng8 Nf3", CHESS_LANG_EN, c, why,
+	    sizeof why), 0);
+	assert_int_equal(act(&g, GAME_ACT_CLAIM_DRAW, B, "Ng8", false,
+	    T0 + DAY, why, sizeof why), GAME_OK);
+	assert_int_equal(g.termination, GAME_TERM_THREEFOLD);
+	reply = game_cond_reply(c, claimed, 1);
+	assert_string_equal(reply, "Nf3");
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, reply, false, T0 + DAY,
+	    why, sizeof why), GAME_EOVER);
+	game_free(&g);
+
+	/* Black's move comes after Black's flag fell. */
+	start(&g, NULL, "1d/move", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0);
+	assert_int_equal(cond_check(&g, W, "e5 Nf3", CHESS_LANG_EN, c, why,
+	    sizeof why), 0);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, B, "e5", false, T0 + 2 * DAY,
+	    why, sizeof why), GAME_ELATE);
+	reply = game_cond_reply(c, late, 1);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, reply, false, T0 + 2 * DAY,
+	    why, sizeof why), GAME_EOVER);
+	assert_int_equal(g.termination, GAME_TERM_TIMEOUT);
+	/* And a finished game takes no conditional. */
+	assert_int_equal(cond_check(&g, W, "e5 Nf3", CHESS_LANG_EN, c, why,
+	    sizeof why), -1);
+	assert_string_equal(why, "the game is over");
+	game_free(&g);
+	free(c);
+}
+
 int
 main(void)
 {
@@ -1305,6 +1489,10 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_refusal_words),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_cond_tree),
+		cmocka_unit_test(test_cond_refused),
+		cmocka_unit_test(test_cond_game_end),
+		cmocka_unit_test(test_cond_claim_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

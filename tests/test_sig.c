@@ -992,11 +992,16 @@ test_actions(void **state)
 		{ "claim-draw", SIG_ACT_CLAIM_DRAW, "" },
 		{ "claim-draw 5254", SIG_ACT_CLAIM_DRAW, "5254" },
 		{ "leave 2026-07-01 2026-07-14", SIG_ACT_LEAVE, "" },
+		{ "conditional e5 Nf3", SIG_ACT_CONDITIONAL, "" },
+		{ "conditional e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 exd6 e.p.",
+		  SIG_ACT_CONDITIONAL, "" },
+		{ "cancel-conditional", SIG_ACT_CANCEL_CONDITIONAL, "" },
+		{ "show-conditional", SIG_ACT_SHOW_CONDITIONAL, "" },
 	};
 	struct sig_action a;
 	struct sig_statement st;
 	enum sig_error e;
-	char text[256];
+	char text[256], lines[SIG_LINES_MAX + 16];
 	size_t i;
 
 	(void)state;
@@ -1025,6 +1030,29 @@ test_actions(void **state)
 	assert_int_equal(a.from.day, 29);
 	assert_int_equal(a.to.month, 3);
 	assert_int_equal(a.to.day, 1);
+
+	/* A conditional keeps its lines as written. */
+	assert_int_equal(sig_action_parse("conditional e5 Nf3; d5 exd5", 27,
+	    &a, &e), 0);
+	assert_string_equal(a.lines, "e5 Nf3; d5 exd5");
+	/* Up to SIG_LINES_MAX bytes of lines: a long tree fits. */
+	memcpy(lines, "conditional ", 12);
+	for (i = 12; i < 12 + SIG_LINES_MAX; i += 4)
+		memcpy(lines + i, "Nf3 ", 4);
+	lines[12 + SIG_LINES_MAX - 1] = '3';
+	assert_int_equal(sig_action_parse(lines, 12 + SIG_LINES_MAX, &a, &e),
+	    0);
+	st.game = 1;
+	st.ply = 0;
+	strcpy(st.player, "a");
+	st.action = a;
+	assert_int_equal(sig_statement_build(&st, &e), 0);
+	assert_true(st.canon_len > 12 + SIG_LINES_MAX);
+	lines[12 + SIG_LINES_MAX] = ' ';
+	lines[12 + SIG_LINES_MAX + 1] = 'a';
+	assert_int_equal(sig_action_parse(lines, 12 + SIG_LINES_MAX + 2, &a,
+	    &e), -1);
+	assert_int_equal(e, SIG_ETOOLONG);
 }
 
 /* One bad input per statement error, with the line at fault. */
@@ -1098,6 +1126,18 @@ test_statement_errors(void **state)
 		  "action: move a b c d e f g h\n", SIG_EMOVE, 5 },
 		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
 		  "action: leave 2026-02-29 2026-03-01\n", SIG_EDATE, 5 },
+		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
+		  "action: conditional\n", SIG_ELINES, 5 },
+		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
+		  "action: conditional e5 Nf3;d5 exd5\n", SIG_ELINES, 5 },
+		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
+		  "action: conditional e5 Nf3; ; d5 exd5\n", SIG_ELINES, 5 },
+		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
+		  "action: conditional e5  Nf3\n", SIG_ELINES, 5 },
+		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
+		  "action: conditional e5 Nf3;\n", SIG_ELINES, 5 },
+		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
+		  "action: cancel-conditional now\n", SIG_EACTION_ARGS, 5 },
 		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"
 		  "action: leave 2026-03-02 2026-03-01\n", SIG_EDATE, 5 },
 		{ "corrchess-v1\ngame: 1\nply: 0\nplayer: a\n"

@@ -6,5 +6,6 @@
 noinst_LIBRARIES += src/game/libgame.a
 src_game_libgame_a_SOURCES = \
 	src/game/game.h src/game/game.c \
-	src/game/render.h src/game/render.c
+	src/game/render.h src/game/render.c \
+	src/game/conditional.h src/game/conditional.c
 GAME_LIBS = src/game/libgame.a $(CHESS_LIBS)

@@ -50,7 +50,7 @@ sig_strerror(enum sig_error e)
 	case SIG_EPLAYER:
 		return "bad player name: use 1 to 32 lower-case letters, digits, '_', '.' or '-'";
 	case SIG_EACTION:
-		return "unknown action: use move, accept-draw, decline-draw, resign, claim-draw or leave";
+		return "unknown action: use move, accept-draw, decline-draw, resign, claim-draw, leave, conditional, cancel-conditional or show-conditional";
 	case SIG_EACTION_ARGS:
 		return "wrong words after the action: write 'move MOVE', 'move MOVE offer-draw', 'accept-draw', 'decline-draw', 'resign', 'claim-draw', 'claim-draw MOVE' or 'leave YYYY-MM-DD YYYY-MM-DD', words separated by one space";
 	case SIG_EMOVE:
@@ -58,7 +58,9 @@ sig_strerror(enum sig_error e)
 	case SIG_EDATE:
 		return "bad leave dates: write two real dates YYYY-MM-DD, the first day away then the last, first not after last";
 	case SIG_ETOOLONG:
-		return "the action is too long: at most 64 characters, the move at most 32";
+		return "the action is too long: at most 64 characters, the move at most 32, the lines of a conditional at most 768";
+	case SIG_ELINES:
+		return "bad conditional lines: write 'conditional' then moves one space apart, the opponent's first, lines separated by '; ' (conditional e5 Nf3; d5 exd5)";
 	case SIG_ELINE_ENDS:
 		return "the statement and its signature mix line ends: end every line the same way (LF, CRLF or CR)";
 	case SIG_ENOSIG:

@@ -94,6 +94,7 @@ enum sig_error {
 	SIG_EMOVE,		/* move text empty, too long or not printable */
 	SIG_EDATE,		/* leave dates malformed, impossible or reversed */
 	SIG_ETOOLONG,		/* statement longer than SIG_STATEMENT_MAX */
+	SIG_ELINES,		/* conditional lines malformed */
 	SIG_ELINE_ENDS,		/* the statement and its signature mix
 				   LF, CRLF and CR line ends */
 	/* the signature */

@@ -122,6 +122,35 @@ move_copy(const char *s, size_t n, char out[SIG_MOVE_MAX + 1])
 	return 0;
 }
 
+/*
+ * Check a conditional's lines (moves one space apart, lines ended by ';'
+ * and one space, printable ASCII, none empty) and copy them.
+ */
+static int
+lines_copy(const char *s, size_t n, char out[SIG_LINES_MAX + 1])
+{
+	size_t	i;
+
+	if (n == 0)
+		return -1;
+	if (n > SIG_LINES_MAX)
+		return 1;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return -1;
+		/* A space between two words; ';' ends a word, then a space. */
+		if (s[i] == ' ' && (i == 0 || i + 1 == n || s[i + 1] == ' ' ||
+		    s[i + 1] == ';'))
+			return -1;
+		if (s[i] == ';' && (i == 0 || i + 1 == n || s[i + 1] != ' ' ||
+		    s[i - 1] == ' '))
+			return -1;
+	}
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
 /* Parse an action value. */
 int
 sig_action_parse(const char *text, size_t len, struct sig_action *a,
@@ -129,12 +158,22 @@ sig_action_parse(const char *text, size_t len, struct sig_action *a,
 {
 	const char *w[8], *rest, *e = text + len;
 	size_t wl[8], nw = 0, i, restlen, p = 0, q;
+	int rc;
 
 	memset(a, 0, sizeof *a);
 	if (len > SIG_ACTION_MAX)
 		return sig_fail(err, SIG_ETOOLONG);
 	if (len == 0)
 		return sig_fail(err, SIG_EACTION);
+	if (wire_line_starts(text, len, "conditional ")) {
+		a->kind = SIG_ACT_CONDITIONAL;
+		if ((rc = lines_copy(text + 12, len - 12, a->lines)) != 0)
+			return sig_fail(err, rc > 0 ? SIG_ETOOLONG :
+			    SIG_ELINES);
+		return sig_ok(err);
+	}
+	if (len > SIG_SHORT_ACTION_MAX)
+		return sig_fail(err, SIG_ETOOLONG);
 
 	/* Split into words: one space apart, none empty. */
 	for (;;) {
@@ -180,6 +219,14 @@ sig_action_parse(const char *text, size_t len, struct sig_action *a,
 		a->kind = SIG_ACT_CLAIM_DRAW;
 		if (nw > 1 && move_copy(rest, restlen, a->move) != 0)
 			return sig_fail(err, SIG_EMOVE);
+	} else if (wire_line_is(w[0], wl[0], "conditional")) {
+		return sig_fail(err, SIG_ELINES);
+	} else if (wire_line_is(w[0], wl[0], "cancel-conditional") ||
+	    wire_line_is(w[0], wl[0], "show-conditional")) {
+		if (nw != 1)
+			return sig_fail(err, SIG_EACTION_ARGS);
+		a->kind = w[0][0] == 'c' ? SIG_ACT_CANCEL_CONDITIONAL :
+		    SIG_ACT_SHOW_CONDITIONAL;
 	} else if (wire_line_is(w[0], wl[0], "leave")) {
 		a->kind = SIG_ACT_LEAVE;
 		if (nw != 3)
@@ -230,6 +277,15 @@ action_format(const struct sig_action *a, char *buf, size_t size)
 		    a->from.year, a->from.month, a->from.day,
 		    a->to.year, a->to.month, a->to.day);
 		break;
+	case SIG_ACT_CONDITIONAL:
+		n = snprintf(buf, size, "conditional %s", a->lines);
+		break;
+	case SIG_ACT_CANCEL_CONDITIONAL:
+		n = snprintf(buf, size, "cancel-conditional");
+		break;
+	case SIG_ACT_SHOW_CONDITIONAL:
+		n = snprintf(buf, size, "show-conditional");
+		break;
 	}
 	if (n < 0 || (size_t)n >= size)
 		return -1;
@@ -250,8 +306,11 @@ sig_statement_build(struct sig_statement *st, enum sig_error *err)
 	plen = strnlen(st->player, sizeof st->player);
 	if (plen == sizeof st->player || !player_ok(st->player, plen))
 		return sig_fail(err, SIG_EPLAYER);
-	if (st->action.kind > SIG_ACT_LEAVE)
+	if (st->action.kind > SIG_ACT_SHOW_CONDITIONAL)
 		return sig_fail(err, SIG_EACTION);
+	if (st->action.kind == SIG_ACT_CONDITIONAL &&
+	    memchr(st->action.lines, '\0', sizeof st->action.lines) == NULL)
+		return sig_fail(err, SIG_ETOOLONG);
 	has_move = st->action.kind == SIG_ACT_MOVE ||
 	    st->action.kind == SIG_ACT_MOVE_OFFER_DRAW ||
 	    st->action.kind == SIG_ACT_CLAIM_DRAW;
@@ -265,7 +324,8 @@ sig_statement_build(struct sig_statement *st, enum sig_error *err)
 	if (sig_action_parse(action, (size_t)n, &check, err) != 0)
 		return -1;
 	if (check.kind != st->action.kind ||
-	    (has_move && strcmp(check.move, st->action.move) != 0))
+	    (has_move && strcmp(check.move, st->action.move) != 0) ||
+	    strcmp(check.lines, st->action.lines) != 0)
 		return sig_fail(err, SIG_EMOVE);
 
 	n = snprintf(canon, sizeof canon,

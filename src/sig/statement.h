@@ -49,9 +49,20 @@
  *	claim-draw
  *	claim-draw MOVE
  *	leave YYYY-MM-DD YYYY-MM-DD	(first and last day, first <= last)
+ *	conditional LINE; LINE; ...	(conditional moves, see below)
+ *	cancel-conditional
+ *	show-conditional
  *    words separated by one space. MOVE is one or more words of printable
  *    ASCII ("exd6 e.p." is two words), at most SIG_MOVE_MAX bytes; whether
  *    it is a legal move is for the rules core to say.
+ *
+ * Conditional moves: each LINE is moves one space apart, the opponent's
+ * first, then the player's answer, then the opponent's, ... ("e5 Nf3 Nc6
+ * Bb5"); lines are separated by a semicolon ending the line's last move
+ * and one space ("e5 Nf3; d5 exd5"). Lines that begin alike form a tree.
+ * Here only the shape is checked (printable ASCII, one space apart, no
+ * empty line, at most SIG_LINES_MAX bytes); the moves and the tree are
+ * the game's to check (game/conditional.h).
  *
  * Finding a statement in a text (HTTP body, e-mail part): CRLF and lone CR
  * line ends become LF, spaces and tabs at the end of each line are dropped,
@@ -77,8 +88,12 @@
 #define SIG_PLY_MAX		UINT32_C(4294967295)
 #define SIG_PLAYER_MAX		32	/* bytes of a player name, no NUL */
 #define SIG_MOVE_MAX		32	/* bytes of a move text, no NUL */
-#define SIG_ACTION_MAX		64	/* bytes of an action value, no NUL */
-#define SIG_STATEMENT_MAX	256	/* canonical statement bytes (longest: 153) */
+#define SIG_LINES_MAX		768	/* bytes of a conditional's lines */
+#define SIG_ACTION_MAX		(12 + SIG_LINES_MAX)	/* bytes of an action
+					   value ("conditional " LINES) */
+#define SIG_SHORT_ACTION_MAX	64	/* bytes of any other action value */
+#define SIG_STATEMENT_MAX	1024	/* canonical statement bytes
+					   (longest: 883) */
 
 /* A whole signed statement, as sig_statement_sign() writes it. */
 #define SIG_SIGNED_SIZE		(SIG_STATEMENT_MAX + SIG_SSHSIG_ARMOR_SIZE)
@@ -91,6 +106,9 @@ enum sig_action_kind {
 	SIG_ACT_RESIGN,		/* resign */
 	SIG_ACT_CLAIM_DRAW,	/* claim-draw [MOVE]; move[0] == '\0' if none */
 	SIG_ACT_LEAVE,		/* leave FROM TO */
+	SIG_ACT_CONDITIONAL,	/* conditional LINES */
+	SIG_ACT_CANCEL_CONDITIONAL,	/* cancel-conditional */
+	SIG_ACT_SHOW_CONDITIONAL,	/* show-conditional */
 };
 
 struct sig_date {
@@ -104,6 +122,8 @@ struct sig_action {
 	char			move[SIG_MOVE_MAX + 1];	/* or "" */
 	struct sig_date		from;	/* leave only: first day away */
 	struct sig_date		to;	/* leave only: last day away */
+	char			lines[SIG_LINES_MAX + 1];	/* conditional
+							   only, or "" */
 };
 
 /* A statement's fields and its canonical bytes (a plain value). */
