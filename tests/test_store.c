@@ -805,6 +805,89 @@ test_actions(void **state)
 	store_close(s);
 }
 
+/* A conditional: one active per player and game, counted, ended, and the
+ * move played from it linked in the record. */
+static void
+test_conditionals(void **state)
+{
+	struct store			*s;
+	struct store_conditional	 c, got;
+	struct store_action		 a;
+	struct actions_seen		 seen;
+	int64_t				 alice, bob, game;
+	char				 stmt[] = "corrchess-v1\ngame: 1\nply: 1\n"
+					     "player: alice\naction: "
+					     "conditional e5 Nf3\n";
+	char				 sig[] = "signature: AAAA";
+	char				 lines[] = "e5 Nf3";
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	assert_int_equal(store_conditional_active(s, game, alice, &got),
+	    STORE_NOTFOUND);
+
+	memset(&c, 0, sizeof c);
+	c.game_id = game;
+	c.player_id = alice;
+	c.ply = 1;
+	c.lines = lines;
+	c.statement = stmt;
+	c.signature = sig;
+	snprintf(c.source, sizeof c.source, "http");
+	c.created = 1700000300;
+	assert_int_equal(store_conditional_add(s, &c), STORE_OK);
+	assert_true(c.id > 0);
+	/* A second active one for the same player and game is refused. */
+	assert_int_equal(store_conditional_add(s, &c), STORE_EXISTS);
+	assert_int_equal(store_conditional_active(s, game, bob, &got),
+	    STORE_NOTFOUND);
+
+	assert_int_equal(store_conditional_active(s, game, alice, &got),
+	    STORE_OK);
+	assert_int_equal(got.id, c.id);
+	assert_int_equal(got.ply, 1);
+	assert_string_equal(got.lines, "e5 Nf3");
+	assert_string_equal(got.statement, stmt);
+	assert_string_equal(got.signature, sig);
+	assert_string_equal(got.status, "active");
+	assert_int_equal(got.played, 0);
+	store_conditional_clear(&got);
+
+	/* Its answer is played: the record links to it. */
+	fill_action(&a, game, 1, alice, "Nf3", stmt, sig);
+	snprintf(a.kind, sizeof a.kind, "conditional-move");
+	a.conditional_id = c.id;
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_conditional_played(s, c.id), STORE_OK);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(store_action_list(s, game, collect_action, &seen),
+	    STORE_OK);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.a[0].conditional_id, c.id);
+	assert_string_equal(seen.a[0].kind, "conditional-move");
+
+	assert_int_equal(store_conditional_active(s, game, alice, &got),
+	    STORE_OK);
+	assert_int_equal(got.played, 1);
+	store_conditional_clear(&got);
+	assert_int_equal(store_conditional_end(s, c.id, "cancelled",
+	    "cancelled by the player", 1700000400), STORE_OK);
+	assert_int_equal(store_conditional_end(s, c.id, "ended", "", 1),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_conditional_end(s, c.id, "gone", "", 1),
+	    STORE_ERROR);
+	assert_int_equal(store_conditional_active(s, game, alice, &got),
+	    STORE_NOTFOUND);
+	/* Once ended, a new one may be added. */
+	assert_int_equal(store_conditional_add(s, &c), STORE_OK);
+	store_conditional_clear(NULL);
+	assert_int_equal(store_integrity_check(s), STORE_OK);
+	store_close(s);
+}
+
 /* Rollback drops what it should and keeps what was committed. */
 static void
 test_rollback(void **state)
@@ -1638,6 +1721,7 @@ main(void)
 		cmocka_unit_test(test_game_list),
 		cmocka_unit_test(test_game_due),
 		cmocka_unit_test(test_actions),
+		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_two_writers),

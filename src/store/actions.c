@@ -53,6 +53,7 @@ store_action_read(struct store *s, sqlite3_stmt *st, struct store_action *a)
 		    (long long)a->game_id, (long long)a->seq);
 		return -1;
 	}
+	a->conditional_id = store_col_opt_int(st, 15, 0);
 	a->statement = (char *)sqlite3_column_text(st, 8);
 	a->signature = (char *)sqlite3_column_text(st, 9);
 	return 0;
@@ -101,13 +102,26 @@ store_action_append(struct store *s, const struct store_action *a)
 		sqlite3_bind_int64(st, 1, a->game_id);
 		sqlite3_bind_int64(st, 2, a->seq);
 		sqlite3_bind_text(st, 3, a->attested, -1, SQLITE_STATIC);
-		return store_exec_stmt(s, st, "mark the action attested");
+		status = store_exec_stmt(s, st, "mark the action attested");
+		if (status != STORE_OK)
+			return status;
 	}
 	if (status == STORE_EXISTS)
 		store_seterr(s, "game %lld has an action %lld already",
 		    (long long)a->game_id, (long long)a->seq);
 	else if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such game, player or key");
+	if (status != STORE_OK || a->conditional_id == 0)
+		return status;
+	/* The move was signed in advance: link it to its conditional. */
+	if ((st = store_stmt(s, ST_ACTION_COND)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, a->game_id);
+	sqlite3_bind_int64(st, 2, a->seq);
+	sqlite3_bind_int64(st, 3, a->conditional_id);
+	status = store_exec_stmt(s, st, "link a move to its conditional");
+	if (status == STORE_NOTFOUND)
+		store_seterr(s, "no such conditional");
 	return status;
 }
 

@@ -8,6 +8,7 @@ src_store_libstore_a_SOURCES = \
 	src/store/store.h src/store/store_int.h \
 	src/store/store.c src/store/schema.c src/store/sql.c \
 	src/store/players.c src/store/games.c src/store/actions.c \
+	src/store/conditionals.c \
 	src/store/mail.c src/store/maint.c src/store/events.c src/store/doors.c
 src_store_libstore_a_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 STORE_LIBS = src/store/libstore.a $(SQLITE_LIBS)

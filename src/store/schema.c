@@ -265,6 +265,39 @@ static const char *const store_migrations[] = {
 	"  held_since INTEGER NOT NULL DEFAULT 0,"
 	"  summary_at INTEGER NOT NULL DEFAULT 0"
 	");",
+
+	/* 10 -> 11: conditional moves, kept apart from the record (the
+	 * opponent must not read them) until one of their moves is played:
+	 * that record links to its conditional (conditional_moves, beside
+	 * the record, whose columns stay as they were). `lines` is English SAN;
+	 * `status` is 'active' (at most one per player and game),
+	 * 'replaced', 'cancelled' or 'ended' (with its reason). */
+	"CREATE TABLE conditionals ("
+	"  id INTEGER PRIMARY KEY,"
+	"  game_id INTEGER NOT NULL REFERENCES games (id),"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  key_id INTEGER REFERENCES player_keys (id),"
+	"  ply INTEGER NOT NULL CHECK (ply >= 0),"
+	"  lines TEXT NOT NULL,"
+	"  statement TEXT NOT NULL,"
+	"  signature TEXT NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  status TEXT NOT NULL CHECK (status IN ('active', 'replaced',"
+	"    'cancelled', 'ended')),"
+	"  reason TEXT NOT NULL DEFAULT '',"
+	"  ended INTEGER,"
+	"  played INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE UNIQUE INDEX conditionals_active ON conditionals"
+	"  (game_id, player_id) WHERE status = 'active';"
+	"CREATE TABLE conditional_moves ("
+	"  game_id INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  conditional_id INTEGER NOT NULL REFERENCES conditionals (id),"
+	"  PRIMARY KEY (game_id, seq),"
+	"  FOREIGN KEY (game_id, seq) REFERENCES actions (game_id, seq)"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

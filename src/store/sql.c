@@ -57,9 +57,11 @@
 #define ACTION_SELECT \
 	"SELECT a.game_id, a.seq, a.ply, a.player_id, a.key_id, a.kind, " \
 	"a.move_text, a.san, a.statement, a.signature, a.at, a.prev_hash, " \
-	"a.hash, a.source, t.how FROM actions a " \
+	"a.hash, a.source, t.how, c.conditional_id FROM actions a " \
 	"LEFT JOIN action_attested t ON t.game_id = a.game_id " \
-	"AND t.seq = a.seq "
+	"AND t.seq = a.seq " \
+	"LEFT JOIN conditional_moves c ON c.game_id = a.game_id " \
+	"AND c.seq = a.seq "
 
 /* Every statement; `scan` marks listings allowed to walk a table. */
 const struct store_statement store_sql[ST_COUNT] = {
@@ -158,6 +160,9 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    ACTION_SELECT "WHERE a.game_id = ?1 ORDER BY a.seq" },
 	[ST_ACTION_GET] = { "action-get", 0,
 	    ACTION_SELECT "WHERE a.game_id = ?1 AND a.seq = ?2" },
+	[ST_ACTION_COND] = { "action-conditional", 0,
+	    "INSERT INTO conditional_moves (game_id, seq, conditional_id) "
+	    "VALUES (?1, ?2, ?3)" },
 	[ST_MAIL_SEEN_FIND] = { "mail-seen-find", 0,
 	    "SELECT " MAIL_SEEN_COLUMNS " FROM mail_seen "
 	    "WHERE mailbox = ?1 AND uidvalidity = ?2 AND uid = ?3 UNION ALL "
@@ -279,4 +284,19 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_GAME_AUTH_SET] = { "game-auth-set", 0,
 	    "INSERT INTO game_auth (game_id, auth) VALUES (?1, ?2) "
 	    "ON CONFLICT (game_id) DO UPDATE SET auth = excluded.auth" },
+	[ST_COND_INSERT] = { "conditional-insert", 0,
+	    "INSERT INTO conditionals (game_id, player_id, key_id, ply, lines, "
+	    "statement, signature, source, created, status) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'active')" },
+	[ST_COND_ACTIVE] = { "conditional-active", 0,
+	    "SELECT id, game_id, player_id, key_id, ply, lines, statement, "
+	    "signature, source, created, status, reason, ended, played "
+	    "FROM conditionals WHERE game_id = ?1 AND player_id = ?2 "
+	    "AND status = 'active'" },
+	[ST_COND_PLAYED] = { "conditional-played", 0,
+	    "UPDATE conditionals SET played = played + 1 "
+	    "WHERE id = ?1 AND status = 'active'" },
+	[ST_COND_END] = { "conditional-end", 0,
+	    "UPDATE conditionals SET status = ?2, reason = ?3, ended = ?4 "
+	    "WHERE id = ?1 AND status = 'active'" },
 };

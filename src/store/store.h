@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	10
+#define STORE_SCHEMA_VERSION	11
 
 enum store_status {
 	STORE_OK = 0,
@@ -202,6 +202,9 @@ struct store_action {
 	char		source[STORE_SOURCE_SIZE];
 	char		attested[STORE_ATTESTED_SIZE];	/* "": signed by
 							   the player */
+	int64_t		conditional_id;	/* the conditional this move was
+					   signed in (its statement is the
+					   record's), or 0 */
 };
 
 /* Filter for store_game_list(); NULL/0 fields do not filter. */
@@ -489,6 +492,56 @@ enum store_status store_action_get(struct store *, int64_t game_id,
 
 /* Free the texts store_action_get() allocated; NULL is fine. */
 void store_action_clear(struct store_action *);
+
+/*
+ * Conditional moves. A player's signed tree of lines for a game, kept out
+ * of the record until one of its moves is played. lines, statement and
+ * signature: the caller's on add (read during the call); malloc'd by
+ * store_conditional_active(), released with store_conditional_clear().
+ */
+#define STORE_COND_STATUS_SIZE	12	/* "active" "replaced" "cancelled"
+					   "ended" */
+#define STORE_COND_REASON_SIZE	128
+
+struct store_conditional {
+	int64_t		 id;
+	int64_t		 game_id;
+	int64_t		 player_id;
+	int64_t		 key_id;
+	int		 ply;		/* the game's ply when it was signed */
+	char		*lines;		/* English SAN, game_cond_format() */
+	char		*statement;
+	char		*signature;
+	char		 source[STORE_SOURCE_SIZE];
+	int64_t		 created;
+	char		 status[STORE_COND_STATUS_SIZE];
+	char		 reason[STORE_COND_REASON_SIZE];	/* "" while
+							   active */
+	int64_t		 ended;		/* 0 while active */
+	int		 played;	/* its moves played so far */
+};
+
+/*
+ * Add an active conditional; sets c->id. The player's active one in the
+ * game, if any, must be ended first (STORE_EXISTS otherwise).
+ */
+enum store_status store_conditional_add(struct store *,
+    struct store_conditional *c);
+
+/* The player's active conditional in a game, or STORE_NOTFOUND. */
+enum store_status store_conditional_active(struct store *, int64_t game_id,
+    int64_t player_id, struct store_conditional *out);
+
+/* Count one more of its moves played. */
+enum store_status store_conditional_played(struct store *, int64_t id);
+
+/* End an active conditional: status "replaced", "cancelled" or "ended",
+ * with a reason for the player. STORE_NOTFOUND when it is not active. */
+enum store_status store_conditional_end(struct store *, int64_t id,
+    const char *status, const char *reason, int64_t at);
+
+/* Free the texts store_conditional_active() allocated; NULL is fine. */
+void store_conditional_clear(struct store_conditional *);
 
 /* Maintenance. */
 

@@ -21,6 +21,7 @@
  *   players.c   players, their keys, their leaves
  *   games.c     games, listings by player, status and deadline; reminders
  *   actions.c   the record: signed actions, chained by hash
+ *   conditionals.c  conditional moves, apart from the record
  *   mail.c      mail seen, mailbox positions, the outbox
  *   events.c    events, their players and their games
  *   maint.c     online backup, integrity check, query plans
@@ -75,6 +76,7 @@ enum stmt_id {
 	ST_ACTION_ATTESTED,
 	ST_ACTION_LIST,
 	ST_ACTION_GET,
+	ST_ACTION_COND,
 	ST_MAIL_SEEN_FIND,
 	ST_MAIL_SEEN_INSERT,
 	ST_MAIL_STATE_GET,
@@ -109,6 +111,10 @@ enum stmt_id {
 	ST_DOORS_SET,
 	ST_GAME_AUTH_GET,
 	ST_GAME_AUTH_SET,
+	ST_COND_INSERT,
+	ST_COND_ACTIVE,
+	ST_COND_PLAYED,
+	ST_COND_END,
 	ST_COUNT
 };
 
