@@ -174,13 +174,14 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # command; mail.sh: moves by mail through real Dovecot and Postfix;
 # admin.sh: what a club admin meets in the first week; readme.sh: the
 # README's walk-through on a port other than 8080; events.sh: a club
-# championship from creation to the final crosstable.
+# championship from creation to the final crosstable; conditional.sh:
+# conditional moves over curl and the client.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh
+	tests/events.sh tests/conditional.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh
+	tests/events.sh tests/conditional.sh
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint).
@@ -206,7 +207,7 @@ check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 # tests/valgrind.supp: the libraries' known one-time allocations.
 valgrind_checked = tests/daemon.sh tests/client.sh tests/daemon-frame.sh \
 	tests/web.sh \
-	tests/mail.sh tests/events.sh
+	tests/mail.sh tests/events.sh tests/conditional.sh
 check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	@failed=; for t in $(valgrind_checked); do \
 	    echo "== $$t under valgrind"; \

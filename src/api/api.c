@@ -374,6 +374,14 @@ game_json(const struct service_game *g)
 		json_object_set_new(o, "legal_moves",
 		    legal_moves_json(&g->state.chess.pos));
 	}
+	if (g->cond != NULL)
+		json_object_set_new(o, "conditional", json_pack(
+		    "{s:I,s:i,s:s,s:s,s:s?,s:i,s:I}", "id",
+		    (json_int_t)g->cond->id, "ply", g->cond->ply,
+		    "lines", g->cond->lines, "status", g->cond->status,
+		    "reason", g->cond->reason[0] ? g->cond->reason : NULL,
+		    "played", g->cond->played,
+		    "lines_left", (json_int_t)g->cond->left));
 	return o;
 }
 
@@ -430,6 +438,13 @@ game_text(const struct service_game *g, size_t *lenp)
 		buf_addf(&b, " %s", g->san[i]);
 	}
 	buf_adds(&b, "\n");
+	if (g->cond != NULL) {
+		buf_addf(&b, "\nYour conditional moves (%s", g->cond->status);
+		if (g->cond->reason[0] != '\0')
+			buf_addf(&b, ": %s", g->cond->reason);
+		buf_addf(&b, "; %d played, %zu lines left):\n  %s\n",
+		    g->cond->played, g->cond->left, g->cond->lines);
+	}
 	if (game_ongoing(&g->state)) {
 		next_statement(g, stmt, sizeof stmt);
 		buf_addf(&b, "\nNext statement to sign:\n%smove ...\n", stmt);

@@ -44,6 +44,8 @@ struct cmd_game_opts {
 	bool		 ascii;
 	bool		 flip;
 	bool		 offer_draw;
+	bool		 show;		/* conditional: --show */
+	bool		 cancel;	/* conditional: --cancel */
 	const char	*status;	/* games: "ongoing" or "finished" */
 	const char	*filter;	/* games: --player */
 };
@@ -51,6 +53,7 @@ struct cmd_game_opts {
 /* Option ids of the game commands' own options. */
 enum {
 	OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW, OPT_STATUS, OPT_FILTER,
+	OPT_SHOW, OPT_CANCEL,
 };
 
 /* The game a command acts on, read from the server's JSON. */
@@ -88,6 +91,12 @@ cmd_game_option(const struct cli_cmd *self, int id, const char *arg,
 		break;
 	case OPT_OFFER_DRAW:
 		o->offer_draw = true;
+		break;
+	case OPT_SHOW:
+		o->show = true;
+		break;
+	case OPT_CANCEL:
+		o->cancel = true;
 		break;
 	case OPT_STATUS:
 		if (strcmp(arg, "ongoing") != 0 &&
@@ -425,6 +434,25 @@ cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags)
 	return CLI_EXIT_OK;
 }
 
+/* Print the player's conditional moves from a server's answer, if any. */
+static void
+cmd_game_print_conditional(const json_t *c)
+{
+	const char	*lines, *status, *reason;
+
+	if (!json_is_object(c))
+		return;
+	lines = cli_http_json_str(c, "lines");
+	status = cli_http_json_str(c, "status");
+	reason = cli_http_json_str(c, "reason");
+	printf("\nYour conditional moves (%s%s%s; %lld played, %lld lines "
+	    "left):\n  %s\n", status != NULL ? status : "?",
+	    reason != NULL ? ": " : "", reason != NULL ? reason : "",
+	    (long long)json_integer_value(json_object_get(c, "played")),
+	    (long long)json_integer_value(json_object_get(c, "lines_left")),
+	    lines != NULL ? lines : "");
+}
+
 /* Does the action need the player to be the side to move? */
 static bool
 cmd_game_needs_turn(const struct sig_action *a)
@@ -555,6 +583,7 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	}
 	rc = cmd_game_print(self, r.json, (o->ascii ? CMD_GAME_ASCII : 0) |
 	    (o->flip ? CMD_GAME_FLIP : 0));
+	cmd_game_print_conditional(json_object_get(r.json, "conditional"));
 	goto out;
 fail:
 	cli_error(self, "%s", err);
@@ -646,6 +675,68 @@ cmd_game_act(const struct cli_cmd *self, int argc, char **argv)
 
 	return cmd_game_submit_words(self, argc, argv, opts, "",
 	    "an action");
+}
+
+/* corrchess conditional [-s URL] [-k KEY] [-p NAME] [--show | --cancel]
+ * GAME [LINES...] */
+int
+cmd_game_conditional(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "key", 'k', 1, CLI_CONF_OPT_KEY },
+		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
+		{ "show", 0, 0, OPT_SHOW },
+		{ "cancel", 0, 0, OPT_CANCEL },
+		{ "ascii", 0, 0, OPT_ASCII },
+		{ "flip", 0, 0, OPT_FLIP },
+		{ NULL, 0, 0, 0 }
+	};
+	struct cmd_game_opts	 o;
+	uint64_t		 id;
+	char			*words = NULL, *action = NULL;
+	int			 ind, rc, n;
+
+	if ((rc = cmd_game_options(self, argc, argv, opts, &o, &ind)) !=
+	    CLI_EXIT_OK)
+		goto out;
+	n = argc - ind;
+	if (o.show && o.cancel) {
+		rc = cli_usage(self, "--show or --cancel, not both");
+		goto out;
+	}
+	if (n < 1 || ((o.show || o.cancel) ? n != 1 : n < 2)) {
+		rc = cli_usage(self, (o.show || o.cancel) ? "give a game "
+		    "number" : "give a game number and the lines, "
+		    "\"e5 Nf3; d5 exd5\"");
+		goto out;
+	}
+	if (cmd_game_id(argv[ind], &id) == -1) {
+		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
+		goto out;
+	}
+	if (o.show || o.cancel)
+		action = strdup(o.show ? "show-conditional" :
+		    "cancel-conditional");
+	else if ((words = cli_join(n - 1, argv + ind + 1)) == NULL ||
+	    asprintf(&action, "conditional %s", words) == -1)
+		action = NULL;
+	if (action == NULL) {
+		cli_error(self, "out of memory");
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	if (cli_http_start(self) == -1) {
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	rc = cmd_game_submit(self, &o, id, action);
+	cli_http_stop();
+out:
+	free(words);
+	free(action);
+	cli_conf_free(&o.cf);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
 /* corrchess show [-s URL] [--ascii] [--flip] GAME */

@@ -18,6 +18,7 @@ struct cli_cmd;
 /* The subcommands of cmd_game.c, rows of the table in corrchess.c. */
 int	cmd_game_move(const struct cli_cmd *, int, char **);
 int	cmd_game_act(const struct cli_cmd *, int, char **);
+int	cmd_game_conditional(const struct cli_cmd *, int, char **);
 int	cmd_game_show(const struct cli_cmd *, int, char **);
 int	cmd_game_games(const struct cli_cmd *, int, char **);
 

@@ -103,8 +103,9 @@ static const struct cli_cmd cmd_table[] = {
 	  "and a \"signature:\" line (or, with --ssh, an OpenSSH signature\n"
 	  "block, as ssh-keygen -Y sign -n corrchess writes it). The ACTION\n"
 	  "words are joined by spaces: \"move Nf3\", \"move e4 offer-draw\",\n"
-	  "\"accept-draw\", \"decline-draw\", \"resign\", \"claim-draw\" or\n"
-	  "\"claim-draw MOVE\". Send the text by mail or with curl; N is the\n"
+	  "\"accept-draw\", \"decline-draw\", \"resign\", \"claim-draw\",\n"
+	  "\"claim-draw MOVE\", \"conditional LINES\", \"cancel-conditional\" or\n"
+	  "\"show-conditional\". Send the text by mail or with curl; N is the\n"
 	  "number of half-moves played so far.\n"
 	  "\n"
 	  "  -k, --key KEY      the private key: a corrchess keygen file or an\n"
@@ -154,6 +155,24 @@ static const struct cli_cmd cmd_table[] = {
 	  "fifty moves, on the position now or after MOVE), or leave FROM TO\n"
 	  "(days away, YYYY-MM-DD YYYY-MM-DD: the clocks of all your games\n"
 	  "stop). Options as for corrchess move.\n",
+	  0 },
+	{ "conditional", cmd_game_conditional,
+	  "[-s URL] [-k KEY] [-p NAME] [--show | --cancel] GAME [LINES]",
+	  "Sign conditional moves in game GAME while you wait for your\n"
+	  "opponent: lines of moves from the position now, the opponent's move\n"
+	  "first, then your answer, and so on; lines separated by \"; \". Lines\n"
+	  "that begin alike form a tree, and no move may be answered twice:\n"
+	  "\n"
+	  "  corrchess conditional 12 \"e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 Nf3\"\n"
+	  "\n"
+	  "The server plays your answer as soon as the opponent's move matches\n"
+	  "a line; your opponent does not see the lines until one of their\n"
+	  "moves is played. A new conditional replaces the old one. Moves in\n"
+	  "any notation the server reads; the lines are printed back in SAN.\n"
+	  "\n"
+	  "  --show             print your conditional moves as they stand\n"
+	  "  --cancel           cancel them\n"
+	  "  other options as for corrchess move\n",
 	  0 },
 	{ "show", cmd_game_show,
 	  "[-s URL] [--ascii] [--flip] GAME",

@@ -34,7 +34,7 @@
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
 	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
 	"claim", "game-over", "reminder", "refused", "howto", "leave",
-	"digest",
+	"digest", "conditional",
 };
 
 /* What a notice is about, worked out once. */
@@ -432,6 +432,37 @@ refused(const struct ctx *c, struct buf *b)
 		buf_adds(b, ".");
 }
 
+/* Write what happened to the recipient's conditional moves. */
+static void
+cond_intro(const struct ctx *c, struct buf *b)
+{
+	const struct notice	*n = c->n;
+	const struct texts	*tx = c->tx;
+	char			 pair[2 * CHESS_SAN_MAX + 2], *sp;
+
+	if ((unsigned)n->cond_event > NOTICE_COND_PLAYED)
+		return;
+	if (n->cond_event != NOTICE_COND_PLAYED) {
+		prose(b, tx->intro_cond[n->cond_event],
+		    n->cond_lines != NULL ? n->cond_lines : "-");
+		return;
+	}
+	/* "e5 Nf3": the opponent's move, then the answer. */
+	snprintf(pair, sizeof pair, "%s", n->cond_played != NULL ?
+	    n->cond_played : "- -");
+	if ((sp = strchr(pair, ' ')) == NULL)
+		sp = pair + strlen(pair);
+	else
+		*sp++ = '\0';
+	prose(b, tx->intro_cond[NOTICE_COND_PLAYED], pname(c, actor(c)), pair,
+	    sp);
+	buf_adds(b, "\n");
+	if (n->cond_lines != NULL && n->cond_lines[0] != '\0')
+		prose(b, tx->cond_left, n->cond_lines);
+	else
+		prose(b, tx->cond_none_left);
+}
+
 /* Write the kind's opening lines. */
 static void
 intro(const struct ctx *c, struct buf *b)
@@ -483,6 +514,9 @@ intro(const struct ctx *c, struct buf *b)
 		break;
 	case NOTICE_DIGEST:
 		prose(b, tx->intro_digest);
+		break;
+	case NOTICE_CONDITIONAL:
+		cond_intro(c, b);
 		break;
 	case NOTICE_LEAVE:
 		prose(b, tx->intro_leave, pname(c, actor(c)),

@@ -70,8 +70,17 @@ enum notice_kind {
 	NOTICE_HOWTO,		/* reply: no statement found in the mail */
 	NOTICE_LEAVE,		/* the opponent (actor) takes leave */
 	NOTICE_DIGEST,		/* daily: the games where it is your move */
+	NOTICE_CONDITIONAL,	/* your conditional moves: recorded, ... */
 };
-#define NOTICE_KIND_COUNT	12
+#define NOTICE_KIND_COUNT	13
+
+/* What a NOTICE_CONDITIONAL tells its owner. */
+enum notice_cond_event {
+	NOTICE_COND_RECORDED = 0,	/* your conditional is recorded */
+	NOTICE_COND_CANCELLED,		/* ... cancelled, as you asked */
+	NOTICE_COND_SHOWN,		/* ... as it stands, as you asked */
+	NOTICE_COND_PLAYED,		/* one of its moves was played */
+};
 
 /* One game of a digest, where it is the recipient's move. */
 struct notice_digest_game {
@@ -162,6 +171,15 @@ struct notice {
 	/* NOTICE_LEAVE: the first and last days ("2026-12-24"). */
 	const char		*leave_from;
 	const char		*leave_to;
+
+	/* NOTICE_CONDITIONAL: what happened; the lines (English SAN, "e5
+	 * Nf3; d5 exd5"): recorded, cancelled or shown, or those left after
+	 * a move was played (NULL: none left); the pair just played ("e5
+	 * Nf3", NOTICE_COND_PLAYED). */
+	enum notice_cond_event	 cond_event;
+	const char		*cond_lines;
+	const char		*cond_played;
+	const char		*cond_reason;
 
 	/* NOTICE_DIGEST (recipient -1, game_id 0): the games, at least
 	 * one. */

@@ -34,6 +34,7 @@ const struct texts notice_texts_en = {
 		[NOTICE_HOWTO] = "how to send a move",
 		[NOTICE_LEAVE] = "%s is on leave",
 		[NOTICE_DIGEST] = "daily digest, your move in %s games",
+		[NOTICE_CONDITIONAL] = "your conditional moves",
 	},
 	.hello = "Hello %s,",
 	.intro_new = "A new correspondence game has started. You play %s.",
@@ -56,6 +57,19 @@ const struct texts notice_texts_en = {
 	    "done.",
 	.intro_leave = "%s is on leave from %s to %s; their clock stops "
 	    "meanwhile.",
+	.intro_cond = {
+		[NOTICE_COND_RECORDED] = "Your conditional moves are "
+		    "recorded; your opponent cannot see them until one is "
+		    "played. Your lines: %s",
+		[NOTICE_COND_CANCELLED] = "Your conditional moves are "
+		    "cancelled, as you asked. They were: %s",
+		[NOTICE_COND_SHOWN] = "Your conditional moves, as they "
+		    "stand: %s",
+		[NOTICE_COND_PLAYED] = "%s played %s, and your conditional "
+		    "move %s was played in answer.",
+	},
+	.cond_left = "Lines left: %s",
+	.cond_none_left = "Nothing is left of your conditional moves.",
 	.subject_digest_one = "daily digest, your move in 1 game",
 	.intro_digest = "It is your move in the games below. This daily "
 	    "digest comes beside the mail of each move, which you still get; "
@@ -131,6 +145,7 @@ const struct texts notice_texts_fr = {
 		[NOTICE_REFUSED] = "refusé",
 		[NOTICE_HOWTO] = "comment envoyer un coup",
 		[NOTICE_LEAVE] = "%s est en congé",
+		[NOTICE_CONDITIONAL] = "vos coups conditionnels",
 		[NOTICE_DIGEST] = "résumé du jour, à vous de jouer dans %s "
 		    "parties",
 	},
@@ -158,6 +173,19 @@ const struct texts notice_texts_fr = {
 	    "signée : rien n'a été fait.",
 	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
 	    "arrêtée pendant ce temps.",
+	.intro_cond = {
+		[NOTICE_COND_RECORDED] = "Vos coups conditionnels sont "
+		    "enregistrés ; votre adversaire ne les voit pas tant "
+		    "qu'aucun n'est joué. Vos lignes (notation anglaise) : %s",
+		[NOTICE_COND_CANCELLED] = "Vos coups conditionnels sont "
+		    "annulés, comme vous l'avez demandé. C'étaient : %s",
+		[NOTICE_COND_SHOWN] = "Vos coups conditionnels, tels "
+		    "qu'ils sont (notation anglaise) : %s",
+		[NOTICE_COND_PLAYED] = "%s a joué %s, et votre coup "
+		    "conditionnel %s a été joué en réponse.",
+	},
+	.cond_left = "Lignes restantes (notation anglaise) : %s",
+	.cond_none_left = "Il ne reste rien de vos coups conditionnels.",
 	.subject_digest_one = "résumé du jour, à vous de jouer dans 1 partie",
 	.intro_digest = "C'est à vous de jouer dans les parties ci-dessous. "
 	    "Ce résumé quotidien s'ajoute aux courriels de chaque coup, que "

@@ -47,6 +47,10 @@ struct texts {
 	const char	*refused_unknown;	/* neither reason nor code */
 	const char	*intro_howto;
 	const char	*intro_leave;	/* who, from, to */
+	const char	*intro_cond[4];	/* lines, by notice_cond_event;
+					   PLAYED: who, move, answer */
+	const char	*cond_left;	/* lines */
+	const char	*cond_none_left;
 	const char	*subject_digest_one;
 	const char	*intro_digest;
 	const char	*digest_deadline;	/* time, duration */

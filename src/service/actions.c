@@ -302,6 +302,7 @@ action_submit(struct service *svc, struct prepared *p, const char *source,
 	if (writer_submit(svc, &j) != 0) {
 		if (j.u.action.has_result)
 			service_game_free(out);
+		service_conditional_free(j.u.action.cond);
 		goto out;
 	}
 	accepted = true;
@@ -311,6 +312,10 @@ action_submit(struct service *svc, struct prepared *p, const char *source,
 	else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
 	    out, err) != 0)
 		rc = -1;
+	if (out != NULL && rc == 0)
+		out->cond = j.u.action.cond;
+	else
+		service_conditional_free(j.u.action.cond);
  out:
 	if (accepted)
 		service_count_accepted();
@@ -382,6 +387,12 @@ action_kind_name(const struct sig_action *a)
 		return "claim-draw";
 	case SIG_ACT_LEAVE:
 		return "leave";
+	case SIG_ACT_CONDITIONAL:
+		return "conditional";
+	case SIG_ACT_CANCEL_CONDITIONAL:
+		return "cancel-conditional";
+	case SIG_ACT_SHOW_CONDITIONAL:
+		return "show-conditional";
 	}
 	return "unknown";
 }
@@ -518,8 +529,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	const uint8_t			*sigbytes;
 	size_t				 siglen, ply;
 	char				 why[384];
-	bool				 offer;
-	int				 color;
+	bool				 offer, answered;
+	int				 color, rc_notify;
 
 	if (s->attested != NULL ? attested_allowed(svc, s, row, j->err) != 0 :
 	    key_still_valid(svc, s, j->err) != 0)
@@ -546,6 +557,11 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		return stale_refusal(j->err, row, c, st, color);
 	if (st->action.kind == SIG_ACT_LEAVE)
 		return job_leave(svc, s, j->err, row, now);
+	if (st->action.kind == SIG_ACT_CONDITIONAL ||
+	    st->action.kind == SIG_ACT_CANCEL_CONDITIONAL ||
+	    st->action.kind == SIG_ACT_SHOW_CONDITIONAL)
+		return job_conditional(svc, s, j->err, row, c, color, now,
+		    j->kind == JOB_ACTION ? &j->u.action.cond : NULL);
 
 	memset(&ga, 0, sizeof ga);
 	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
@@ -589,8 +605,20 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	if (record_append(svc, row, c, &a, sigbytes, siglen, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "record the action");
-	if (notify_action(svc, row, c, ga.kind, ga.offer_draw, color,
-	    now) != 0)
+	/* The opponent's conditional may answer at once, in this
+	 * transaction: then the mover hears of the answer (one mail for
+	 * the pair) and the owner of what was played. */
+	if (cond_after_action(svc, row, c, color, ga.kind, now,
+	    &answered) != 0)
+		return service_store_fail(j->err, svc->wstore,
+		    "apply the conditional moves");
+	if (answered)
+		rc_notify = notify_action(svc, row, c, GAME_ACT_MOVE, false,
+		    !color, now);
+	else
+		rc_notify = notify_action(svc, row, c, ga.kind, ga.offer_draw,
+		    color, now);
+	if (rc_notify != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "queue the notices");
 	/* The answer, from the writer's state: no second replay. */

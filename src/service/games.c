@@ -48,6 +48,8 @@ service_game_free(struct service_game *g)
 	game_free(&g->state);
 	free(g->san);
 	g->san = NULL;
+	service_conditional_free(g->cond);
+	g->cond = NULL;
 }
 
 /* Read a game; a game whose flag fell is ended (and stored) first. */

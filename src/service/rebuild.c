@@ -60,7 +60,8 @@ enum game_action_kind
 kind_parse(const char *kind, bool *offer)
 {
 	*offer = false;
-	if (strcmp(kind, "move") == 0)
+	if (strcmp(kind, "move") == 0 ||
+	    strcmp(kind, "conditional-move") == 0)
 		return GAME_ACT_MOVE;
 	if (strcmp(kind, "move-offer-draw") == 0) {
 		*offer = true;
@@ -314,7 +315,8 @@ record_flag(struct service *svc, struct store_game *row, struct cached *c,
 	a.ply = (int)c->state.chess.nply;
 	snprintf(a.kind, sizeof a.kind, "flag");
 	snprintf(a.source, sizeof a.source, "clock");
-	if (record_append(svc, row, c, &a, NULL, 0, now) != 0)
+	if (record_append(svc, row, c, &a, NULL, 0, now) != 0 ||
+	    cond_game_over(svc, row, now) != 0)
 		return -1;
 	return notify_game(svc, svc->wstore, row, &c->state, c->san,
 	    NOTICE_GAME_OVER, -1, -1, now);

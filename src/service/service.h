@@ -97,6 +97,25 @@ struct service_game_params {
 };
 
 /*
+ * A player's conditional moves in a game, as their owner reads them (in
+ * answer to a signed conditional, cancel-conditional or show-conditional
+ * statement). Free with service_conditional_free().
+ */
+struct service_conditional {
+	int64_t		 id;
+	int		 ply;		/* the game's ply when it was signed */
+	char		*lines;		/* as signed, in English SAN */
+	char		 status[STORE_COND_STATUS_SIZE];	/* "active",
+					   "replaced", "cancelled", "ended" */
+	char		 reason[STORE_COND_REASON_SIZE];	/* why it
+					   ended, or "" */
+	int		 played;	/* its moves played so far */
+	size_t		 left;		/* lines still in play (active) */
+};
+
+void service_conditional_free(struct service_conditional *);
+
+/*
  * A game as stored and rebuilt: its row, its state machine at `now`, and
  * the SAN of every move. Free with service_game_free().
  */
@@ -105,6 +124,9 @@ struct service_game {
 	struct game		 state;
 	char			(*san)[CHESS_SAN_MAX];	/* state.chess.nply */
 	int64_t			 now;
+	/* After service_submit() of a conditional action: the submitter's
+	 * conditional (never in a view others read); else NULL. */
+	struct service_conditional *cond;
 };
 
 /* One record of a game's signed record, for exports. */
@@ -258,7 +280,13 @@ char *service_game_pgn(struct service *, int64_t id, size_t *lenp,
  * Submit a signed statement (the text holds the statement and its
  * signature, in either form). `game_id` is the game the front door expects
  * (the URL's), or 0 for any. `source` is "http" or "mail". On success the
- * action is committed and `out` (when not NULL) holds the new state.
+ * action is committed and `out` (when not NULL) holds the new state; for
+ * a conditional action, out->cond holds the player's conditional.
+ *
+ * Conditional moves (actions conditional, cancel-conditional and
+ * show-conditional) are checked by game_cond_check() and kept apart from
+ * the record; the writer plays the owner's answer in the transaction of
+ * the opponent's move, which then answers with both moves played.
  */
 int service_submit(struct service *, int64_t game_id, const char *text,
     size_t len, const char *source, struct service_game *out,

@@ -96,6 +96,8 @@ struct job_action {
 	struct job_statement		 s;
 	struct service_game		*result;	/* or NULL */
 	bool				 has_result;	/* result was filled */
+	struct service_conditional	*cond;		/* a conditional
+							   action's answer */
 };
 
 /* JOB_MAIL: the mail, and the statement found in it. `s.st` is NULL when
@@ -360,6 +362,14 @@ int	action_submit(struct service *, struct prepared *, const char *,
 	    const char *, struct service_game *, struct service_error *);
 int	job_action(struct service *, struct job *, struct store_game *,
 	    struct cached *, int64_t);
+
+/* conditional.c */
+int	job_conditional(struct service *, const struct job_statement *,
+	    struct service_error *, struct store_game *, struct cached *, int,
+	    int64_t, struct service_conditional **);
+int	cond_after_action(struct service *, struct store_game *,
+	    struct cached *, int, enum game_action_kind, int64_t, bool *);
+int	cond_game_over(struct service *, const struct store_game *, int64_t);
 
 /* leave.c */
 int	job_leave(struct service *, const struct job_statement *,

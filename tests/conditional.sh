@@ -1,0 +1,209 @@
+#!/bin/sh
+# tests/conditional.sh: conditional moves end to end over curl.
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Conditional moves through the real corrchessd on a free loopback port,
+# driven by the real curl, signed by the real `ssh-keygen -Y sign -n
+# corrchess` and by `corrchess conditional`: a tree recorded and answered
+# move by move, hidden from the opponent's JSON, PGN and record until a
+# move of it is played, the record of the answer carrying the signed
+# conditional; every refusal with its line and move; replacement,
+# cancellation, the owner's read; a line that leaves the tree, an answer
+# that mates, a draw offer and a fallen flag that stop it.
+# Run by `make check`; prints "N passed, N failed".
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=tests/lib.sh
+. "$top_srcdir/tests/lib.sh"
+
+need curl ssh-keygen
+
+# expect NAME STATUS [CODE]: the last answer's status, and error code.
+expect() {
+	if [ "$code" != "$2" ]; then
+		bad "$1: status $code, want $2: $(cat "$tmp/out")"
+		return
+	fi
+	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
+		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
+		return
+	fi
+	ok
+}
+
+# say NAME TEXT: the last answer must contain TEXT.
+say() {
+	check "$1" grep -qF "$2" "$tmp/out" || cat "$tmp/out" >&2
+}
+
+# act GAME PLAYER ACTION: sign ACTION for the game's current ply with the
+# player's SSH key and submit it; the answer is in $tmp/out, $code.
+act() {
+	req GET "/api/v1/games/$1"
+	statement "$1" "$(jval ply)" "$2" "$3"
+	sign_ssh "$tmp/$2"
+	submit "$1"
+}
+
+# play GAME PLAYER ACTION: act, which must be accepted.
+play() {
+	act "$@"
+	expect "game $1: $2 $3" 201
+}
+
+sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+echo 0 >"$tmp/clock"
+check "corrchessd starts" daemon_start || finish
+
+for p in alice bob; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+	admin POST /api/v1/players -d "{\"name\":\"$p\",
+	    \"keys\":[\"$(cat "$tmp/$p.pub")\"]}"
+	expect "create $p" 201
+done
+newgame() {
+	admin POST /api/v1/games -d "{\"white\":\"alice\",\"black\":\"bob\"$1}"
+	expect "create a game" 201
+	jval id
+}
+
+# --- A tree, answered move by move ---------------------------------------
+
+g=$(newgame '')
+play "$g" alice "move e4"
+# Moves in any notation; the tree is kept in SAN.
+play "$g" alice "conditional e5 Ng1-f3 Nc6 f1b5; e5 Nf3 Nf6 Nxe5; c5 g1f3"
+say "recorded: the lines in SAN" \
+    '"lines":"e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 Nf3"'
+say "recorded: active" '"status":"active"'
+say "recorded: three lines" '"lines_left":3'
+same "recorded: the game did not move" "$(jval ply)" 1
+
+# Hidden from everyone else.
+req GET "/api/v1/games/$g"
+check "hidden: not in the game's JSON" sh -c "! grep -q conditional '$tmp/out'"
+req GET "/api/v1/games/$g" -H 'Accept: text/plain'
+check "hidden: not in the text" sh -c "! grep -q -i conditional '$tmp/out'"
+req GET "/api/v1/games/$g/pgn"
+check "hidden: not in the PGN" sh -c "! grep -q 'Nxe5' '$tmp/out'"
+req GET "/api/v1/games/$g/records"
+check "hidden: not in the record" sh -c "! grep -q conditional '$tmp/out'"
+
+# Refusals: each names its line and its move; nothing changes.
+act "$g" bob "conditional Nf3 Nc6"
+expect "the side to move cannot" 422 bad-conditional
+say "the side to move: why" "it is your move"
+act "$g" alice "conditional e5 Nf3; e5 d4"
+expect "two answers to one move" 422 bad-conditional
+say "two answers: why" "lines 1 and 2 answer e5 in two ways (Nf3, d4)"
+act "$g" alice "conditional e5 Nf3 Nc6 Ke3"
+expect "an illegal answer" 422 bad-conditional
+say "illegal: why" "line 1, half-move 4, Ke3 (yours)"
+act "$g" alice "conditional e5 Nf3 Nc6"
+expect "a line without its answer" 422 bad-conditional
+say "no answer: why" "line 1 ends with the opponent's move Nc6"
+act "$g" alice "conditional e5 Nf3;d5"
+expect "a malformed list" 400 bad-statement
+statement "$g" 0 alice "conditional e5 Nf3"
+sign_ssh "$tmp/alice"
+submit "$g"
+expect "a stale ply" 409 stale-ply
+
+# The owner reads it (a signed read, for the current ply).
+play "$g" alice "show-conditional"
+say "shown" '"lines":"e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 Nf3"'
+
+# Bob plays into it: his answer has both moves.
+play "$g" bob "move e5"
+same "answered: ply" "$(jval ply)" 3
+same "answered: moves" "$(jmoves)" "e4 e5 Nf3"
+same "answered: black to move" "$(jstr turn)" black
+check "answered: bob's answer shows no conditional" \
+    sh -c "! grep -q '\"conditional\"' '$tmp/out'"
+req GET "/api/v1/games/$g/records"
+check "the record of the answer" grep -q \
+    '"seq":3,"ply":2,"kind":"conditional-move","san":"Nf3","move":"Nf3","statement":"corrchess-v1\\ngame: '"$g"'\\nply: 1\\nplayer: alice\\naction: conditional e5 Ng1-f3 Nc6 f1b5; e5 Nf3 Nf6 Nxe5; c5 g1f3\\n","signature":"-----BEGIN SSH SIGNATURE-----' \
+    "$tmp/out"
+req GET "/api/v1/games/$g/pgn"
+check "the PGN names the signed conditional" grep -q \
+    '^action: conditional e5 Ng1-f3' "$tmp/out"
+
+play "$g" alice "show-conditional"
+say "after one answer: played" '"played":1'
+say "after one answer: two lines left" '"lines_left":2'
+
+# Replaced by a new tree, at the new ply.
+play "$g" alice "conditional Nc6 Bc4 Bc5 c3"
+say "replaced: the new lines" '"lines":"Nc6 Bc4 Bc5 c3"'
+play "$g" bob "move Nc6"
+same "the new tree answers" "$(jmoves)" "e4 e5 Nf3 Nc6 Bc4"
+# Bob leaves the tree: no answer, the conditional ends.
+play "$g" bob "move Nf6"
+same "out of the tree: white to move" "$(jstr turn)" white
+act "$g" alice "show-conditional"
+expect "out of the tree: nothing waits" 404 no-conditional
+
+# Cancelled: bob's next move is not answered.
+play "$g" alice "move d3"
+play "$g" alice "conditional Bc5 c3"
+play "$g" alice "cancel-conditional"
+say "cancelled" '"status":"cancelled"'
+act "$g" alice "cancel-conditional"
+expect "cancel twice" 409 no-conditional
+play "$g" bob "move Bc5"
+same "cancelled: no answer" "$(jstr turn)" white
+
+# --- The client -----------------------------------------------------------
+
+play "$g" alice "move c3"
+run conditional -s "$base" -k "$tmp/alice" -p alice "$g" "Ng4 O-O; d6 h3"
+same "corrchess conditional: exit status" "$status" 0
+check "corrchess conditional: what was recorded" grep -q \
+    'Ng4 O-O; d6 h3' "$tmp/out"
+run conditional -s "$base" -k "$tmp/alice" -p alice "$g" "Ng4 O-O; Ng4 h3"
+check "corrchess conditional: a refusal" [ "$status" -ne 0 ]
+check "corrchess conditional: its reason" grep -q \
+    'lines 1 and 2 answer Ng4 in two ways' "$tmp/err"
+run conditional -s "$base" -k "$tmp/alice" -p alice --show "$g"
+check "corrchess conditional --show" grep -q 'Ng4 O-O; d6 h3' "$tmp/out"
+run conditional -s "$base" -k "$tmp/alice" -p alice --cancel "$g"
+same "corrchess conditional --cancel" "$status" 0
+check "corrchess conditional --cancel: said" grep -q cancelled "$tmp/out"
+
+# --- An answer that mates ------------------------------------------------
+
+g=$(newgame '')
+play "$g" alice "move f3"
+play "$g" bob "move e5"
+play "$g" bob "conditional g4 Qh4#; d4 Bb4+"
+play "$g" alice "move g4"
+same "mate: moves" "$(jmoves)" "f3 e5 g4 Qh4#"
+same "mate: result" "$(jstr result)" "0-1"
+same "mate: termination" "$(jstr termination)" checkmate
+
+# --- A draw offer stops it -----------------------------------------------
+
+g=$(newgame '')
+play "$g" alice "move e4"
+play "$g" alice "conditional e5 Nf3"
+play "$g" bob "move e5 offer-draw"
+same "draw offer: no answer" "$(jstr turn)" white
+same "draw offer: pending" "$(jstr draw_offer)" black
+
+# --- A flag that falls ---------------------------------------------------
+
+g=$(newgame ',"time_control":"1d/move"')
+play "$g" alice "move e4"
+play "$g" alice "conditional e5 Nf3"
+echo 172800 >"$tmp/clock"
+act "$g" bob "move e5"
+expect "late: refused" 409 game-over
+req GET "/api/v1/games/$g"
+same "late: no answer" "$(jmoves)" "e4"
+same "late: lost on time" "$(jstr termination)" timeout
+
+finish
