@@ -22,19 +22,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl ssh-keygen
 
-# expect NAME STATUS [CODE]: the last answer's status, and error code.
-expect() {
-	if [ "$code" != "$2" ]; then
-		bad "$1: status $code, want $2: $(cat "$tmp/out")"
-		return
-	fi
-	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
-		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
-		return
-	fi
-	ok
-}
-
 # say NAME TEXT: the last answer must contain TEXT.
 say() {
 	check "$1" grep -qF "$2" "$tmp/out" || cat "$tmp/out" >&2

@@ -264,6 +264,20 @@ req() {
 	    "$base$path")
 }
 
+# expect NAME STATUS [CODE]: the last answer's status, and its error code
+# (a script may define its own).
+expect() {
+	if [ "$code" != "$2" ]; then
+		bad "$1: status $code, want $2: $(cat "$tmp/out")"
+		return
+	fi
+	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
+		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
+		return
+	fi
+	ok
+}
+
 # admin METHOD PATH [CURL-ARG...]: req with the admin token.
 admin() {
 	req "$@" -H "Authorization: Bearer $token"

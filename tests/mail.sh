@@ -570,6 +570,64 @@ plainmail "bob@$domain" "idle.$$@bob.$domain" "Nf6" "$tmp/body" "$tmp/m8"
 check "bob sends Nf6" send "bob@$domain" "$tmp/m8"
 check "Nf6 is applied with no poll due (ply 6)" waitfor 20 ply_is "$g" 6
 
+# --- 9. Conditional moves by mail ------------------------------------------
+section "9. Conditional moves by mail"
+
+# The notice of Nf6 to alice first, so that the counts below hold.
+sleep 3
+na=$(count alice)
+nb=$(count bob)
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+same "create game 8" "$code" 201
+g8=$(jval id)
+check "alice hears of game 8" waitfor 20 has alice $((na + 1))
+check "bob hears of game 8" waitfor 20 has bob $((nb + 1))
+statement "$g8" 0 alice "move e4"
+sign_ssh "$tmp/alice"
+submit "$g8"
+same "game 8: 1. e4" "$code" 201
+check "bob hears of 1. e4" waitfor 20 has bob $((nb + 2))
+na=$(count alice)
+nb=$(count bob)
+statement "$g8" 1 alice "conditional e5 Ng1-f3; c5 Nf3"
+sign_ssh "$tmp/alice"
+plainmail "alice@$domain" "cond1.$$@alice.$domain" "my conditional" \
+    "$tmp/body" "$tmp/m9"
+check "alice mails her conditional" send "alice@$domain" "$tmp/m9"
+check "alice's conditional is answered" waitfor 20 has alice $((na + 1))
+fetch alice $((na + 1)) "$tmp/a8"
+same "conditional recorded: subject" "$(hdr Subject "$tmp/a8")" \
+    "[corrchess] Game $g8, alice v bob: your conditional moves"
+textpart "$tmp/a8" | tr '\n' ' ' | tr -s ' ' >"$tmp/a8.flat"
+check "conditional recorded: the lines in SAN" contains \
+    "Your lines: e5 Nf3; c5 Nf3" "$tmp/a8.flat"
+same "bob hears nothing of it" "$(count bob)" "$nb"
+
+statement "$g8" 1 bob "move e5"
+sign_ssh "$tmp/bob"
+submit "$g8"
+same "bob plays into it" "$code" 201
+same "the answer is played at once" "$(jmoves)" "e4 e5 Nf3"
+check "bob gets one notice for the pair" waitfor 20 has bob $((nb + 1))
+check "alice is told what was played" waitfor 20 has alice $((na + 2))
+sleep 2
+same "bob: only one notice" "$(count bob)" $((nb + 1))
+fetch bob $((nb + 1)) "$tmp/b8"
+same "the pair's notice: subject" "$(hdr Subject "$tmp/b8")" \
+    "[corrchess] Game $g8, alice v bob: 2. Nf3"
+textpart "$tmp/b8" >"$tmp/b8.txt"
+check "the pair's notice: the move list" grep -q '1\. *e4 *e5 *2\. *Nf3' \
+    "$tmp/b8.txt"
+check "the pair's notice: no lines of alice's" sh -c \
+    "! grep -q 'c5' '$tmp/b8.txt'"
+fetch alice $((na + 2)) "$tmp/a8b"
+textpart "$tmp/a8b" | tr '\n' ' ' | tr -s ' ' >"$tmp/a8b.flat"
+check "alice: which move was played against which" contains \
+    "bob played e5, and your conditional move Nf3 was played in answer." \
+    "$tmp/a8b.flat"
+check "alice: nothing left" contains \
+    "Nothing is left of your conditional moves." "$tmp/a8b.flat"
+
 stop
 same "corrchessd stops cleanly" "$status" 0
 finish

@@ -625,6 +625,49 @@ test_encoding(void **state)
 	notice_mail_free(&m);
 }
 
+/* Conditional moves: the owner is told what was played and what is left,
+ * or what was recorded, in their language. */
+static void
+test_conditional(void **state)
+{
+	struct notice		 n;
+	struct notice_mail	 m;
+	struct readback		 rb;
+
+	(void)state;
+	n = fixture(NOTICE_CONDITIONAL, CHESS_LANG_EN);
+	n.cond_event = NOTICE_COND_PLAYED;
+	n.cond_played = "Nc6 Bb5";
+	n.cond_lines = "a6 Ba4; Nf6 O-O";
+	m = compose(&n);
+	readback(&m, &rb);
+	assert_non_null(strstr(m.data, "alice v bob: your conditional "
+	    "moves\r\n"));
+	prose_has(&rb, "bob played Nc6, and your conditional move Bb5 was "
+	    "played in answer.");
+	prose_has(&rb, "Lines left: a6 Ba4; Nf6 O-O");
+	readback_free(&rb);
+	notice_mail_free(&m);
+
+	n.cond_lines = NULL;
+	m = compose(&n);
+	readback(&m, &rb);
+	prose_has(&rb, "Nothing is left of your conditional moves.");
+	readback_free(&rb);
+	notice_mail_free(&m);
+
+	n = fixture(NOTICE_CONDITIONAL, CHESS_LANG_FR);
+	n.cond_event = NOTICE_COND_RECORDED;
+	n.cond_lines = "e5 Nf3";
+	m = compose(&n);
+	readback(&m, &rb);
+	prose_has(&rb, "Vos coups conditionnels sont enregistrés ; votre "
+	    "adversaire ne les voit pas tant qu'aucun n'est joué. Vos lignes "
+	    "(notation anglaise) : e5 Nf3");
+	readback_free(&rb);
+	notice_mail_free(&m);
+}
+
 /* Black's view: the board flipped, the ready statement for bob. */
 static void
 test_black_side(void **state)
@@ -836,6 +879,7 @@ main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_refused_reasons),
 		cmocka_unit_test(test_encoding),
+		cmocka_unit_test(test_conditional),
 		cmocka_unit_test(test_black_side),
 		cmocka_unit_test(test_start_position),
 		cmocka_unit_test(test_howto_stranger),

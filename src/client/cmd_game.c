@@ -595,6 +595,20 @@ out:
 	return rc;
 }
 
+/* Start the HTTP client, submit an action and stop it. */
+static int
+cmd_game_send(const struct cli_cmd *self, struct cmd_game_opts *o,
+    uint64_t id, const char *action)
+{
+	int	rc;
+
+	if (cli_http_start(self) == -1)
+		return CLI_EXIT_FAIL;
+	rc = cmd_game_submit(self, o, id, action);
+	cli_http_stop();
+	return rc;
+}
+
 /*
  * Parse options, a game number and the words of an action (`what` names
  * them in the usage error), and submit `prefix` followed by the words (and
@@ -629,12 +643,7 @@ cmd_game_submit_words(const struct cli_cmd *self, int argc, char **argv,
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (cli_http_start(self) == -1) {
-		rc = CLI_EXIT_FAIL;
-		goto out;
-	}
-	rc = cmd_game_submit(self, &o, id, action);
-	cli_http_stop();
+	rc = cmd_game_send(self, &o, id, action);
 out:
 	free(words);
 	free(action);
@@ -726,12 +735,7 @@ cmd_game_conditional(const struct cli_cmd *self, int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
-	if (cli_http_start(self) == -1) {
-		rc = CLI_EXIT_FAIL;
-		goto out;
-	}
-	rc = cmd_game_submit(self, &o, id, action);
-	cli_http_stop();
+	rc = cmd_game_send(self, &o, id, action);
 out:
 	free(words);
 	free(action);
