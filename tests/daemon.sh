@@ -777,6 +777,8 @@ expect "create dave without a key" 201
 # later migrations' tables go too: the file is as version 6 left it.)
 daemon_stop
 sqlite3 "$tmp/state/corrchess.db" "
+    DROP TABLE conditional_moves;
+    DROP TABLE conditionals;
     DROP TABLE event_games;
     DROP TABLE event_players;
     DROP TABLE events;

@@ -291,13 +291,18 @@ static const char *const store_migrations[] = {
 	");"
 	"CREATE UNIQUE INDEX conditionals_active ON conditionals"
 	"  (game_id, player_id) WHERE status = 'active';"
+	/* The foreign key checks of a key or a conditional find their
+	 * rows by these, without walking the tables. */
+	"CREATE INDEX conditionals_key ON conditionals (key_id);"
 	"CREATE TABLE conditional_moves ("
 	"  game_id INTEGER NOT NULL,"
 	"  seq INTEGER NOT NULL,"
 	"  conditional_id INTEGER NOT NULL REFERENCES conditionals (id),"
 	"  PRIMARY KEY (game_id, seq),"
 	"  FOREIGN KEY (game_id, seq) REFERENCES actions (game_id, seq)"
-	");",
+	");"
+	"CREATE INDEX conditional_moves_conditional ON conditional_moves"
+	"  (conditional_id);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
