@@ -175,13 +175,14 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # admin.sh: what a club admin meets in the first week; readme.sh: the
 # README's walk-through on a port other than 8080; events.sh: a club
 # championship from creation to the final crosstable; conditional.sh:
-# conditional moves over curl and the client.
+# conditional moves over curl and the client; xfcc.sh: the Xfcc endpoint
+# with Scid's own Xfcc client (tests/xfcc_scid.tcl).
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh tests/conditional.sh
+	tests/events.sh tests/conditional.sh tests/xfcc.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh tests/conditional.sh
+	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/xfcc_scid.tcl
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint).

@@ -56,6 +56,8 @@
 #include "daemon/sdnotify.h"
 #include "service/service.h"
 #include "sig/sig.h"
+#include "xfcc/soap.h"
+#include "xfcc/xfcc.h"
 
 #ifndef CORRCHESSD_CONF_DEFAULT
 #define CORRCHESSD_CONF_DEFAULT "/etc/corrchessd.conf"
@@ -887,6 +889,7 @@ start_http(struct corrchessd *d)
 	const struct conf_server	*cs = &d->conf.server;
 	struct http_options		 hopts;
 	char				 err[CONF_ERR_SIZE];
+	size_t				 n;
 
 	memset(&hopts, 0, sizeof hopts);
 	hopts.address = cs->listen;
@@ -902,22 +905,31 @@ start_http(struct corrchessd *d)
 	hopts.log_requests = d->conf.log.requests;
 	if (d->nfds == 1)
 		hopts.listen_fd = SDNOTIFY_LISTEN_FDS_START;
-	/* One server for the REST API and the web pages. */
-	if ((d->routes = calloc(routes_api_count + routes_web_count,
-	    sizeof *d->routes)) == NULL) {
+	/* One server for the REST API, the web pages and the Xfcc
+	 * endpoint (at its configured path, when enabled). */
+	n = routes_api_count + routes_web_count;
+	if ((d->routes = calloc(n + 1, sizeof *d->routes)) == NULL) {
 		log_errorx("http: out of memory");
 		return -1;
 	}
 	memcpy(d->routes, routes_api, routes_api_count * sizeof *d->routes);
 	memcpy(d->routes + routes_api_count, routes_web,
 	    routes_web_count * sizeof *d->routes);
-	d->srv = http_server_start(&hopts, d->routes,
-	    routes_api_count + routes_web_count, d->svc, err, sizeof err);
+	if (d->conf.xfcc.enabled) {
+		xfcc_soap_init();
+		d->routes[n++] = (struct http_route){ "POST",
+		    d->conf.xfcc.path, HTTP_AUTH_NONE, xfcc_handle,
+		    HTTP_ROUTE_SLOW };
+	}
+	d->srv = http_server_start(&hopts, d->routes, n, d->svc, err,
+	    sizeof err);
 	sodium_memzero(d->token, sizeof d->token);
 	if (d->srv == NULL) {
 		log_errorx("http: %s", err);
 		return -1;
 	}
+	if (d->conf.xfcc.enabled)
+		log_info("xfcc: the endpoint is POST %s", d->conf.xfcc.path);
 	if (d->nfds == 1)
 		log_info("corrchessd %s listening on socket-activated fd %d "
 		    "port %u ([server] listen and port unused)",

@@ -12,14 +12,14 @@ src_daemon_libdaemon_a_SOURCES = \
 	src/daemon/sdnotify.h src/daemon/sdnotify.c
 src_daemon_libdaemon_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) \
 	$(SQLITE_CFLAGS)
-DAEMON_LIBS = src/daemon/libdaemon.a $(MAIL_LIBS) $(PAGES_LIBS)
+DAEMON_LIBS = src/daemon/libdaemon.a $(XFCC_LIBS) $(MAIL_LIBS) $(PAGES_LIBS)
 
 sbin_PROGRAMS += src/corrchessd
 src_corrchessd_SOURCES = src/daemon/corrchessd.c
 src_corrchessd_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DCORRCHESSD_CONF_DEFAULT='"$(sysconfdir)/corrchessd.conf"'
 src_corrchessd_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(SODIUM_CFLAGS) \
-	$(SQLITE_CFLAGS) $(GMIME_CFLAGS)
+	$(SQLITE_CFLAGS) $(GMIME_CFLAGS) $(XML_CFLAGS)
 src_corrchessd_LDADD = $(DAEMON_LIBS)
 
 # The example configuration: every key with its default and one line of

@@ -152,6 +152,9 @@ int		 http_request_query_check(const struct http_request *req,
 /* A request header (name case-insensitive), or NULL. */
 const char	*http_request_header(const struct http_request *req,
 		    const char *name);
+/* The client's address, numeric ("127.0.0.1", "::1"), or "unknown". */
+void		 http_request_address(const struct http_request *req,
+		    char *buf, size_t size);
 /* The body (NUL-terminated, may contain NULs) and its length. */
 const char	*http_request_body(const struct http_request *req,
 		    size_t *len);

@@ -12,6 +12,10 @@
 
 #include "config.h"
 
+#include <sys/socket.h>
+
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +150,23 @@ const char *
 http_request_header(const struct http_request *req, const char *name)
 {
 	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+/* Write the client's address (numeric, without the port). */
+void
+http_request_address(const struct http_request *req, char *buf, size_t size)
+{
+	const union MHD_ConnectionInfo	*ci;
+
+	snprintf(buf, size, "unknown");
+	ci = MHD_get_connection_info(req->conn,
+	    MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	if (ci == NULL || ci->client_addr == NULL)
+		return;
+	if (getnameinfo(ci->client_addr, ci->client_addr->sa_family == AF_INET6 ?
+	    sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in), buf,
+	    (socklen_t)size, NULL, 0, NI_NUMERICHOST) != 0)
+		snprintf(buf, size, "unknown");
 }
 
 /* Return the body. */
