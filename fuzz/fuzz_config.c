@@ -43,7 +43,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct conf_key *k = &conf_table[i];
 
 			if (k->type != CONF_INT && k->type != CONF_SIZE &&
-			    k->type != CONF_DURATION)
+			    k->type != CONF_DURATION &&
+			    k->type != CONF_DECIMAL)
 				continue;
 			memcpy(&n, (char *)&conf + k->offset, sizeof n);
 			if (n < k->min || n > k->max)

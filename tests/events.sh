@@ -11,7 +11,9 @@
 # forfeit); then a round robin under the rule "annul" (ICCF: fewer than
 # half the games played, all annulled), in Chess960 with one position per
 # pairing. The crosstable (JSON and text), the tie-break order and the
-# event's PGN are checked against values computed by hand, written below.
+# event's PGN are checked against values computed by hand, written below;
+# the Glicko-2 ratings of its games against tests/glicko2.py, written from
+# Glickman's paper apart from src/event.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -21,6 +23,25 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$top_srcdir/tests/lib.sh"
 
 need curl ssh-keygen python3
+
+# rated GAME: note the end of a rated game in $tmp/rated as the
+# independent computation reads it: when its last record was made, its
+# players and white's score.
+rated() {
+	req GET "/api/v1/games/$1"
+	case $(jstr result) in
+	1-0) s=1 ;;
+	0-1) s=0 ;;
+	*) s=0.5 ;;
+	esac
+	w=$(jstr white)
+	b=$(jstr black)
+	req GET "/api/v1/games/$1/records"
+	printf '%s %s %s %s\n' "$(jpy 'int(__import__("datetime").datetime.
+	    strptime(j["records"][-1]["at"], "%Y-%m-%dT%H:%M:%SZ").replace(
+	    tzinfo=__import__("datetime").timezone.utc).timestamp())')" \
+	    "$w" "$b" "$s" >>"$tmp/rated"
+}
 
 # act GAME PLAYER ACTION: sign ACTION with `corrchess sign` for the game's
 # current ply and submit it; it must be accepted.
@@ -74,9 +95,13 @@ finish_game() {
 		act "$g" "$3" "move Qh4"
 		;;
 	esac
+	[ "$1" = club ] && rated "$g"
 }
 
-sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+# Rating periods of a day, so that the loss on time eleven days on shows
+# deviations grown with inactivity.
+sed -e 's/^port = .*/port = 0/' -e 's/^period = .*/period = 1d/' "$example" \
+    >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
 check "corrchessd starts" daemon_start || finish
 
@@ -236,6 +261,7 @@ same "the event goes on" "$(jpy 'j["status"]')" started
 echo $((11 * 86400)) >"$tmp/clock"
 req GET "/api/v1/games/$g"
 same "cid's flag falls" "$(jstr termination) $(jstr result)" "timeout 1-0"
+rated "$g"
 req GET /api/v1/events/club
 same "the last game ends the event" "$(jpy 'j["status"]')" finished
 
@@ -297,6 +323,56 @@ same "the PGN's Round, players and results" "$(cat "$tmp/pgn-tags")" \
 7:ben-ann:1-0 8:ann-dan:1/2-1/2 8:cid-eve:1-0 9:eve-ann:0-1 9:dan-ben:1-0 \
 10:ben-eve:1-0 10:ann-cid:1/2-1/2"
 
+# --- Ratings ------------------------------------------------------------
+
+# The 16 games played over the board are rated as they ended (the four
+# forfeits are not), each a rating period for its players; the last one,
+# eleven days on, first grows dan's and cid's deviations by eleven
+# periods. tests/glicko2.py computes the same from the paper.
+python3 "$top_srcdir/tests/glicko2.py" 0.5 86400 <"$tmp/rated" \
+    >"$tmp/want-ratings"
+check "the independent Glicko-2 checks itself" test -s "$tmp/want-ratings"
+req GET /api/v1/ratings
+expect "the rating list" 200
+jpy '"\n".join("%s %.6f %.6f %.8f %d" % (r["player"], r["rating"], r["rd"],
+    r["volatility"], r["games"]) for r in j["ratings"])' >"$tmp/ratings"
+check "ratings as computed independently" python3 -c '
+import sys
+want = [l.split() for l in open(sys.argv[1])]
+got = [l.split() for l in open(sys.argv[2])]
+assert [w[0] for w in want] == [g[0] for g in got], (want, got)
+for w, g in zip(want, got):
+    assert w[4] == g[4], (w, g)
+    for a, b in zip(w[1:4], g[1:4]):
+        assert abs(float(a) - float(b)) < 1e-4, (w, g)
+' "$tmp/want-ratings" "$tmp/ratings"
+same "games rated per player" "$(jpy '" ".join("%s:%d" % (r["player"],
+    r["games"]) for r in sorted(j["ratings"], key=lambda r: r["player"]))')" \
+    "ann:7 ben:7 cid:7 dan:7 eve:4"
+same "seven games leave a deviation above 110: provisional" \
+    "$(jpy 'all(r["provisional"] == (r["rd"] > 110) for r in j["ratings"])')" \
+    True
+req GET /api/v1/ratings -H 'Accept: text/plain'
+check "the rating list as text marks provisional ratings" \
+    grep -q '^  1  .* [0-9]*? ' "$tmp/out"
+req GET /api/v1/ratings/dan
+expect "dan's rating and history" 200
+same "dan's history" "$(jpy 'len(j["history"])')" 7
+same "the loss on time rated after eleven idle days" \
+    "$(jpy 'j["history"][-1]["rd_before"] > j["history"][-2]["rd"]')" True
+req GET /api/v1/ratings/zed
+expect "a stranger's rating" 404 no-such-player
+admin GET /api/v1/players/ben
+same "the rating in the player's JSON" \
+    "$(jpy 'round(j["rating"]["rating"], 6)')" \
+    "$(awk '$1 == "ben" { printf "%.6f\n", $2 }' "$tmp/ratings" |
+    python3 -c 'print(round(float(input()), 6))')"
+g=$(game_of club ben cid)
+req GET "/api/v1/games/$g/pgn"
+check "the first rated game: both players at 1500 in the PGN" \
+    grep -q '^\[WhiteElo "1500"\]' "$tmp/out"
+check "BlackElo too" grep -q '^\[BlackElo "1500"\]' "$tmp/out"
+
 # --- Withdrawal under the rule "annul", Chess960 per pairing -------------
 
 admin POST /api/v1/events -d '{"name":"cup","format":"double-round-robin",
@@ -325,6 +401,10 @@ for line in open(sys.argv[1]):
     pos.setdefault(frozenset((w, b)), set()).add(n)
 assert len(pos) == 3 and all(len(v) == 1 for v in pos.values()), pos
 ' "$tmp/positions"
+admin POST /api/v1/players -d '{"name":"fay"}'
+expect "create fay" 201
+req GET /api/v1/ratings/fay
+expect "a player without a rated game" 404 not-rated
 # dan plays one game of four and withdraws: fewer than half, so all four
 # are annulled, the finished one too, and the crosstable shows none.
 finish_game cup dan ann white

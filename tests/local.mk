@@ -8,7 +8,7 @@
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
 	top_builddir='$(abs_top_builddir)'
 TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp
+EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp tests/glicko2.py
 
 # The tree against doc/hacking.md: folders, first lines, includes downward.
 TESTS += tests/layers.sh

@@ -220,6 +220,32 @@ test_type_duration(void **state)
 	    "'5 minutes' is not a duration (a number with s, m, h or d)");
 }
 
+/* Decimals: at most six places, kept in millionths. */
+static void
+test_type_decimal(void **state)
+{
+	union conf_value	v;
+	char			err[CONF_ERR_SIZE];
+
+	(void)state;
+	assert_int_equal(parse("ratings", "tau", "0.5", &v, err), 0);
+	assert_int_equal(v.n, 500000);
+	assert_int_equal(parse("ratings", "tau", "1", &v, err), 0);
+	assert_int_equal(v.n, 1000000);
+	assert_int_equal(parse("ratings", "volatility", "0.000001", &v, err),
+	    -1);
+	assert_string_equal(err, "'0.000001' is out of range (0.001 to 1)");
+	assert_int_equal(parse("ratings", "volatility", "0.06", &v, err), 0);
+	assert_int_equal(v.n, 60000);
+	assert_int_equal(parse("ratings", "tau", "0.1234567", &v, err), -1);
+	assert_string_equal(err, "'0.1234567' is not a decimal number (0.06)");
+	assert_int_equal(parse("ratings", "tau", "0.", &v, err), -1);
+	assert_int_equal(parse("ratings", "tau", ".5", &v, err), -1);
+	assert_int_equal(parse("ratings", "tau", "0.5x", &v, err), -1);
+	assert_int_equal(parse("ratings", "tau", "3", &v, err), -1);
+	assert_string_equal(err, "'3' is out of range (0.1 to 2)");
+}
+
 /* Booleans: yes/no, true/false, on/off, 1/0. */
 static void
 test_type_bool(void **state)
@@ -504,7 +530,7 @@ test_table_rows(void **state)
 		assert_non_null(k->help);
 		assert_true(strlen(k->help) > 10);
 		if (k->type == CONF_INT || k->type == CONF_SIZE ||
-		    k->type == CONF_DURATION)
+		    k->type == CONF_DURATION || k->type == CONF_DECIMAL)
 			assert_true(k->min <= k->max);
 		if (k->type == CONF_CHOICE)
 			assert_non_null(k->choices);
@@ -570,6 +596,7 @@ main(void)
 		cmocka_unit_test(test_type_int),
 		cmocka_unit_test(test_type_size),
 		cmocka_unit_test(test_type_duration),
+		cmocka_unit_test(test_type_decimal),
 		cmocka_unit_test(test_type_bool),
 		cmocka_unit_test(test_type_addr),
 		cmocka_unit_test(test_type_path),

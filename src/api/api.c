@@ -30,6 +30,7 @@
 
 #include "api/api_events.h"
 #include "api/api_json.h"
+#include "api/api_ratings.h"
 #include "api/api_respond.h"
 #include "util/buf.h"
 #include "http/http.h"
@@ -181,6 +182,7 @@ api_player_get(struct http_request *req, struct http_response *resp,
 {
 	struct service_player		sp;
 	struct service_leave_year	ly;
+	struct service_rating		sr;
 	struct service_error		err;
 	json_t				*o;
 
@@ -203,6 +205,9 @@ api_player_get(struct http_request *req, struct http_response *resp,
 		    (json_int_t)ly.allowance_days, "taken_days",
 		    (json_int_t)ly.taken_days, "left_days",
 		    (json_int_t)ly.left_days));
+	if (o != NULL && service_rating_get(user, sp.p.name, &sr, NULL, NULL,
+	    &err) == 0)
+		json_object_set_new(o, "rating", api_rating_json(&sr));
 	http_respond_json(resp, 200, o);
 	service_player_free(&sp);
 }
@@ -1014,6 +1019,8 @@ const struct http_route routes_api[] = {
 	    api_event_start, HTTP_ROUTE_SLOW },
 	{ "POST", "/api/v1/events/{name}/withdrawals", HTTP_AUTH_ADMIN,
 	    api_event_withdraw, HTTP_ROUTE_SLOW },
+	{ "GET", "/api/v1/ratings", HTTP_AUTH_NONE, api_rating_list, 0 },
+	{ "GET", "/api/v1/ratings/{name}", HTTP_AUTH_NONE, api_rating_get, 0 },
 	{ "POST", "/api/v1/admin/backup", HTTP_AUTH_ADMIN, api_admin_backup,
 	    HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/server-key", HTTP_AUTH_NONE, api_server_key, 0 },

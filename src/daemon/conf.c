@@ -161,6 +161,35 @@ const struct conf_key conf_table[] = {
 	  "signed-or-attested (also actions the server signs for players "
 	  "who opened a door: Xfcc, mail tokens)." },
 
+	{ .section = "ratings", .name = "tau", .type = CONF_DECIMAL,
+	  .min = 100000, .max = 2000000, .def = "0.5",
+	  .offset = OFF(ratings.tau),
+	  .help = "Glicko-2's system constant: how fast a player's "
+	  "volatility may change (Glickman suggests 0.3 to 1.2)." },
+	{ .section = "ratings", .name = "rating", .type = CONF_INT,
+	  .min = 100, .max = 4000, .def = "1500",
+	  .offset = OFF(ratings.rating),
+	  .help = "The rating of a player's first rated game." },
+	{ .section = "ratings", .name = "deviation", .type = CONF_INT,
+	  .min = 30, .max = 1000, .def = "350",
+	  .offset = OFF(ratings.deviation),
+	  .help = "The rating deviation of a new player, also the most it "
+	  "grows to while a player is idle." },
+	{ .section = "ratings", .name = "volatility", .type = CONF_DECIMAL,
+	  .min = 1000, .max = 1000000, .def = "0.06",
+	  .offset = OFF(ratings.volatility),
+	  .help = "The volatility of a new player." },
+	{ .section = "ratings", .name = "period", .type = CONF_DURATION,
+	  .min = 1 * HOUR, .max = 365 * DAY, .def = "30d",
+	  .offset = OFF(ratings.period),
+	  .help = "A rating period: a player's deviation grows by one period "
+	  "of volatility for each whole period without a rated game." },
+	{ .section = "ratings", .name = "provisional_deviation",
+	  .type = CONF_INT, .min = 1, .max = 1000, .def = "110",
+	  .offset = OFF(ratings.provisional_deviation),
+	  .help = "A rating whose deviation is above this is marked "
+	  "provisional." },
+
 	{ .section = "log", .name = "level", .type = CONF_CHOICE,
 	  .choices = conf_log_level_choices, .def = "info",
 	  .offset = OFF(log.level),
@@ -310,6 +339,48 @@ conf_parse_number(const char **sp, int allow_negative, long long *n)
 	return 0;
 }
 
+/*
+ * Read the fraction of a decimal whose whole part is in *n: ".NNN" with
+ * at most 6 digits (none: a whole number), making *n millionths. -1 when
+ * malformed or too large.
+ */
+static int
+conf_parse_fraction(const char **sp, long long *n)
+{
+	const char	*s = *sp;
+	long long	 frac = 0, unit = 100000;
+
+	if (*n < 0 || *n > LLONG_MAX / 1000000 - 1)
+		return -1;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return -1;
+		for (; *s >= '0' && *s <= '9'; s++, unit /= 10) {
+			if (unit == 0)
+				return -1;
+			frac += (*s - '0') * unit;
+		}
+	}
+	*n = *n * 1000000 + frac;
+	*sp = s;
+	return 0;
+}
+
+/* Write millionths as a decimal without trailing zeros (0.06). */
+static void
+conf_format_decimal(char *buf, size_t size, long long n)
+{
+	size_t	len;
+
+	snprintf(buf, size, "%lld.%06lld", n / 1000000, n % 1000000);
+	len = strlen(buf);
+	while (len > 0 && buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (len > 0 && buf[len - 1] == '.')
+		buf[--len] = '\0';
+}
+
 /* Multiply n by unit unless it overflows. */
 static int
 conf_scale(long long *n, long long unit)
@@ -392,6 +463,9 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 	case CONF_DURATION:
 		what = "a duration (a number with s, m, h or d)";
 		break;
+	case CONF_DECIMAL:
+		what = "a decimal number (0.06)";
+		break;
 	default:
 		what = "an integer";
 		break;
@@ -402,6 +476,11 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 	if (r != 0)
 		return errbuf_set(err, errsize, "'%s' is not %s", text, what);
 
+	if (key->type == CONF_DECIMAL) {
+		if (conf_parse_fraction(&s, &n) != 0)
+			return errbuf_set(err, errsize, "'%s' is not %s",
+			    text, what);
+	}
 	if (key->type == CONF_SIZE || key->type == CONF_DURATION) {
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -443,6 +522,10 @@ conf_parse_numeric(const struct conf_key *key, const char *text,
 		case CONF_DURATION:
 			conf_format_duration(lo, sizeof lo, key->min);
 			conf_format_duration(hi, sizeof hi, key->max);
+			break;
+		case CONF_DECIMAL:
+			conf_format_decimal(lo, sizeof lo, key->min);
+			conf_format_decimal(hi, sizeof hi, key->max);
 			break;
 		default:
 			snprintf(lo, sizeof lo, "%lld", key->min);
@@ -494,6 +577,7 @@ conf_parse_value(const struct conf_key *key, const char *text,
 	case CONF_INT:
 	case CONF_SIZE:
 	case CONF_DURATION:
+	case CONF_DECIMAL:
 		return conf_parse_numeric(key, text, &out->n, err, errsize);
 	case CONF_BOOL:
 		for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
@@ -548,6 +632,7 @@ conf_store(struct conf *conf, const struct conf_key *key,
 	case CONF_INT:
 	case CONF_SIZE:
 	case CONF_DURATION:
+	case CONF_DECIMAL:
 	case CONF_CHOICE:
 		*(long long *)field = v->n;
 		break;
@@ -853,6 +938,11 @@ conf_describe_type(const struct conf_key *key, char *buf, size_t size)
 		conf_format_duration(lo, sizeof lo, key->min);
 		conf_format_duration(hi, sizeof hi, key->max);
 		snprintf(buf, size, "duration, %s to %s", lo, hi);
+		break;
+	case CONF_DECIMAL:
+		conf_format_decimal(lo, sizeof lo, key->min);
+		conf_format_decimal(hi, sizeof hi, key->max);
+		snprintf(buf, size, "decimal, %s to %s", lo, hi);
 		break;
 	case CONF_CHOICE:
 		snprintf(buf, size, "one of:");

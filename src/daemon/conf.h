@@ -86,6 +86,14 @@ struct conf {
 		long long	 leave_days;		/* per player and year */
 		long long	 auth;			/* enum conf_auth */
 	} game;
+	struct conf_ratings {
+		long long	 tau;			/* millionths */
+		long long	 rating;
+		long long	 deviation;
+		long long	 volatility;		/* millionths */
+		long long	 period;		/* seconds */
+		long long	 provisional_deviation;
+	} ratings;
 	struct conf_log {
 		long long	 level;		/* enum log_level (log.h) */
 		bool		 requests;
@@ -123,6 +131,8 @@ enum conf_type {
 	CONF_BOOL,	/* yes/no, true/false, on/off, 1/0 */
 	CONF_SIZE,	/* bytes; suffix K, M, G (powers of 1024) */
 	CONF_DURATION,	/* seconds; suffix s, m, h, d */
+	CONF_DECIMAL,	/* decimal number, at most 6 digits after the point;
+			   stored in millionths (0.06 is 60000) */
 	CONF_CHOICE,	/* one of the names of a choice list */
 };
 

@@ -824,6 +824,13 @@ open_service(struct corrchessd *d)
 	memset(&scfg, 0, sizeof scfg);
 	scfg.db_path = d->db_path;
 	scfg.leave_days = (int)conf->game.leave_days;
+	scfg.ratings.tau = conf->ratings.tau / 1e6;
+	scfg.ratings.rating = (double)conf->ratings.rating;
+	scfg.ratings.rd = (double)conf->ratings.deviation;
+	scfg.ratings.volatility = conf->ratings.volatility / 1e6;
+	scfg.ratings.period = conf->ratings.period;
+	scfg.ratings.provisional_rd =
+	    (double)conf->ratings.provisional_deviation;
 	scfg.sync = conf->storage.synchronous == CONF_SYNC_NORMAL ?
 	    STORE_SYNC_NORMAL : STORE_SYNC_FULL;
 	if ((scfg.now_arg = getenv("CORRCHESSD_TEST_CLOCK_FILE")) != NULL) {

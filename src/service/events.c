@@ -666,8 +666,9 @@ job_event_withdraw(struct service *svc, struct job *j, int64_t now)
 }
 
 /*
- * In the writer, in the transaction where game `row` ended: the event it
- * belongs to (if any) finishes with its last game.
+ * In the writer, in the transaction where game `row` ended: the game is
+ * rated when its event is, and the event (if any) finishes with its last
+ * game.
  */
 int
 event_game_over(struct service *svc, const struct store_game *row,
@@ -684,5 +685,9 @@ event_game_over(struct service *svc, const struct store_game *row,
 	default:
 		return -1;
 	}
+	/* A game ended by a withdrawal is not rated. */
+	if (e.rated && eg.adjusted[0] == '\0' &&
+	    rating_game(svc, row, now) != 0)
+		return -1;
 	return event_finish_check(svc, &e, now, NULL);
 }

@@ -43,6 +43,20 @@ rec_one(void *arg, const struct store_action *a)
 	return r->failed ? -1 : 0;
 }
 
+/* Add the WhiteElo (c 0) or BlackElo tag when the player has a rating. */
+static int
+elo_tag(struct store *st, const struct store_game *row, int c,
+    struct chess_pgn_game *pg)
+{
+	char	num[16];
+	int	elo;
+
+	if (rating_elo(st, row, c, &elo) != 0)
+		return 0;
+	snprintf(num, sizeof num, "%d", elo);
+	return chess_pgn_set_tag(pg, c == 0 ? "WhiteElo" : "BlackElo", num);
+}
+
 /*
  * Write the game as PGN, its signed record in a comment before the
  * result; the records are read with handle `st` (the writer's sees its own
@@ -83,6 +97,8 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
 	    chess_pgn_set_tag(&pg, "Black", row->black_name) ||
 	    chess_pgn_set_tag(&pg, "Result", pg.result) ||
 	    chess_pgn_set_tag(&pg, "GameId", num) != 0)
+		goto out;
+	if (elo_tag(st, row, 0, &pg) != 0 || elo_tag(st, row, 1, &pg) != 0)
 		goto out;
 	if (row->time_control[0] != '\0' &&
 	    strcmp(row->time_control, "none") != 0 &&

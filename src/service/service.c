@@ -337,6 +337,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	}
 	svc->sync = cfg->sync;
 	svc->batch_max = cfg->batch_max > 0 ? cfg->batch_max : 64;
+	ratings_defaults(&svc->ratings, &cfg->ratings);
 	svc->leave_days = cfg->leave_days > 0 ? cfg->leave_days :
 	    SERVICE_LEAVE_DAYS;
 	svc->now = cfg->now;

@@ -42,6 +42,23 @@ struct service;
 /* Days of leave a player may take per calendar year, by default. */
 #define SERVICE_LEAVE_DAYS	45
 
+/*
+ * Glicko-2 ratings (Glickman 2012). Each rated game (a game of a rated
+ * event, finished over the board) is a rating period of its own for its
+ * two players, applied in the transaction where it ends, from their
+ * values before it; a player's deviation first grows by one period of
+ * volatility for each whole `period` since their last rated game, up to
+ * the new player's deviation. Zero fields take the defaults below.
+ */
+struct service_ratings {
+	double		 tau;		/* 0.5 */
+	double		 rating;	/* 1500: a new player's */
+	double		 rd;		/* 350 */
+	double		 volatility;	/* 0.06 */
+	int64_t		 period;	/* seconds; 30 days */
+	double		 provisional_rd;	/* above: provisional; 110 */
+};
+
 struct service_config {
 	const char	*db_path;	/* SQLite file, or ":memory:" (tests) */
 	enum store_sync	 sync;
@@ -61,6 +78,7 @@ struct service_config {
 	 * "signed-or-attested". */
 	const uint8_t	*server_sk;	/* SIG_SECKEY_BYTES */
 	const char	*auth_default;
+	struct service_ratings ratings;
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
 	void		*now_arg;
@@ -499,6 +517,25 @@ char *service_event_pgn(struct service *, const char *event, size_t *lenp,
 /* Parse tie-break names ("direct,wins,sb,koya"; "" for none) into rules;
  * -1 with a reason in `err`. */
 int service_event_tiebreaks(const char *, struct standings_rules *,
+    struct service_error *);
+
+/* A player's rating and whether it is provisional (its deviation above
+ * the configured one). */
+struct service_rating {
+	struct store_rating	r;
+	bool			provisional;
+};
+
+typedef int (*service_rating_cb)(void *arg, const struct service_rating *);
+
+/* List the rated players, best first. */
+int service_rating_list(struct service *, service_rating_cb, void *arg,
+    struct service_error *);
+
+/* Read a player's rating (404 "not-rated" before their first rated game)
+ * and walk their history, oldest first (cb may be NULL). */
+int service_rating_get(struct service *, const char *name,
+    struct service_rating *out, store_rating_entry_cb cb, void *arg,
     struct service_error *);
 
 #endif /* CORRCHESS_SERVICE_H */

@@ -242,6 +242,7 @@ struct service {
 	enum store_sync		 sync;
 	int			 batch_max;
 	int			 leave_days;	/* allowance per calendar year */
+	struct service_ratings	 ratings;	/* defaults filled in */
 	int64_t			(*now)(void *);
 	void			*now_arg;
 
@@ -414,6 +415,12 @@ struct game_list {
 /* event_read.c */
 int	event_lists(struct store *, int64_t, struct player_list *,
 	    struct game_list *, struct service_error *);
+
+/* ratings.c */
+void	ratings_defaults(struct service_ratings *, const struct service_ratings *);
+int	rating_game(struct service *, const struct store_game *, int64_t);
+int	rating_elo(struct store *, const struct store_game *, int,
+	    int *);
 
 /* events.c */
 int	job_event_create(struct service *, struct job *, int64_t);

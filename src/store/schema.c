@@ -303,6 +303,33 @@ static const char *const store_migrations[] = {
 	");"
 	"CREATE INDEX conditional_moves_conditional ON conditional_moves"
 	"  (conditional_id);",
+
+	/* 11 -> 12: Glicko-2 ratings: each rated player's current rating, and
+	 * one row per player and rated game, before and after it. */
+	"CREATE TABLE ratings ("
+	"  player_id INTEGER PRIMARY KEY REFERENCES players (id),"
+	"  rating REAL NOT NULL,"
+	"  rd REAL NOT NULL CHECK (rd > 0),"
+	"  volatility REAL NOT NULL CHECK (volatility > 0),"
+	"  games INTEGER NOT NULL CHECK (games >= 0),"
+	"  updated INTEGER NOT NULL"
+	");"
+	"CREATE INDEX ratings_rating ON ratings (rating);"
+	"CREATE TABLE rating_history ("
+	"  id INTEGER PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  game_id INTEGER NOT NULL REFERENCES games (id),"
+	"  opponent_id INTEGER NOT NULL REFERENCES players (id),"
+	"  score REAL NOT NULL CHECK (score BETWEEN 0 AND 1),"
+	"  at INTEGER NOT NULL,"
+	"  rating_before REAL NOT NULL,"
+	"  rd_before REAL NOT NULL,"
+	"  rating REAL NOT NULL,"
+	"  rd REAL NOT NULL,"
+	"  volatility REAL NOT NULL,"
+	"  UNIQUE (game_id, player_id)"
+	");"
+	"CREATE INDEX rating_history_player ON rating_history (player_id, id);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -54,6 +54,10 @@
 	"g.white, g.black, w.name, b.name, g.status, g.result, " \
 	"g.termination FROM event_games eg JOIN games g ON g.id = eg.game_id " \
 	"JOIN players w ON w.id = g.white JOIN players b ON b.id = g.black "
+#define RATING_HISTORY_SELECT \
+	"SELECT h.player_id, h.game_id, h.opponent_id, o.name, h.score, " \
+	"h.at, h.rating_before, h.rd_before, h.rating, h.rd, h.volatility " \
+	"FROM rating_history h JOIN players o ON o.id = h.opponent_id "
 #define ACTION_SELECT \
 	"SELECT a.game_id, a.seq, a.ply, a.player_id, a.key_id, a.kind, " \
 	"a.move_text, a.san, a.statement, a.signature, a.at, a.prev_hash, " \
@@ -299,4 +303,26 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_COND_END] = { "conditional-end", 0,
 	    "UPDATE conditionals SET status = ?2, reason = ?3, ended = ?4 "
 	    "WHERE id = ?1 AND status = 'active'" },
+	[ST_RATING_GET] = { "rating-get", 0,
+	    "SELECT r.player_id, p.name, r.rating, r.rd, r.volatility, "
+	    "r.games, r.updated FROM ratings r JOIN players p "
+	    "ON p.id = r.player_id WHERE r.player_id = ?1" },
+	[ST_RATING_SET] = { "rating-set", 0,
+	    "INSERT INTO ratings (player_id, rating, rd, volatility, games, "
+	    "updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+	    "ON CONFLICT (player_id) DO UPDATE SET rating = excluded.rating, "
+	    "rd = excluded.rd, volatility = excluded.volatility, "
+	    "games = excluded.games, updated = excluded.updated" },
+	[ST_RATING_LIST] = { "rating-list", 1,
+	    "SELECT r.player_id, p.name, r.rating, r.rd, r.volatility, "
+	    "r.games, r.updated FROM ratings r JOIN players p "
+	    "ON p.id = r.player_id ORDER BY r.rating DESC, p.name" },
+	[ST_RATING_HISTORY_INSERT] = { "rating-history-insert", 0,
+	    "INSERT INTO rating_history (player_id, game_id, opponent_id, "
+	    "score, at, rating_before, rd_before, rating, rd, volatility) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)" },
+	[ST_RATING_HISTORY_LIST] = { "rating-history-list", 0,
+	    RATING_HISTORY_SELECT "WHERE h.player_id = ?1 ORDER BY h.id" },
+	[ST_RATING_HISTORY_GET] = { "rating-history-get", 0,
+	    RATING_HISTORY_SELECT "WHERE h.game_id = ?1 AND h.player_id = ?2" },
 };

@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	11
+#define STORE_SCHEMA_VERSION	12
 
 enum store_status {
 	STORE_OK = 0,
@@ -777,5 +777,65 @@ enum store_status store_event_game_adjust(struct store *, int64_t game_id,
 /* List an event's games by round and board, with their state. */
 enum store_status store_event_game_list(struct store *, int64_t event_id,
     store_event_game_cb, void *arg);
+
+/*
+ * Ratings (Glicko-2): each rated player's current rating, deviation and
+ * volatility, and their history, one entry per rated game with the values
+ * before and after it. Written by the service in the transaction where a
+ * rated game ends.
+ */
+struct store_rating {
+	int64_t		player_id;
+	char		name[STORE_NAME_SIZE];	/* filled by reads */
+	double		rating;
+	double		rd;
+	double		volatility;
+	int		games;
+	int64_t		updated;	/* when the last rated game ended */
+};
+
+struct store_rating_entry {
+	int64_t		player_id;
+	int64_t		game_id;
+	int64_t		opponent_id;
+	char		opponent[STORE_NAME_SIZE];	/* filled by reads */
+	double		score;		/* 1, 0.5, 0 */
+	int64_t		at;
+	double		rating_before;
+	double		rd_before;
+	double		rating;
+	double		rd;
+	double		volatility;
+};
+
+typedef int (*store_rating_cb)(void *arg, const struct store_rating *);
+typedef int (*store_rating_entry_cb)(void *arg,
+    const struct store_rating_entry *);
+
+/* Load a player's rating; STORE_NOTFOUND when never rated. */
+enum store_status store_rating_get(struct store *, int64_t player_id,
+    struct store_rating *out);
+
+/* Store a player's rating (added or replaced). */
+enum store_status store_rating_set(struct store *,
+    const struct store_rating *r);
+
+/* List the rated players, best rating first. */
+enum store_status store_rating_list(struct store *, store_rating_cb,
+    void *arg);
+
+/* Add one entry of a player's history; STORE_EXISTS when the game is
+ * rated for the player already. */
+enum store_status store_rating_history_add(struct store *,
+    const struct store_rating_entry *e);
+
+/* List a player's history, oldest first. */
+enum store_status store_rating_history_list(struct store *, int64_t player_id,
+    store_rating_entry_cb, void *arg);
+
+/* Load the entry of one player's rated game; STORE_NOTFOUND when the game
+ * was not rated for them. */
+enum store_status store_rating_history_get(struct store *, int64_t game_id,
+    int64_t player_id, struct store_rating_entry *out);
 
 #endif /* CORRCHESS_STORE_H */

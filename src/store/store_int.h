@@ -24,6 +24,7 @@
  *   conditionals.c  conditional moves, apart from the record
  *   mail.c      mail seen, mailbox positions, the outbox
  *   events.c    events, their players and their games
+ *   ratings.c   ratings and their history
  *   maint.c     online backup, integrity check, query plans
  */
 
@@ -115,6 +116,12 @@ enum stmt_id {
 	ST_COND_ACTIVE,
 	ST_COND_PLAYED,
 	ST_COND_END,
+	ST_RATING_GET,
+	ST_RATING_SET,
+	ST_RATING_LIST,
+	ST_RATING_HISTORY_INSERT,
+	ST_RATING_HISTORY_LIST,
+	ST_RATING_HISTORY_GET,
 	ST_COUNT
 };
 
