@@ -49,23 +49,17 @@ api_rating_list(struct http_request *req, struct http_response *resp,
 {
 	struct service_error	 err;
 	struct buf		 b = { 0 };
-	json_t			*a = json_array(), *o;
+	json_t			*a, *o;
 	size_t			 i, len = 0;
 	char			*text;
+	int			 rc;
 
-	if (api_query_refused(req, resp, "")) {
-		json_decref(a);
+	if (api_query_refused(req, resp, ""))
 		return;
-	}
-	if (service_rating_list(user, rating_collect, a, &err) != 0) {
-		json_decref(a);
-		api_error(resp, &err);
+	a = json_array();
+	rc = service_rating_list(user, rating_collect, a, &err);
+	if (api_list_answer(req, resp, rc, a, "ratings", &err))
 		return;
-	}
-	if (!http_request_wants_text(req)) {
-		http_respond_json(resp, 200, json_pack("{s:o}", "ratings", a));
-		return;
-	}
 	/* One line a player; a provisional rating is marked "?". */
 	buf_adds(&b, "  #  Player                            Rating    RD  "
 	    "Games\n");

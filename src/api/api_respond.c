@@ -70,3 +70,19 @@ api_query_refused(struct http_request *req, struct http_response *resp,
 	http_respond_error(resp, 400, "bad-request", "%s", why);
 	return true;
 }
+
+/* Answer a listing's failure or its JSON; false when text is wanted. */
+bool
+api_list_answer(struct http_request *req, struct http_response *resp, int rc,
+    json_t *a, const char *key, const struct service_error *err)
+{
+	if (rc != 0) {
+		json_decref(a);
+		api_error(resp, err);
+		return true;
+	}
+	if (http_request_wants_text(req))
+		return false;
+	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
+	return true;
+}

@@ -35,6 +35,14 @@ void	api_text(struct http_response *, unsigned status, const char *text,
 bool	api_query_refused(struct http_request *, struct http_response *,
 	    const char *known);
 
+/*
+ * Answer a listing: the service's error when rc is not 0, else {"key": a}
+ * as JSON; true when answered (`a` is then taken), false when the request
+ * wants text (`a` is still the caller's, to write as text).
+ */
+bool	api_list_answer(struct http_request *, struct http_response *, int rc,
+	    json_t *a, const char *key, const struct service_error *);
+
 /* Answer PGN text, or the service's error when `pgn` is NULL. */
 void	api_pgn(struct http_response *, const char *pgn, size_t len,
 	    const struct service_error *);
