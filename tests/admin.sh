@@ -10,7 +10,8 @@
 # wrong (over curl and by `corrchess admin backup`), not missing; a key
 # must be public: a private key or a fingerprint is refused as such, and a
 # player made without a key comes with a warning; --check-config refuses
-# what start-up refuses, and a refused start writes nothing.
+# what start-up refuses, and a refused start writes nothing; ICCF clocks
+# show the moves to the next control.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -87,6 +88,29 @@ expect "a listing with known parameters" 200
 req GET '/api/v1/games/1?lang=fr'
 expect "a game with a parameter it does not take" 400 bad-request
 says "?lang named" "unknown query parameter lang: this resource takes none"
+
+# --- ICCF clocks: the moves to the next control beside the time --------
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob",
+    "time_control":"10/50d"}'
+expect "an ICCF game (10/50d)" 201
+g=$(jval id)
+run move -s "$base" -k "$tmp/alice" -p alice "$g" e4
+same "alice moves in it" "$status" 0
+req GET "/api/v1/games/$g"
+check "JSON: the moves to the control of each side" grep -q \
+    '"moves_to_control":{"white":9,"black":10}' "$tmp/out"
+req GET "/api/v1/games/$g" -H 'Accept: text/plain'
+check "text: White's clock with its moves to the control" grep -q \
+    '^White clock: .* left, 9 moves to the control$' "$tmp/out"
+check "text: Black's clock with its moves to the control" grep -q \
+    '^Black clock: .* left, 10 moves to the control$' "$tmp/out"
+run show -s "$base" "$g"
+check "corrchess show: the moves to the control" grep -q \
+    '^White clock: .* left, 9 moves to the control$' "$tmp/out"
+req GET /api/v1/games/1
+check "another time control has none" grep -q \
+    '"moves_to_control":null' "$tmp/out"
 
 # --- Keys: public ones only, and said so ---------------------------------
 

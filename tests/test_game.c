@@ -695,8 +695,12 @@ test_tc_moves_in(void **state)
 	/* Two moves in ten days. */
 	start(&g, NULL, "2/10d", GAME_POLICY_AUTO);
 	assert_int_equal(game_deadline(&g), T0 + 10 * DAY);
+	assert_int_equal(game_moves_to_control(&g, W), 2);
+	assert_int_equal(game_moves_to_control(&g, B), 2);
 
 	move_ok(&g, "e4", T0 + 3 * DAY);		/* White: 7d left */
+	assert_int_equal(game_moves_to_control(&g, W), 1);
+	assert_int_equal(game_moves_to_control(&g, B), 2);
 	assert_int_equal(g.remaining[W], 7 * DAY);
 	assert_int_equal(game_deadline(&g), T0 + 3 * DAY + 10 * DAY);
 	move_ok(&g, "e5", T0 + 4 * DAY);		/* Black: 9d left */
@@ -707,6 +711,9 @@ test_tc_moves_in(void **state)
 	 * the unused three carried over. */
 	move_ok(&g, "Nf3", T0 + 8 * DAY);
 	assert_int_equal(g.remaining[W], 13 * DAY);
+	/* The control reached, the next period's two moves to go. */
+	assert_int_equal(game_moves_to_control(&g, W), 2);
+	assert_int_equal(game_moves_to_control(&g, B), 1);
 	move_ok(&g, "Nc6", T0 + 8 * DAY + HOUR);	/* Black: 9d - 1h + 10d */
 	assert_int_equal(g.remaining[B], 19 * DAY - HOUR);
 	assert_int_equal(game_deadline(&g), T0 + 8 * DAY + HOUR + 13 * DAY);
@@ -741,6 +748,8 @@ test_tc_moves_in_black_first(void **state)
 	    GAME_POLICY_AUTO);
 	move_ok(&g, "a6", T0 + DAY);
 	assert_int_equal(g.remaining[B], 9 * DAY);
+	assert_int_equal(game_moves_to_control(&g, B), 1);
+	assert_int_equal(game_moves_to_control(&g, W), 2);
 	move_ok(&g, "a3", T0 + 2 * DAY);
 	assert_int_equal(g.remaining[W], 9 * DAY);
 	move_ok(&g, "b6", T0 + 3 * DAY);

@@ -693,6 +693,27 @@ test_black_side(void **state)
 	readback_free(&rb);
 	notice_mail_free(&m);
 
+	/* ICCF clocks: each side's moves to the next control. */
+	n = fixture(NOTICE_MOVED, CHESS_LANG_EN);
+	n.to_control[CHESS_WHITE] = 5;
+	n.to_control[CHESS_BLACK] = 6;
+	m = compose(&n);
+	readback(&m, &rb);
+	prose_has(&rb, "Time left: White (alice) 12d 3h (5 moves to the "
+	    "control), Black (bob) 30d (6 moves to the control)");
+	readback_free(&rb);
+	notice_mail_free(&m);
+	n = fixture(NOTICE_MOVED, CHESS_LANG_FR);
+	n.to_control[CHESS_WHITE] = 5;
+	n.to_control[CHESS_BLACK] = 6;
+	m = compose(&n);
+	readback(&m, &rb);
+	prose_has(&rb, "Temps restant : Blancs (alice) 12 j 3 h (5 coups "
+	    "jusqu'au contrôle), Noirs (bob) 30 j (6 coups jusqu'au "
+	    "contrôle)");
+	readback_free(&rb);
+	notice_mail_free(&m);
+
 	/* A new game seen by Black: White is to move, nothing to sign. */
 	n = fixture(NOTICE_NEW_GAME, CHESS_LANG_EN);
 	n.recipient = CHESS_BLACK;

@@ -323,7 +323,7 @@ legal_moves_json(const struct chess_position *pos)
 static json_t *
 game_json(const struct service_game *g)
 {
-	json_t		*o, *moves, *clocks = NULL;
+	json_t		*o, *moves, *clocks = NULL, *tocontrol = NULL;
 	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
 	char		 created[32], deadline[32], stmt[256];
 	int64_t		 dl = game_deadline(&g->state);
@@ -343,6 +343,12 @@ game_json(const struct service_game *g)
 		for (c = 0; c < 2; c++)
 			json_object_set_new(clocks, color_name(c),
 			    json_integer(game_time_left(&g->state, c, g->now)));
+	}
+	if (g->state.params.tc.kind == GAME_TC_MOVES_IN) {
+		tocontrol = json_object();
+		for (c = 0; c < 2; c++)
+			json_object_set_new(tocontrol, color_name(c),
+			    json_integer(game_moves_to_control(&g->state, c)));
 	}
 	next_statement(g, stmt, sizeof stmt);
 	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:s,"
@@ -369,6 +375,8 @@ game_json(const struct service_game *g)
 	json_object_set_new(o, "draw_offer", g->state.draw_offer >= 0 ?
 	    json_string(color_name(g->state.draw_offer)) : json_null());
 	json_object_set_new(o, "clocks", clocks != NULL ? clocks : json_null());
+	json_object_set_new(o, "moves_to_control", tocontrol != NULL ?
+	    tocontrol : json_null());
 	json_object_set_new(o, "deadline", dl != 0 && game_ongoing(&g->state) ?
 	    json_string(deadline) : json_null());
 	json_object_set_new(o, "event", json_string(g->row.event));
@@ -423,8 +431,13 @@ game_text(const struct service_game *g, size_t *lenp)
 		for (c = 0; c < 2; c++) {
 			render_duration(game_time_left(&g->state, c, g->now), t,
 			    sizeof t);
-			buf_addf(&b, "%s clock: %s left\n",
+			buf_addf(&b, "%s clock: %s left",
 			    c == CHESS_WHITE ? "White" : "Black", t);
+			if ((n = (size_t)game_moves_to_control(&g->state,
+			    c)) > 0)
+				buf_addf(&b, ", %zu move%s to the control", n,
+				    n == 1 ? "" : "s");
+			buf_adds(&b, "\n");
 		}
 		if (game_ongoing(&g->state)) {
 			render_time(game_deadline(&g->state), t, sizeof t);

@@ -314,10 +314,11 @@ static void
 cmd_game_clocks(struct buf *b, const json_t *j)
 {
 	json_t		*clocks = json_object_get(j, "clocks");
+	json_t		*tocontrol = json_object_get(j, "moves_to_control");
 	const char	*dl = cli_http_json_str(j, "deadline");
 	static const char *const colors[] = { "white", "black" };
 	char		 t[64];
-	json_int_t	 left;
+	json_int_t	 left, n;
 	int64_t		 at, now;
 	size_t		 i;
 
@@ -325,8 +326,12 @@ cmd_game_clocks(struct buf *b, const json_t *j)
 		if (!cli_http_json_int(clocks, colors[i], &left))
 			continue;
 		render_duration(left > 0 ? (int64_t)left : 0, t, sizeof t);
-		buf_addf(b, "%s clock: %s left\n", cmd_game_side(colors[i]),
-		    t);
+		buf_addf(b, "%s clock: %s left", cmd_game_side(colors[i]), t);
+		if (json_is_object(tocontrol) && cli_http_json_int(tocontrol,
+		    colors[i], &n) && n > 0)
+			buf_addf(b, ", %lld move%s to the control",
+			    (long long)n, n == 1 ? "" : "s");
+		buf_adds(b, "\n");
 	}
 	if (dl == NULL)
 		return;

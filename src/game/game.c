@@ -687,6 +687,19 @@ game_deadline(const struct game *g)
 	return t + budget;
 }
 
+/* Tell the moves `color` has to make before the next ICCF control. */
+int
+game_moves_to_control(const struct game *g, int color)
+{
+	const struct game_tc	*tc = &g->params.tc;
+	size_t			 made;
+
+	if (tc->kind != GAME_TC_MOVES_IN || tc->moves <= 0)
+		return 0;
+	made = (g->chess.nply + (g->chess.start.side == color)) / 2;
+	return tc->moves - (int)(made % (size_t)tc->moves);
+}
+
 /* Seconds left for `color` at `now` (never negative), or -1 without clock. */
 int64_t
 game_time_left(const struct game *g, int color, int64_t now)

@@ -244,6 +244,12 @@ bool game_check_time(struct game *, int64_t now);
 /* Seconds left for `color` at `now` (never negative), or -1 without clock. */
 int64_t game_time_left(const struct game *, int color, int64_t now);
 
+/*
+ * The moves `color` has still to make before the next control of an ICCF
+ * time control ("10/50d": from 1 to 10), or 0 for another time control.
+ */
+int game_moves_to_control(const struct game *, int color);
+
 /* When the side to move runs out of time, or 0 without clock/when over. */
 int64_t game_deadline(const struct game *);
 

@@ -561,6 +561,20 @@ move_list(const struct ctx *c, struct buf *b)
 	buf_adds(b, "\n\n");
 }
 
+/* Append to a clock's time the moves to the ICCF control (`tmpl` with one
+ * "%d"), when there are some. */
+static void
+to_control(char *buf, size_t size, const char *tmpl, int moves)
+{
+	const char	*at = strstr(tmpl, "%d");
+	size_t		 n = strlen(buf);
+
+	if (moves <= 0 || at == NULL)
+		return;
+	snprintf(buf + n, size - n, "%.*s%d%s", (int)(at - tmpl), tmpl, moves,
+	    at + 2);
+}
+
 /* Write the game's state: players, board, move, clocks, moves. */
 static void
 state(const struct ctx *c, struct buf *b)
@@ -627,6 +641,8 @@ state(const struct ctx *c, struct buf *b)
 		    sizeof d);
 		duration(c, n->clock[1] >= 0 ? n->clock[1] : 0, d2,
 		    sizeof d2);
+		to_control(d, sizeof d, tx->to_control, n->to_control[0]);
+		to_control(d2, sizeof d2, tx->to_control, n->to_control[1]);
 		put(b, tx->clocks, tx->color[CHESS_WHITE],
 		    pname(c, CHESS_WHITE), n->clock[0] >= 0 ? d : "-",
 		    tx->color[CHESS_BLACK], pname(c, CHESS_BLACK),

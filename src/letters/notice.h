@@ -154,6 +154,8 @@ struct notice {
 						   "10/50d", written in words;
 						   or NULL */
 	int64_t			 clock[2];	/* seconds left, or -1: no clock */
+	int			 to_control[2];	/* ICCF: moves to the next
+						   control, or 0 */
 	int64_t			 deadline;	/* side to move's, or 0: none */
 	const char		*pgn;		/* attachment text, or NULL */
 	size_t			 pgn_len;

@@ -67,6 +67,7 @@ struct texts {
 	const char	*offer_pending;	/* who */
 	const char	*result_line;	/* result, winner, termination */
 	const char	*clocks;	/* c1, n1, t1, c2, n2, t2 */
+	const char	*to_control;	/* moves (ICCF), after a time */
 	const char	*deadline;	/* who, time, duration */
 	const char	*deadline_past;	/* who, time */
 	const char	*moves;

@@ -95,6 +95,7 @@ notify_fill(struct store *st, const struct store_game *row,
 		n->players[c].email = pl[c].email;
 		n->players[c].lang = player_lang(&pl[c]);
 		n->clock[c] = game_time_left(g, c, now);
+		n->to_control[c] = game_moves_to_control(g, c);
 	}
 	n->chess960 = strcmp(row->variant, "chess960") == 0;
 	n->start_fen = row->start_fen;

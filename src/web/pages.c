@@ -176,13 +176,6 @@ game_clock(struct page *pg, const struct service_game *g, int c)
 	    left, running ? " data-running=\"1\"" : "", t);
 }
 
-/* Moves a side has made. */
-static size_t
-moves_by(const struct service_game *g, int c)
-{
-	return (g->state.chess.nply + (g->state.chess.start.side == c)) / 2;
-}
-
 /* Add the clocks, deadline and time control. */
 static void
 game_clocks(struct page *pg, const struct service_game *g)
@@ -208,9 +201,8 @@ game_clocks(struct page *pg, const struct service_game *g)
 		page_raw(pg, "<p>%s <time class=\"cc-deadline\" "
 		    "datetime=\"%s\">%s</time></p>\n",
 		    page_tr(pg, "Deadline:", "Échéance :"), dl, dl);
-		if (tc->kind == GAME_TC_MOVES_IN && tc->moves > 0) {
-			n = (size_t)tc->moves - moves_by(g, turn) %
-			    (size_t)tc->moves;
+		if ((n = (size_t)game_moves_to_control(&g->state,
+		    turn)) > 0) {
 			page_raw(pg, "<p class=\"cc-control\">");
 			if (pg->lang == CHESS_LANG_FR)
 				page_textf(pg, "%zu coups jusqu'au contrôle",
