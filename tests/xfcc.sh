@@ -206,6 +206,18 @@ scid fetch
 check "retrieve: the finished game's result" grep -q '\[Result "1-0"\]' \
     "$inbox/corrchess-1.pgn"
 
+# --- corrchess verify: a game with both kinds of records ----------------
+
+"$corrchess" verify -s "$base" 1 >"$tmp/verify" 2>&1
+same "verify: exit 0" "$?" 0
+same "verify: the chain holds, the attested plies listed" "$(cat "$tmp/verify")" \
+    "game 1: 7 records, the chain holds; 4 attested by the server at plies 1 (e5, xfcc), 3 (Nc6, xfcc), 5 (Rb8, xfcc), 6 (resign, xfcc)"
+"$corrchess" verify -s "$base" 2 >"$tmp/verify" 2>&1
+same "verify: the draw's record" "$(cat "$tmp/verify")" \
+    "game 2: 3 records, the chain holds; 1 attested by the server at ply 1 (d5, xfcc)"
+"$corrchess" verify -s "$base" 99 >"$tmp/verify" 2>&1
+same "verify: no such game, exit 1" "$?" 1
+
 # --- Scid: a game for signatures only, a wrong password ----------------
 
 cc_move 4 e4

@@ -29,6 +29,7 @@
 #include "client/cmd_keys.h"
 #include "client/cmd_mail.h"
 #include "client/cmd_record.h"
+#include "client/cmd_verify.h"
 #include "client/cmd_rules.h"
 
 static int	cmd_help_exec(const struct cli_cmd *, int, char **);
@@ -201,6 +202,17 @@ static const struct cli_cmd cmd_table[] = {
 	  "\n"
 	  "  -s, --server URL   the server\n"
 	  "  -p, --player NAME  every game of NAME instead of GAMEs\n",
+	  0 },
+	{ "verify", cmd_verify,
+	  "[-s URL] GAME...",
+	  "Check the record of each GAME as the server exports it: every\n"
+	  "record's hash from the one before, its statement and signature\n"
+	  "(doc/signatures.md), and every record the server attested (a move\n"
+	  "made through Xfcc or a mail token) against the server's key (GET\n"
+	  "/api/v1/server-key). Prints one line a game, with the attested\n"
+	  "plies; exit status 1 when a record does not hold.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n",
 	  0 },
 	{ "admin", cmd_admin,
 	  "backup [-s URL] [-t FILE] FILE",
