@@ -9,7 +9,7 @@ BENCH_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
 	top_builddir='$(abs_top_builddir)' STOCKFISH='$(STOCKFISH)' \
 	NODE='$(NODE)'
 EXTRA_DIST += bench/perft bench/replay bench/replay-chessops.mjs \
-	bench/http bench/http-moves.lua bench/rss bench/mail
+	bench/http bench/http-moves.lua bench/rss bench/mail bench/abuse
 
 # Rules core: perft against Stockfish, PGN replay and SAN against chessops.
 bench: src/corrchess$(EXEEXT)
@@ -60,6 +60,12 @@ bench-http: $(BENCH_HTTP_DEPS)
 bench-rss: $(BENCH_HTTP_DEPS) bench/filldb$(EXEEXT)
 	$(BENCH_ENVIRONMENT) $(top_srcdir)/bench/rss
 .PHONY: bench-http bench-rss
+
+# A probe's served share and latency under slow and idle sockets from many
+# addresses (tests/abuse-load.py), and the memory of 10 000 idle ones.
+bench-abuse: src/corrchessd$(EXEEXT)
+	$(BENCH_ENVIRONMENT) $(top_srcdir)/bench/abuse
+.PHONY: bench-abuse
 
 # Mail: the fetch rate of 1000 small messages over one connection; moves by
 # mail per second end to end against a plain IMAP fetch of as many messages

@@ -194,7 +194,7 @@ EXTRA_DIST += tests/web.sh
 # survives, none twice, the database and online backups sound); abuse.sh:
 # slowloris and oversized requests while well-behaved clients are served.
 TESTS += tests/crash.sh tests/abuse.sh
-EXTRA_DIST += tests/crash.sh tests/abuse.sh
+EXTRA_DIST += tests/crash.sh tests/abuse.sh tests/abuse-load.py
 
 # The crash test with 50 kills instead of make check's 5 (about a minute).
 check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)

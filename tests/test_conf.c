@@ -57,8 +57,9 @@ test_defaults(void **state)
 	assert_string_equal(c.server.admin_token_file, "");
 	assert_int_equal(c.server.max_body_size, 64 * 1024);
 	assert_int_equal(c.server.max_header_size, 8 * 1024);
-	assert_int_equal(c.server.max_connections, 256);
+	assert_int_equal(c.server.max_connections, 10000);
 	assert_int_equal(c.server.connection_timeout, 30);
+	assert_int_equal(c.server.request_timeout, 10);
 	assert_int_equal(c.server.threads, 2);
 	assert_int_equal(c.storage.synchronous, CONF_SYNC_FULL);
 	assert_int_equal(c.log.level, 6);

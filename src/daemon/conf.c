@@ -104,10 +104,11 @@ const struct conf_key conf_table[] = {
 	  .help = "Room for a request's line and headers; larger "
 	  "requests are refused." },
 	{ .section = "server", .name = "max_connections", .type = CONF_INT,
-	  .min = 1, .max = 100000, .def = "256",
+	  .min = 1, .max = 100000, .def = "10000",
 	  .offset = OFF(server.max_connections),
 	  .help = "Most HTTP connections open at once; more are "
-	  "refused until one closes." },
+	  "refused until one closes. The last eighth is kept for addresses "
+	  "that hold fewer than 8 (the open-file limit is raised to fit)." },
 	{ .section = "server", .name = "max_connections_per_ip",
 	  .type = CONF_INT, .min = 0, .max = 100000, .def = "128",
 	  .offset = OFF(server.max_connections_per_ip),
@@ -118,6 +119,13 @@ const struct conf_key conf_table[] = {
 	  .type = CONF_DURATION, .min = 1, .max = 1 * HOUR, .def = "30s",
 	  .offset = OFF(server.connection_timeout),
 	  .help = "A connection idle (or too slow) this long is closed." },
+	{ .section = "server", .name = "request_timeout",
+	  .type = CONF_DURATION, .min = 1, .max = 1 * HOUR, .def = "10s",
+	  .offset = OFF(server.request_timeout),
+	  .help = "A request must arrive whole (line, headers and body) "
+	  "this long after its connection opened or its previous request "
+	  "ended, however steadily it trickles in; else the connection is "
+	  "closed." },
 	{ .section = "server", .name = "threads", .type = CONF_INT,
 	  .min = 1, .max = 256, .def = "2", .offset = OFF(server.threads),
 	  .help = "Threads serving HTTP (each runs its own epoll loop)." },

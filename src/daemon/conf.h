@@ -71,6 +71,7 @@ struct conf {
 		long long	 max_connections;
 		long long	 max_connections_per_ip;	/* 0: no limit */
 		long long	 connection_timeout;	/* seconds */
+		long long	 request_timeout;	/* seconds */
 		long long	 threads;
 		long long	 action_threads;
 	} server;

@@ -29,6 +29,7 @@
 
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -312,6 +313,27 @@ mode_check(const char *path, mode_t mask, const char *want)
 	if (stat(path, &sb) == 0 && (sb.st_mode & mask) != 0)
 		log_warnx("%s is open to other local users (mode %04o): "
 		    "chmod %s it", path, (unsigned)(sb.st_mode & 07777), want);
+}
+
+/*
+ * Raise the open-file limit to hold `conns` connections besides the
+ * database, the log and the mail (up to the hard limit); warn when it
+ * cannot.
+ */
+static void
+raise_nofile(rlim_t conns)
+{
+	struct rlimit	rl;
+	rlim_t		want = conns + 256;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ?
+	    want : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < want)
+		log_warnx("open-file limit %llu: fewer than max_connections "
+		    "(%llu) can be served; raise LimitNOFILE", (unsigned long
+		    long)rl.rlim_cur, (unsigned long long)conns);
 }
 
 /* Read the configuration: defaults, the file, then command-line values. */
@@ -906,6 +928,8 @@ start_http(struct corrchessd *d)
 	hopts.max_connections = (unsigned)cs->max_connections;
 	hopts.max_connections_per_ip = (unsigned)cs->max_connections_per_ip;
 	hopts.connection_timeout = (unsigned)cs->connection_timeout;
+	hopts.request_timeout = (unsigned)cs->request_timeout;
+	raise_nofile((rlim_t)cs->max_connections);
 	hopts.threads = (unsigned)cs->threads;
 	hopts.workers = (unsigned)cs->action_threads;
 	hopts.admin_token = d->token;

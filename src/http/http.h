@@ -91,6 +91,8 @@ struct http_options {
 	unsigned	 max_connections;
 	unsigned	 max_connections_per_ip;	/* 0: no limit */
 	unsigned	 connection_timeout;	/* seconds */
+	unsigned	 request_timeout;	/* seconds for a request to
+						 * arrive whole; 0: none */
 	unsigned	 threads;
 	unsigned	 workers;		/* threads for HTTP_ROUTE_SLOW
 						 * handlers; 0: none, they run

@@ -21,6 +21,7 @@
  *   server.c    libmicrohttpd's callbacks, queueing answers, start/stop
  *   listen.c    the listening socket: bound here or inherited
  *   workers.c   the worker threads for HTTP_ROUTE_SLOW handlers
+ *   guard.c     each request's deadline; room kept for new addresses
  *   builtin.c   GET /healthz and GET /metrics
  */
 
@@ -91,6 +92,13 @@ struct http_server {
 	pthread_cond_t		 wcond;
 	struct http_request	*whead, *wtail;
 	bool			 wstop;
+	/* Open connections and the request deadline's thread (guard.c). */
+	pthread_mutex_t		 glock;
+	pthread_cond_t		 gcond;
+	struct http_guard_conn	*ghead;
+	unsigned		 gcount;
+	pthread_t		 gthread;
+	bool			 gstarted, gstop;
 };
 
 struct http_response {
@@ -128,6 +136,23 @@ struct http_request {
 	struct http_response	*dresp;
 	struct http_request	*wnext;
 };
+
+/* guard.c */
+
+/* Set up, start, stop and free the guards (see guard.c). */
+void	http_guard_init(struct http_server *);
+int	http_guard_start(struct http_server *, char *err, size_t errsize);
+void	http_guard_stop(struct http_server *);
+void	http_guard_free(struct http_server *);
+/* libmicrohttpd's accept policy and connection notices. */
+mhd_result http_guard_accept(void *cls, const struct sockaddr *addr,
+	    socklen_t addrlen);
+void	http_guard_notify(void *cls, struct MHD_Connection *,
+	    void **socket_context, enum MHD_ConnectionNotificationCode);
+/* A connection's request arrived whole; it ended (the next one's
+ * deadline starts). */
+void	http_guard_whole(struct http_server *, struct MHD_Connection *);
+void	http_guard_next(struct http_server *, struct MHD_Connection *);
 
 /* route.c */
 

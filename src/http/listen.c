@@ -110,7 +110,9 @@ http_listen(struct http_server *srv, char *err, size_t errsize)
 		    srv->opts.port, strerror(errno));
 		goto fail;
 	}
-	if (listen(fd, 128) == -1) {
+	/* The kernel's largest backlog: many connecting at once wait
+	 * there instead of being refused. */
+	if (listen(fd, SOMAXCONN) == -1) {
 		snprintf(err, errsize, "listen: %s", strerror(errno));
 		goto fail;
 	}

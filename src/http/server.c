@@ -365,6 +365,7 @@ http_access(void *cls, struct MHD_Connection *conn, const char *url,
 	}
 	if (*upload_data_size != 0)
 		return http_body(srv, req, upload_data, upload_data_size);
+	http_guard_whole(srv, conn);
 	return http_dispatch(srv, req);
 }
 
@@ -377,8 +378,8 @@ http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	struct http_server	*srv = cls;
 	struct http_request	*req = *con_cls;
 
-	(void)conn;
 	(void)toe;
+	http_guard_next(srv, conn);
 	if (req == NULL)
 		return;
 	*con_cls = NULL;
@@ -410,6 +411,7 @@ http_server_free(struct http_server *srv)
 	if (srv == NULL)
 		return;
 	http_workers_free(srv);
+	http_guard_free(srv);
 	for (i = 0; i < srv->nroutes; i++)
 		http_route_clear(&srv->routes[i]);
 	free(srv->routes);
@@ -440,6 +442,7 @@ http_server_start(const struct http_options *opts,
 	srv->fd = -1;
 	srv->user = user;
 	http_workers_init(srv);
+	http_guard_init(srv);
 	srv->opts = *opts;
 	srv->opts.admin_token = NULL;
 	atomic_store(&srv->log_requests, opts->log_requests);
@@ -475,7 +478,7 @@ http_server_start(const struct http_options *opts,
 	mem = opts->max_header_size + 4096;
 	flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC |
 	    MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
-	srv->mhd = MHD_start_daemon(flags, 0, NULL, NULL,
+	srv->mhd = MHD_start_daemon(flags, 0, http_guard_accept, srv,
 	    http_access, srv,
 	    MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, srv,
 	    MHD_OPTION_LISTEN_SOCKET, srv->fd,
@@ -487,10 +490,17 @@ http_server_start(const struct http_options *opts,
 	    (unsigned int)opts->connection_timeout,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, mem,
 	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv,
+	    MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, srv,
 	    MHD_OPTION_END);
 	if (srv->mhd == NULL) {
 		snprintf(err, errsize, "libmicrohttpd failed to start on %s "
 		    "port %u", opts->address, srv->port);
+		goto fail;
+	}
+	if (http_guard_start(srv, err, errsize) != 0) {
+		MHD_stop_daemon(srv->mhd);
+		srv->mhd = NULL;
+		srv->fd = -1;
 		goto fail;
 	}
 	http_workers_start(srv, opts->workers);
@@ -548,6 +558,7 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 	}
 	/* Suspended connections must be resumed before MHD stops. */
 	http_workers_stop(srv);
+	http_guard_stop(srv);
 	MHD_stop_daemon(srv->mhd);
 	srv->mhd = NULL;
 	/* MHD closed the socket it was given unless quiesced; else we do. */
