@@ -791,6 +791,7 @@ sqlite3 "$tmp/state/corrchess.db" "
     DROP TABLE refusal_answers;
     DROP TABLE rating_history;
     DROP TABLE ratings;
+    DROP TABLE invitations;
     UPDATE schema_version SET version = 6;
     INSERT INTO player_keys (player_id, pubkey, comment, added)
         SELECT d.id, k.pubkey, 'shared', 0 FROM player_keys k

@@ -373,6 +373,50 @@ test_player_errors(void **state)
 }
 
 /* Keys: add, list, duplicates, revoke, find by public key. */
+/* Invitations: found by their hash with the player's name, used once. */
+static void
+test_invitations(void **state)
+{
+	struct store		*s;
+	struct store_invitation	 inv, got;
+	uint8_t			 other[STORE_HASH_LEN];
+	int64_t			 alice;
+
+	(void)state;
+	s = open_or_fail(":memory:", NULL);
+	alice = add_player(s, "alice");
+	memset(&inv, 0, sizeof inv);
+	inv.player_id = alice;
+	memset(inv.token_hash, 0x5a, sizeof inv.token_hash);
+	inv.token_hash[3] = 0x00;	/* a NUL byte must survive */
+	inv.created = 1700000000;
+	inv.expires = 1700604800;
+	assert_int_equal(store_invitation_add(s, &inv), STORE_OK);
+	assert_true(inv.id > 0);
+	assert_int_equal(store_invitation_add(s, &inv), STORE_EXISTS);
+	memset(other, 0x5a, sizeof other);
+	assert_int_equal(store_invitation_find(s, other, &got), STORE_NOTFOUND);
+	assert_int_equal(store_invitation_find(s, inv.token_hash, &got),
+	    STORE_OK);
+	assert_int_equal(got.id, inv.id);
+	assert_int_equal(got.player_id, alice);
+	assert_string_equal(got.player_name, "alice");
+	assert_int_equal(got.expires, 1700604800);
+	assert_int_equal(got.used, 0);
+	assert_int_equal(got.key_id, 0);
+	assert_int_equal(store_invitation_use(s, inv.id, 1700000100, 0),
+	    STORE_OK);
+	assert_int_equal(store_invitation_use(s, inv.id, 1700000200, 0),
+	    STORE_NOTFOUND);
+	assert_int_equal(store_invitation_find(s, inv.token_hash, &got),
+	    STORE_OK);
+	assert_int_equal(got.used, 1700000100);
+	inv.player_id = 999;
+	inv.token_hash[0] = 0x01;
+	assert_int_equal(store_invitation_add(s, &inv), STORE_NOTFOUND);
+	store_close(s);
+}
+
 static void
 test_keys(void **state)
 {
@@ -1709,6 +1753,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_memory),
+		cmocka_unit_test(test_invitations),
 		cmocka_unit_test(test_open_failure),
 		cmocka_unit_test(test_sync_parse),
 		cmocka_unit_test(test_name_valid),

@@ -163,7 +163,7 @@ key_refusal(const char *text, enum sig_error se, struct service_error *err)
 }
 
 /* Add one key to player `id`, inside the caller's transaction. */
-static int
+int
 key_insert(struct store *st, int64_t player_id, const char *text,
     int64_t now, struct store_key *out, struct service_error *err)
 {

@@ -269,6 +269,38 @@ int service_player_set(struct service *, const char *name, const char *email,
     const char *lang, const char *digest, struct service_player *out,
     struct service_error *);
 
+/*
+ * Invitations: the admin makes a one-time link for a player; the browser
+ * that opens it makes a key and registers it with the token (single use,
+ * expires; only the token's hash is stored). A second device gets its own
+ * invitation and its own key.
+ */
+#define SERVICE_INVITE_DAYS	7	/* lifetime by default */
+#define SERVICE_INVITE_DAYS_MAX	90
+/* A token: 32 random bytes in base64url without padding, and a NUL. */
+#define SERVICE_TOKEN_SIZE	44
+
+struct service_invitation {
+	char	player[STORE_NAME_SIZE];
+	char	token[SERVICE_TOKEN_SIZE];
+	int64_t	expires;
+};
+
+/* Invite player `name` for `days` (0: SERVICE_INVITE_DAYS; at most
+ * SERVICE_INVITE_DAYS_MAX). `out` gets the token, shown only now. */
+int service_invite(struct service *, const char *name, int days,
+    struct service_invitation *out, struct service_error *);
+
+/*
+ * Register `key` (an OpenSSH line or raw base64) for the player an
+ * invitation token names, and use the invitation up: 404
+ * "no-such-invitation", 410 "invitation-used" or "invitation-expired",
+ * or the refusals of a key (400 "bad-key", 409 "key-exists"). `p` and `k`
+ * (either may be NULL) get the player and the key.
+ */
+int service_enrol(struct service *, const char *token, const char *key,
+    struct store_player *p, struct store_key *k, struct service_error *);
+
 /* A player's leave in the current calendar year (UTC), in days. */
 struct service_leave_year {
 	int		year;

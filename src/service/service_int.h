@@ -69,6 +69,8 @@ enum job_kind {
 	JOB_EVENT_START,
 	JOB_EVENT_WITHDRAW,
 	JOB_DOORS_SET,		/* a player's doors beside the signature */
+	JOB_INVITE,		/* an invitation for a player */
+	JOB_ENROL,		/* a key registered with an invitation */
 	JOB_OUTBOX_SENT,	/* a mail of the outbox was sent */
 	JOB_OUTBOX_FAILED,	/* or not: retry it later, or give it up */
 	JOB_NKINDS
@@ -182,6 +184,22 @@ struct job_event_player {
 	bool				 remove;
 };
 
+/* JOB_INVITE: the player's name and the invitation to record (its hash,
+ * creation and expiry set; player_id and id are filled in). */
+struct job_invite {
+	const char			*name;
+	struct store_invitation		*inv;
+};
+
+/* JOB_ENROL: the hash of the token, the key's text; `p` and `k` get the
+ * player and the key. */
+struct job_enrol {
+	const uint8_t			*token_hash;
+	const char			*key;
+	struct store_player		*p;
+	struct store_key		*k;
+};
+
 /* JOB_OUTBOX_SENT: the mails of the outbox sent (ids[0..n-1], one
  * transaction for a batch); JOB_OUTBOX_FAILED: one mail (id), when to
  * retry it (0: give it up) and why. */
@@ -211,6 +229,8 @@ struct job {
 		struct job_event_create	 event_create;
 		struct job_event_player	 event_player;
 		struct job_doors_set	 doors_set;
+		struct job_invite	 invite;
+		struct job_enrol	 enrol;
 		struct job_outbox	 outbox;
 	}				 u;
 	/* the result */
@@ -389,6 +409,12 @@ int	job_player_create(struct service *, struct job *, int64_t);
 int	job_player_set(struct service *, struct job *, int64_t);
 int	job_key_add(struct service *, struct job *, int64_t);
 int	job_key_revoke(struct service *, struct job *, int64_t);
+int	key_insert(struct store *, int64_t, const char *, int64_t,
+	    struct store_key *, struct service_error *);
+
+/* invitations.c */
+int	job_invite(struct service *, struct job *, int64_t);
+int	job_enrol(struct service *, struct job *, int64_t);
 
 /* games.c */
 int	id_collect(void *, const struct store_game *);

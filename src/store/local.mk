@@ -10,6 +10,7 @@ src_store_libstore_a_SOURCES = \
 	src/store/players.c src/store/games.c src/store/actions.c \
 	src/store/conditionals.c \
 	src/store/mail.c src/store/maint.c src/store/events.c src/store/doors.c \
-	src/store/ratings.c
+	src/store/ratings.c \
+	src/store/invitations.c
 src_store_libstore_a_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 STORE_LIBS = src/store/libstore.a $(SQLITE_LIBS)

@@ -330,6 +330,22 @@ static const char *const store_migrations[] = {
 	"  UNIQUE (game_id, player_id)"
 	");"
 	"CREATE INDEX rating_history_player ON rating_history (player_id, id);",
+
+	/* 12 -> 13: invitations: a one-time link with which a player's
+	 * browser registers the key it made; only the token's hash is kept.
+	 * used: when it was used (0: not yet), key_id: the key it brought. */
+	"CREATE TABLE invitations ("
+	"  id INTEGER PRIMARY KEY,"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  token_hash BLOB NOT NULL UNIQUE,"
+	"  created INTEGER NOT NULL,"
+	"  expires INTEGER NOT NULL,"
+	"  used INTEGER NOT NULL DEFAULT 0,"
+	"  key_id INTEGER REFERENCES player_keys (id)"
+	");"
+	/* The foreign keys' checks find their rows without a scan. */
+	"CREATE INDEX invitations_player ON invitations (player_id);"
+	"CREATE INDEX invitations_key ON invitations (key_id);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -325,4 +325,14 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    RATING_HISTORY_SELECT "WHERE h.player_id = ?1 ORDER BY h.id" },
 	[ST_RATING_HISTORY_GET] = { "rating-history-get", 0,
 	    RATING_HISTORY_SELECT "WHERE h.game_id = ?1 AND h.player_id = ?2" },
+	[ST_INVITATION_INSERT] = { "invitation-insert", 0,
+	    "INSERT INTO invitations (player_id, token_hash, created, expires) "
+	    "VALUES (?1, ?2, ?3, ?4)" },
+	[ST_INVITATION_FIND] = { "invitation-find", 0,
+	    "SELECT i.id, i.player_id, i.created, i.expires, i.used, "
+	    "i.key_id, p.name FROM invitations i JOIN players p "
+	    "ON p.id = i.player_id WHERE i.token_hash = ?1" },
+	[ST_INVITATION_USE] = { "invitation-use", 0,
+	    "UPDATE invitations SET used = ?2, key_id = ?3 "
+	    "WHERE id = ?1 AND used = 0" },
 };

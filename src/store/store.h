@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	12
+#define STORE_SCHEMA_VERSION	13
 
 enum store_status {
 	STORE_OK = 0,
@@ -468,6 +468,36 @@ enum store_status store_game_auth_get(struct store *, int64_t game_id,
 /* Store a game's auth rule, "signed" or "signed-or-attested". */
 enum store_status store_game_auth_set(struct store *, int64_t game_id,
     const char *auth);
+
+/*
+ * Invitations: a one-time link for a player's browser to register its
+ * key. Only the hash of the token is stored (STORE_HASH_LEN bytes), so a
+ * copy of the database lets no one enrol.
+ */
+struct store_invitation {
+	int64_t		id;
+	int64_t		player_id;
+	uint8_t		token_hash[STORE_HASH_LEN];
+	int64_t		created;
+	int64_t		expires;
+	int64_t		used;		/* when it was used, or 0 */
+	int64_t		key_id;		/* the key it brought, or 0 */
+	char		player_name[STORE_NAME_SIZE];	/* filled by find */
+};
+
+/* Record an invitation; sets inv->id. STORE_NOTFOUND without such
+ * player, STORE_EXISTS when the hash is taken. */
+enum store_status store_invitation_add(struct store *,
+    struct store_invitation *inv);
+
+/* Find an invitation by the hash of its token (STORE_NOTFOUND: none). */
+enum store_status store_invitation_find(struct store *,
+    const uint8_t token_hash[STORE_HASH_LEN], struct store_invitation *out);
+
+/* Mark an invitation used at `at` by key `key_id` (0: none); STORE_NOTFOUND
+ * when it is used already. */
+enum store_status store_invitation_use(struct store *, int64_t id,
+    int64_t at, int64_t key_id);
 
 /* Count the games of a status ("ongoing" or "finished") into *n. */
 enum store_status store_game_count(struct store *, const char *status,
