@@ -240,28 +240,156 @@ api_player_patch(struct http_request *req, struct http_response *resp,
 	json_decref(body);
 }
 
+/*
+ * Read a JSON body whose members are `n` strings, all required, named in
+ * `names` (and no other): their values go to out[] (borrowed from the
+ * returned body, which the caller releases). On a refusal answer 400 with
+ * `want[i]`, what member i must be, and return NULL.
+ */
+static json_t *
+string_body(struct http_request *req, struct http_response *resp,
+    const char *const *names, const char *const *want, size_t n,
+    const char **out)
+{
+	json_t	*body;
+	char	 why[256];
+	size_t	 i;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return NULL;
+	if (api_json_known(body, names, n, why, sizeof why) != API_JSON_OK) {
+		api_json_refusal(resp, API_JSON_BAD, why);
+		json_decref(body);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (!api_json_member_str(body, names[i], &out[i]) ||
+		    out[i] == NULL) {
+			bad_member(resp, names[i], want[i]);
+			json_decref(body);
+			return NULL;
+		}
+	return body;
+}
+
 /* POST /api/v1/players/{name}/keys {key} */
 static void
 api_key_add(struct http_request *req, struct http_response *resp, void *user)
 {
-	static const char *const known[] = { "key" };
+	static const char *const names[] = { "key" };
+	static const char *const want[] = {
+	    "a string (\"ssh-ed25519 AAAA...\")" };
 	struct service_error	 err;
 	struct store_key	 k;
 	const char		*key;
 	json_t			*body;
-	char			 why[256];
 
-	if ((body = http_request_json(req, resp)) == NULL)
+	if ((body = string_body(req, resp, names, want, 1, &key)) == NULL)
 		return;
-	if (api_json_known(body, known, 1, why, sizeof why) != API_JSON_OK)
-		api_json_refusal(resp, API_JSON_BAD, why);
-	else if (!api_json_member_str(body, "key", &key) || key == NULL)
-		bad_member(resp, "key", "a string (\"ssh-ed25519 AAAA...\")");
-	else if (service_key_add(user, http_request_param(req, "name"), key,
-	    &k, &err) != 0)
+	if (service_key_add(user, http_request_param(req, "name"), key, &k,
+	    &err) != 0)
 		api_error(resp, &err);
 	else
 		http_respond_json(resp, 201, key_json(&k));
+	json_decref(body);
+}
+
+/* GET /api/v1/players/{name}/keys: the published keys, for anyone who
+ * verifies a game's record (revoked ones too: older records need them). */
+static void
+api_key_list(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player	 sp;
+	struct service_error	 err;
+	json_t			*a;
+	size_t			 i;
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	if (service_player_get(user, http_request_param(req, "name"), &sp,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	a = json_array();
+	for (i = 0; i < sp.nkeys; i++)
+		json_array_append_new(a, key_json(&sp.keys[i]));
+	http_respond_json(resp, 200, json_pack("{s:s,s:o}", "player",
+	    sp.p.name, "keys", a));
+	service_player_free(&sp);
+}
+
+/* POST /api/v1/players/{name}/invitations {days}: a one-time link. */
+static void
+api_invite(struct http_request *req, struct http_response *resp, void *user)
+{
+	static const char *const known[] = { "days" };
+	struct service_invitation inv;
+	struct service_error	 err;
+	json_t			*body = NULL, *d;
+	char			 why[256], expires[32], path[64];
+	size_t			 len;
+	int			 days = 0;
+
+	/* The body may be left out. */
+	if (http_request_body(req, &len) != NULL && len > 0) {
+		if ((body = http_request_json(req, resp)) == NULL)
+			return;
+		if (api_json_known(body, known, 1, why, sizeof why) !=
+		    API_JSON_OK) {
+			api_json_refusal(resp, API_JSON_BAD, why);
+			goto out;
+		}
+		d = json_object_get(body, "days");
+		if (d != NULL && (!json_is_integer(d) ||
+		    json_integer_value(d) < 1 ||
+		    json_integer_value(d) > SERVICE_INVITE_DAYS_MAX)) {
+			http_respond_error(resp, 400, "bad-request",
+			    "\"days\" must be a number from 1 to %d",
+			    SERVICE_INVITE_DAYS_MAX);
+			goto out;
+		}
+		if (d != NULL)
+			days = (int)json_integer_value(d);
+	}
+	if (service_invite(user, http_request_param(req, "name"), days, &inv,
+	    &err) != 0) {
+		api_error(resp, &err);
+		goto out;
+	}
+	render_time(inv.expires, expires, sizeof expires);
+	snprintf(path, sizeof path, "/invite#%s", inv.token);
+	http_respond_json(resp, 201, json_pack("{s:s,s:s,s:s,s:s}", "player",
+	    inv.player, "token", inv.token, "path", path, "expires",
+	    expires));
+	http_response_header(resp, "Cache-Control", "no-store");
+	sodium_memzero(&inv, sizeof inv);
+ out:
+	json_decref(body);
+}
+
+/* POST /api/v1/invitations {token, key}: register the key a browser
+ * made, with the token of its invitation. */
+static void
+api_enrol(struct http_request *req, struct http_response *resp, void *user)
+{
+	static const char *const names[] = { "token", "key" };
+	static const char *const want[] = { "a string (the invitation's)",
+	    "a string (the public key)" };
+	struct service_error	 err;
+	struct store_player	 p;
+	struct store_key	 k;
+	const char		*v[2];
+	json_t			*body;
+
+	if ((body = string_body(req, resp, names, want, 2, v)) == NULL)
+		return;
+	if (service_enrol(user, v[0], v[1], &p, &k, &err) != 0)
+		api_error(resp, &err);
+	else
+		http_respond_json(resp, 201, json_pack("{s:s,s:s,s:o}",
+		    "player", p.name, "lang", p.lang, "key", key_json(&k)));
 	json_decref(body);
 }
 
@@ -1000,6 +1128,12 @@ const struct http_route routes_api[] = {
 	    0 },
 	{ "POST", "/api/v1/players/{name}/keys", HTTP_AUTH_ADMIN,
 	    api_key_add, 0 },
+	{ "GET", "/api/v1/players/{name}/keys", HTTP_AUTH_NONE, api_key_list,
+	    0 },
+	{ "POST", "/api/v1/players/{name}/invitations", HTTP_AUTH_ADMIN,
+	    api_invite, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/invitations", HTTP_AUTH_NONE, api_enrol,
+	    HTTP_ROUTE_SLOW },
 	{ "DELETE", "/api/v1/players/{name}/keys/{id:int}", HTTP_AUTH_ADMIN,
 	    api_key_revoke, 0 },
 	{ "GET", "/api/v1/players/{name}/doors", HTTP_AUTH_NONE,

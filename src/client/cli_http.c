@@ -95,11 +95,22 @@ cli_http_request(const char *server, const char *method, const char *path,
     const char *body, size_t len, const char *ctype, struct cli_http_reply *r,
     char *err, size_t errsize)
 {
+	return cli_http_request_as(server, NULL, method, path, body, len,
+	    ctype, r, err, errsize);
+}
+
+/* Send one request, with the admin token when given, and collect the
+ * answer. */
+int
+cli_http_request_as(const char *server, const char *token,
+    const char *method, const char *path, const char *body, size_t len,
+    const char *ctype, struct cli_http_reply *r, char *err, size_t errsize)
+{
 	CURL			*curl = NULL;
 	struct curl_slist	*hdrs = NULL, *h;
 	struct buf		 b = { 0 };
 	char			 cerr[CURL_ERROR_SIZE], *url = NULL;
-	char			*hct = NULL;
+	char			*hct = NULL, *auth = NULL;
 	const char		*ctstr = NULL;
 	size_t			 slen;
 	CURLcode		 cc;
@@ -128,6 +139,15 @@ cli_http_request(const char *server, const char *method, const char *path,
 	if ((h = curl_slist_append(hdrs, "Expect:")) == NULL)
 		goto oom;
 	hdrs = h;
+	if (token != NULL) {
+		if (asprintf(&auth, "Authorization: Bearer %s", token) == -1) {
+			auth = NULL;
+			goto oom;
+		}
+		if ((h = curl_slist_append(hdrs, auth)) == NULL)
+			goto oom;
+		hdrs = h;
+	}
 	if (body != NULL) {
 		if (asprintf(&hct, "Content-Type: %s", ctype) == -1) {
 			hct = NULL;
@@ -191,6 +211,10 @@ out:
 	buf_free(&b);
 	free(hct);
 	free(url);
+	if (auth != NULL) {
+		explicit_bzero(auth, strlen(auth));
+		free(auth);
+	}
 	curl_slist_free_all(hdrs);
 	if (curl != NULL)
 		curl_easy_cleanup(curl);

@@ -46,8 +46,14 @@
 /* Most bytes of an error answer read back for its message. */
 #define CMD_ADMIN_ERROR_MAX	4096
 
-/* Option id of backup's own option. */
-enum { OPT_TOKEN_FILE };
+/* Option ids of the admin commands' own options. */
+enum { OPT_TOKEN_FILE, OPT_DAYS };
+
+/* What those options say. */
+struct cmd_admin_opts {
+	const char	*token_file;
+	const char	*days;
+};
 
 /* Read the admin token from a file: its first line, without blanks. */
 static int
@@ -289,17 +295,35 @@ out:
 	return rc;
 }
 
-/* Take backup's own option, --token-file. */
+/* Finish an admin command: stop HTTP when started, wipe and free the
+ * token, free the configuration; the exit status. */
+static int
+cmd_admin_done(int started, char *token, struct cli_conf *cf, int rc)
+{
+	if (started)
+		cli_http_stop();
+	if (token != NULL) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+	cli_conf_free(cf);
+	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+}
+
+/* Take the admin commands' own options, --token-file and --days. */
 static int
 cmd_admin_option(const struct cli_cmd *self, int id, const char *arg,
     void *ctx)
 {
-	const char	**token_file = ctx;
+	struct cmd_admin_opts	*o = ctx;
 
 	(void)self;
-	if (id != OPT_TOKEN_FILE)
+	if (id == OPT_TOKEN_FILE)
+		o->token_file = arg;
+	else if (id == OPT_DAYS)
+		o->days = arg;
+	else
 		return CLI_EXIT_USAGE;
-	*token_file = arg;
 	return CLI_EXIT_OK;
 }
 
@@ -313,20 +337,20 @@ cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 		{ NULL, 0, 0, 0 },
 	};
 	struct cli_conf		 cf;
-	const char		*token_file = NULL;
+	struct cmd_admin_opts	 o = { NULL, NULL };
 	char			 err[CLI_ERR_SIZE], *token = NULL;
 	long			 size = 0;
 	int			 ind, rc, started = 0;
 
 	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
-	    cmd_admin_option, &token_file, &ind)) != CLI_EXIT_OK)
+	    cmd_admin_option, &o, &ind)) != CLI_EXIT_OK)
 		goto out;
 	rc = CLI_EXIT_FAIL;
 	if (argc - ind != 1) {
 		rc = cli_usage(self, "backup: name one FILE");
 		goto out;
 	}
-	if (cmd_admin_token(token_file, &cf, &token, err, sizeof err) == -1) {
+	if (cmd_admin_token(o.token_file, &cf, &token, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
 		goto out;
 	}
@@ -342,14 +366,75 @@ cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 	    size, cf.server);
 	rc = CLI_EXIT_OK;
 out:
-	if (started)
-		cli_http_stop();
-	if (token != NULL) {
-		explicit_bzero(token, strlen(token));
-		free(token);
+	return cmd_admin_done(started, token, &cf, rc);
+}
+
+/* corrchess admin invite [-s URL] [-t FILE] [--days N] NAME: print a
+ * one-time link with which NAME's browser registers its key. */
+static int
+cmd_admin_invite(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "token-file", 't', 1, OPT_TOKEN_FILE },
+		{ "days", 0, 1, OPT_DAYS },
+		{ NULL, 0, 0, 0 },
+	};
+	struct cli_conf		 cf;
+	struct cli_http_reply	 r;
+	struct cmd_admin_opts	 o = { NULL, NULL };
+	const char		*tok, *exp;
+	char			 err[CLI_ERR_SIZE], *token = NULL, *end;
+	char			 path[128], body[64];
+	size_t			 slen;
+	long			 days = 0;
+	int			 ind, rc, started = 0;
+
+	memset(&r, 0, sizeof r);
+	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
+	    cmd_admin_option, &o, &ind)) != CLI_EXIT_OK)
+		goto out;
+	if (argc - ind != 1) {
+		rc = cli_usage(self, "invite: name one player");
+		goto out;
 	}
-	cli_conf_free(&cf);
-	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+	if (o.days != NULL && ((days = strtol(o.days, &end, 10)) < 1 ||
+	    days > 90 || *end != '\0')) {
+		rc = cli_usage(self, "invite: --days takes 1 to 90");
+		goto out;
+	}
+	rc = CLI_EXIT_FAIL;
+	if (cmd_admin_token(o.token_file, &cf, &token, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	if (cli_http_start(self) == -1)
+		goto out;
+	started = 1;
+	snprintf(path, sizeof path, "/api/v1/players/%s/invitations",
+	    argv[ind]);
+	snprintf(body, sizeof body, days > 0 ? "{\"days\":%ld}" : "{}", days);
+	if (cli_http_request_as(cf.server, token, "POST", path, body,
+	    strlen(body), "application/json", &r, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	tok = cli_http_json_str(r.json, "path");
+	exp = cli_http_json_str(r.json, "expires");
+	if (r.status != 201 || tok == NULL || exp == NULL) {
+		cli_http_reply_error(&r, err, sizeof err);
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	slen = strlen(cf.server);
+	while (slen > 0 && cf.server[slen - 1] == '/')
+		slen--;
+	printf("An invitation for %s, for one browser, until %s:\n%.*s%s\n",
+	    argv[ind], exp, (int)slen, cf.server, tok);
+	rc = CLI_EXIT_OK;
+out:
+	cli_http_reply_free(&r);
+	return cmd_admin_done(started, token, &cf, rc);
 }
 
 /* corrchess admin ACTION ...: run the administrator's ACTION. */
@@ -357,11 +442,13 @@ int
 cmd_admin(const struct cli_cmd *self, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage(self, "name an action: backup");
+		return cli_usage(self, "name an action: backup, invite");
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return cli_help(self);
 	if (strcmp(argv[1], "backup") == 0)
 		return cmd_admin_backup(self, argc - 1, argv + 1);
-	return cli_usage(self, "unknown action '%s' (known: backup)",
+	if (strcmp(argv[1], "invite") == 0)
+		return cmd_admin_invite(self, argc - 1, argv + 1);
+	return cli_usage(self, "unknown action '%s' (known: backup, invite)",
 	    argv[1]);
 }

@@ -215,13 +215,19 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -s, --server URL   the server\n",
 	  0 },
 	{ "admin", cmd_admin,
-	  "backup [-s URL] [-t FILE] FILE",
+	  "backup [-s URL] [-t FILE] FILE\n"
+	  "       corrchess admin invite [-s URL] [-t FILE] [--days N] NAME",
 	  "The administrator's commands, through the server's admin API.\n"
 	  "\n"
 	  "backup FILE: save a consistent copy of the server's database in\n"
 	  "FILE (an SQLite file), taken while the server goes on serving.\n"
 	  "FILE is written whole or not at all. Restore by stopping the\n"
 	  "server and putting the copy in place of STATE_DIRECTORY/corrchess.db.\n"
+	  "\n"
+	  "invite NAME: print a one-time link for player NAME (valid 7 days,\n"
+	  "or N with --days, at most 90). The browser that opens it makes a\n"
+	  "key of its own and registers it; send the link to the player\n"
+	  "alone. A second device needs a second invitation.\n"
 	  "\n"
 	  "  -s, --server URL      the server\n"
 	  "  -t, --token-file FILE the admin token's file (the server's\n"
