@@ -185,9 +185,12 @@ EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/xfcc_scid.tcl
 
 # --- web: the pages and the SVG board ----------------------------------------
-# web.sh: the pages, their headers and assets, the board as SVG (xmllint).
-TESTS += tests/web.sh
-EXTRA_DIST += tests/web.sh
+# web.sh: the pages, their headers and assets, the board as SVG (xmllint),
+# invitations; browser.sh: enrolment and play in headless Chromium, driven
+# over the DevTools protocol by browser.py (screenshots: tests/screenshots/).
+TESTS += tests/web.sh tests/browser.sh
+EXTRA_DIST += tests/web.sh tests/browser.sh tests/browser.py
+CLEANFILES += tests/screenshots/*.png
 
 # --- robustness --------------------------------------------------------------
 # crash.sh: SIGKILL under load and restarts (every move answered 201

@@ -11,7 +11,8 @@
 # style, no cookie), the board as SVG (well-formed for xmllint, sizes,
 # flip, last move and check marked, refused options), the assets with
 # their ETags (304 on If-None-Match, a year's cache lifetime), the legal
-# moves in the game's JSON, and the size of a game page.
+# moves in the game's JSON, the size of a game page, invitations (single
+# use, expiry, refusals; `corrchess admin invite`) and published keys.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -203,6 +204,57 @@ req GET /api/v1/games/3/board.svg
 has "board.svg: check marked" 'cc-check'
 req GET /api/v1/games/2
 lacks "no legal moves once the game is over" '"legal_moves"'
+
+# --- Invitations and published keys -------------------------------------
+req POST /api/v1/players/alice/invitations
+expect "an invitation needs the admin token" 401
+admin POST /api/v1/players/nobody/invitations
+expect "an invitation for no player" 404 no-such-player
+admin POST /api/v1/players/alice/invitations -d '{"days":91}'
+expect "an invitation of 91 days" 400 bad-request
+admin POST /api/v1/players/alice/invitations -d '{"dayz":3}'
+expect "an unknown member" 400 bad-request
+admin POST /api/v1/players/alice/invitations -D "$tmp/hdr"
+expect "invite alice" 201
+has "the invitation is not cached" "Cache-Control: no-store" "$tmp/hdr"
+tok=$(jstr token)
+check "a token of 43 base64url characters" \
+    sh -c "echo '$tok' | grep -qx '[A-Za-z0-9_-]\{43\}'"
+same "the link's path" "$(jstr path)" "/invite#$tok"
+ssh-keygen -q -t ed25519 -N '' -C alice-phone -f "$tmp/phone"
+req POST /api/v1/invitations -d "{\"token\":\"${tok}x\",
+    \"key\":\"$(cat "$tmp/phone.pub")\"}"
+expect "a token that is not one" 404 no-such-invitation
+req POST /api/v1/invitations -d "{\"token\":\"$tok\",\"key\":\"nope\"}"
+expect "a bad key: refused" 400 bad-key
+req POST /api/v1/invitations -d "{\"token\":\"$tok\",
+    \"key\":\"$(cat "$tmp/phone.pub")\"}"
+expect "enrol with the invitation (after a refusal)" 201
+same "enrolled as" "$(jstr player) $(jstr lang)" "alice en"
+req POST /api/v1/invitations -d "{\"token\":\"$tok\",
+    \"key\":\"$(cat "$tmp/phone.pub")\"}"
+expect "the same invitation again" 410 invitation-used
+admin POST /api/v1/players/bob/invitations -d '{"days":1}'
+tok=$(jstr token)
+echo 90000 >"$tmp/clock"
+req POST /api/v1/invitations -d "{\"token\":\"$tok\",
+    \"key\":\"$(cat "$tmp/phone.pub")\"}"
+expect "an expired invitation" 410 invitation-expired
+echo 0 >"$tmp/clock"
+req GET /api/v1/players/alice/keys
+expect "alice's published keys, without a token" 200
+check "both of alice's keys published" [ "$(grep -o '"fingerprint"' \
+    "$tmp/out" | wc -l)" -eq 2 ]
+lacks "no e-mail address among the keys" '"email"'
+page "the invitation page" /invite
+has "the invitation page: its button" 'id="cc-enrol" hidden'
+run admin invite -s "$base" -t "$tmp/state/admin.token" --days 3 bob
+same "corrchess admin invite" "$status" 0
+check "corrchess admin invite prints the link" \
+    grep -q "^$base/invite#[A-Za-z0-9_-]\{43\}\$" "$tmp/out"
+run admin invite -s "$base" -t "$tmp/state/admin.token" nobody
+same "corrchess admin invite nobody" "$status" 1
+has "and says why" 'there is no player "nobody"' "$tmp/err"
 
 # --- Assets -------------------------------------------------------------
 for a in corrchess.css corrchess.js; do

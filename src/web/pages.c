@@ -468,6 +468,47 @@ web_player(struct http_request *req, struct http_response *resp,
 	page_respond(&pg, resp, 200);
 }
 
+/* --- Enrolment ---------------------------------------------------------- */
+
+/*
+ * GET /invite: where an invitation link leads (/invite#TOKEN: the token
+ * stays in the fragment, which browsers never send, so it is in no log).
+ * The module makes the key and registers it; the page says what will
+ * happen, and why nothing can when the page is not in a secure context.
+ */
+static void
+web_invite(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct page	pg;
+	enum chess_lang	lang = req_lang(req);
+
+	(void)user;
+	page_begin(&pg, lang, lang == CHESS_LANG_FR ? "Invitation" :
+	    "Invitation");
+	page_raw(&pg, "<section class=\"cc-invite\" id=\"cc-invite\">"
+	    "<h1>%s</h1>\n<p>%s</p>\n<p>%s</p>\n",
+	    page_tr(&pg, "Join the club", "Rejoindre le club"),
+	    page_tr(&pg, "This browser will make a key of its own, keep it "
+	    "(it cannot be copied out, not even by this site) and register "
+	    "its public half with your invitation. Every move you make here "
+	    "is then a statement signed with it.", "Ce navigateur va créer "
+	    "une clé à lui, la garder (elle ne peut pas en être extraite, "
+	    "pas même par ce site) et en enregistrer la moitié publique avec "
+	    "votre invitation. Chaque coup joué ici sera une déclaration "
+	    "signée par elle."),
+	    page_tr(&pg, "The link works once. For another device, ask the "
+	    "club for another invitation.", "Le lien ne sert qu'une fois. "
+	    "Pour un autre appareil, demandez une autre invitation au club."));
+	page_raw(&pg, "<p><button type=\"button\" id=\"cc-enrol\" hidden>%s"
+	    "</button></p>\n<p id=\"cc-enrol-message\" role=\"status\" "
+	    "aria-live=\"polite\">%s</p>\n</section>\n",
+	    page_tr(&pg, "Make my key and join", "Créer ma clé et rejoindre"),
+	    page_tr(&pg, "This page needs JavaScript to make the key.",
+	    "Cette page a besoin de JavaScript pour créer la clé."));
+	page_respond(&pg, resp, 200);
+}
+
 /* GET /static/{name} */
 static void
 web_static(struct http_request *req, struct http_response *resp, void *user)
@@ -480,6 +521,7 @@ const struct http_route routes_web[] = {
 	{ "GET", "/", HTTP_AUTH_NONE, web_club, 0 },
 	{ "GET", "/games/{id:int}", HTTP_AUTH_NONE, web_game, 0 },
 	{ "GET", "/players/{name}", HTTP_AUTH_NONE, web_player, 0 },
+	{ "GET", "/invite", HTTP_AUTH_NONE, web_invite, 0 },
 	{ "GET", "/static/{name}", HTTP_AUTH_NONE, web_static, 0 },
 };
 const size_t routes_web_count = sizeof routes_web / sizeof routes_web[0];

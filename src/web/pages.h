@@ -21,6 +21,7 @@
  *				finished games, players
  *   GET /games/{id}		a game: board, moves, clocks, record
  *   GET /players/{name}	a player: games, leave
+ *   GET /invite		where an invitation link (/invite#TOKEN) leads
  *   GET /static/{name}		the stylesheet and the module
  *
  * Pages are in English or French (?lang=, else Accept-Language).

@@ -1,0 +1,472 @@
+# tests/browser.py: the web pages in a real browser (Chromium, headless).
+# corrchess - a correspondence chess server
+# Copyright (C) 2026 The corrchess developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Drives Debian's chromium over the DevTools protocol on a pipe
+# (--remote-debugging-pipe: NUL-terminated JSON on fds 3 and 4), with the
+# Python standard library alone. tests/browser.sh runs it in two phases
+# against the real corrchessd; each browser profile is a directory, so the
+# keys a browser made in phase 1 are still there in phase 2.
+#
+#   browser.py enrol-play STATE   enrol alice and bob by invitation (two
+#                                 profiles), play games 1 to 4 by clicking
+#                                 squares, the promotion chooser, the text
+#                                 box and the draw buttons, a refused
+#                                 move, verify the record
+#   browser.py after STATE        the record of a tampered copy fails to
+#                                 verify; the French page of the French
+#                                 player; 360 px wide; screenshots
+#
+# STATE is a directory holding `base` (the server's URL), `invite.alice`,
+# `invite.bob` (the links), `tampered` (phase 2: the copy's URL) and
+# `shots` (where screenshots go); results are written there too. Prints
+# "ok NAME" or "FAIL NAME: why" per check, then exits 0 or 1.
+
+import base64
+import fcntl
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+import time
+import zlib
+
+CHROMIUM = os.environ.get('CHROMIUM', 'chromium')
+WAIT = float(os.environ.get('CORRCHESS_BROWSER_WAIT', '20'))
+failed = 0
+
+
+def ok(name):
+    print('ok ' + name, flush=True)
+
+
+def bad(name, why=''):
+    global failed
+    failed += 1
+    print('FAIL ' + name + (': ' + why if why else ''), flush=True)
+
+
+def check(name, cond, why=''):
+    if cond:
+        ok(name)
+    else:
+        bad(name, why)
+    return cond
+
+
+class Browser:
+    """One Chromium process with its own profile, and one page in it."""
+
+    def __init__(self, profile, log):
+        r3, w3 = os.pipe()
+        r4, w4 = os.pipe()
+        args = [CHROMIUM, '--headless=new', '--remote-debugging-pipe',
+                '--user-data-dir=' + profile, '--no-first-run',
+                '--no-default-browser-check', '--disable-gpu',
+                '--disable-extensions', '--disable-background-networking',
+                '--disable-component-update', '--disable-sync',
+                '--hide-scrollbars', '--mute-audio',
+                '--window-size=1200,900', 'about:blank']
+        if os.geteuid() == 0:
+            args.insert(1, '--no-sandbox')
+        # Chromium reads commands on fd 3 and writes on fd 4: in the
+        # child, move the pipe's ends there (by way of fds above 9, in
+        # case the pipes themselves are 3 or 4).
+        def child():
+            hr = fcntl.fcntl(r3, fcntl.F_DUPFD, 10)
+            hw = fcntl.fcntl(w4, fcntl.F_DUPFD, 10)
+            os.dup2(hr, 3)
+            os.dup2(hw, 4)
+        self.proc = subprocess.Popen(args, close_fds=False,
+                                     preexec_fn=child, stdin=subprocess.DEVNULL,
+                                     stdout=log, stderr=log)
+        os.close(r3)
+        os.close(w4)
+        self.wfd, self.rfd = w3, r4
+        self.lock = threading.Lock()
+        self.cond = threading.Condition()
+        self.next_id = 0
+        self.replies = {}
+        self.events = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        target = self.call('Target.createTarget', {'url': 'about:blank'})
+        self.session = self.call('Target.attachToTarget', {
+            'targetId': target['targetId'], 'flatten': True})['sessionId']
+        for m in ('Page.enable', 'Runtime.enable'):
+            self.call(m, session=self.session)
+
+    def _read(self):
+        buf = b''
+        while True:
+            chunk = os.read(self.rfd, 65536)
+            if not chunk:
+                break
+            buf += chunk
+            while b'\0' in buf:
+                msg, buf = buf.split(b'\0', 1)
+                self._dispatch(json.loads(msg))
+
+    def _dispatch(self, m):
+        if m.get('method') == 'Page.javascriptDialogOpening':
+            # Every confirmation the page asks for is accepted.
+            self.send('Page.handleJavaScriptDialog', {'accept': True},
+                      m.get('sessionId'))
+        with self.cond:
+            if 'id' in m:
+                self.replies[m['id']] = m
+            else:
+                self.events.append(m)
+            self.cond.notify_all()
+
+    def send(self, method, params=None, session=None):
+        with self.lock:
+            self.next_id += 1
+            mid = self.next_id
+            msg = {'id': mid, 'method': method, 'params': params or {}}
+            if session:
+                msg['sessionId'] = session
+            os.write(self.wfd, json.dumps(msg).encode() + b'\0')
+        return mid
+
+    def call(self, method, params=None, session=None):
+        mid = self.send(method, params, session)
+        end = time.time() + WAIT
+        with self.cond:
+            while mid not in self.replies:
+                if not self.cond.wait(end - time.time()):
+                    raise RuntimeError(method + ': no answer')
+            r = self.replies.pop(mid)
+        if 'error' in r:
+            raise RuntimeError(method + ': ' + r['error']['message'])
+        return r.get('result', {})
+
+    def page(self, method, params=None):
+        return self.call(method, params, self.session)
+
+    def eval(self, expr):
+        r = self.page('Runtime.evaluate', {
+            'expression': expr, 'awaitPromise': True,
+            'returnByValue': True})
+        if 'exceptionDetails' in r:
+            raise RuntimeError('script: ' + json.dumps(
+                r['exceptionDetails'])[:300])
+        return r['result'].get('value')
+
+    def wait(self, expr):
+        """Wait until expr is true in the page (at most WAIT seconds)."""
+        end = time.time() + WAIT
+        while time.time() < end:
+            try:
+                if self.eval('!!(' + expr + ')'):
+                    return True
+            except RuntimeError:
+                pass  # the page is being replaced
+            time.sleep(0.1)
+        return False
+
+    def goto(self, url):
+        with self.cond:
+            self.events.clear()
+        self.page('Page.navigate', {'url': url})
+        # The module marks the page ready once started (and not when it
+        # replaces the page by the reader's language).
+        return self.wait('document.readyState === "complete" && '
+                         'document.documentElement.dataset.ccReady === "1"')
+
+    def click(self, selector):
+        """A real mouse click at the middle of the element."""
+        box = self.eval('(() => { const e = document.querySelector(%s); '
+                        'if (!e) return null; e.scrollIntoView({block: '
+                        '"center"}); const r = e.getBoundingClientRect(); '
+                        'return [r.x + r.width / 2, r.y + r.height / 2]; })()'
+                        % json.dumps(selector))
+        if box is None:
+            raise RuntimeError('nothing to click at ' + selector)
+        for t in ('mouseMoved', 'mousePressed', 'mouseReleased'):
+            self.page('Input.dispatchMouseEvent', {
+                'type': t, 'x': box[0], 'y': box[1], 'button': 'left',
+                'clickCount': 1})
+
+    def type(self, selector, text):
+        self.eval('document.querySelector(%s).focus()' % json.dumps(selector))
+        self.page('Input.insertText', {'text': text})
+
+    def shot(self, path):
+        data = self.page('Page.captureScreenshot', {'format': 'png'})
+        with open(path, 'wb') as f:
+            f.write(base64.b64decode(data['data']))
+
+    def close(self):
+        try:
+            self.call('Browser.close')
+        except (RuntimeError, OSError):
+            pass
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def png_colours(path):
+    """The number of distinct colours of a PNG (8-bit RGB or RGBA)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        return 0
+    at, idat, w, h, ctype = 8, b'', 0, 0, 0
+    while at < len(data):
+        n, kind = struct.unpack('>I4s', data[at:at + 8])
+        body = data[at + 8:at + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+            if depth != 8 or ctype not in (2, 6):
+                return 0
+        elif kind == b'IDAT':
+            idat += body
+        at += 12 + n
+    bpp = 4 if ctype == 6 else 3
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    seen = set()
+    for y in range(h):
+        ft = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 255
+        if y % 4 == 0:
+            for x in range(0, w, 4):
+                seen.add(bytes(line[x * bpp:x * bpp + 3]))
+        prev = line
+    return len(seen)
+
+
+def read(state, name):
+    with open(os.path.join(state, name)) as f:
+        return f.read().strip()
+
+
+def write(state, name, text):
+    with open(os.path.join(state, name), 'w') as f:
+        f.write(text + '\n')
+
+
+def ply(b):
+    return b.eval('Number(document.getElementById("cc-game").dataset.ply)')
+
+
+def message(b):
+    return b.eval('(document.getElementById("cc-message") || {})'
+                  '.textContent || ""')
+
+
+def move(b, base, game, frm, to, name):
+    """Click FROM then TO on the board of GAME; the page reloads at the
+    next ply."""
+    b.goto('%s/games/%d' % (base, game))
+    before = ply(b)
+    b.wait('!document.getElementById("cc-play").hidden')
+    b.click('rect.cc-sq[data-square="%s"]' % frm)
+    b.wait('document.querySelector(".cc-dot")')
+    b.click('rect.cc-sq[data-square="%s"]' % to)
+    check(name, b.wait('document.getElementById("cc-game") && '
+                       'Number(document.getElementById("cc-game").dataset.ply)'
+                       ' === %d' % (before + 1)), message(b) or '')
+
+
+def enrol(b, link, who):
+    b.goto(link)
+    if not check(who + ': the invitation page offers to make a key',
+                 b.wait('!document.getElementById("cc-enrol").hidden'),
+                 b.eval('document.getElementById("cc-enrol-message")'
+                        '.textContent')):
+        return
+    b.click('#cc-enrol')
+    check(who + ': enrolled', b.wait('document.getElementById("cc-to-club")'),
+          b.eval('document.getElementById("cc-enrol-message").textContent'))
+    check(who + ': the token left the address bar',
+          b.eval('location.hash') == '')
+    check(who + ': the key is not extractable', b.eval(
+        '(async () => { const d = await new Promise((ok) => { const r = '
+        'indexedDB.open("corrchess"); r.onsuccess = () => ok(r.result); });'
+        ' const k = await new Promise((ok) => { const r = d.transaction('
+        '"keys").objectStore("keys").getAll(); r.onsuccess = () => '
+        'ok(r.result); }); return k.length === 1 && k[0].key.extractable '
+        '=== false && k[0].key.type === "private"; })()'))
+
+
+def enrol_play(state, log):
+    base = read(state, 'base')
+    alice = Browser(os.path.join(state, 'profile-alice'), log)
+    bob = Browser(os.path.join(state, 'profile-bob'), log)
+    try:
+        enrol(alice, read(state, 'invite.alice'), 'alice')
+        enrol(bob, read(state, 'invite.bob'), 'bob')
+        # A link works once (a new document: not a jump to a fragment).
+        bob.goto(base + '/')
+        bob.goto(read(state, 'invite.alice'))
+        bob.wait('!document.getElementById("cc-enrol").hidden')
+        bob.click('#cc-enrol')
+        check('a used invitation is refused', bob.wait(
+            'document.getElementById("cc-enrol-message").classList'
+            '.contains("cc-bad")'))
+        write(state, 'used-message', bob.eval(
+            'document.getElementById("cc-enrol-message").textContent'))
+
+        # The club page lists the game where it is alice's move.
+        alice.goto(base + '/')
+        check('club: your move', alice.wait(
+            '!document.getElementById("cc-your-move").hidden && document.'
+            'querySelector("#cc-your-move a[href=\'/games/1\']")'))
+
+        # A refused move: bob types a move in game 4, where White moves.
+        bob.goto(base + '/games/4')
+        bob.wait('!document.getElementById("cc-play").hidden')
+        bob.type('#cc-move', 'e5')
+        bob.click('#cc-move-form button[type=submit]')
+        got = bob.wait('document.getElementById("cc-message").classList'
+                       '.contains("cc-bad")')
+        check('not your turn: refused in the page', got)
+        write(state, 'refusal', message(bob))
+        check('not your turn: the game unchanged', ply(bob) == 0)
+
+        # Game 1 to checkmate by clicks: 1. f3 e5 2. g4 Qh4#.
+        move(alice, base, 1, 'f2', 'f3', 'game 1: alice f2-f3 by clicks')
+        move(bob, base, 1, 'e7', 'e5', 'game 1: bob e7-e5 by clicks')
+        move(alice, base, 1, 'g2', 'g4', 'game 1: alice g2-g4 by clicks')
+        move(bob, base, 1, 'd8', 'h4', 'game 1: bob Qd8-h4 mate by clicks')
+        check('game 1: checkmate shown', 'échec et mat' in bob.eval(
+            'document.getElementById("cc-status").textContent'),
+            bob.eval('document.getElementById("cc-status").textContent'))
+        check('game 1: the French moves of a French player',
+              bob.eval('document.documentElement.lang') == 'fr' and
+              'Dh4#' in bob.eval('document.querySelector(".cc-moves")'
+                                 '.textContent'))
+
+        # Game 2: a promotion through the chooser (to a knight).
+        alice.goto(base + '/games/2')
+        alice.wait('!document.getElementById("cc-play").hidden')
+        alice.click('rect.cc-sq[data-square="a7"]')
+        alice.wait('document.querySelector(".cc-dot")')
+        alice.click('rect.cc-sq[data-square="a8"]')
+        check('game 2: the promotion chooser', alice.wait(
+            '!document.getElementById("cc-promotion").hidden'))
+        alice.click('#cc-promotion button[data-promotion="n"]')
+        check('game 2: promoted to a knight', alice.wait(
+            'document.querySelector(".cc-moves") && document.querySelector('
+            '".cc-moves").textContent.includes("a8=N")'))
+
+        # Game 3: alice plays e4 offering a draw, bob accepts.
+        alice.goto(base + '/games/3')
+        alice.wait('!document.getElementById("cc-play").hidden')
+        alice.type('#cc-move', 'e4')
+        alice.click('button[data-action="offer-draw"]')
+        check('game 3: the move and the offer', alice.wait(
+            'document.querySelector(".cc-offer")'))
+        bob.goto(base + '/games/3')
+        bob.wait('!document.getElementById("cc-play").hidden')
+        bob.click('button[data-action="accept-draw"]')
+        check('game 3: the draw accepted', bob.wait(
+            'document.getElementById("cc-status").textContent'
+            '.includes("1/2-1/2")'))
+
+        # The record verifies in the page.
+        alice.goto(base + '/games/1')
+        alice.wait('!document.getElementById("cc-verify").hidden')
+        alice.click('#cc-verify')
+        check('game 1: the record verifies', alice.wait(
+            'document.getElementById("cc-verdict").classList'
+            '.contains("cc-good")'),
+            alice.eval('document.getElementById("cc-verdict").textContent'))
+    finally:
+        alice.close()
+        bob.close()
+
+
+def after(state, log):
+    base = read(state, 'base')
+    shots = read(state, 'shots')
+    alice = Browser(os.path.join(state, 'profile-alice'), log)
+    bob = Browser(os.path.join(state, 'profile-bob'), log)
+    try:
+        alice.goto(read(state, 'tampered') + '/games/1')
+        alice.wait('!document.getElementById("cc-verify").hidden')
+        alice.click('#cc-verify')
+        check('tampered copy: the record fails to verify', alice.wait(
+            'document.getElementById("cc-verdict").classList'
+            '.contains("cc-bad")'),
+            alice.eval('document.getElementById("cc-verdict").textContent'))
+        write(state, 'tampered-verdict', alice.eval(
+            'document.getElementById("cc-verdict").textContent'))
+
+        # The French player's page is in French without asking.
+        bob.goto(base + '/games/4')
+        check('bob sees French', bob.wait(
+            'document.documentElement.lang === "fr" && '
+            'document.getElementById("cc-play") && '
+            '!document.getElementById("cc-play").hidden'))
+
+        # Screenshots of game 5 (ongoing, a few moves): desktop and phone,
+        # light and dark; no horizontal scroll at 360 px.
+        for dark in (False, True):
+            alice.page('Emulation.setEmulatedMedia', {'features': [{
+                'name': 'prefers-color-scheme',
+                'value': 'dark' if dark else 'light'}]})
+            for phone in (False, True):
+                alice.page('Emulation.setDeviceMetricsOverride', {
+                    'width': 360 if phone else 1200,
+                    'height': 800 if phone else 900,
+                    'deviceScaleFactor': 1, 'mobile': phone})
+                alice.goto(base + '/games/5')
+                alice.wait('!document.getElementById("cc-play").hidden')
+                name = 'game-%s-%s' % ('phone' if phone else 'desktop',
+                                       'dark' if dark else 'light')
+                if phone:
+                    sw = alice.eval('document.documentElement.scrollWidth')
+                    check(name + ': no horizontal scroll (%s px)' % sw,
+                          sw <= 360)
+                path = os.path.join(shots, name + '.png')
+                alice.shot(path)
+                n = png_colours(path)
+                check(name + ': screenshot not blank (%d colours)' % n,
+                      n >= 16)
+                print('screenshot ' + path, flush=True)
+    finally:
+        alice.close()
+        bob.close()
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ('enrol-play', 'after'):
+        sys.exit('usage: browser.py enrol-play|after STATE')
+    state = sys.argv[2]
+    if shutil.which(CHROMIUM) is None:
+        sys.exit(CHROMIUM + ' not found: run .ci/install-deps')
+    with open(os.path.join(state, 'chromium.log'), 'ab') as log:
+        try:
+            (enrol_play if sys.argv[1] == 'enrol-play' else after)(state, log)
+        except RuntimeError as e:
+            bad('browser', str(e))
+    sys.exit(1 if failed else 0)
+
+
+main()
