@@ -34,7 +34,7 @@ HEAD
 i=0
 for f; do
 	printf 'static const unsigned char asset_%d[] = {\n' "$i"
-	od -An -v -tx1 "$f" | sed -e 's/  */ /g' -e 's/^ //' -e '/^$/d' \
+	od -An -v -w64 -tx1 "$f" | sed -e 's/  */ /g' -e 's/^ //' -e '/^$/d' \
 	    -e 's/\([0-9a-f][0-9a-f]\)/0x\1,/g' -e 's/^/\t/'
 	printf '\t0x00\n};\n\n'
 	i=$((i + 1))
