@@ -199,6 +199,9 @@ play_expect "play --lang fr (C F R D T letters)" \
 play_expect "play --lang fr: R is the king" \
     'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2' \
     'e4 e5 Ke2' ongoing -- --lang fr e4 e5 Re2
+run play --lang fr e4 e5 Zz9
+expect_fail "play --lang fr: a French hint, in French letters" 1 \
+    'ce n'"'"'est pas un coup (essayez la notation algébrique : Cf3'
 play_expect "play --lang=fr: D is the queen, 0-0 castles" \
     'rnbqk1nr/pppp1ppp/8/2b1p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3' \
     'e4 e5 Bc4 Bc5 Qf3' ongoing -- --lang=fr e4 e5 Fc4 Fc5 Df3

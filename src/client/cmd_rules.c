@@ -255,7 +255,7 @@ cmd_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 	p = sans;
 	*p = '\0';
 	for (i = 0; i < nmoves; i++) {
-		const char	*text = argv[ind + i];
+		const char	*text = argv[ind + i], *name;
 
 		st = chess_game_status(&game);
 		if (rules_game_over(st)) {
@@ -267,15 +267,15 @@ cmd_rules_play(const struct cli_cmd *cmd, int argc, char **argv)
 		err = chess_move_parse(&game.pos, text, o.lang, &m, why,
 		    sizeof why);
 		if (err != CHESS_OK) {
-			/* The reason, after the error's name unless it says
-			 * the same. */
-			if (why[0] == '\0' ||
-			    strcmp(why, chess_strerror(err)) == 0)
+			/* The reason in the player's language, after the
+			 * error's name unless it says the same. */
+			name = chess_strerror_lang(err, o.lang);
+			if (why[0] == '\0' || strcmp(why, name) == 0)
 				cli_error(cmd, "move %d \"%s\" rejected: %s",
-				    i + 1, text, chess_strerror(err));
+				    i + 1, text, name);
 			else
 				cli_error(cmd, "move %d \"%s\" rejected: %s: %s",
-				    i + 1, text, chess_strerror(err), why);
+				    i + 1, text, name, why);
 			goto out;
 		}
 		if (i > 0)
