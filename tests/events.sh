@@ -301,6 +301,20 @@ same "eve's forfeits in the standings" "$(jpy '[(r["forfeit_losses"],
     r["played"]) for r in j["standings"] if r["player"] == "eve"][0]')" \
     "(4, 4)"
 
+"$corrchess" event show -s "$base" club >"$tmp/cc-show" 2>"$tmp/cc-err"
+same "corrchess event show: exit 0" "$?" 0
+sed -n '/^ No/,/^(w)/p' "$tmp/cc-show" >"$tmp/cc-grid"
+check "corrchess event show prints the same crosstable" \
+    cmp -s "$tmp/cc-grid" "$tmp/want-grid"
+"$corrchess" event show -s "$base" nope >"$tmp/cc-show" 2>"$tmp/cc-err"
+same "corrchess event show of an unknown event: exit 1" "$?" 1
+check "and says why" grep -q 'there is no event "nope"' "$tmp/cc-err"
+"$corrchess" event list -s "$base" >"$tmp/cc-list"
+"$corrchess" event pgn -s "$base" club >"$tmp/cc-pgn"
+same "corrchess event pgn: the 20 games" \
+    "$(grep -c '^\[Event ' "$tmp/cc-pgn")" 20
+check "corrchess event list names the event" grep -q '^club ' "$tmp/cc-list"
+
 # --- The PGN ------------------------------------------------------------
 
 req GET /api/v1/events/club/pgn
@@ -355,6 +369,12 @@ same "seven games leave a deviation above 110: provisional" \
 req GET /api/v1/ratings -H 'Accept: text/plain'
 check "the rating list as text marks provisional ratings" \
     grep -q '^  1  .* [0-9]*? ' "$tmp/out"
+"$corrchess" ratings -s "$base" >"$tmp/cc-ratings"
+same "corrchess ratings: one line a player" \
+    "$(grep -c '^ *[0-9]*  [a-z]' "$tmp/cc-ratings")" 5
+"$corrchess" ratings -s "$base" dan >"$tmp/cc-rating"
+check "corrchess ratings NAME: the history" grep -q '^  game ' \
+    "$tmp/cc-rating"
 req GET /api/v1/ratings/dan
 expect "dan's rating and history" 200
 same "dan's history" "$(jpy 'len(j["history"])')" 7

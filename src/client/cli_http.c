@@ -89,22 +89,23 @@ cli_http_reply_free(struct cli_http_reply *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Send one request and collect the answer. */
+/* Send one request asking for JSON and collect the answer. */
 int
 cli_http_request(const char *server, const char *method, const char *path,
     const char *body, size_t len, const char *ctype, struct cli_http_reply *r,
     char *err, size_t errsize)
 {
-	return cli_http_request_as(server, NULL, method, path, body, len,
-	    ctype, r, err, errsize);
+	return cli_http_request_as(server, NULL, method, path, NULL, body,
+	    len, ctype, r, err, errsize);
 }
 
-/* Send one request, with the admin token when given, and collect the
- * answer. */
+/* Send one request, with the admin token when given and asking for
+ * `accept` (JSON when NULL), and collect the answer. */
 int
 cli_http_request_as(const char *server, const char *token,
-    const char *method, const char *path, const char *body, size_t len,
-    const char *ctype, struct cli_http_reply *r, char *err, size_t errsize)
+    const char *method, const char *path, const char *accept,
+    const char *body, size_t len, const char *ctype,
+    struct cli_http_reply *r, char *err, size_t errsize)
 {
 	CURL			*curl = NULL;
 	struct curl_slist	*hdrs = NULL, *h;
@@ -132,7 +133,15 @@ cli_http_request_as(const char *server, const char *token,
 		goto out;
 	}
 
-	if ((h = curl_slist_append(hdrs, "Accept: application/json")) == NULL)
+	if (asprintf(&hct, "Accept: %s",
+	    accept != NULL ? accept : "application/json") == -1) {
+		hct = NULL;
+		goto oom;
+	}
+	h = curl_slist_append(hdrs, hct);
+	free(hct);
+	hct = NULL;
+	if (h == NULL)
 		goto oom;
 	hdrs = h;
 	/* No "Expect: 100-continue" round trip for our small bodies. */

@@ -56,9 +56,11 @@ int cli_http_request(const char *server, const char *method, const char *path,
     char *err, size_t errsize);
 
 /* The same with "Authorization: Bearer TOKEN" when token is not NULL
- * (the admin API). */
+ * (the admin API), asking for the type `accept` ("text/plain;
+ * charset=utf-8"; JSON when NULL). */
 int cli_http_request_as(const char *server, const char *token,
-    const char *method, const char *path, const char *body, size_t len,
+    const char *method, const char *path, const char *accept,
+    const char *body, size_t len,
     const char *ctype, struct cli_http_reply *r, char *err, size_t errsize);
 
 /* Release an answer. */

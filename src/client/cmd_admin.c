@@ -414,7 +414,7 @@ cmd_admin_invite(const struct cli_cmd *self, int argc, char **argv)
 	snprintf(path, sizeof path, "/api/v1/players/%s/invitations",
 	    argv[ind]);
 	snprintf(body, sizeof body, days > 0 ? "{\"days\":%ld}" : "{}", days);
-	if (cli_http_request_as(cf.server, token, "POST", path, body,
+	if (cli_http_request_as(cf.server, token, "POST", path, NULL, body,
 	    strlen(body), "application/json", &r, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
 		goto out;

@@ -24,6 +24,7 @@
 #include "chess/chess.h"
 #include "client/cli.h"
 #include "client/cmd_admin.h"
+#include "client/cmd_event.h"
 #include "client/cmd_bench.h"
 #include "client/cmd_game.h"
 #include "client/cmd_keys.h"
@@ -192,6 +193,22 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -s, --server URL   the server\n"
 	  "  -p, --player NAME  only NAME's games\n"
 	  "  --status S         only ongoing or only finished games\n",
+	  0 },
+	{ "event", cmd_event,
+	  "list | show NAME | pgn NAME [-s URL]",
+	  "Read the server's events: list them, show an event's crosstable\n"
+	  "(one row per player by start number: 1, ½, 0, * for a game being\n"
+	  "played, + and - for forfeits; points, games played, tie-breaks and\n"
+	  "place) with its games, or print every game of it as PGN.\n"
+	  "\n"
+	  "  -s, --server URL  the server\n",
+	  0 },
+	{ "ratings", cmd_event_ratings,
+	  "[-s URL] [NAME]",
+	  "Print the rating list (Glicko-2, best first; a provisional rating\n"
+	  "is followed by ?), or NAME's rating and rated games.\n"
+	  "\n"
+	  "  -s, --server URL  the server\n",
 	  0 },
 	{ "export", cmd_record_export,
 	  "[-s URL] [--player NAME] [GAME...]",

@@ -1,0 +1,23 @@
+/*
+ * client/cmd_event.h: corrchess event and corrchess ratings: events'
+ * crosstables and the rating list, read from the server.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#ifndef CORRCHESS_CMD_EVENT_H
+#define CORRCHESS_CMD_EVENT_H
+
+struct cli_cmd;
+
+/* The rows of the table in corrchess.c. */
+int	cmd_event(const struct cli_cmd *, int, char **);
+int	cmd_event_ratings(const struct cli_cmd *, int, char **);
+
+#endif /* CORRCHESS_CMD_EVENT_H */
