@@ -543,7 +543,14 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 	 */
 	fd = MHD_quiesce_daemon(srv->mhd);
 	quiesced = fd != -1 && fd == srv->fd;
-	if (quiesced)
+	/*
+	 * A socket passed by systemd (socket activation) is systemd's too:
+	 * it goes on listening on it and starts corrchessd again at the next
+	 * connection. shutdown() would end it there as well (the next start
+	 * would be handed a dead socket); quiescing is enough, and what
+	 * arrives meanwhile waits in the backlog for the next start.
+	 */
+	if (quiesced && srv->opts.listen_fd <= 0)
 		shutdown(fd, SHUT_RDWR);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (atomic_load(&srv->inflight) > 0) {
