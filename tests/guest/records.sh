@@ -26,21 +26,21 @@ records_keys() {
 	jq -s 'map({key: .name, value: [.keys[].key]}) | from_entries' "$@"
 }
 
-# The bytes of a hex string.
+# The bytes of a hex string (printf's \x escapes, no process).
 rv_hex() {
-	# shellcheck disable=SC2059 # the format is made of \xHH escapes only
-	printf "$(printf '%s' "$1" | sed 's/../\\x&/g')"
-}
-
-# A number as 8 bytes, big-endian (printf's \x escapes, no process).
-rv_be64() {
-	local h i out=
-	printf -v h '%016x' "$1"
-	for ((i = 0; i < 16; i += 2)); do
+	local h=$1 i out=
+	for ((i = 0; i < ${#h}; i += 2)); do
 		out+="\\x${h:i:2}"
 	done
 	# shellcheck disable=SC2059 # \xHH escapes only
 	printf "$out"
+}
+
+# A number as 8 bytes, big-endian.
+rv_be64() {
+	local h
+	printf -v h '%016x' "$1"
+	rv_hex "$h"
 }
 
 # rv_prepare DIR: for each player's key, DIR/NAME.N.pem (for openssl) and
@@ -61,7 +61,7 @@ rv_prepare() {
 			echo '-----BEGIN PUBLIC KEY-----'
 			{
 				rv_hex 302a300506032b6570032100
-				printf '%s' "$blob" | base64 -d | tail -c 32
+				base64 -d <<<"$blob" | tail -c 32
 			} | base64 -w 0
 			printf '\n-----END PUBLIC KEY-----\n'
 		} >"$dir/$name.$i.pem"
@@ -70,7 +70,7 @@ rv_prepare() {
 }
 
 # rv_sig_ok DIR PLAYER KIND: the statement DIR/s is signed by one of
-# PLAYER's keys: in DIR/sig (KIND ssh) or in the raw bytes DIR/g (raw).
+# PLAYER's keys: in DIR/sig (KIND ssh) or in the raw bytes DIR/g (pem).
 rv_sig_ok() {
 	local dir=$1 player=$2 kind=$3 f
 	for f in "$dir/$player".*."$kind"; do
@@ -88,44 +88,52 @@ rv_sig_ok() {
 }
 
 records_verify() {
-	local rec=$1 dir n=0 prev want got seq kind s64 g64 st player sigkind
+	local rec=$1 dir n=0 line prev got seq kind prev_hash hash st sig
+	local player kind64 g64 glen pad
 	local LC_ALL=C
 	dir=$(mktemp -d)
 	cp "$2" "$dir/keys.json"
 	rv_prepare "$dir"
-	# One line per record: seq, kind, prev_hash, hash, and the statement
-	# and signature texts in base64 ("-" when absent).
-	jq -r '.records[] | [.seq, .kind, .prev_hash, .hash,
-	    ((.statement // "") | @base64), ((.signature // "") | @base64)] |
-	    map(if . == "" then "-" else tostring end) | @tsv' "$rec" \
-	    >"$dir/lines" || { rm -rf "$dir"; return 1; }
+	# One line per record of shell assignments; in the statement and the
+	# signature, \ and line feeds escaped (printf %b undoes it).
+	jq -r '.records[] | @sh "seq=\(.seq) kind=\(.kind)
+	    prev_hash=\(.prev_hash) hash=\(.hash)
+	    st=\(.statement // "" | gsub("\\\\"; "\\\\\\\\") | gsub("\n"; "\\n"))
+	    sig=\(.signature // "" | gsub("\\\\"; "\\\\\\\\") | gsub("\n"; "\\n"))"
+	    | gsub("\n"; " ")' "$rec" >"$dir/lines" || { rm -rf "$dir"; return 1; }
 	prev=$(printf '%064d' 0)
-	while IFS=$'\t' read -r seq kind got want s64 g64; do
+	while IFS= read -r line; do
+		eval "$line"
+		printf -v st '%b' "$st"
+		printf -v sig '%b' "$sig"
 		n=$((n + 1))
 		if [ "$seq" != "$n" ]; then
 			echo "record $n: seq is $seq" >&2
 			n=-1
 			break
 		fi
-		if [ "$got" != "$prev" ]; then
-			echo "record $seq: prev_hash $got, the previous hash is $prev" >&2
+		if [ "$prev_hash" != "$prev" ]; then
+			echo "record $seq: prev_hash $prev_hash, the previous hash is $prev" >&2
 			n=-1
 			break
 		fi
-		if [ "$s64" != - ]; then
-			printf '%s' "$s64" | base64 -d >"$dir/s"
-			printf '%s' "$g64" | base64 -d >"$dir/sig"
-			st=$(<"$dir/s")
+		if [ -n "$st" ]; then
 			player=${st#*$'\nplayer: '}
 			player=${player%%$'\n'*}
-			if grep -q '^-----BEGIN SSH SIGNATURE-----$' "$dir/sig"; then
-				sigkind=ssh
-				sed '/^-----/d' "$dir/sig" | base64 -d >"$dir/g"
+			printf '%s' "$st" >"$dir/s"
+			if [[ $sig == '-----BEGIN SSH SIGNATURE-----'* ]]; then
+				kind64=ssh
+				printf '%s' "$sig" >"$dir/sig"
+				g64=${sig#*$'-----\n'}
+				g64=${g64%%$'\n-----END'*}
+				g64=${g64//$'\n'/}
 			else
-				sigkind=pem
-				sed -n 's/^signature: //p' "$dir/sig" | base64 -d >"$dir/g"
+				kind64=pem
+				g64=${sig#signature: }
+				g64=${g64%$'\n'}
+				base64 -d <<<"$g64" >"$dir/g"
 			fi
-			if ! rv_sig_ok "$dir" "$player" "$sigkind"; then
+			if ! rv_sig_ok "$dir" "$player" "$kind64"; then
 				echo "record $seq: the signature is not by a key of" \
 				    "$player" >&2
 				n=-1
@@ -133,18 +141,20 @@ records_verify() {
 			fi
 		else
 			# A record the server made (a flag): S is its kind, no G.
-			printf '%s' "$kind" >"$dir/s"
-			: >"$dir/g"
+			st=$kind
+			g64=
 		fi
+		pad=${g64//[^=]/}
+		glen=$((${#g64} * 3 / 4 - ${#pad}))
 		read -r got _ < <({
 			rv_hex "$prev"
-			rv_be64 "$(stat -c %s "$dir/s")"
-			cat "$dir/s"
-			rv_be64 "$(stat -c %s "$dir/g")"
-			cat "$dir/g"
+			rv_be64 "${#st}"
+			printf '%s' "$st"
+			rv_be64 "$glen"
+			[ -z "$g64" ] || base64 -d <<<"$g64"
 		} | b2sum -l 256)
-		if [ "$got" != "$want" ]; then
-			echo "record $seq: hash $want, computed $got" >&2
+		if [ "$got" != "$hash" ]; then
+			echo "record $seq: hash $hash, computed $got" >&2
 			n=-1
 			break
 		fi
