@@ -863,6 +863,29 @@ expect "a game that takes attested actions" 201
 check "its doors: bob may use Xfcc" grep -q \
     '"auth":"signed-or-attested","doors":{"white":\["signed"\],"black":\["signed","xfcc"\]}' \
     "$tmp/out"
+ga=$(jval id)
+# A game's answer is kept as rendered bytes: the same bytes again, and the
+# doors (which change apart from the game) read afresh every time.
+req GET "/api/v1/games/$ga"
+cp "$tmp/out" "$tmp/game1"
+req GET "/api/v1/games/$ga"
+check "a game read twice: the same bytes" cmp -s "$tmp/out" "$tmp/game1"
+check "a game read again: bob may use Xfcc" grep -q \
+    '"black":\["signed","xfcc"\]}}$' "$tmp/out"
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":false}'
+expect "bob shuts the Xfcc door" 200
+req GET "/api/v1/games/$ga"
+check "the game read after: bob's Xfcc door shut" grep -q \
+    '"auth":"signed-or-attested","doors":{"white":\["signed"\],"black":\["signed"\]}}$' \
+    "$tmp/out"
+req GET "/api/v1/games/$ga" -H 'Accept: text/plain'
+cp "$tmp/out" "$tmp/game1.txt"
+req GET "/api/v1/games/$ga" -H 'Accept: text/plain'
+check "its text read twice: the same bytes" cmp -s "$tmp/out" \
+    "$tmp/game1.txt"
+check "its text is the board, not JSON" sh -c "! grep -q '^{' '$tmp/out'"
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":true}'
+expect "bob opens the Xfcc door again" 200
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "a game of the server's default" 201
 check "its doors: signatures only" grep -q \

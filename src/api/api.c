@@ -615,7 +615,7 @@ doors_json(const struct service_doors *d)
 /* Add a game's auth rule and the doors its players opened to its JSON:
  * what each side may use to act in it. */
 static int
-game_doors_json(struct service *svc, const struct service_game *g, json_t *o,
+game_doors_json(struct service *svc, const struct store_game *row, json_t *o,
     struct service_error *err)
 {
 	struct service_doors	 d[2];
@@ -623,9 +623,9 @@ game_doors_json(struct service *svc, const struct service_game *g, json_t *o,
 	json_t			*doors;
 	int			 c;
 
-	if (service_game_auth(svc, g->row.id, auth, err) != 0 ||
-	    service_doors_get(svc, g->row.white_name, &d[0], err) != 0 ||
-	    service_doors_get(svc, g->row.black_name, &d[1], err) != 0)
+	if (service_game_auth(svc, row->id, auth, err) != 0 ||
+	    service_doors_get(svc, row->white_name, &d[0], err) != 0 ||
+	    service_doors_get(svc, row->black_name, &d[1], err) != 0)
 		return -1;
 	doors = json_object();
 	for (c = 0; c < 2; c++) {
@@ -660,7 +660,7 @@ respond_game(struct http_request *req, struct http_response *resp,
 		return;
 	}
 	if ((o = game_json(g)) != NULL &&
-	    game_doors_json(svc, g, o, &err) != 0) {
+	    game_doors_json(svc, &g->row, o, &err) != 0) {
 		json_decref(o);
 		api_error(resp, &err);
 		return;
@@ -805,23 +805,124 @@ api_game_list(struct http_request *req, struct http_response *resp,
 	free(text);
 }
 
-/* GET /api/v1/games/{id} */
+/*
+ * Render a game for keeping: its text, or its JSON without the closing
+ * brace and without the members that change apart from the game's row
+ * (game_json_finish() adds them). NULL when out of memory.
+ */
+static char *
+render_game(const struct service_game *g, enum service_render kind,
+    size_t *lenp)
+{
+	json_t	*o;
+	char	*text;
+
+	if (kind == SERVICE_RENDER_TEXT)
+		return game_text(g, lenp);
+	if ((o = game_json(g)) == NULL)
+		return NULL;
+	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (text == NULL)
+		return NULL;
+	/* "{...}": keep "{..." */
+	*lenp = strlen(text) - 1;
+	return text;
+}
+
+/*
+ * The whole JSON of a game from its kept part (len bytes): the auth rule
+ * and the players' doors read now (a player's doors change without the
+ * game's row), the closing brace and a newline, as http_respond_json()
+ * writes it. NULL with err set.
+ */
+static char *
+game_json_finish(struct service *svc, const struct store_game *row,
+    const char *kept, size_t len, size_t *lenp, struct service_error *err)
+{
+	json_t	*o;
+	char	*tail = NULL, *out = NULL;
+	size_t	 tlen;
+
+	if ((o = json_object()) == NULL)
+		goto nomem;
+	if (game_doors_json(svc, row, o, err) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	tail = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	/* tail is {"auth":...,"doors":{...}}: its members follow a comma. */
+	if (tail == NULL || (tlen = strlen(tail)) < 2 ||
+	    (out = malloc(len + tlen + 2)) == NULL)
+		goto nomem;
+	memcpy(out, kept, len);
+	out[len] = ',';
+	memcpy(out + len + 1, tail + 1, tlen - 1);
+	out[len + tlen] = '\n';
+	out[len + tlen + 1] = '\0';
+	*lenp = len + tlen + 1;
+	free(tail);
+	return out;
+nomem:
+	free(tail);
+	err->status = 500;
+	snprintf(err->code, sizeof err->code, "internal");
+	snprintf(err->message, sizeof err->message, "out of memory");
+	return NULL;
+}
+
+/*
+ * GET /api/v1/games/{id}: from the rendered bytes the service keeps for
+ * the game as it stands this second, else rendered now and kept.
+ */
 static void
 api_game_get(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	struct service_game	g;
-	struct service_error	err;
+	struct service_game	 g;
+	struct service_error	 err;
+	struct store_game	 row;
+	enum service_render	 kind;
+	char			*kept = NULL, *out = NULL;
+	size_t			 len = 0, olen = 0;
+	int64_t			 id = http_request_param_int(req, "id");
+	int			 rc;
 
 	if (api_query_refused(req, resp, ""))
 		return;
-	if (service_game_get(user, http_request_param_int(req, "id"), &g,
-	    &err) != 0) {
+	kind = http_request_wants_text(req) ? SERVICE_RENDER_TEXT :
+	    SERVICE_RENDER_JSON;
+	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
+	    &err)) < 0) {
 		api_error(resp, &err);
 		return;
 	}
-	respond_game(req, resp, 200, &g, user);
-	service_game_free(&g);
+	if (rc == 0) {
+		if (service_game_get(user, id, &g, &err) != 0) {
+			api_error(resp, &err);
+			return;
+		}
+		if ((kept = render_game(&g, kind, &len)) != NULL)
+			service_render_put(user, &g, kind, kept, len);
+		row = g.row;
+		service_game_free(&g);
+		if (kept == NULL) {
+			http_respond_error(resp, 500, "internal",
+			    "out of memory");
+			return;
+		}
+	}
+	if (kind == SERVICE_RENDER_TEXT)
+		http_respond_data(resp, 200, "text/plain; charset=utf-8", kept,
+		    len);
+	else if ((out = game_json_finish(user, &row, kept, len, &olen,
+	    &err)) == NULL)
+		api_error(resp, &err);
+	else
+		http_respond_data(resp, 200, "application/json", out, olen);
+	free(out);
+	free(kept);
 }
 
 /* GET /api/v1/games/{id}/pgn */

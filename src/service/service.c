@@ -322,6 +322,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	    (svc->cache = calloc(SERVICE_CACHE_SLOTS, sizeof *svc->cache)) ==
 	    NULL || (svc->views = calloc(SERVICE_VIEW_SLOTS,
 	    sizeof *svc->views)) == NULL ||
+	    (svc->renders = calloc(SERVICE_RENDER_SLOTS,
+	    sizeof *svc->renders)) == NULL ||
 	    (svc->db_path = strdup(cfg->db_path)) == NULL) {
 		snprintf(err, errsize, "out of memory");
 		goto fail;
@@ -344,6 +346,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	svc->now_arg = cfg->now_arg;
 	pthread_mutex_init(&svc->pool_lock, NULL);
 	pthread_mutex_init(&svc->view_lock, NULL);
+	pthread_mutex_init(&svc->render_lock, NULL);
 	pthread_mutex_init(&svc->lock, NULL);
 	pthread_cond_init(&svc->work, NULL);
 	pthread_cond_init(&svc->done, NULL);
@@ -417,9 +420,11 @@ service_close(struct service *svc)
 			service_game_free(&svc->views[i]);
 		free(svc->views);
 	}
+	render_free(svc);
 	if (svc->db_path != NULL) {
 		pthread_mutex_destroy(&svc->pool_lock);
 		pthread_mutex_destroy(&svc->view_lock);
+		pthread_mutex_destroy(&svc->render_lock);
 		pthread_mutex_destroy(&svc->lock);
 		pthread_cond_destroy(&svc->work);
 		pthread_cond_destroy(&svc->done);

@@ -147,6 +147,29 @@ struct service_game {
 	struct service_conditional *cond;
 };
 
+/*
+ * Games' answers as rendered bytes, kept for readers (service/render.c):
+ * a front door renders what service_game_get() gave and keeps the bytes
+ * with service_render_put(); service_render_get() reads the game's row
+ * and gives them back while the row and the service's second are the
+ * same. The kinds of rendering a front door keeps.
+ */
+enum service_render {
+	SERVICE_RENDER_JSON = 0,	/* GET /api/v1/games/{id}, JSON */
+	SERVICE_RENDER_TEXT = 1,	/* the same, text/plain */
+};
+
+/* The bytes of game `id`'s answer of `kind`: 1 with a copy in *bytes
+ * (the caller frees it), 0 when none is kept for the game as it stands
+ * (render it and keep it), -1 with `err` set (404 for no such game). The
+ * game's row, as read, goes to *row (unless -1). */
+int service_render_get(struct service *, int64_t id, enum service_render,
+    struct store_game *row, char **bytes, size_t *len,
+    struct service_error *);
+/* Keep bytes rendered from `g` as service_game_get() filled it. */
+void service_render_put(struct service *, const struct service_game *g,
+    enum service_render, const char *bytes, size_t len);
+
 /* One record of a game's signed record, for exports. */
 typedef int (*service_record_cb)(void *arg, const struct store_action *);
 

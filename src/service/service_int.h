@@ -39,6 +39,8 @@
 
 #define SERVICE_POOL_MAX	64
 #define SERVICE_VIEW_SLOTS	1024
+/* Games' rendered answers kept (service/render.c): two kinds a game. */
+#define SERVICE_RENDER_SLOTS	(2 * SERVICE_VIEW_SLOTS)
 #define SERVICE_CACHE_SLOTS	1024
 #define SERVICE_LOGIN_SLOTS	512
 
@@ -253,6 +255,15 @@ struct cached {
 	size_t			 sancap;
 };
 
+/* One game's rendered answer of one kind (service/render.c). */
+struct render_slot {
+	struct store_game	 row;		/* the row it was made from */
+	int64_t			 now;		/* the second it was made for */
+	enum service_render	 kind;
+	char			*bytes;		/* NULL: empty */
+	size_t			 len;
+};
+
 struct service {
 	char			*db_path;
 	bool			 mail;		/* queue notices */
@@ -282,6 +293,10 @@ struct service {
 	 * before use; guarded by view_lock. */
 	pthread_mutex_t		 view_lock;
 	struct service_game	*views;		/* SERVICE_VIEW_SLOTS */
+	/* Games' rendered answers, with the row and second they were made
+	 * for (service/render.c); guarded by render_lock. */
+	pthread_mutex_t		 render_lock;
+	struct render_slot	*renders;	/* SERVICE_RENDER_SLOTS */
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
 	/* The server's own key, for the actions it attests. */
 	bool			 has_server_key;
@@ -355,6 +370,8 @@ int	record_flag(struct service *, struct store_game *, struct cached *,
 	    int64_t);
 int	view_copy(struct service_game *, const struct service_game *);
 void	view_put(struct service *, const struct service_game *);
+/* Free the rendered answers kept (service/render.c). */
+void	render_free(struct service *);
 int	row_get(struct store *, int64_t, struct store_game *,
 	    struct service_error *);
 int	rebuild_read(struct service *, struct store *, int64_t, int64_t,

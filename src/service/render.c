@@ -1,0 +1,107 @@
+/*
+ * service/render.c: games' answers kept as rendered bytes for readers.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * A front door renders a game (JSON, text) from what service_game_get()
+ * gives; the bytes are a function of the game's row (its record head
+ * included) and of the service's second. They are kept here, one slot a
+ * game and kind, with a copy of the row and the second they were made
+ * for: a reader reads the row (one SQLite read) and takes the bytes when
+ * the row and the second are the same, instead of copying the cached
+ * view and rendering it again. A row read by another instance after a
+ * change is a different row: the bytes are never served for it.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "service/service.h"
+#include "service/service_int.h"
+
+/* The slot of a game's rendering of a kind. */
+static struct render_slot *
+render_slot(struct service *svc, int64_t id, enum service_render kind)
+{
+	return &svc->renders[((uint64_t)id * 2 + (uint64_t)kind) %
+	    SERVICE_RENDER_SLOTS];
+}
+
+/* Look a game's rendered answer up. */
+int
+service_render_get(struct service *svc, int64_t id, enum service_render kind,
+    struct store_game *rowp, char **bytes, size_t *len,
+    struct service_error *err)
+{
+	struct store_game	 row;
+	struct render_slot	*s;
+	struct store		*st;
+	int64_t			 now = service_now(svc);
+	int			 rc;
+
+	*bytes = NULL;
+	*len = 0;
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	memset(&row, 0, sizeof row);
+	rc = row_get(st, id, &row, err);
+	pool_put(svc, st);
+	if (rc != 0)
+		return -1;
+	s = render_slot(svc, id, kind);
+	pthread_mutex_lock(&svc->render_lock);
+	if (s->bytes != NULL && s->kind == kind && s->now == now &&
+	    memcmp(&s->row, &row, sizeof row) == 0 &&
+	    (*bytes = malloc(s->len)) != NULL) {
+		memcpy(*bytes, s->bytes, s->len);
+		*len = s->len;
+	}
+	pthread_mutex_unlock(&svc->render_lock);
+	*rowp = row;
+	return *bytes != NULL;
+}
+
+/* Keep the bytes rendered from g. */
+void
+service_render_put(struct service *svc, const struct service_game *g,
+    enum service_render kind, const char *bytes, size_t len)
+{
+	struct render_slot	*s = render_slot(svc, g->row.id, kind);
+	char			*copy;
+
+	if ((copy = malloc(len)) == NULL)
+		return;
+	memcpy(copy, bytes, len);
+	pthread_mutex_lock(&svc->render_lock);
+	free(s->bytes);
+	s->bytes = copy;
+	s->len = len;
+	s->kind = kind;
+	s->now = g->now;
+	s->row = g->row;
+	pthread_mutex_unlock(&svc->render_lock);
+}
+
+/* Free the kept bytes. */
+void
+render_free(struct service *svc)
+{
+	size_t	i;
+
+	if (svc->renders == NULL)
+		return;
+	for (i = 0; i < SERVICE_RENDER_SLOTS; i++)
+		free(svc->renders[i].bytes);
+	free(svc->renders);
+	svc->renders = NULL;
+}
