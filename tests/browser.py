@@ -382,8 +382,15 @@ def enrol_play(state, log):
         alice.click('button[data-action="offer-draw"]')
         check('game 3: the move and the offer', alice.wait(
             'document.querySelector(".cc-offer")'))
+        check('game 3: no accepting one\'s own offer', alice.wait(
+            '!document.getElementById("cc-play").hidden && document.'
+            'querySelector(".cc-offer-answer").hidden'))
         bob.goto(base + '/games/3')
         bob.wait('!document.getElementById("cc-play").hidden')
+        check('game 3: the accept button for the one offered a draw',
+              bob.eval('!document.querySelector(".cc-offer-answer").hidden'
+                       ' && !!document.querySelector("button[data-action='
+                       '\'decline-draw\']")'))
         bob.click('button[data-action="accept-draw"]')
         check('game 3: the draw accepted', bob.wait(
             'document.getElementById("cc-status").textContent'
@@ -418,12 +425,23 @@ def after(state, log):
         write(state, 'tampered-verdict', alice.eval(
             'document.getElementById("cc-verdict").textContent'))
 
-        # The French player's page is in French without asking.
+        # The French player's page is in French without asking, and the
+        # deadline of game 5 in his time zone (Tokyo, here), the UTC words kept as
+        # its title.
+        bob.page('Emulation.setTimezoneOverride', {'timezoneId': 'Asia/Tokyo'})
         bob.goto(base + '/games/4')
         check('bob sees French', bob.wait(
             'document.documentElement.lang === "fr" && '
             'document.getElementById("cc-play") && '
             '!document.getElementById("cc-play").hidden'))
+        bob.goto(base + '/games/5')
+        dl = bob.eval('(() => { const t = document.querySelector('
+                      '".cc-deadline"); return [t.textContent, t.title]; })()')
+        check('the deadline in the reader\'s time zone and language',
+              'UTC+9' in dl[0] and dl[1].endswith(' UTC') and
+              dl[0] != dl[1] and (' janv' in dl[0] or ' févr' in dl[0]
+                                   or ' mars' in dl[0]),
+              repr(dl))
 
         # Screenshots of game 5 (ongoing, a few moves): desktop and phone,
         # light and dark; no horizontal scroll at 360 px.

@@ -138,6 +138,21 @@ test_time(void **state)
 	assert_string_equal(buf, "1970-01-01T00:00:00Z");
 }
 
+/* Dates in words, UTC, in English and French. */
+static void
+test_time_lang(void **state)
+{
+	char	buf[64];
+
+	(void)state;
+	render_time_lang(INT64_C(1795000000), CHESS_LANG_EN, buf, sizeof buf);
+	assert_string_equal(buf, "Wednesday 18 November 2026, 11:06 UTC");
+	render_time_lang(INT64_C(1795000000), CHESS_LANG_FR, buf, sizeof buf);
+	assert_string_equal(buf, "mercredi 18 novembre 2026, 11:06 UTC");
+	render_time_lang(INT64_C(1800000000), CHESS_LANG_FR, buf, sizeof buf);
+	assert_string_equal(buf, "vendredi 15 janvier 2027, 08:00 UTC");
+}
+
 int
 main(void)
 {
@@ -145,6 +160,7 @@ main(void)
 		cmocka_unit_test(test_board_letters),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_time_lang),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,6 +112,11 @@ lacks "game page: no raw event" 'Club <championship>'
 has "game page: the position in words" 'White: King e1'
 has "game page: ICCF moves to the control" '8 moves to the time control'
 has "game page: the deadline" 'class="cc-deadline"'
+check "game page: the deadline in words, UTC, without script" grep -Eq \
+    'class="cc-deadline" datetime="[0-9T:-]+Z">[A-Z][a-z]+day [0-9]{1,2} [A-Z][a-z]+ [0-9]{4}, [0-9]{2}:[0-9]{2} UTC</time>' \
+    "$tmp/out"
+lacks "game page: no draw to answer, no accept button" 'data-action="accept-draw"'
+lacks "game page: no draw to answer, no decline button" 'data-action="decline-draw"'
 has "game page: the running clock" 'data-running="1"'
 has "game page: PGN download" 'href="/api/v1/games/1/pgn" download='
 has "game page: the record" 'href="/api/v1/games/1/records"'
@@ -131,6 +136,9 @@ has "French page" '<html lang="fr">'
 has "French SAN" '<span class="cc-san">Cc6</span>'
 has "French status" 'Trait aux Noirs (bob), demi-coup 5.'
 has "French words" 'Blancs : Roi e1'
+check "French deadline in words" grep -Eq \
+    'class="cc-deadline" datetime="[0-9T:-]+Z">[a-z]+ [0-9]{1,2} [a-zéû]+ [0-9]{4}, [0-9]{2}:[0-9]{2} UTC</time>' \
+    "$tmp/out"
 page "game page in French (Accept-Language)" /games/1 \
     -H 'Accept-Language: de;q=0.9, fr-CA;q=1, en;q=0.5'
 has "Accept-Language: French" '<html lang="fr">'
@@ -202,6 +210,11 @@ move 3 bob 1 "move f5"
 move 3 alice 2 "move Qh5"
 req GET /api/v1/games/3/board.svg
 has "board.svg: check marked" 'cc-check'
+move 3 bob 3 "move g6 offer-draw"
+page "a game with a draw offered" /games/3
+has "the draw offered can be accepted" 'data-action="accept-draw"'
+has "and declined" 'data-action="decline-draw"'
+has "the offer's side, for the module" 'data-offer-by="black"'
 req GET /api/v1/games/2
 lacks "no legal moves once the game is over" '"legal_moves"'
 

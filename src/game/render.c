@@ -148,3 +148,31 @@ render_time(int64_t t, char *buf, size_t size)
 		return (size_t)snprintf(buf, size, "?");
 	return strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+/* Write a UTC time in words, in `lang`. */
+size_t
+render_time_lang(int64_t t, enum chess_lang lang, char *buf, size_t size)
+{
+	static const char *const day_en[7] = { "Sunday", "Monday", "Tuesday",
+	    "Wednesday", "Thursday", "Friday", "Saturday" };
+	static const char *const day_fr[7] = { "dimanche", "lundi", "mardi",
+	    "mercredi", "jeudi", "vendredi", "samedi" };
+	static const char *const mon_en[12] = { "January", "February",
+	    "March", "April", "May", "June", "July", "August", "September",
+	    "October", "November", "December" };
+	static const char *const mon_fr[12] = { "janvier", "février", "mars",
+	    "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+	    "novembre", "décembre" };
+	struct tm	tm;
+	time_t		tt = (time_t)t;
+	bool		fr = lang == CHESS_LANG_FR;
+	int		n;
+
+	if (gmtime_r(&tt, &tm) == NULL)
+		return (size_t)snprintf(buf, size, "?");
+	n = snprintf(buf, size, "%s %d %s %d, %02d:%02d UTC",
+	    (fr ? day_fr : day_en)[tm.tm_wday], tm.tm_mday,
+	    (fr ? mon_fr : mon_en)[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
+	    tm.tm_min);
+	return n < 0 ? 0 : (size_t)n;
+}

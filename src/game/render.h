@@ -57,4 +57,10 @@ size_t render_duration_lang(int64_t seconds, enum chess_lang lang,
 /* Write a UTC time as ISO 8601 ("2026-11-29T13:54:00Z"). */
 size_t render_time(int64_t t, char *buf, size_t size);
 
+/* Write a UTC time in words, to the minute, in `lang`: "Wednesday
+ * 20 January 2027, 22:48 UTC", "mercredi 20 janvier 2027, 22:48 UTC".
+ * Returns the length. */
+size_t render_time_lang(int64_t t, enum chess_lang lang, char *buf,
+    size_t size);
+
 #endif /* CORRCHESS_RENDER_H */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/render.h"
 #include "web/assets.h"
 #include "web/lang.h"
 #include "web/page.h"
@@ -86,6 +87,19 @@ page_raw(struct page *pg, const char *fmt, ...)
 	va_start(ap, fmt);
 	page_vadd(pg, false, fmt, ap);
 	va_end(ap);
+}
+
+/* Add a <time> element for `t`, ISO in the attribute, words in the text. */
+void
+page_time(struct page *pg, int64_t t, const char *class)
+{
+	char	iso[32], words[96];
+
+	render_time(t, iso, sizeof iso);
+	render_time_lang(t, pg->lang, words, sizeof words);
+	page_raw(pg, "<time%s%s%s datetime=\"%s\">%s</time>",
+	    class ? " class=\"" : "", class ? class : "", class ? "\"" : "",
+	    iso, words);
 }
 
 /* Start a page. */

@@ -30,6 +30,7 @@
 #define CORRCHESS_WEB_PAGE_H
 
 #include <stdarg.h>
+#include <stdint.h>
 
 #include "chess/chess.h"
 #include "http/http.h"
@@ -59,6 +60,12 @@ void page_textf(struct page *, const char *fmt, ...)
 void page_raw(struct page *, const char *fmt, ...)
     __attribute__((__format__(__printf__, 2, 3)));
 
+/*
+ * Add a <time> element for the UTC time `t`: the ISO form in its datetime
+ * attribute, the time in words in the page's language as its text (the
+ * module rewrites it in the reader's time zone); `class` may be NULL.
+ */
+void page_time(struct page *, int64_t t, const char *class);
 
 /*
  * Close the page and answer with it: text/html, `status`, the headers

@@ -61,7 +61,6 @@ game_row(void *arg, const struct store_game *g)
 {
 	struct page	*pg = arg;
 	bool		 ongoing = strcmp(g->status, "ongoing") == 0;
-	char		 dl[32];
 
 	page_raw(pg, "<tr data-game=\"%" PRId64 "\" data-white=\"", g->id);
 	page_text(pg, g->white_name);
@@ -78,9 +77,8 @@ game_row(void *arg, const struct store_game *g)
 		page_textf(pg, "%s %d", page_tr(pg, "ply", "demi-coup"),
 		    g->ply);
 		if (g->deadline != 0) {
-			render_time(g->deadline, dl, sizeof dl);
-			page_raw(pg, " · <time datetime=\"%s\">%s</time>", dl,
-			    dl);
+			page_raw(pg, " · ");
+			page_time(pg, g->deadline, NULL);
 		}
 	} else
 		page_text(pg, g->result);
@@ -181,7 +179,7 @@ static void
 game_clocks(struct page *pg, const struct service_game *g)
 {
 	const struct game_tc	*tc = &g->state.params.tc;
-	char			 t[GAME_TC_TEXT_MAX], dl[32];
+	char			 t[GAME_TC_TEXT_MAX];
 	int			 turn = game_turn(&g->state);
 	size_t			 n;
 
@@ -197,10 +195,10 @@ game_clocks(struct page *pg, const struct service_game *g)
 	game_clock(pg, g, CHESS_WHITE);
 	game_clock(pg, g, CHESS_BLACK);
 	if (game_ongoing(&g->state)) {
-		render_time(game_deadline(&g->state), dl, sizeof dl);
-		page_raw(pg, "<p>%s <time class=\"cc-deadline\" "
-		    "datetime=\"%s\">%s</time></p>\n",
-		    page_tr(pg, "Deadline:", "Échéance :"), dl, dl);
+		page_raw(pg, "<p>%s ", page_tr(pg, "Deadline:",
+		    "Échéance :"));
+		page_time(pg, game_deadline(&g->state), "cc-deadline");
+		page_raw(pg, "</p>\n");
 		if ((n = (size_t)game_moves_to_control(&g->state,
 		    turn)) > 0) {
 			page_raw(pg, "<p class=\"cc-control\">");
@@ -312,11 +310,16 @@ game_play(struct page *pg, const struct service_game *g)
 	page_raw(pg, "<button type=\"button\" data-action=\"offer-draw\">%s"
 	    "</button> ", page_tr(pg, "Move and offer a draw",
 	    "Jouer et proposer la nulle"));
-	page_raw(pg, "<button type=\"button\" data-action=\"accept-draw\">%s"
-	    "</button> <button type=\"button\" data-action=\"decline-draw\">"
-	    "%s</button> ", page_tr(pg, "Accept the draw",
-	    "Accepter la nulle"), page_tr(pg, "Decline the draw",
-	    "Refuser la nulle"));
+	/* Only while a draw is offered; the module hides them from the
+	 * player who offered it. */
+	if (g->state.draw_offer >= 0)
+		page_raw(pg, "<span class=\"cc-offer-answer\" "
+		    "data-offer-by=\"%s\"><button type=\"button\" "
+		    "data-action=\"accept-draw\">%s</button> <button "
+		    "type=\"button\" data-action=\"decline-draw\">%s</button>"
+		    "</span> ", g->state.draw_offer == CHESS_WHITE ? "white" :
+		    "black", page_tr(pg, "Accept the draw", "Accepter la nulle"),
+		    page_tr(pg, "Decline the draw", "Refuser la nulle"));
 	page_raw(pg, "<button type=\"button\" data-action=\"claim-draw\">%s"
 	    "</button> <button type=\"button\" data-action=\"resign\">%s"
 	    "</button></p>\n", page_tr(pg, "Claim a draw",

@@ -13,7 +13,8 @@
 //    for any notation, draw offers, claims, resignation, leave; each
 //    action is the statement for the current ply, signed with
 //    crypto.subtle.sign("Ed25519") and posted like any other client's;
-//  - the running clock, and a reload when the opponent has moved;
+//  - the running clock, the times in the reader's time zone, and a
+//    reload when the opponent has moved;
 //  - the verification of a game's signed record: every signature against
 //    the players' published keys and every hash of the chain.
 
@@ -299,6 +300,20 @@ function clocks() {
 	}, 1000);
 }
 
+// Write every time of the page in the reader's time zone and language;
+// the server's words (UTC) stay as the element's title.
+function localTimes() {
+	const f = new Intl.DateTimeFormat(FR ? 'fr-FR' : 'en-GB', {
+		weekday: 'long', day: 'numeric', month: 'long', year: 'numeric',
+		hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+	for (const el of document.querySelectorAll('time[datetime]')) {
+		const t = new Date(el.getAttribute('datetime'));
+		if (Number.isNaN(t.getTime())) continue;
+		el.title = el.textContent;
+		el.textContent = f.format(t);
+	}
+}
+
 // Reload the game page when its ply or status changes on the server.
 function poll(game) {
 	const id = game.dataset.game, ply = Number(game.dataset.ply);
@@ -338,6 +353,9 @@ async function playPage(game, box) {
 		return;
 	}
 	const myColor = me.player === white ? 'white' : 'black';
+	// A draw is accepted or declined by the player it was offered to.
+	const answer = box.querySelector('.cc-offer-answer');
+	if (answer && answer.dataset.offerBy === myColor) answer.hidden = true;
 	const r = await fetch('/api/v1/games/' + id,
 	    { headers: { Accept: 'application/json' } });
 	const g = await r.json();
@@ -678,6 +696,7 @@ async function start() {
 	} else if (await playerLanguage(game)) {
 		return;
 	}
+	localTimes();
 	clocks();
 	if (game) {
 		poll(game);
