@@ -467,5 +467,63 @@ expect "a round robin of two does not start" 409 bad-players
 admin POST /api/v1/events -d '{"name":"odd","games":3}'
 expect "games for a round robin" 400 bad-format
 
+# --- The admin's commands -----------------------------------------------
+
+# cc NAME STATUS ARG...: run corrchess ARG... (its output in $tmp/cc-out,
+# its errors in $tmp/cc-err); it exits with STATUS.
+cc() {
+	name=$1
+	want=$2
+	shift 2
+	"$corrchess" "$@" >"$tmp/cc-out" 2>"$tmp/cc-err"
+	got=$?
+	same "$name: exit $want" "$got" "$want"
+	[ "$got" = "$want" ] || cat "$tmp/cc-err"
+}
+
+cc "event create without a token" 1 event create -s "$base" league
+check "says where a token comes from" grep -q 'no admin token' "$tmp/cc-err"
+echo "$token" >"$tmp/token"
+cc "event create with a bad rule" 1 event create -s "$base" -t "$tmp/token" \
+    --withdrawal never league ann
+check "the server's reason" grep -q 'withdrawal must be "lose"' "$tmp/cc-err"
+cc "event create --rated maybe" 2 event create -s "$base" -t "$tmp/token" \
+    --rated maybe league
+cc "event create" 0 event create -s "$base" -t "$tmp/token" \
+    --title "Autumn league" --format double-round-robin --rated no \
+    --time-control 3d/move --tiebreaks wins,sb --chess960 per-pairing \
+    league ann ben cid
+check "prints the new event" grep -q '^Autumn league (league)' "$tmp/cc-out"
+req GET /api/v1/events/league
+same "its rules as the options said" "$(jpy '(j["format"], j["rules"]["rated"],
+    j["rules"]["time_control"], j["rules"]["tiebreaks"],
+    j["rules"]["chess960"], [p["name"] for p in j["players"]])')" \
+    "('double-round-robin', False, '3d/move', ['Wins', 'SB'], 'per-pairing', ['ann', 'ben', 'cid'])"
+cc "event add" 0 event add -s "$base" -t "$tmp/token" league dan eve
+cc "event add again" 1 event add -s "$base" -t "$tmp/token" league dan
+check "says who is in already" grep -q 'dan plays in league already' \
+    "$tmp/cc-err"
+cc "event remove" 0 event remove -s "$base" -t "$tmp/token" league eve
+req GET /api/v1/events/league
+same "the players after add and remove" \
+    "$(jpy '" ".join(p["name"] for p in j["players"])')" "ann ben cid dan"
+cc "event withdraw before the start" 1 event withdraw -s "$base" \
+    -t "$tmp/token" league dan
+check "says to remove instead" grep -q 'remove the player instead' \
+    "$tmp/cc-err"
+cc "event start" 0 event start -s "$base" -t "$tmp/token" league
+check "prints the games" grep -q '^Games:' "$tmp/cc-out"
+same "twelve games listed" "$(grep -c '^  round ' "$tmp/cc-out")" 12
+cc "event start again" 1 event start -s "$base" -t "$tmp/token" league
+check "says it has started" grep -q 'league has started already' \
+    "$tmp/cc-err"
+CORRCHESS_ADMIN_TOKEN=$token cc "event withdraw (token from the environment)" \
+    0 event withdraw -s "$base" league dan
+req GET /api/v1/events/league
+same "dan's games lost by forfeit" "$(jpy '" ".join(g["adjusted"] or "-"
+    for g in j["games"] if "dan" in (g["white"], g["black"]))')" \
+    "black-withdrew white-withdrew black-withdrew white-withdrew black-withdrew white-withdrew"
+cc "event start without a name" 2 event start -s "$base" -t "$tmp/token"
+
 daemon_stop
 finish

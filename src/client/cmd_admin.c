@@ -86,7 +86,7 @@ cmd_admin_token_file(const char *path, char **tokenp, char *err,
  * Find the admin token: --token-file, else $CORRCHESS_ADMIN_TOKEN, else
  * the configuration's admin_token_file.
  */
-static int
+int
 cmd_admin_token(const char *token_file, const struct cli_conf *cf,
     char **tokenp, char *err, size_t errsize)
 {
@@ -295,6 +295,16 @@ out:
 	return rc;
 }
 
+/* Wipe and free an admin token. */
+void
+cmd_admin_token_free(char *token)
+{
+	if (token != NULL) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+}
+
 /* Finish an admin command: stop HTTP when started, wipe and free the
  * token, free the configuration; the exit status. */
 static int
@@ -302,10 +312,7 @@ cmd_admin_done(int started, char *token, struct cli_conf *cf, int rc)
 {
 	if (started)
 		cli_http_stop();
-	if (token != NULL) {
-		explicit_bzero(token, strlen(token));
-		free(token);
-	}
+	cmd_admin_token_free(token);
 	cli_conf_free(cf);
 	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }

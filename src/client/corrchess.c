@@ -195,13 +195,38 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --status S         only ongoing or only finished games\n",
 	  0 },
 	{ "event", cmd_event,
-	  "list | show NAME | pgn NAME [-s URL]",
+	  "list | show NAME | pgn NAME [-s URL]\n"
+	  "       corrchess event create [-s URL] [-t FILE] [RULES] NAME "
+	  "[PLAYER...]\n"
+	  "       corrchess event add|remove|withdraw [-s URL] [-t FILE] NAME "
+	  "PLAYER...\n"
+	  "       corrchess event start [-s URL] [-t FILE] NAME",
 	  "Read the server's events: list them, show an event's crosstable\n"
 	  "(one row per player by start number: 1, ½, 0, * for a game being\n"
 	  "played, + and - for forfeits; points, games played, tie-breaks and\n"
 	  "place) with its games, or print every game of it as PGN.\n"
 	  "\n"
-	  "  -s, --server URL  the server\n",
+	  "The administrator runs an event: create it with its rules and its\n"
+	  "players (their start numbers follow the order given), add or\n"
+	  "remove players until it starts, start it (every game is created and\n"
+	  "the players are told), withdraw a player from a started event (the\n"
+	  "event's withdrawal rule decides what becomes of their games). Each\n"
+	  "prints the event as it then stands. RULES, all optional:\n"
+	  "\n"
+	  "  --format F         round-robin (default), double-round-robin, match\n"
+	  "  --games N          games of a match (2)\n"
+	  "  --title T, --site S  the PGN Event and Site tags (title: NAME)\n"
+	  "  --variant V        standard (default) or chess960\n"
+	  "  --chess960 N       the event's Chess960 position, or per-pairing\n"
+	  "  --fen FEN          a thematic start position\n"
+	  "  --time-control TC  \"3d/move\", \"10/50d\", \"30d+1d\", \"none\"\n"
+	  "  --policy P         auto (default) or claim\n"
+	  "  --rated yes|no     Glicko-2 rated (yes)\n"
+	  "  --tiebreaks LIST   direct,wins,sb,koya (that order by default)\n"
+	  "  --withdrawal R     lose (default) or annul\n"
+	  "\n"
+	  "  -s, --server URL      the server\n"
+	  "  -t, --token-file FILE the admin token, as for corrchess admin\n",
 	  0 },
 	{ "ratings", cmd_event_ratings,
 	  "[-s URL] [NAME]",
