@@ -33,15 +33,15 @@ static const char *const store_attested[] = { "", "xfcc", "mail-token",
  * the statement's row (valid until the next step or reset).
  */
 static int
-store_action_read(struct store *s, sqlite3_stmt *st, struct store_action *a)
+store_action_read(struct store *s, struct db_stmt *st, struct store_action *a)
 {
 	memset(a, 0, sizeof *a);
-	a->game_id = sqlite3_column_int64(st, 0);
-	a->seq = sqlite3_column_int64(st, 1);
-	a->ply = sqlite3_column_int(st, 2);
+	a->game_id = db_column_int64(st, 0);
+	a->seq = db_column_int64(st, 1);
+	a->ply = db_column_int(st, 2);
 	a->player_id = store_col_opt_int(st, 3, 0);
 	a->key_id = store_col_opt_int(st, 4, 0);
-	a->at = sqlite3_column_int64(st, 10);
+	a->at = db_column_int64(st, 10);
 	if (store_col_text(st, 5, a->kind, sizeof a->kind) != 0 ||
 	    store_col_text(st, 6, a->move, sizeof a->move) != 0 ||
 	    store_col_text(st, 7, a->san, sizeof a->san) != 0 ||
@@ -54,8 +54,8 @@ store_action_read(struct store *s, sqlite3_stmt *st, struct store_action *a)
 		return -1;
 	}
 	a->conditional_id = store_col_opt_int(st, 15, 0);
-	a->statement = (char *)sqlite3_column_text(st, 8);
-	a->signature = (char *)sqlite3_column_text(st, 9);
+	a->statement = (char *)db_column_text(st, 8);
+	a->signature = (char *)db_column_text(st, 9);
 	return 0;
 }
 
@@ -63,7 +63,7 @@ store_action_read(struct store *s, sqlite3_stmt *st, struct store_action *a)
 enum store_status
 store_action_append(struct store *s, const struct store_action *a)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_fits(s, a->kind, sizeof a->kind, "action kind") != 0 ||
@@ -78,30 +78,29 @@ store_action_append(struct store *s, const struct store_action *a)
 	}
 	if ((st = store_stmt(s, ST_ACTION_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, a->game_id);
-	sqlite3_bind_int64(st, 2, a->seq);
-	sqlite3_bind_int(st, 3, a->ply);
+	db_bind_int64(st, 1, a->game_id);
+	db_bind_int64(st, 2, a->seq);
+	db_bind_int(st, 3, a->ply);
 	store_bind_opt_int(st, 4, a->player_id, 0);
 	store_bind_opt_int(st, 5, a->key_id, 0);
-	sqlite3_bind_text(st, 6, a->kind, -1, SQLITE_STATIC);
+	db_bind_text(st, 6, a->kind);
 	store_bind_opt_text(st, 7, a->move);
 	store_bind_opt_text(st, 8, a->san);
 	if (a->statement != NULL)
-		sqlite3_bind_text(st, 9, a->statement, -1, SQLITE_STATIC);
+		db_bind_text(st, 9, a->statement);
 	if (a->signature != NULL)
-		sqlite3_bind_text(st, 10, a->signature, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 11, a->at);
-	sqlite3_bind_blob(st, 12, a->prev_hash, sizeof a->prev_hash,
-	    SQLITE_STATIC);
-	sqlite3_bind_blob(st, 13, a->hash, sizeof a->hash, SQLITE_STATIC);
-	sqlite3_bind_text(st, 14, a->source, -1, SQLITE_STATIC);
+		db_bind_text(st, 10, a->signature);
+	db_bind_int64(st, 11, a->at);
+	db_bind_blob(st, 12, a->prev_hash, sizeof a->prev_hash);
+	db_bind_blob(st, 13, a->hash, sizeof a->hash);
+	db_bind_text(st, 14, a->source);
 	status = store_exec_stmt(s, st, "append action");
 	if (status == STORE_OK && a->attested[0] != '\0') {
 		if ((st = store_stmt(s, ST_ACTION_ATTESTED)) == NULL)
 			return STORE_ERROR;
-		sqlite3_bind_int64(st, 1, a->game_id);
-		sqlite3_bind_int64(st, 2, a->seq);
-		sqlite3_bind_text(st, 3, a->attested, -1, SQLITE_STATIC);
+		db_bind_int64(st, 1, a->game_id);
+		db_bind_int64(st, 2, a->seq);
+		db_bind_text(st, 3, a->attested);
 		status = store_exec_stmt(s, st, "mark the action attested");
 		if (status != STORE_OK)
 			return status;
@@ -116,9 +115,9 @@ store_action_append(struct store *s, const struct store_action *a)
 	/* The move was signed in advance: link it to its conditional. */
 	if ((st = store_stmt(s, ST_ACTION_COND)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, a->game_id);
-	sqlite3_bind_int64(st, 2, a->seq);
-	sqlite3_bind_int64(st, 3, a->conditional_id);
+	db_bind_int64(st, 1, a->game_id);
+	db_bind_int64(st, 2, a->seq);
+	db_bind_int64(st, 3, a->conditional_id);
 	status = store_exec_stmt(s, st, "link a move to its conditional");
 	if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such conditional");
@@ -130,15 +129,15 @@ enum store_status
 store_action_list(struct store *s, int64_t game_id, store_action_cb cb,
     void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_action	 a;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_ACTION_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, game_id);
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_action_read(s, st, &a) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -166,15 +165,15 @@ enum store_status
 store_action_get(struct store *s, int64_t game_id, int64_t seq,
     struct store_action *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_action	 a;
 	enum store_status	 status;
 
 	memset(out, 0, sizeof *out);
 	if ((st = store_stmt(s, ST_ACTION_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, seq);
+	db_bind_int64(st, 1, game_id);
+	db_bind_int64(st, 2, seq);
 	status = store_step_one(s, st, "get action", "no such action");
 	if (status == STORE_OK) {
 		if (store_action_read(s, st, &a) != 0)

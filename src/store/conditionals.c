@@ -33,7 +33,7 @@ static const char *const cond_ends[] = { "replaced", "cancelled", "ended",
 enum store_status
 store_conditional_add(struct store *s, struct store_conditional *c)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_oneof(s, c->source, cond_sources, "source") != 0)
@@ -44,15 +44,15 @@ store_conditional_add(struct store *s, struct store_conditional *c)
 	}
 	if ((st = store_stmt(s, ST_COND_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, c->game_id);
-	sqlite3_bind_int64(st, 2, c->player_id);
+	db_bind_int64(st, 1, c->game_id);
+	db_bind_int64(st, 2, c->player_id);
 	store_bind_opt_int(st, 3, c->key_id, 0);
-	sqlite3_bind_int(st, 4, c->ply);
-	sqlite3_bind_text(st, 5, c->lines, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, c->statement, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, c->signature, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, c->source, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 9, c->created);
+	db_bind_int(st, 4, c->ply);
+	db_bind_text(st, 5, c->lines);
+	db_bind_text(st, 6, c->statement);
+	db_bind_text(st, 7, c->signature);
+	db_bind_text(st, 8, c->source);
+	db_bind_int64(st, 9, c->created);
 	status = store_exec_insert(s, st, "record a conditional", &c->id);
 	if (status == STORE_EXISTS)
 		store_seterr(s, "the player has an active conditional in game "
@@ -62,9 +62,9 @@ store_conditional_add(struct store *s, struct store_conditional *c)
 
 /* Copy a text column into a malloc'd string ("" for NULL). */
 static char *
-col_dup(sqlite3_stmt *st, int col)
+col_dup(struct db_stmt *st, int col)
 {
-	const char	*t = (const char *)sqlite3_column_text(st, col);
+	const char	*t = db_column_text(st, col);
 
 	return strdup(t != NULL ? t : "");
 }
@@ -74,24 +74,24 @@ enum store_status
 store_conditional_active(struct store *s, int64_t game_id, int64_t player_id,
     struct store_conditional *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	memset(out, 0, sizeof *out);
 	if ((st = store_stmt(s, ST_COND_ACTIVE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, player_id);
+	db_bind_int64(st, 1, game_id);
+	db_bind_int64(st, 2, player_id);
 	status = store_step_one(s, st, "get the conditional", NULL);
 	if (status == STORE_OK) {
-		out->id = sqlite3_column_int64(st, 0);
-		out->game_id = sqlite3_column_int64(st, 1);
-		out->player_id = sqlite3_column_int64(st, 2);
+		out->id = db_column_int64(st, 0);
+		out->game_id = db_column_int64(st, 1);
+		out->player_id = db_column_int64(st, 2);
 		out->key_id = store_col_opt_int(st, 3, 0);
-		out->ply = sqlite3_column_int(st, 4);
-		out->created = sqlite3_column_int64(st, 9);
+		out->ply = db_column_int(st, 4);
+		out->created = db_column_int64(st, 9);
 		out->ended = store_col_opt_int(st, 12, 0);
-		out->played = sqlite3_column_int(st, 13);
+		out->played = db_column_int(st, 13);
 		out->lines = col_dup(st, 5);
 		out->statement = col_dup(st, 6);
 		out->signature = col_dup(st, 7);
@@ -120,11 +120,11 @@ store_conditional_active(struct store *s, int64_t game_id, int64_t player_id,
 enum store_status
 store_conditional_played(struct store *s, int64_t id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_COND_PLAYED)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
+	db_bind_int64(st, 1, id);
 	return store_exec_change(s, st, "count a conditional move",
 	    "no such active conditional");
 }
@@ -134,17 +134,17 @@ enum store_status
 store_conditional_end(struct store *s, int64_t id, const char *status,
     const char *reason, int64_t at)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_oneof(s, status, cond_ends, "conditional status") != 0 ||
 	    store_fits(s, reason, STORE_COND_REASON_SIZE, "reason") != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_COND_END)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, at);
+	db_bind_int64(st, 1, id);
+	db_bind_text(st, 2, status);
+	db_bind_text(st, 3, reason);
+	db_bind_int64(st, 4, at);
 	return store_exec_change(s, st, "end a conditional",
 	    "no such active conditional");
 }

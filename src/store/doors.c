@@ -31,20 +31,20 @@ static const char *const store_auths[] = { "signed", "signed-or-attested",
 enum store_status
 store_doors_get(struct store *s, int64_t player_id, struct store_doors *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	memset(out, 0, sizeof *out);
 	out->player_id = player_id;
 	if ((st = store_stmt(s, ST_DOORS_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 1, player_id);
 	status = store_step_one(s, st, "get doors", "no doors");
 	if (status == STORE_NOTFOUND)
 		status = STORE_OK;
 	else if (status == STORE_OK) {
-		out->xfcc = sqlite3_column_int(st, 1) != 0;
-		out->mail_token = sqlite3_column_int(st, 2) != 0;
+		out->xfcc = db_column_int(st, 1) != 0;
+		out->mail_token = db_column_int(st, 2) != 0;
 		if (store_col_text(st, 3, out->xfcc_hash,
 		    sizeof out->xfcc_hash) != 0) {
 			store_seterr(s, "player %lld: stored password hash too "
@@ -60,7 +60,7 @@ store_doors_get(struct store *s, int64_t player_id, struct store_doors *out)
 enum store_status
 store_doors_set(struct store *s, const struct store_doors *d)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_fits(s, d->xfcc_hash, sizeof d->xfcc_hash,
@@ -68,10 +68,10 @@ store_doors_set(struct store *s, const struct store_doors *d)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_DOORS_SET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, d->player_id);
-	sqlite3_bind_int(st, 2, d->xfcc ? 1 : 0);
-	sqlite3_bind_int(st, 3, d->mail_token ? 1 : 0);
-	sqlite3_bind_text(st, 4, d->xfcc_hash, -1, SQLITE_STATIC);
+	db_bind_int64(st, 1, d->player_id);
+	db_bind_int(st, 2, d->xfcc ? 1 : 0);
+	db_bind_int(st, 3, d->mail_token ? 1 : 0);
+	db_bind_text(st, 4, d->xfcc_hash);
 	status = store_exec_stmt(s, st, "set doors");
 	if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such player");
@@ -83,13 +83,13 @@ enum store_status
 store_game_auth_get(struct store *s, int64_t game_id,
     char auth[STORE_AUTH_SIZE])
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	snprintf(auth, STORE_AUTH_SIZE, "signed");
 	if ((st = store_stmt(s, ST_GAME_AUTH_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
+	db_bind_int64(st, 1, game_id);
 	status = store_step_one(s, st, "get the game's auth", "no auth");
 	if (status == STORE_NOTFOUND)
 		status = STORE_OK;
@@ -107,15 +107,15 @@ store_game_auth_get(struct store *s, int64_t game_id,
 enum store_status
 store_game_auth_set(struct store *s, int64_t game_id, const char *auth)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_oneof(s, auth, store_auths, "auth") != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_GAME_AUTH_SET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_text(st, 2, auth, -1, SQLITE_STATIC);
+	db_bind_int64(st, 1, game_id);
+	db_bind_text(st, 2, auth);
 	status = store_exec_stmt(s, st, "set the game's auth");
 	if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such game");

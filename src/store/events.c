@@ -31,17 +31,17 @@ static const char *const store_adjustments[] = { "", "annulled",
 
 /* Read an event row of EVENT_SELECT (the first 19 columns). */
 static int
-store_event_read(struct store *s, sqlite3_stmt *st, struct store_event *e)
+store_event_read(struct store *s, struct db_stmt *st, struct store_event *e)
 {
 	memset(e, 0, sizeof *e);
-	e->id = sqlite3_column_int64(st, 0);
-	e->games = sqlite3_column_int(st, 5);
+	e->id = db_column_int64(st, 0);
+	e->games = db_column_int(st, 5);
 	e->chess960 = (int)store_col_opt_int(st, 7, -1);
-	e->chess960_pairing = sqlite3_column_int(st, 8) != 0;
-	e->rated = sqlite3_column_int(st, 12) != 0;
-	e->created = sqlite3_column_int64(st, 16);
-	e->started = sqlite3_column_int64(st, 17);
-	e->finished = sqlite3_column_int64(st, 18);
+	e->chess960_pairing = db_column_int(st, 8) != 0;
+	e->rated = db_column_int(st, 12) != 0;
+	e->created = db_column_int64(st, 16);
+	e->started = db_column_int64(st, 17);
+	e->finished = db_column_int64(st, 18);
 	if (store_col_text(st, 1, e->name, sizeof e->name) != 0 ||
 	    store_col_text(st, 2, e->title, sizeof e->title) != 0 ||
 	    store_col_text(st, 3, e->site, sizeof e->site) != 0 ||
@@ -85,29 +85,29 @@ store_event_check(struct store *s, const struct store_event *e)
 
 /* Bind the fields an update changes, from ?2 on, in the insert's order. */
 static void
-store_event_bind(sqlite3_stmt *st, int first, const struct store_event *e)
+store_event_bind(struct db_stmt *st, int first, const struct store_event *e)
 {
-	sqlite3_bind_text(st, first, e->title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 1, e->site, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 2, e->format, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, first + 3, e->games);
-	sqlite3_bind_text(st, first + 4, e->variant, -1, SQLITE_STATIC);
+	db_bind_text(st, first, e->title);
+	db_bind_text(st, first + 1, e->site);
+	db_bind_text(st, first + 2, e->format);
+	db_bind_int(st, first + 3, e->games);
+	db_bind_text(st, first + 4, e->variant);
 	store_bind_opt_int(st, first + 5, e->chess960, -1);
-	sqlite3_bind_int(st, first + 6, e->chess960_pairing ? 1 : 0);
-	sqlite3_bind_text(st, first + 7, e->fen, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 8, e->time_control, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 9, e->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, first + 10, e->rated ? 1 : 0);
-	sqlite3_bind_text(st, first + 11, e->tiebreaks, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 12, e->withdrawal, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 13, e->status, -1, SQLITE_STATIC);
+	db_bind_int(st, first + 6, e->chess960_pairing ? 1 : 0);
+	db_bind_text(st, first + 7, e->fen);
+	db_bind_text(st, first + 8, e->time_control);
+	db_bind_text(st, first + 9, e->policy);
+	db_bind_int(st, first + 10, e->rated ? 1 : 0);
+	db_bind_text(st, first + 11, e->tiebreaks);
+	db_bind_text(st, first + 12, e->withdrawal);
+	db_bind_text(st, first + 13, e->status);
 }
 
 /* Add an event. */
 enum store_status
 store_event_create(struct store *s, struct store_event *e)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (!store_name_valid(e->name)) {
 		store_seterr(s, "bad event name");
@@ -117,11 +117,11 @@ store_event_create(struct store *s, struct store_event *e)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_EVENT_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, e->name, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, e->name);
 	store_event_bind(st, 2, e);
-	sqlite3_bind_int64(st, 16, e->created);
-	sqlite3_bind_int64(st, 17, e->started);
-	sqlite3_bind_int64(st, 18, e->finished);
+	db_bind_int64(st, 16, e->created);
+	db_bind_int64(st, 17, e->started);
+	db_bind_int64(st, 18, e->finished);
 	return store_exec_insert(s, st, "add event", &e->id);
 }
 
@@ -130,12 +130,12 @@ enum store_status
 store_event_get_by_name(struct store *s, const char *name,
     struct store_event *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_EVENT_BY_NAME)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, name);
 	status = store_step_one(s, st, "get event", "no such event");
 	if (status == STORE_OK && store_event_read(s, st, out) != 0)
 		status = STORE_ERROR;
@@ -148,12 +148,12 @@ enum store_status
 store_event_get_by_game(struct store *s, int64_t game_id,
     struct store_event *out, struct store_event_game *eg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_EVENT_BY_GAME)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
+	db_bind_int64(st, 1, game_id);
 	status = store_step_one(s, st, "get a game's event", NULL);
 	if (status == STORE_OK && store_event_read(s, st, out) != 0)
 		status = STORE_ERROR;
@@ -161,8 +161,8 @@ store_event_get_by_game(struct store *s, int64_t game_id,
 		memset(eg, 0, sizeof *eg);
 		eg->event_id = out->id;
 		eg->game_id = game_id;
-		eg->round = sqlite3_column_int(st, 19);
-		eg->board = sqlite3_column_int(st, 20);
+		eg->round = db_column_int(st, 19);
+		eg->board = db_column_int(st, 20);
 		if (store_col_text(st, 21, eg->adjusted,
 		    sizeof eg->adjusted) != 0) {
 			store_seterr(s, "game %lld: bad stored adjustment",
@@ -178,14 +178,14 @@ store_event_get_by_game(struct store *s, int64_t game_id,
 enum store_status
 store_event_list(struct store *s, store_event_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_event	 e;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_EVENT_LIST)) == NULL)
 		return STORE_ERROR;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_event_read(s, st, &e) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -200,16 +200,16 @@ store_event_list(struct store *s, store_event_cb cb, void *arg)
 enum store_status
 store_event_update(struct store *s, const struct store_event *e)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_event_check(s, e) != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_EVENT_UPDATE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, e->id);
+	db_bind_int64(st, 1, e->id);
 	store_event_bind(st, 2, e);
-	sqlite3_bind_int64(st, 16, e->started);
-	sqlite3_bind_int64(st, 17, e->finished);
+	db_bind_int64(st, 16, e->started);
+	db_bind_int64(st, 17, e->finished);
 	return store_exec_change(s, st, "update event", "no such event");
 }
 
@@ -218,13 +218,13 @@ enum store_status
 store_event_player_add(struct store *s, int64_t event_id, int64_t player_id,
     int64_t added)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_EVENT_PLAYER_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, event_id);
-	sqlite3_bind_int64(st, 2, player_id);
-	sqlite3_bind_int64(st, 3, added);
+	db_bind_int64(st, 1, event_id);
+	db_bind_int64(st, 2, player_id);
+	db_bind_int64(st, 3, added);
 	return store_exec_stmt(s, st, "add a player to an event");
 }
 
@@ -233,12 +233,12 @@ enum store_status
 store_event_player_remove(struct store *s, int64_t event_id,
     int64_t player_id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_EVENT_PLAYER_DELETE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, event_id);
-	sqlite3_bind_int64(st, 2, player_id);
+	db_bind_int64(st, 1, event_id);
+	db_bind_int64(st, 2, player_id);
 	return store_exec_change(s, st, "remove a player from an event",
 	    "not a player of the event");
 }
@@ -247,14 +247,14 @@ store_event_player_remove(struct store *s, int64_t event_id,
 enum store_status
 store_event_player_set(struct store *s, const struct store_event_player *ep)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_EVENT_PLAYER_UPDATE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, ep->event_id);
-	sqlite3_bind_int64(st, 2, ep->player_id);
-	sqlite3_bind_int(st, 3, ep->seed);
-	sqlite3_bind_int64(st, 4, ep->withdrawn);
+	db_bind_int64(st, 1, ep->event_id);
+	db_bind_int64(st, 2, ep->player_id);
+	db_bind_int(st, 3, ep->seed);
+	db_bind_int64(st, 4, ep->withdrawn);
 	return store_exec_change(s, st, "update an event's player",
 	    "not a player of the event");
 }
@@ -264,21 +264,21 @@ enum store_status
 store_event_player_list(struct store *s, int64_t event_id,
     store_event_player_cb cb, void *arg)
 {
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	struct store_event_player	 ep;
 	enum store_status		 status = STORE_OK;
 	int				 rc;
 
 	if ((st = store_stmt(s, ST_EVENT_PLAYER_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, event_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, event_id);
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&ep, 0, sizeof ep);
-		ep.event_id = sqlite3_column_int64(st, 0);
-		ep.player_id = sqlite3_column_int64(st, 1);
-		ep.seed = sqlite3_column_int(st, 5);
-		ep.added = sqlite3_column_int64(st, 6);
-		ep.withdrawn = sqlite3_column_int64(st, 7);
+		ep.event_id = db_column_int64(st, 0);
+		ep.player_id = db_column_int64(st, 1);
+		ep.seed = db_column_int(st, 5);
+		ep.added = db_column_int64(st, 6);
+		ep.withdrawn = db_column_int64(st, 7);
 		if (store_col_text(st, 2, ep.name, sizeof ep.name) != 0 ||
 		    store_col_text(st, 3, ep.email, sizeof ep.email) != 0 ||
 		    store_col_text(st, 4, ep.lang, sizeof ep.lang) != 0) {
@@ -297,18 +297,18 @@ store_event_player_list(struct store *s, int64_t event_id,
 enum store_status
 store_event_game_add(struct store *s, const struct store_event_game *eg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_oneof(s, eg->adjusted, store_adjustments,
 	    "adjustment") != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_EVENT_GAME_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, eg->game_id);
-	sqlite3_bind_int64(st, 2, eg->event_id);
-	sqlite3_bind_int(st, 3, eg->round);
-	sqlite3_bind_int(st, 4, eg->board);
-	sqlite3_bind_text(st, 5, eg->adjusted, -1, SQLITE_STATIC);
+	db_bind_int64(st, 1, eg->game_id);
+	db_bind_int64(st, 2, eg->event_id);
+	db_bind_int(st, 3, eg->round);
+	db_bind_int(st, 4, eg->board);
+	db_bind_text(st, 5, eg->adjusted);
 	return store_exec_stmt(s, st, "add a game to an event");
 }
 
@@ -317,14 +317,14 @@ enum store_status
 store_event_game_adjust(struct store *s, int64_t game_id,
     const char *adjusted)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_oneof(s, adjusted, store_adjustments, "adjustment") != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_EVENT_GAME_ADJUST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_text(st, 2, adjusted, -1, SQLITE_STATIC);
+	db_bind_int64(st, 1, game_id);
+	db_bind_text(st, 2, adjusted);
 	return store_exec_change(s, st, "adjust an event's game",
 	    "not a game of an event");
 }
@@ -334,22 +334,22 @@ enum store_status
 store_event_game_list(struct store *s, int64_t event_id,
     store_event_game_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_event_game	 eg;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_EVENT_GAME_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, event_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, event_id);
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&eg, 0, sizeof eg);
-		eg.event_id = sqlite3_column_int64(st, 0);
-		eg.game_id = sqlite3_column_int64(st, 1);
-		eg.round = sqlite3_column_int(st, 2);
-		eg.board = sqlite3_column_int(st, 3);
-		eg.white = sqlite3_column_int64(st, 5);
-		eg.black = sqlite3_column_int64(st, 6);
+		eg.event_id = db_column_int64(st, 0);
+		eg.game_id = db_column_int64(st, 1);
+		eg.round = db_column_int(st, 2);
+		eg.board = db_column_int(st, 3);
+		eg.white = db_column_int64(st, 5);
+		eg.black = db_column_int64(st, 6);
 		if (store_col_text(st, 4, eg.adjusted,
 		    sizeof eg.adjusted) != 0 ||
 		    store_col_text(st, 7, eg.white_name,

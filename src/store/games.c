@@ -27,19 +27,19 @@ static const char *const store_policies[] = { "auto", "claim", NULL };
 
 /* Read a game row of GAME_SELECT. */
 static int
-store_game_read(struct store *s, sqlite3_stmt *st, struct store_game *g)
+store_game_read(struct store *s, struct db_stmt *st, struct store_game *g)
 {
 	memset(g, 0, sizeof *g);
-	g->id = sqlite3_column_int64(st, 0);
-	g->white = sqlite3_column_int64(st, 1);
-	g->black = sqlite3_column_int64(st, 2);
+	g->id = db_column_int64(st, 0);
+	g->white = db_column_int64(st, 1);
+	g->black = db_column_int64(st, 2);
 	g->chess960 = (int)store_col_opt_int(st, 6, -1);
-	g->created = sqlite3_column_int64(st, 13);
-	g->ply = sqlite3_column_int(st, 17);
-	g->turn = sqlite3_column_int(st, 19);
+	g->created = db_column_int64(st, 13);
+	g->ply = db_column_int(st, 17);
+	g->turn = db_column_int(st, 19);
 	g->draw_offer = (int)store_col_opt_int(st, 20, -1);
 	g->deadline = store_col_opt_int(st, 21, 0);
-	g->updated = sqlite3_column_int64(st, 23);
+	g->updated = db_column_int64(st, 23);
 	if (store_col_text(st, 3, g->white_name, sizeof g->white_name) != 0 ||
 	    store_col_text(st, 4, g->black_name, sizeof g->black_name) != 0 ||
 	    store_col_text(st, 5, g->variant, sizeof g->variant) != 0 ||
@@ -104,26 +104,25 @@ store_game_check_params(struct store *s, const struct store_game *g)
 
 /* Bind the state fields shared by insert and update at ?first... */
 static void
-store_game_bind_state(sqlite3_stmt *st, int first, const struct store_game *g)
+store_game_bind_state(struct db_stmt *st, int first, const struct store_game *g)
 {
-	sqlite3_bind_text(st, first, g->status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 1, g->result, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, first + 2, g->termination, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, first + 3, g->ply);
-	sqlite3_bind_text(st, first + 4, g->fen, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, first + 5, g->turn);
+	db_bind_text(st, first, g->status);
+	db_bind_text(st, first + 1, g->result);
+	db_bind_text(st, first + 2, g->termination);
+	db_bind_int(st, first + 3, g->ply);
+	db_bind_text(st, first + 4, g->fen);
+	db_bind_int(st, first + 5, g->turn);
 	store_bind_opt_int(st, first + 6, g->draw_offer, -1);
 	store_bind_opt_int(st, first + 7, g->deadline, 0);
-	sqlite3_bind_blob(st, first + 8, g->head, sizeof g->head,
-	    SQLITE_STATIC);
-	sqlite3_bind_int64(st, first + 9, g->updated);
+	db_bind_blob(st, first + 8, g->head, sizeof g->head);
+	db_bind_int64(st, first + 9, g->updated);
 }
 
 /* Add a game. */
 enum store_status
 store_game_create(struct store *s, struct store_game *g)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_game_check_params(s, g) != 0 ||
@@ -131,17 +130,17 @@ store_game_create(struct store *s, struct store_game *g)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_GAME_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, g->white);
-	sqlite3_bind_int64(st, 2, g->black);
-	sqlite3_bind_text(st, 3, g->variant, -1, SQLITE_STATIC);
+	db_bind_int64(st, 1, g->white);
+	db_bind_int64(st, 2, g->black);
+	db_bind_text(st, 3, g->variant);
 	store_bind_opt_int(st, 4, g->chess960, -1);
-	sqlite3_bind_text(st, 5, g->start_fen, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, g->time_control, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, g->policy, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, g->event, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, g->site, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, g->round, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 11, g->created);
+	db_bind_text(st, 5, g->start_fen);
+	db_bind_text(st, 6, g->time_control);
+	db_bind_text(st, 7, g->policy);
+	db_bind_text(st, 8, g->event);
+	db_bind_text(st, 9, g->site);
+	db_bind_text(st, 10, g->round);
+	db_bind_int64(st, 11, g->created);
 	store_game_bind_state(st, 12, g);
 	status = store_exec_insert(s, st, "add game", &g->id);
 	if (status == STORE_NOTFOUND)
@@ -153,12 +152,12 @@ store_game_create(struct store *s, struct store_game *g)
 enum store_status
 store_game_get(struct store *s, int64_t id, struct store_game *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_GAME_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
+	db_bind_int64(st, 1, id);
 	status = store_step_one(s, st, "get game", "no such game");
 	if (status == STORE_OK && store_game_read(s, st, out) != 0)
 		status = STORE_ERROR;
@@ -170,27 +169,27 @@ store_game_get(struct store *s, int64_t id, struct store_game *out)
 enum store_status
 store_game_update(struct store *s, const struct store_game *g)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_game_check_state(s, g) != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_GAME_UPDATE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, g->id);
+	db_bind_int64(st, 1, g->id);
 	store_game_bind_state(st, 2, g);
 	return store_exec_change(s, st, "update game", "no such game");
 }
 
 /* Step a game listing, calling cb for each row. */
 static enum store_status
-store_game_rows(struct store *s, sqlite3_stmt *st, store_game_cb cb,
+store_game_rows(struct store *s, struct db_stmt *st, store_game_cb cb,
     void *arg)
 {
 	struct store_game	g;
 	enum store_status	status = STORE_OK;
 	int			rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_game_read(s, st, &g) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -206,7 +205,7 @@ enum store_status
 store_game_list(struct store *s, const struct store_game_filter *f,
     store_game_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_player	 p;
 	enum store_status	 status;
 	enum stmt_id		 id;
@@ -222,12 +221,12 @@ store_game_list(struct store *s, const struct store_game_filter *f,
 
 	if ((st = store_stmt(s, id)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, f->limit > 0 ? f->limit : INT64_MAX);
-	sqlite3_bind_int64(st, 2, f->offset > 0 ? f->offset : 0);
+	db_bind_int64(st, 1, f->limit > 0 ? f->limit : INT64_MAX);
+	db_bind_int64(st, 2, f->offset > 0 ? f->offset : 0);
 	if (f->status != NULL)
-		sqlite3_bind_text(st, 3, f->status, -1, SQLITE_STATIC);
+		db_bind_text(st, 3, f->status);
 	if (f->player != NULL)
-		sqlite3_bind_int64(st, 4, p.id);
+		db_bind_int64(st, 4, p.id);
 	return store_game_rows(s, st, cb, arg);
 }
 
@@ -236,12 +235,12 @@ enum store_status
 store_game_list_due(struct store *s, int64_t now, int64_t limit,
     store_game_cb cb, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_GAME_DUE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
+	db_bind_int64(st, 1, now);
+	db_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
 	return store_game_rows(s, st, cb, arg);
 }
 
@@ -250,14 +249,14 @@ enum store_status
 store_game_list_remind(struct store *s, int64_t now, int64_t threshold,
     int64_t limit, store_game_cb cb, void *arg)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_GAME_REMIND)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, now + threshold);
-	sqlite3_bind_int64(st, 3, threshold);
-	sqlite3_bind_int64(st, 4, limit > 0 ? limit : INT64_MAX);
+	db_bind_int64(st, 1, now);
+	db_bind_int64(st, 2, now + threshold);
+	db_bind_int64(st, 3, threshold);
+	db_bind_int64(st, 4, limit > 0 ? limit : INT64_MAX);
 	return store_game_rows(s, st, cb, arg);
 }
 
@@ -265,11 +264,11 @@ store_game_list_remind(struct store *s, int64_t now, int64_t threshold,
 enum store_status
 store_game_count(struct store *s, const char *status, int64_t *n)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_GAME_COUNT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, status);
 	return store_exec_count(s, st, "count games", n);
 }
 
@@ -278,13 +277,13 @@ enum store_status
 store_reminder_add(struct store *s, int64_t game_id, int ply,
     int64_t threshold, int64_t sent_at)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_REMINDER_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_int64(st, 3, threshold);
+	db_bind_int64(st, 1, game_id);
+	db_bind_int(st, 2, ply);
+	db_bind_int64(st, 3, threshold);
 	store_bind_opt_int(st, 4, sent_at, 0);
 	return store_exec_stmt(s, st, "record a reminder");
 }
@@ -294,14 +293,14 @@ enum store_status
 store_reminder_get(struct store *s, int64_t game_id, int ply,
     int64_t threshold, int64_t *sent_at)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_REMINDER_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_int64(st, 3, threshold);
+	db_bind_int64(st, 1, game_id);
+	db_bind_int(st, 2, ply);
+	db_bind_int64(st, 3, threshold);
 	status = store_step_one(s, st, "look a reminder up", NULL);
 	if (status == STORE_OK && sent_at != NULL)
 		*sent_at = store_col_opt_int(st, 0, 0);

@@ -6,6 +6,7 @@
 noinst_LIBRARIES += src/store/libstore.a
 src_store_libstore_a_SOURCES = \
 	src/store/store.h src/store/store_int.h \
+	src/store/db.h src/store/db.c src/store/db_sqlite.c \
 	src/store/store.c src/store/schema.c src/store/sql.c \
 	src/store/players.c src/store/games.c src/store/actions.c \
 	src/store/conditionals.c \

@@ -26,12 +26,12 @@
 
 /* Read a mail_seen row of MAIL_SEEN_COLUMNS. */
 static int
-store_mail_seen_read(sqlite3_stmt *st, struct store_mail_seen *m)
+store_mail_seen_read(struct db_stmt *st, struct store_mail_seen *m)
 {
 	memset(m, 0, sizeof *m);
-	m->uidvalidity = sqlite3_column_int64(st, 1);
-	m->uid = sqlite3_column_int64(st, 2);
-	m->received = sqlite3_column_int64(st, 5);
+	m->uidvalidity = db_column_int64(st, 1);
+	m->uid = db_column_int64(st, 2);
+	m->received = db_column_int64(st, 5);
 	m->game_id = store_col_opt_int(st, 7, 0);
 	if (store_col_text(st, 0, m->mailbox, sizeof m->mailbox) != 0 ||
 	    store_col_text(st, 3, m->message_id, sizeof m->message_id) != 0 ||
@@ -47,14 +47,14 @@ enum store_status
 store_mail_seen_find(struct store *s, const char *mailbox, int64_t uidvalidity,
     int64_t uid, const char *message_id, struct store_mail_seen *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_MAIL_SEEN_FIND)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, uidvalidity);
-	sqlite3_bind_int64(st, 3, uid);
+	db_bind_text(st, 1, mailbox);
+	db_bind_int64(st, 2, uidvalidity);
+	db_bind_int64(st, 3, uid);
 	store_bind_opt_text(st, 4, message_id);
 	status = store_step_one(s, st, "find a mail", NULL);
 	if (status == STORE_OK && out != NULL &&
@@ -70,7 +70,7 @@ store_mail_seen_find(struct store *s, const char *mailbox, int64_t uidvalidity,
 enum store_status
 store_mail_seen_add(struct store *s, const struct store_mail_seen *m)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_fits(s, m->mailbox, sizeof m->mailbox, "mailbox") != 0 ||
 	    store_fits(s, m->message_id, sizeof m->message_id,
@@ -80,13 +80,13 @@ store_mail_seen_add(struct store *s, const struct store_mail_seen *m)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_MAIL_SEEN_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, m->mailbox, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, m->uidvalidity);
-	sqlite3_bind_int64(st, 3, m->uid);
+	db_bind_text(st, 1, m->mailbox);
+	db_bind_int64(st, 2, m->uidvalidity);
+	db_bind_int64(st, 3, m->uid);
 	store_bind_opt_text(st, 4, m->message_id);
-	sqlite3_bind_text(st, 5, m->sender, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, m->received);
-	sqlite3_bind_text(st, 7, m->outcome, -1, SQLITE_STATIC);
+	db_bind_text(st, 5, m->sender);
+	db_bind_int64(st, 6, m->received);
+	db_bind_text(st, 7, m->outcome);
 	store_bind_opt_int(st, 8, m->game_id, 0);
 	return store_exec_stmt(s, st, "record a mail");
 }
@@ -96,16 +96,16 @@ enum store_status
 store_mail_state_get(struct store *s, const char *mailbox,
     int64_t *uidvalidity, int64_t *last_uid)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_MAIL_STATE_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, mailbox);
 	status = store_step_one(s, st, "read the mailbox state", NULL);
 	if (status == STORE_OK) {
-		*uidvalidity = sqlite3_column_int64(st, 0);
-		*last_uid = sqlite3_column_int64(st, 1);
+		*uidvalidity = db_column_int64(st, 0);
+		*last_uid = db_column_int64(st, 1);
 	}
 	store_done(st);
 	return status;
@@ -116,13 +116,13 @@ enum store_status
 store_mail_state_set(struct store *s, const char *mailbox,
     int64_t uidvalidity, int64_t last_uid)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_MAIL_STATE_SET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, uidvalidity);
-	sqlite3_bind_int64(st, 3, last_uid);
+	db_bind_text(st, 1, mailbox);
+	db_bind_int64(st, 2, uidvalidity);
+	db_bind_int64(st, 3, last_uid);
 	return store_exec_stmt(s, st, "save the mailbox state");
 }
 
@@ -130,7 +130,7 @@ store_mail_state_set(struct store *s, const char *mailbox,
 enum store_status
 store_outbox_add(struct store *s, struct store_outbox *o)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_fits(s, o->kind, sizeof o->kind, "mail kind") != 0 ||
 	    store_fits(s, o->recipient, sizeof o->recipient, "recipient") != 0)
@@ -138,10 +138,10 @@ store_outbox_add(struct store *s, struct store_outbox *o)
 	if ((st = store_stmt(s, ST_OUTBOX_INSERT)) == NULL)
 		return STORE_ERROR;
 	store_bind_opt_int(st, 1, o->game_id, 0);
-	sqlite3_bind_text(st, 2, o->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, o->recipient, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, o->message, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, o->created);
+	db_bind_text(st, 2, o->kind);
+	db_bind_text(st, 3, o->recipient);
+	db_bind_text(st, 4, o->message);
+	db_bind_int64(st, 5, o->created);
 	return store_exec_insert(s, st, "queue a mail", &o->id);
 }
 
@@ -150,23 +150,23 @@ enum store_status
 store_outbox_due(struct store *s, int64_t now, int64_t limit,
     store_outbox_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_outbox	 o;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_OUTBOX_DUE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, now);
+	db_bind_int64(st, 2, limit > 0 ? limit : INT64_MAX);
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&o, 0, sizeof o);
-		o.id = sqlite3_column_int64(st, 0);
+		o.id = db_column_int64(st, 0);
 		o.game_id = store_col_opt_int(st, 1, 0);
-		o.created = sqlite3_column_int64(st, 5);
-		o.attempts = (int)sqlite3_column_int64(st, 6);
-		o.next_attempt = sqlite3_column_int64(st, 7);
-		o.message = (char *)sqlite3_column_text(st, 4);
+		o.created = db_column_int64(st, 5);
+		o.attempts = (int)db_column_int64(st, 6);
+		o.next_attempt = db_column_int64(st, 7);
+		o.message = (char *)db_column_text(st, 4);
 		if (store_col_text(st, 2, o.kind, sizeof o.kind) != 0 ||
 		    store_col_text(st, 3, o.recipient, sizeof o.recipient) != 0 ||
 		    store_col_text(st, 8, o.last_error,
@@ -187,16 +187,16 @@ static enum store_status
 store_outbox_mark(struct store *s, enum stmt_id id, int64_t mail,
     int64_t at, const char *error)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		 msg[STORE_ERROR_TEXT_SIZE];
 
 	if ((st = store_stmt(s, id)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, mail);
-	sqlite3_bind_int64(st, 2, at);
+	db_bind_int64(st, 1, mail);
+	db_bind_int64(st, 2, at);
 	if (id != ST_OUTBOX_SENT) {
 		snprintf(msg, sizeof msg, "%s", error != NULL ? error : "");
-		sqlite3_bind_text(st, 3, msg, -1, SQLITE_TRANSIENT);
+		db_bind_text_copy(st, 3, msg);
 	}
 	return store_exec_stmt(s, st, store_sql[id].name);
 }
@@ -229,13 +229,13 @@ enum store_status
 store_outbox_recent(struct store *s, const char *recipient, const char *kind,
     int64_t since, int64_t *n)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_OUTBOX_RECENT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, recipient, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, since);
+	db_bind_text(st, 1, recipient);
+	db_bind_text(st, 2, kind);
+	db_bind_int64(st, 3, since);
 	return store_exec_count(s, st, "count recent mail", n);
 }
 
@@ -244,19 +244,19 @@ enum store_status
 store_refusal_hold(struct store *s, const char *recipient, int64_t player_id,
     int64_t now, int64_t *held, int64_t *since, int64_t *summary_at)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_REFUSAL_HOLD)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, recipient, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, player_id);
-	sqlite3_bind_int64(st, 3, now);
+	db_bind_text(st, 1, recipient);
+	db_bind_int64(st, 2, player_id);
+	db_bind_int64(st, 3, now);
 	status = store_step_one(s, st, "hold an answer", "no row");
 	if (status == STORE_OK) {
-		*held = sqlite3_column_int64(st, 0);
-		*since = sqlite3_column_int64(st, 1);
-		*summary_at = sqlite3_column_int64(st, 2);
+		*held = db_column_int64(st, 0);
+		*since = db_column_int64(st, 1);
+		*summary_at = db_column_int64(st, 2);
 	}
 	store_done(st);
 	return status;
@@ -266,12 +266,12 @@ store_refusal_hold(struct store *s, const char *recipient, int64_t player_id,
 enum store_status
 store_refusal_summarised(struct store *s, const char *recipient, int64_t now)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_REFUSAL_SUMMARISED)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, recipient, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, now);
+	db_bind_text(st, 1, recipient);
+	db_bind_int64(st, 2, now);
 	return store_exec_stmt(s, st, "record the summary");
 }
 
@@ -279,7 +279,7 @@ store_refusal_summarised(struct store *s, const char *recipient, int64_t now)
 enum store_status
 store_outbox_pending(struct store *s, int64_t *n)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_OUTBOX_PENDING)) == NULL)
 		return STORE_ERROR;

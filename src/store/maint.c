@@ -11,9 +11,10 @@
  */
 
 /*
- * All of this is SQLite's own machinery (sqlite3_backup, PRAGMA
- * integrity_check and foreign_key_check, EXPLAIN QUERY PLAN); another
- * engine would answer the same three calls its own way.
+ * The copy itself is the engine's (db_backup(): SQLite's online backup);
+ * the checks and the plans are SQLite's PRAGMA integrity_check and
+ * foreign_key_check and EXPLAIN QUERY PLAN; another engine answers the
+ * same three calls its own way.
  */
 
 #include "config.h"
@@ -50,18 +51,15 @@ store_sync_dir(const char *path)
 	return ret;
 }
 
-/* Copy the database to a file with the online backup API. */
+/* Copy the database to a file: the engine's copy, then a rename. */
 enum store_status
 store_backup(struct store *s, const char *path)
 {
-	sqlite3			*dst = NULL;
-	sqlite3_backup		*b;
 	enum store_status	 status = STORE_ERROR;
 	char			*tmp = NULL;
 	size_t			 len;
-	int			 rc;
 
-	if (!sqlite3_get_autocommit(s->db)) {
+	if (db_in_txn(s->db)) {
 		store_seterr(s, "backup inside a transaction");
 		return STORE_ERROR;
 	}
@@ -75,37 +73,8 @@ store_backup(struct store *s, const char *path)
 		store_seterr(s, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
-
-	rc = sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		store_seterr(s, "%s: %s", tmp, dst != NULL ?
-		    sqlite3_errmsg(dst) : sqlite3_errstr(rc));
+	if (db_backup(s->db, tmp, s->err, sizeof s->err) != 0)
 		goto out;
-	}
-	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
-
-	/* One step copies every page under one read transaction. */
-	if ((b = sqlite3_backup_init(dst, "main", s->db, "main")) == NULL) {
-		store_seterr(s, "backup: %s", sqlite3_errmsg(dst));
-		goto out;
-	}
-	do {
-		rc = sqlite3_backup_step(b, -1);
-		if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-			sqlite3_sleep(20);
-	} while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		store_seterr(s, "backup: %s", sqlite3_errstr(rc));
-		goto out;
-	}
-	rc = sqlite3_close(dst);
-	dst = NULL;
-	if (rc != SQLITE_OK) {
-		store_seterr(s, "backup: close: %s", sqlite3_errstr(rc));
-		goto out;
-	}
 	if (rename(tmp, path) == -1) {
 		store_seterr(s, "%s: %s", path, strerror(errno));
 		goto out;
@@ -117,8 +86,6 @@ store_backup(struct store *s, const char *path)
 	}
 	status = STORE_OK;
 out:
-	if (dst != NULL)
-		sqlite3_close(dst);
 	if (status != STORE_OK)
 		unlink(tmp);
 	free(tmp);
@@ -129,53 +96,51 @@ out:
 enum store_status
 store_integrity_check(struct store *s)
 {
-	sqlite3_stmt		*st = NULL;
+	struct db_stmt		*st = NULL;
 	enum store_status	 status = STORE_ERROR;
 	const char		*text;
 	int			 rc;
 
-	rc = sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st,
-	    NULL);
-	if (rc != SQLITE_OK) {
-		status = store_fail(s, rc, "integrity check");
+	if ((st = db_prepare(s->db, "PRAGMA integrity_check", false)) ==
+	    NULL) {
+		status = store_fail(s, DB_ERROR, "integrity check");
 		goto out;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		text = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = db_step(st)) == DB_ROW) {
+		text = db_column_text(st, 0);
 		if (text == NULL || strcmp(text, "ok") != 0) {
 			store_seterr(s, "integrity: %s",
 			    text != NULL ? text : "?");
 			goto out;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		status = store_fail(s, rc, "integrity check");
 		goto out;
 	}
-	sqlite3_finalize(st);
+	db_finalize(st);
 
 	/* Rows: table, rowid, parent table, constraint index. */
-	rc = sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st,
-	    NULL);
-	if (rc != SQLITE_OK) {
-		status = store_fail(s, rc, "foreign key check");
+	if ((st = db_prepare(s->db, "PRAGMA foreign_key_check", false)) ==
+	    NULL) {
+		status = store_fail(s, DB_ERROR, "foreign key check");
 		goto out;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(st);
+	if (rc == DB_ROW) {
 		store_seterr(s, "foreign key: %s row %lld refers to a missing "
-		    "%s", sqlite3_column_text(st, 0),
-		    (long long)sqlite3_column_int64(st, 1),
-		    sqlite3_column_text(st, 2));
+		    "%s", db_column_text(st, 0),
+		    (long long)db_column_int64(st, 1),
+		    db_column_text(st, 2));
 		goto out;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		status = store_fail(s, rc, "foreign key check");
 		goto out;
 	}
 	status = STORE_OK;
 out:
-	sqlite3_finalize(st);
+	db_finalize(st);
 	return status;
 }
 
@@ -184,24 +149,23 @@ enum store_status
 store_explain(struct store *s,
     void (*cb)(void *, const char *, bool, const char *), void *arg)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	char		 sql[2048];
 	int		 i, rc;
 
 	for (i = ST_VERSION; i < ST_COUNT; i++) {
 		snprintf(sql, sizeof sql, "EXPLAIN QUERY PLAN %s",
 		    store_sql[i].sql);
-		rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-		if (rc != SQLITE_OK)
-			return store_fail(s, rc, store_sql[i].name);
+		if ((st = db_prepare(s->db, sql, false)) == NULL)
+			return store_fail(s, DB_ERROR, store_sql[i].name);
 		/* Rows: id, parent, unused, detail. */
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		while ((rc = db_step(st)) == DB_ROW) {
 			cb(arg, store_sql[i].name, !store_sql[i].scan,
-			    (const char *)sqlite3_column_text(st, 3));
+			    db_column_text(st, 3));
 		}
-		sqlite3_finalize(st);
+		db_finalize(st);
 		st = NULL;
-		if (rc != SQLITE_DONE)
+		if (rc != DB_DONE)
 			return store_fail(s, rc, store_sql[i].name);
 	}
 	return STORE_OK;

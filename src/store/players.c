@@ -29,13 +29,13 @@ static const char *const store_digests[] = { "none", "daily", NULL };
 
 /* Read a player from columns `c`... */
 static int
-store_player_read(struct store *s, sqlite3_stmt *st, int c,
+store_player_read(struct store *s, struct db_stmt *st, int c,
     struct store_player *p)
 {
 	memset(p, 0, sizeof *p);
-	p->id = sqlite3_column_int64(st, c);
-	p->created = sqlite3_column_int64(st, c + 4);
-	p->digest_sent = sqlite3_column_int64(st, c + 6);
+	p->id = db_column_int64(st, c);
+	p->created = db_column_int64(st, c + 4);
+	p->digest_sent = db_column_int64(st, c + 6);
 	if (store_col_text(st, c + 1, p->name, sizeof p->name) != 0 ||
 	    store_col_text(st, c + 2, p->email, sizeof p->email) != 0 ||
 	    store_col_text(st, c + 3, p->lang, sizeof p->lang) != 0 ||
@@ -49,12 +49,12 @@ store_player_read(struct store *s, sqlite3_stmt *st, int c,
 
 /* Read a key from columns `c`... */
 static int
-store_key_read(struct store *s, sqlite3_stmt *st, int c, struct store_key *k)
+store_key_read(struct store *s, struct db_stmt *st, int c, struct store_key *k)
 {
 	memset(k, 0, sizeof *k);
-	k->id = sqlite3_column_int64(st, c);
-	k->player_id = sqlite3_column_int64(st, c + 1);
-	k->added = sqlite3_column_int64(st, c + 4);
+	k->id = db_column_int64(st, c);
+	k->player_id = db_column_int64(st, c + 1);
+	k->added = db_column_int64(st, c + 4);
 	k->revoked = store_col_opt_int(st, c + 5, 0);
 	if (store_col_blob(st, c + 2, k->pubkey, sizeof k->pubkey) != 0 ||
 	    store_col_text(st, c + 3, k->comment, sizeof k->comment) != 0) {
@@ -80,7 +80,7 @@ store_player_check(struct store *s, const struct store_player *p)
 enum store_status
 store_player_create(struct store *s, struct store_player *p)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (!store_name_valid(p->name)) {
@@ -91,10 +91,10 @@ store_player_create(struct store *s, struct store_player *p)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_PLAYER_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, p->email, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, p->lang, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, p->created);
+	db_bind_text(st, 1, p->name);
+	db_bind_text(st, 2, p->email);
+	db_bind_text(st, 3, p->lang);
+	db_bind_int64(st, 4, p->created);
 	status = store_exec_insert(s, st, "add player", &p->id);
 	if (status == STORE_EXISTS)
 		store_seterr(s, "player \"%s\" exists", p->name);
@@ -104,8 +104,8 @@ store_player_create(struct store *s, struct store_player *p)
 	    strcmp(p->digest, "none") != 0) {
 		if ((st = store_stmt(s, ST_PLAYER_DIGEST)) == NULL)
 			return STORE_ERROR;
-		sqlite3_bind_int64(st, 1, p->id);
-		sqlite3_bind_text(st, 2, p->digest, -1, SQLITE_STATIC);
+		db_bind_int64(st, 1, p->id);
+		db_bind_text(st, 2, p->digest);
 		status = store_exec_stmt(s, st, "set the player's digest");
 	}
 	return status;
@@ -113,7 +113,7 @@ store_player_create(struct store *s, struct store_player *p)
 
 /* Step a statement expected to return at most one player. */
 static enum store_status
-store_player_one(struct store *s, sqlite3_stmt *st, struct store_player *out)
+store_player_one(struct store *s, struct db_stmt *st, struct store_player *out)
 {
 	enum store_status	status;
 
@@ -128,11 +128,11 @@ store_player_one(struct store *s, sqlite3_stmt *st, struct store_player *out)
 enum store_status
 store_player_get(struct store *s, int64_t id, struct store_player *out)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_PLAYER_BY_ID)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
+	db_bind_int64(st, 1, id);
 	return store_player_one(s, st, out);
 }
 
@@ -141,11 +141,11 @@ enum store_status
 store_player_get_by_name(struct store *s, const char *name,
     struct store_player *out)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_PLAYER_BY_NAME)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, name);
 	return store_player_one(s, st, out);
 }
 
@@ -154,13 +154,13 @@ enum store_status
 store_player_get_by_email(struct store *s, const char *email,
     struct store_player *out)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (email == NULL || *email == '\0')
 		return STORE_NOTFOUND;
 	if ((st = store_stmt(s, ST_PLAYER_BY_EMAIL)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_text(st, 1, email, -1, SQLITE_STATIC);
+	db_bind_text(st, 1, email);
 	return store_player_one(s, st, out);
 }
 
@@ -169,16 +169,16 @@ enum store_status
 store_player_list(struct store *s, int64_t limit, int64_t offset,
     store_player_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_player	 p;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_PLAYER_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, limit > 0 ? limit : INT64_MAX);
-	sqlite3_bind_int64(st, 2, offset > 0 ? offset : 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, limit > 0 ? limit : INT64_MAX);
+	db_bind_int64(st, 2, offset > 0 ? offset : 0);
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_player_read(s, st, 0, &p) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -193,17 +193,16 @@ store_player_list(struct store *s, int64_t limit, int64_t offset,
 enum store_status
 store_player_update(struct store *s, const struct store_player *p)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_player_check(s, p) != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_PLAYER_UPDATE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, p->id);
-	sqlite3_bind_text(st, 2, p->email, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, p->lang, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, p->digest[0] != '\0' ? p->digest : "none", -1,
-	    SQLITE_STATIC);
+	db_bind_int64(st, 1, p->id);
+	db_bind_text(st, 2, p->email);
+	db_bind_text(st, 3, p->lang);
+	db_bind_text(st, 4, p->digest[0] != '\0' ? p->digest : "none");
 	return store_exec_change(s, st, "update player", "no such player");
 }
 
@@ -211,12 +210,12 @@ store_player_update(struct store *s, const struct store_player *p)
 enum store_status
 store_player_digest_sent(struct store *s, int64_t id, int64_t when)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_PLAYER_DIGEST_SENT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, when);
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, when);
 	return store_exec_change(s, st, "record the digest",
 	    "no such player");
 }
@@ -225,17 +224,17 @@ store_player_digest_sent(struct store *s, int64_t id, int64_t when)
 enum store_status
 store_key_add(struct store *s, struct store_key *k)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_fits(s, k->comment, sizeof k->comment, "key comment") != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_KEY_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, k->player_id);
-	sqlite3_bind_blob(st, 2, k->pubkey, sizeof k->pubkey, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, k->comment, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, k->added);
+	db_bind_int64(st, 1, k->player_id);
+	db_bind_blob(st, 2, k->pubkey, sizeof k->pubkey);
+	db_bind_text(st, 3, k->comment);
+	db_bind_int64(st, 4, k->added);
 	store_bind_opt_int(st, 5, k->revoked, 0);
 	status = store_exec_insert(s, st, "add key", &k->id);
 	if (status == STORE_EXISTS)
@@ -250,18 +249,18 @@ enum store_status
 store_key_owner(struct store *s, const uint8_t pubkey[STORE_PUBKEY_LEN],
     int64_t player_id, char *name)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
-	const unsigned char	*t;
+	const char		*t;
 
 	if ((st = store_stmt(s, ST_KEY_OWNER)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_blob(st, 1, pubkey, STORE_PUBKEY_LEN, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, player_id);
+	db_bind_blob(st, 1, pubkey, STORE_PUBKEY_LEN);
+	db_bind_int64(st, 2, player_id);
 	status = store_step_one(s, st, "find the key's player", "no other "
 	    "player has the key");
 	if (status == STORE_OK) {
-		t = sqlite3_column_text(st, 0);
+		t = db_column_text(st, 0);
 		snprintf(name, STORE_NAME_SIZE, "%s", t != NULL ?
 		    (const char *)t : "");
 	}
@@ -273,12 +272,12 @@ store_key_owner(struct store *s, const uint8_t pubkey[STORE_PUBKEY_LEN],
 enum store_status
 store_key_get(struct store *s, int64_t key_id, struct store_key *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_KEY_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, key_id);
+	db_bind_int64(st, 1, key_id);
 	status = store_step_one(s, st, "load key", "no such key");
 	if (status == STORE_OK && store_key_read(s, st, 0, out) != 0)
 		status = STORE_ERROR;
@@ -290,21 +289,21 @@ store_key_get(struct store *s, int64_t key_id, struct store_key *out)
 enum store_status
 store_key_duplicates(struct store *s, store_key_dup_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	uint8_t			 pk[STORE_PUBKEY_LEN];
-	const unsigned char	*names;
+	const char		*names;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_KEY_DUPLICATES)) == NULL)
 		return STORE_ERROR;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_col_blob(st, 0, pk, sizeof pk) != 0) {
 			store_seterr(s, "a stored key of the wrong length");
 			status = STORE_ERROR;
 			break;
 		}
-		names = sqlite3_column_text(st, 1);
+		names = db_column_text(st, 1);
 		if (cb(arg, pk, names != NULL ? (const char *)names : "") != 0)
 			break;
 	}
@@ -316,15 +315,15 @@ enum store_status
 store_key_list(struct store *s, int64_t player_id, store_key_cb cb,
     void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_key	 k;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_KEY_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, player_id);
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_key_read(s, st, 0, &k) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -339,21 +338,21 @@ store_key_list(struct store *s, int64_t player_id, store_key_cb cb,
 enum store_status
 store_key_revoke(struct store *s, int64_t key_id, int64_t at)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_KEY_REVOKE)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, key_id);
-	sqlite3_bind_int64(st, 2, at);
+	db_bind_int64(st, 1, key_id);
+	db_bind_int64(st, 2, at);
 	status = store_exec_stmt(s, st, "revoke key");
-	if (status != STORE_OK || sqlite3_changes(s->db) > 0)
+	if (status != STORE_OK || db_changes(s->db) > 0)
 		return status;
 
 	/* Nothing changed: revoked already, or no such key. */
 	if ((st = store_stmt(s, ST_KEY_EXISTS)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, key_id);
+	db_bind_int64(st, 1, key_id);
 	status = store_step_one(s, st, "revoke key", "no such key");
 	store_done(st);
 	return status;
@@ -364,14 +363,14 @@ enum store_status
 store_key_find(struct store *s, const uint8_t pubkey[STORE_PUBKEY_LEN],
     struct store_key *key, struct store_player *player)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_key	 k;
 	struct store_player	 p;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_KEY_FIND)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_blob(st, 1, pubkey, STORE_PUBKEY_LEN, SQLITE_STATIC);
+	db_bind_blob(st, 1, pubkey, STORE_PUBKEY_LEN);
 	status = store_step_one(s, st, "find key", "unknown key");
 	if (status == STORE_OK) {
 		if (store_key_read(s, st, 0, &k) != 0 ||
@@ -392,14 +391,14 @@ store_key_find(struct store *s, const uint8_t pubkey[STORE_PUBKEY_LEN],
 enum store_status
 store_leave_add(struct store *s, struct store_leave *l)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_LEAVE_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, l->player_id);
-	sqlite3_bind_int64(st, 2, l->start);
-	sqlite3_bind_int64(st, 3, l->until);
-	sqlite3_bind_int64(st, 4, l->taken);
+	db_bind_int64(st, 1, l->player_id);
+	db_bind_int64(st, 2, l->start);
+	db_bind_int64(st, 3, l->until);
+	db_bind_int64(st, 4, l->taken);
 	store_bind_opt_int(st, 5, l->game_id, 0);
 	store_bind_opt_text(st, 6, l->statement);
 	store_bind_opt_text(st, 7, l->signature);
@@ -411,22 +410,22 @@ enum store_status
 store_leave_list(struct store *s, int64_t player_id, int64_t since,
     store_leave_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_leave	 l;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_LEAVE_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int64(st, 2, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 2, since);
+	while ((rc = db_step(st)) == DB_ROW) {
 		memset(&l, 0, sizeof l);
-		l.id = sqlite3_column_int64(st, 0);
-		l.player_id = sqlite3_column_int64(st, 1);
-		l.start = sqlite3_column_int64(st, 2);
-		l.until = sqlite3_column_int64(st, 3);
-		l.taken = sqlite3_column_int64(st, 4);
+		l.id = db_column_int64(st, 0);
+		l.player_id = db_column_int64(st, 1);
+		l.start = db_column_int64(st, 2);
+		l.until = db_column_int64(st, 3);
+		l.taken = db_column_int64(st, 4);
 		l.game_id = store_col_opt_int(st, 5, 0);
 		if (cb(arg, &l) != 0)
 			break;

@@ -18,15 +18,15 @@
 
 /* Read a rating row of rating-get and rating-list. */
 static int
-store_rating_read(struct store *s, sqlite3_stmt *st, struct store_rating *r)
+store_rating_read(struct store *s, struct db_stmt *st, struct store_rating *r)
 {
 	memset(r, 0, sizeof *r);
-	r->player_id = sqlite3_column_int64(st, 0);
-	r->rating = sqlite3_column_double(st, 2);
-	r->rd = sqlite3_column_double(st, 3);
-	r->volatility = sqlite3_column_double(st, 4);
-	r->games = sqlite3_column_int(st, 5);
-	r->updated = sqlite3_column_int64(st, 6);
+	r->player_id = db_column_int64(st, 0);
+	r->rating = db_column_double(st, 2);
+	r->rd = db_column_double(st, 3);
+	r->volatility = db_column_double(st, 4);
+	r->games = db_column_int(st, 5);
+	r->updated = db_column_int64(st, 6);
 	if (store_col_text(st, 1, r->name, sizeof r->name) != 0) {
 		store_seterr(s, "rating of player %lld: bad stored name",
 		    (long long)r->player_id);
@@ -37,20 +37,20 @@ store_rating_read(struct store *s, sqlite3_stmt *st, struct store_rating *r)
 
 /* Read a row of RATING_HISTORY_SELECT. */
 static int
-store_rating_entry_read(struct store *s, sqlite3_stmt *st,
+store_rating_entry_read(struct store *s, struct db_stmt *st,
     struct store_rating_entry *e)
 {
 	memset(e, 0, sizeof *e);
-	e->player_id = sqlite3_column_int64(st, 0);
-	e->game_id = sqlite3_column_int64(st, 1);
-	e->opponent_id = sqlite3_column_int64(st, 2);
-	e->score = sqlite3_column_double(st, 4);
-	e->at = sqlite3_column_int64(st, 5);
-	e->rating_before = sqlite3_column_double(st, 6);
-	e->rd_before = sqlite3_column_double(st, 7);
-	e->rating = sqlite3_column_double(st, 8);
-	e->rd = sqlite3_column_double(st, 9);
-	e->volatility = sqlite3_column_double(st, 10);
+	e->player_id = db_column_int64(st, 0);
+	e->game_id = db_column_int64(st, 1);
+	e->opponent_id = db_column_int64(st, 2);
+	e->score = db_column_double(st, 4);
+	e->at = db_column_int64(st, 5);
+	e->rating_before = db_column_double(st, 6);
+	e->rd_before = db_column_double(st, 7);
+	e->rating = db_column_double(st, 8);
+	e->rd = db_column_double(st, 9);
+	e->volatility = db_column_double(st, 10);
 	if (store_col_text(st, 3, e->opponent, sizeof e->opponent) != 0) {
 		store_seterr(s, "rating history of game %lld: bad stored name",
 		    (long long)e->game_id);
@@ -63,12 +63,12 @@ store_rating_entry_read(struct store *s, sqlite3_stmt *st,
 enum store_status
 store_rating_get(struct store *s, int64_t player_id, struct store_rating *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_RATING_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 1, player_id);
 	status = store_step_one(s, st, "get a rating", NULL);
 	if (status == STORE_OK && store_rating_read(s, st, out) != 0)
 		status = STORE_ERROR;
@@ -80,16 +80,16 @@ store_rating_get(struct store *s, int64_t player_id, struct store_rating *out)
 enum store_status
 store_rating_set(struct store *s, const struct store_rating *r)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_RATING_SET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, r->player_id);
-	sqlite3_bind_double(st, 2, r->rating);
-	sqlite3_bind_double(st, 3, r->rd);
-	sqlite3_bind_double(st, 4, r->volatility);
-	sqlite3_bind_int(st, 5, r->games);
-	sqlite3_bind_int64(st, 6, r->updated);
+	db_bind_int64(st, 1, r->player_id);
+	db_bind_double(st, 2, r->rating);
+	db_bind_double(st, 3, r->rd);
+	db_bind_double(st, 4, r->volatility);
+	db_bind_int(st, 5, r->games);
+	db_bind_int64(st, 6, r->updated);
 	return store_exec_stmt(s, st, "store a rating");
 }
 
@@ -97,14 +97,14 @@ store_rating_set(struct store *s, const struct store_rating *r)
 enum store_status
 store_rating_list(struct store *s, store_rating_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct store_rating	 r;
 	enum store_status	 status = STORE_OK;
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_RATING_LIST)) == NULL)
 		return STORE_ERROR;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_rating_read(s, st, &r) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -119,20 +119,20 @@ store_rating_list(struct store *s, store_rating_cb cb, void *arg)
 enum store_status
 store_rating_history_add(struct store *s, const struct store_rating_entry *e)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_RATING_HISTORY_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, e->player_id);
-	sqlite3_bind_int64(st, 2, e->game_id);
-	sqlite3_bind_int64(st, 3, e->opponent_id);
-	sqlite3_bind_double(st, 4, e->score);
-	sqlite3_bind_int64(st, 5, e->at);
-	sqlite3_bind_double(st, 6, e->rating_before);
-	sqlite3_bind_double(st, 7, e->rd_before);
-	sqlite3_bind_double(st, 8, e->rating);
-	sqlite3_bind_double(st, 9, e->rd);
-	sqlite3_bind_double(st, 10, e->volatility);
+	db_bind_int64(st, 1, e->player_id);
+	db_bind_int64(st, 2, e->game_id);
+	db_bind_int64(st, 3, e->opponent_id);
+	db_bind_double(st, 4, e->score);
+	db_bind_int64(st, 5, e->at);
+	db_bind_double(st, 6, e->rating_before);
+	db_bind_double(st, 7, e->rd_before);
+	db_bind_double(st, 8, e->rating);
+	db_bind_double(st, 9, e->rd);
+	db_bind_double(st, 10, e->volatility);
 	return store_exec_stmt(s, st, "record a rated game");
 }
 
@@ -141,15 +141,15 @@ enum store_status
 store_rating_history_list(struct store *s, int64_t player_id,
     store_rating_entry_cb cb, void *arg)
 {
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	struct store_rating_entry	 e;
 	enum store_status		 status = STORE_OK;
 	int				 rc;
 
 	if ((st = store_stmt(s, ST_RATING_HISTORY_LIST)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	db_bind_int64(st, 1, player_id);
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_rating_entry_read(s, st, &e) != 0) {
 			status = STORE_ERROR;
 			break;
@@ -165,13 +165,13 @@ enum store_status
 store_rating_history_get(struct store *s, int64_t game_id, int64_t player_id,
     struct store_rating_entry *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if ((st = store_stmt(s, ST_RATING_HISTORY_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, player_id);
+	db_bind_int64(st, 1, game_id);
+	db_bind_int64(st, 2, player_id);
 	status = store_step_one(s, st, "get a rated game", NULL);
 	if (status == STORE_OK && store_rating_entry_read(s, st, out) != 0)
 		status = STORE_ERROR;

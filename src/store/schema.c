@@ -357,15 +357,15 @@ _Static_assert(STORE_NMIGRATIONS == STORE_SCHEMA_VERSION,
 static int
 store_schema_read(struct store *s)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc, version = -1;
 
 	if ((st = store_stmt(s, ST_VERSION)) == NULL)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	else if (rc == SQLITE_DONE)
+	rc = db_step(st);
+	if (rc == DB_ROW)
+		version = db_column_int(st, 0);
+	else if (rc == DB_DONE)
 		store_seterr(s, "schema_version has no row");
 	else
 		store_fail(s, rc, "read schema version");
@@ -377,13 +377,13 @@ store_schema_read(struct store *s)
 static int
 store_schema_peek(struct store *s)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	int		 version = 0;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT version FROM schema_version",
-	    -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	if ((st = db_prepare(s->db, "SELECT version FROM schema_version",
+	    false)) != NULL && db_step(st) == DB_ROW)
+		version = db_column_int(st, 0);
+	db_finalize(st);
 	return version;
 }
 
@@ -403,17 +403,17 @@ store_schema_migrate(struct store *s, int target)
 	version = store_schema_peek(s);
 	if (version >= target && version <= STORE_NMIGRATIONS)
 		return 0;
-	if (store_exec(s, "BEGIN IMMEDIATE") != SQLITE_OK)
+	if (store_exec(s, "BEGIN IMMEDIATE") != DB_OK)
 		return -1;
 	if (store_exec(s, "CREATE TABLE IF NOT EXISTS schema_version "
-	    "(version INTEGER NOT NULL)") != SQLITE_OK ||
+	    "(version INTEGER NOT NULL)") != DB_OK ||
 	    store_exec(s, "INSERT INTO schema_version (version) SELECT 0 "
-	    "WHERE NOT EXISTS (SELECT 1 FROM schema_version)") != SQLITE_OK ||
-	    store_exec(s, "COMMIT") != SQLITE_OK)
+	    "WHERE NOT EXISTS (SELECT 1 FROM schema_version)") != DB_OK ||
+	    store_exec(s, "COMMIT") != DB_OK)
 		goto fail;
 
 	for (;;) {
-		if (store_exec(s, "BEGIN IMMEDIATE") != SQLITE_OK)
+		if (store_exec(s, "BEGIN IMMEDIATE") != DB_OK)
 			return -1;
 		if ((version = store_schema_read(s)) < 0)
 			goto fail;
@@ -425,11 +425,11 @@ store_schema_migrate(struct store *s, int target)
 		}
 		if (version >= target) {
 			rc = store_exec(s, "COMMIT");
-			return rc == SQLITE_OK ? 0 : -1;
+			return rc == DB_OK ? 0 : -1;
 		}
 		snprintf(bump, sizeof bump,
 		    "UPDATE schema_version SET version = %d", version + 1);
-		if (store_exec(s, store_migrations[version]) != SQLITE_OK) {
+		if (store_exec(s, store_migrations[version]) != DB_OK) {
 			char	reason[STORE_ERR_SIZE];
 
 			snprintf(reason, sizeof reason, "%s", s->err);
@@ -437,14 +437,14 @@ store_schema_migrate(struct store *s, int target)
 			    version + 1, reason);
 			goto fail;
 		}
-		if (store_exec(s, bump) != SQLITE_OK ||
-		    store_exec(s, "COMMIT") != SQLITE_OK)
+		if (store_exec(s, bump) != DB_OK ||
+		    store_exec(s, "COMMIT") != DB_OK)
 			goto fail;
 	}
 
 fail:
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if (db_in_txn(s->db))
+		db_exec(s->db, "ROLLBACK");
 	return -1;
 }
 

@@ -1,5 +1,5 @@
 /*
- * store/store.c: the SQLite connection: open, close, transactions, errors.
+ * store/store.c: the store's handle: open, close, transactions, errors.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -11,15 +11,13 @@
  */
 
 /*
- * The store on SQLite: the handle (one sqlite3 connection and its cache of
- * prepared statements), opened in WAL mode with the PRAGMAs of
- * store_open_with(), migrated by schema.c; the transaction statements; and
- * the helpers the query files share to run statements, check values,
- * bind them and read columns. Everything SQLite-specific about the
- * connection is here: sqlite3_open_v2() and its flags, the busy timeout,
- * the PRAGMAs (journal_mode, synchronous, foreign_keys), the mapping of
- * SQLite result codes to enum store_status, sqlite3_last_insert_rowid()
- * (store_exec_insert(); PostgreSQL: RETURNING id).
+ * The handle: one connection of the statement layer (db.h; the engine,
+ * SQLite in db_sqlite.c, opens it in WAL mode with its PRAGMAs) and its
+ * cache of prepared statements, migrated by schema.c; the transaction
+ * statements; and the helpers the query files share to run statements,
+ * check values, bind them and read columns: the mapping of the layer's
+ * results to enum store_status, db_last_insert_id() (store_exec_insert();
+ * PostgreSQL: RETURNING id).
  *
  * Engine-neutral, at the end: the checks of values before they are bound
  * (store_fits(), store_oneof(), store_name_valid()), store_sync_parse(),
@@ -51,23 +49,17 @@ store_seterr(struct store *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Turn an SQLite result into a status, recording the reason. */
+/* Turn a failed db_rc into a status, recording the reason. */
 enum store_status
-store_fail(struct store *s, int rc, const char *what)
+store_fail(struct store *s, enum db_rc rc, const char *what)
 {
-	store_seterr(s, "%s: %s", what, sqlite3_errmsg(s->db));
+	store_seterr(s, "%s: %s", what, db_errmsg(s->db));
 	switch (rc) {
-	case SQLITE_CONSTRAINT_UNIQUE:
-	case SQLITE_CONSTRAINT_PRIMARYKEY:
+	case DB_UNIQUE:
 		return STORE_EXISTS;
-	case SQLITE_CONSTRAINT_FOREIGNKEY:
+	case DB_FOREIGN:
 		return STORE_NOTFOUND;
-	default:
-		break;
-	}
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
+	case DB_BUSY:
 		return STORE_BUSY;
 	default:
 		return STORE_ERROR;
@@ -75,19 +67,15 @@ store_fail(struct store *s, int rc, const char *what)
 }
 
 /* Return the cached statement `id`, preparing it on first use. */
-sqlite3_stmt *
+struct db_stmt *
 store_stmt(struct store *s, enum stmt_id id)
 {
-	int	rc;
-
 	if (s->stmt[id] != NULL)
 		return s->stmt[id];
-	rc = sqlite3_prepare_v3(s->db, store_sql[id].sql, -1,
-	    SQLITE_PREPARE_PERSISTENT, &s->stmt[id], NULL);
-	if (rc != SQLITE_OK) {
+	s->stmt[id] = db_prepare(s->db, store_sql[id].sql, true);
+	if (s->stmt[id] == NULL) {
 		store_seterr(s, "prepare %s: %s", store_sql[id].name,
-		    sqlite3_errmsg(s->db));
-		s->stmt[id] = NULL;
+		    db_errmsg(s->db));
 		return NULL;
 	}
 	return s->stmt[id];
@@ -95,21 +83,20 @@ store_stmt(struct store *s, enum stmt_id id)
 
 /* Reset a statement and drop its bindings for the next use. */
 void
-store_done(sqlite3_stmt *st)
+store_done(struct db_stmt *st)
 {
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	db_reset(st);
 }
 
 /* Run a statement that returns no rows. */
 enum store_status
-store_exec_stmt(struct store *s, sqlite3_stmt *st, const char *what)
+store_exec_stmt(struct store *s, struct db_stmt *st, const char *what)
 {
 	enum store_status	status = STORE_OK;
-	int			rc;
+	enum db_rc		rc;
 
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
+	rc = db_step(st);
+	if (rc != DB_DONE)
 		status = store_fail(s, rc, what);
 	store_done(st);
 	return status;
@@ -117,26 +104,26 @@ store_exec_stmt(struct store *s, sqlite3_stmt *st, const char *what)
 
 /* Run an INSERT; on success set *id to the new row's id. */
 enum store_status
-store_exec_insert(struct store *s, sqlite3_stmt *st, const char *what,
+store_exec_insert(struct store *s, struct db_stmt *st, const char *what,
     int64_t *id)
 {
 	enum store_status	status;
 
 	status = store_exec_stmt(s, st, what);
 	if (status == STORE_OK)
-		*id = sqlite3_last_insert_rowid(s->db);
+		*id = db_last_insert_id(s->db);
 	return status;
 }
 
 /* Run an UPDATE that must change a row; STORE_NOTFOUND when none. */
 enum store_status
-store_exec_change(struct store *s, sqlite3_stmt *st, const char *what,
+store_exec_change(struct store *s, struct db_stmt *st, const char *what,
     const char *missing)
 {
 	enum store_status	status;
 
 	status = store_exec_stmt(s, st, what);
-	if (status == STORE_OK && sqlite3_changes(s->db) == 0) {
+	if (status == STORE_OK && db_changes(s->db) == 0) {
 		store_seterr(s, "%s", missing);
 		status = STORE_NOTFOUND;
 	}
@@ -149,15 +136,15 @@ store_exec_change(struct store *s, sqlite3_stmt *st, const char *what,
  * the failure. Call store_done() after, in every case.
  */
 enum store_status
-store_step_one(struct store *s, sqlite3_stmt *st, const char *what,
+store_step_one(struct store *s, struct db_stmt *st, const char *what,
     const char *missing)
 {
-	int	rc;
+	enum db_rc	rc;
 
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	rc = db_step(st);
+	if (rc == DB_ROW)
 		return STORE_OK;
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return store_fail(s, rc, what);
 	if (missing != NULL)
 		store_seterr(s, "%s", missing);
@@ -169,10 +156,10 @@ store_step_one(struct store *s, sqlite3_stmt *st, const char *what,
  * it (rc), unless `status` says the walk failed already; then reset.
  */
 enum store_status
-store_rows_done(struct store *s, sqlite3_stmt *st, int rc,
+store_rows_done(struct store *s, struct db_stmt *st, enum db_rc rc,
     enum store_status status, const char *what)
 {
-	if (status == STORE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (status == STORE_OK && rc != DB_ROW && rc != DB_DONE)
 		status = store_fail(s, rc, what);
 	store_done(st);
 	return status;
@@ -180,33 +167,29 @@ store_rows_done(struct store *s, sqlite3_stmt *st, int rc,
 
 /* Run a statement that returns one integer (a COUNT) into *n. */
 enum store_status
-store_exec_count(struct store *s, sqlite3_stmt *st, const char *what,
+store_exec_count(struct store *s, struct db_stmt *st, const char *what,
     int64_t *n)
 {
 	enum store_status	status = STORE_OK;
-	int			rc;
+	enum db_rc		rc;
 
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*n = sqlite3_column_int64(st, 0);
+	rc = db_step(st);
+	if (rc == DB_ROW)
+		*n = db_column_int64(st, 0);
 	else
 		status = store_fail(s, rc, what);
 	store_done(st);
 	return status;
 }
 
-/* Run a one-off statement (PRAGMA, DDL) with sqlite3_exec. */
-int
+/* Run a one-off statement (PRAGMA, DDL). */
+enum db_rc
 store_exec(struct store *s, const char *sql)
 {
-	char	*msg = NULL;
-	int	 rc;
+	enum db_rc	rc;
 
-	rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
-	if (rc != SQLITE_OK) {
-		store_seterr(s, "%s", msg != NULL ? msg : sqlite3_errstr(rc));
-		sqlite3_free(msg);
-	}
+	if ((rc = db_exec(s->db, sql)) != DB_OK)
+		store_seterr(s, "%s", db_errmsg(s->db));
 	return rc;
 }
 
@@ -214,31 +197,31 @@ store_exec(struct store *s, const char *sql)
 
 /* Bind a text, or NULL when it is empty. */
 int
-store_bind_opt_text(sqlite3_stmt *st, int i, const char *text)
+store_bind_opt_text(struct db_stmt *st, int i, const char *text)
 {
 	if (text == NULL || *text == '\0')
-		return sqlite3_bind_null(st, i);
-	return sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
+		return db_bind_null(st, i);
+	return db_bind_text(st, i, text);
 }
 
 /* Bind an integer, or NULL when it equals `none`. */
 int
-store_bind_opt_int(sqlite3_stmt *st, int i, int64_t v, int64_t none)
+store_bind_opt_int(struct db_stmt *st, int i, int64_t v, int64_t none)
 {
 	if (v == none)
-		return sqlite3_bind_null(st, i);
-	return sqlite3_bind_int64(st, i, v);
+		return db_bind_null(st, i);
+	return db_bind_int64(st, i, v);
 }
 
 /* Copy a text column into a field (NULL reads as ""); -1 if too long. */
 int
-store_col_text(sqlite3_stmt *st, int col, char *buf, size_t size)
+store_col_text(struct db_stmt *st, int col, char *buf, size_t size)
 {
-	const unsigned char	*text;
-	int			 len;
+	const char	*text;
+	int		 len;
 
-	text = sqlite3_column_text(st, col);
-	len = sqlite3_column_bytes(st, col);
+	text = db_column_text(st, col);
+	len = db_column_bytes(st, col);
 	if (text == NULL) {
 		buf[0] = '\0';
 		return 0;
@@ -252,12 +235,12 @@ store_col_text(sqlite3_stmt *st, int col, char *buf, size_t size)
 
 /* Copy a blob column of exactly `len` bytes; -1 otherwise. */
 int
-store_col_blob(sqlite3_stmt *st, int col, uint8_t *buf, size_t len)
+store_col_blob(struct db_stmt *st, int col, uint8_t *buf, size_t len)
 {
 	const void	*blob;
 
-	blob = sqlite3_column_blob(st, col);
-	if (blob == NULL || (size_t)sqlite3_column_bytes(st, col) != len)
+	blob = db_column_blob(st, col);
+	if (blob == NULL || (size_t)db_column_bytes(st, col) != len)
 		return -1;
 	memcpy(buf, blob, len);
 	return 0;
@@ -265,42 +248,14 @@ store_col_blob(sqlite3_stmt *st, int col, uint8_t *buf, size_t len)
 
 /* Read an integer column, `none` when NULL. */
 int64_t
-store_col_opt_int(sqlite3_stmt *st, int col, int64_t none)
+store_col_opt_int(struct db_stmt *st, int col, int64_t none)
 {
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+	if (db_column_is_null(st, col))
 		return none;
-	return sqlite3_column_int64(st, col);
+	return db_column_int64(st, col);
 }
 
 /* --- the connection ----------------------------------------------------- */
-
-/* Read the one-row answer of a PRAGMA into buf; -1 on error. */
-static int
-store_pragma(struct store *s, const char *sql, char *buf, size_t size)
-{
-	sqlite3_stmt	*st = NULL;
-	int		 rc, ret = -1;
-
-	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK) {
-		store_fail(s, rc, sql);
-		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		if (store_col_text(st, 0, buf, size) != 0)
-			buf[0] = '\0';
-	} else if (rc == SQLITE_DONE)
-		buf[0] = '\0';
-	else {
-		store_fail(s, rc, sql);
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
-}
 
 /* Open with the default options. */
 struct store *
@@ -316,8 +271,7 @@ store_open_with(const char *path, const struct store_options *opts,
 {
 	struct store_options	 defaults = { STORE_SYNC_FULL, 0, 0 };
 	struct store		*s;
-	char			 mode[16];
-	int			 rc, target;
+	int			 target;
 
 	if (opts == NULL)
 		opts = &defaults;
@@ -327,39 +281,14 @@ store_open_with(const char *path, const struct store_options *opts,
 		snprintf(err, errsize, "unknown schema version %d", target);
 		return NULL;
 	}
-	if (sqlite3_threadsafe() == 0) {
-		snprintf(err, errsize, "SQLite was built without threads");
-		return NULL;
-	}
 	if ((s = calloc(1, sizeof *s)) == NULL) {
 		snprintf(err, errsize, "out of memory");
 		return NULL;
 	}
-
-	/* One handle, one thread at a time: SQLite need not lock it. */
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		store_seterr(s, "%s", s->db != NULL ? sqlite3_errmsg(s->db) :
-		    sqlite3_errstr(rc));
-		goto fail;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, opts->busy_timeout_ms > 0 ?
-	    opts->busy_timeout_ms : STORE_BUSY_DEFAULT);
-
-	if (store_pragma(s, "PRAGMA journal_mode = WAL", mode,
-	    sizeof mode) != 0)
-		goto fail;
-	if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
-		store_seterr(s, "cannot use WAL (journal mode is \"%s\")",
-		    mode);
-		goto fail;
-	}
-	if (store_exec(s, opts->sync == STORE_SYNC_NORMAL ?
-	    "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL") !=
-	    SQLITE_OK ||
-	    store_exec(s, "PRAGMA foreign_keys = ON") != SQLITE_OK)
+	s->db = db_sqlite_open(path, opts->sync != STORE_SYNC_NORMAL,
+	    opts->busy_timeout_ms > 0 ? opts->busy_timeout_ms :
+	    STORE_BUSY_DEFAULT, s->err, sizeof s->err);
+	if (s->db == NULL)
 		goto fail;
 	if (store_schema_migrate(s, target) != 0)
 		goto fail;
@@ -379,11 +308,9 @@ store_close(struct store *s)
 
 	if (s == NULL)
 		return;
-	if (s->db != NULL && !sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	for (i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(s->stmt[i]);
-	sqlite3_close_v2(s->db);
+		db_finalize(s->stmt[i]);
+	db_close(s->db);
 	free(s);
 }
 
@@ -393,7 +320,7 @@ store_close(struct store *s)
 static enum store_status
 store_txn(struct store *s, enum stmt_id id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, id)) == NULL)
 		return STORE_ERROR;

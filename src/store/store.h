@@ -18,15 +18,15 @@
  *
  * Engine-neutral: this header (the types, sizes, statuses and what each
  * call promises); the SQL of store/sql.c, kept to what PostgreSQL also
- * accepts where that costs nothing (BEGIN IMMEDIATE aside); the checks of
- * values and the names at the end of store/store.c. Engine-specific
- * (SQLite), what another engine brings its own of: the rest of
- * store/store.c (the sqlite3 handle, its PRAGMAs, result codes to
- * statuses, the statement cache), the DDL of store/schema.c (the steps
- * carry over, their column types do not), store/maint.c (sqlite3_backup,
- * integrity checks, query plans), and the binding and reading of rows in
- * the query files (players.c, games.c, actions.c, mail.c).
- * store/store_int.h lists the files.
+ * accepts where that costs nothing (BEGIN IMMEDIATE aside); the query
+ * files (players.c, games.c, ...), which bind and read rows through the
+ * statement layer of store/db.h only; store/store.c (the handle, the
+ * statement cache, transactions, the checks of values). Engine-specific,
+ * what another engine brings its own of: its file behind db.h
+ * (store/db_sqlite.c: the sqlite3 handle, its PRAGMAs, result codes, the
+ * online backup), the DDL of store/schema.c (the steps carry over, their
+ * column types do not), the integrity checks and query plans of
+ * store/maint.c. store/store_int.h lists the files.
  *
  * Threads. A `struct store` is one database connection. Open one handle per
  * thread (or hand a handle from thread to thread, never using it from two at

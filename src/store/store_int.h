@@ -11,11 +11,16 @@
  */
 
 /*
- * The SQLite handle, the statement table and the helpers every query file
- * uses. Callers outside src/store see only store.h.
+ * The connection, the statement table and the helpers every query file
+ * uses. Callers outside src/store see only store.h. The query files reach
+ * the database only through the statement layer of db.h (db_bind_*,
+ * db_step, db_column_*) and the helpers below; no file but the engine's
+ * own names sqlite3_*.
  *
- *   store.c     the connection: open, PRAGMAs, close; transactions;
- *               errors; the statement cache; binding and reading values
+ *   db.h, db.c  the statement layer: connection, statements, values
+ *   db_sqlite.c the SQLite engine behind it
+ *   store.c     the handle: open, close; transactions; errors; the
+ *               statement cache; binding and reading optional values
  *   schema.c    the schema: schema_version and each migration step
  *   sql.c       every statement the queries run, in one table
  *   players.c   players, their keys, their leaves
@@ -33,8 +38,7 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
+#include "store/db.h"
 #include "store/store.h"
 
 #define STORE_ERR_SIZE		256
@@ -139,8 +143,8 @@ struct store_statement {
 extern const struct store_statement	store_sql[ST_COUNT];
 
 struct store {
-	sqlite3		*db;
-	sqlite3_stmt	*stmt[ST_COUNT];	/* prepared on first use */
+	struct db	*db;
+	struct db_stmt	*stmt[ST_COUNT];	/* prepared on first use */
 	char		 err[STORE_ERR_SIZE];
 };
 
@@ -149,43 +153,45 @@ struct store {
 /* Write a message into the handle's error buffer. */
 void	store_seterr(struct store *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
-/* Turn an SQLite result into a status, recording the reason. */
-enum store_status store_fail(struct store *, int rc, const char *what);
+/* Turn a failed db_rc into a status, recording the reason. */
+enum store_status store_fail(struct store *, enum db_rc rc,
+		    const char *what);
 
 /* store.c: statements. */
 
 /* Return the cached statement `id`, preparing it on first use. */
-sqlite3_stmt	*store_stmt(struct store *, enum stmt_id);
+struct db_stmt	*store_stmt(struct store *, enum stmt_id);
 /* Reset a statement and drop its bindings for the next use. */
-void		 store_done(sqlite3_stmt *);
+void		 store_done(struct db_stmt *);
 /* Run a statement that returns no rows. */
-enum store_status store_exec_stmt(struct store *, sqlite3_stmt *,
+enum store_status store_exec_stmt(struct store *, struct db_stmt *,
 		    const char *what);
 /* Run an INSERT; on success set *id to the new row's id. */
-enum store_status store_exec_insert(struct store *, sqlite3_stmt *,
+enum store_status store_exec_insert(struct store *, struct db_stmt *,
 		    const char *what, int64_t *id);
 /* Run an UPDATE that must change a row: STORE_NOTFOUND (`missing`) if
  * it changed none. */
-enum store_status store_exec_change(struct store *, sqlite3_stmt *,
+enum store_status store_exec_change(struct store *, struct db_stmt *,
 		    const char *what, const char *missing);
 /*
  * Step a statement that returns at most one row: STORE_OK with the row to
  * read, or STORE_NOTFOUND (with `missing` as the reason, unless NULL) or
  * the failure. Call store_done() after, in every case.
  */
-enum store_status store_step_one(struct store *, sqlite3_stmt *,
+enum store_status store_step_one(struct store *, struct db_stmt *,
 		    const char *what, const char *missing);
 /*
  * End a walk over a statement's rows: the failure of the step that ended
  * it (rc), unless `status` says the walk failed already; then reset.
  */
-enum store_status store_rows_done(struct store *, sqlite3_stmt *, int rc,
-		    enum store_status status, const char *what);
+enum store_status store_rows_done(struct store *, struct db_stmt *,
+		    enum db_rc rc, enum store_status status, const char *what);
 /* Run a statement that returns one integer (a COUNT) into *n. */
-enum store_status store_exec_count(struct store *, sqlite3_stmt *,
+enum store_status store_exec_count(struct store *, struct db_stmt *,
 		    const char *what, int64_t *n);
-/* Run one-off SQL (PRAGMA, DDL) with sqlite3_exec; an SQLite result. */
-int		 store_exec(struct store *, const char *sql);
+/* Run one-off SQL (PRAGMA, DDL); DB_OK, or the failure with its reason
+ * in the handle. */
+enum db_rc	 store_exec(struct store *, const char *sql);
 
 /* store.c: values. */
 
@@ -197,15 +203,15 @@ int	store_fits(struct store *, const char *text, size_t size,
 int	store_oneof(struct store *, const char *text,
 	    const char *const *list, const char *field);
 /* Bind a text, or NULL when it is empty. */
-int	store_bind_opt_text(sqlite3_stmt *, int i, const char *text);
+int	store_bind_opt_text(struct db_stmt *, int i, const char *text);
 /* Bind an integer, or NULL when it equals `none`. */
-int	store_bind_opt_int(sqlite3_stmt *, int i, int64_t v, int64_t none);
+int	store_bind_opt_int(struct db_stmt *, int i, int64_t v, int64_t none);
 /* Copy a text column into a field (NULL reads as ""); -1 if too long. */
-int	store_col_text(sqlite3_stmt *, int col, char *buf, size_t size);
+int	store_col_text(struct db_stmt *, int col, char *buf, size_t size);
 /* Copy a blob column of exactly `len` bytes; -1 otherwise. */
-int	store_col_blob(sqlite3_stmt *, int col, uint8_t *buf, size_t len);
+int	store_col_blob(struct db_stmt *, int col, uint8_t *buf, size_t len);
 /* Read an integer column, `none` when NULL. */
-int64_t	store_col_opt_int(sqlite3_stmt *, int col, int64_t none);
+int64_t	store_col_opt_int(struct db_stmt *, int col, int64_t none);
 
 /* schema.c */
 
