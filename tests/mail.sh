@@ -628,6 +628,42 @@ check "alice: which move was played against which" contains \
 check "alice: nothing left" contains \
     "Nothing is left of your conditional moves." "$tmp/a8b.flat"
 
+# --- 10. A mail over the size limit: its size and the limit --------------
+section "10. A mail over the size limit: its size and the limit"
+
+# 21.45 MiB with CRLF line ends, as IMAP counts it: "21.5 MB".
+na=$(count alice)
+nr=$(count corrchess corrchess.refused)
+{
+	printf 'From: alice@%s\r\nTo: %s\r\nSubject: my move\r\n' \
+	    "$domain" "$box"
+	printf 'Message-ID: <big.%s@alice.%s>\r\nMIME-Version: 1.0\r\n' \
+	    "$$" "$domain"
+	printf 'Content-Type: multipart/mixed; boundary="b"\r\n\r\n'
+	printf -- '--b\r\nContent-Type: text/plain\r\n\r\nmy move, and '
+	printf 'the photos\r\n--b\r\nContent-Type: application/octet-stream'
+	printf '\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+	perl -e 'my $l = ("QUJD" x 19) . "\r\n";
+	    print $l x int((22492774 - 600) / length $l);'
+	printf -- '--b--\r\n'
+} >"$tmp/m10"
+check "alice sends a mail of 21.45 MiB" send "alice@$domain" "$tmp/m10"
+check "the big mail is filed in refused" waitfor 60 \
+    has corrchess $((nr + 1)) corrchess.refused
+check "the log says its size and the limit" grep -q \
+    "from alice@$domain: refused: your mail is 21.5 MB; the limit is 16 MB" \
+    "$tmp/log"
+check "alice is answered" waitfor 20 has alice $((na + 1))
+fetch alice $((na + 1)) "$tmp/a10"
+same "the answer: subject" "$(hdr Subject "$tmp/a10")" \
+    "[corrchess] not accepted"
+textpart "$tmp/a10" | tr '\n' ' ' | tr -s ' ' >"$tmp/a10.flat"
+check "the answer says the size and the limit" contains \
+    "Your move was not accepted: your mail is 21.5 MB; the limit is 16 MB: send the statement and its signature without attachments." \
+    "$tmp/a10.flat"
+check "the answer is no how-to" sh -c "! grep -q 'holds no signed statement' \
+    '$tmp/a10.flat'"
+
 stop
 same "corrchessd stops cleanly" "$status" 0
 finish

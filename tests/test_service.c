@@ -577,20 +577,12 @@ stranger_mail(struct fx *fx, int64_t game, int first, int n)
 	}
 }
 
-/*
- * A stranger's flood of mail naming alice: three answers an hour go to
- * alice's registered address, then one summary a day of the rest, none
- * to the stranger; the counts are in the metrics.
- */
+/* Open the service again with mail on (answers queued in the outbox). */
 static void
-test_mail_refusal_flood(void **state)
+fx_open_mail(struct fx *fx)
 {
-	struct fx		*fx = *state;
 	struct service_config	 cfg;
-	struct service_error	 err;
-	struct outbox_count	 c;
 	char			 why[256];
-	int64_t			 id, held0, sent0, sum0;
 
 	service_close(fx->svc);
 	memset(&cfg, 0, sizeof cfg);
@@ -604,6 +596,89 @@ test_mail_refusal_flood(void **state)
 	fx->svc = service_open(&cfg, why, sizeof why);
 	if (fx->svc == NULL)
 		fail_msg("service_open: %s", why);
+}
+
+/* Mail a mail over the size limit from `sender`; its refusal into err. */
+static void
+big_mail(struct fx *fx, int uid, const char *sender, uint64_t size,
+    struct service_error *err)
+{
+	struct service_mail_in		in;
+	enum service_mail_outcome	out;
+	char				mid[64];
+
+	memset(&in, 0, sizeof in);
+	snprintf(mid, sizeof mid, "<big%d@club.example>", uid);
+	in.mailbox = "INBOX";
+	in.uidvalidity = 1;
+	in.uid = uid;
+	in.message_id = mid;
+	in.sender = sender;
+	in.subject = "my move";
+	in.too_large = true;
+	in.size = size;
+	in.size_limit = 16 * 1024 * 1024;
+	assert_int_equal(service_mail(fx->svc, &in, &out, err), 0);
+	assert_int_equal(out, SERVICE_MAIL_REFUSED);
+	assert_int_equal(err->status, 413);
+	assert_string_equal(err->code, "mail-too-large");
+}
+
+/*
+ * A mail over the size limit is refused with its size and the limit, in
+ * the sender's language, and answered to a registered sender only.
+ */
+static void
+test_mail_too_large(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+
+	fx_open_mail(fx);
+	assert_int_equal(service_player_set(fx->svc, "alice",
+	    "alice@club.example", NULL, NULL, NULL, &err), 0);
+	assert_int_equal(service_player_set(fx->svc, "carol",
+	    "carol@club.example", NULL, NULL, NULL, &err), 0);
+	/* 21.45 MiB reads 21.5 MB: rounded up. */
+	big_mail(fx, 1, "alice@club.example", 22492000, &err);
+	assert_string_equal(err.message, "your mail is 21.5 MB; the limit is "
+	    "16 MB: send the statement and its signature without "
+	    "attachments");
+	assert_int_equal(outbox_count(fx, "alice@club.example").refused, 1);
+	/* One byte over is not "16 MB". */
+	big_mail(fx, 2, "alice@club.example", 16 * 1024 * 1024 + 1, &err);
+	assert_string_equal(err.message, "your mail is 16.1 MB; the limit is "
+	    "16 MB: send the statement and its signature without "
+	    "attachments");
+	big_mail(fx, 3, "alice@club.example", 0, &err);
+	assert_string_equal(err.message, "your mail is larger than the limit "
+	    "of 16 MB: send the statement and its signature without "
+	    "attachments");
+	big_mail(fx, 4, "carol@club.example", 22492000, &err);
+	assert_string_equal(err.message, "votre courriel fait 21,5 Mo ; la "
+	    "limite est de 16 Mo : envoyez la déclaration et sa signature "
+	    "sans pièce jointe");
+	assert_int_equal(outbox_count(fx, "carol@club.example").refused, 1);
+	/* A stranger is not answered. */
+	big_mail(fx, 5, "mallory@evil.example", 22492000, &err);
+	assert_int_equal(outbox_count(fx, "mallory@evil.example").refused, 0);
+	assert_int_equal(outbox_count(fx, "mallory@evil.example").howto, 0);
+}
+
+/*
+ * A stranger's flood of mail naming alice: three answers an hour go to
+ * alice's registered address, then one summary a day of the rest, none
+ * to the stranger; the counts are in the metrics.
+ */
+static void
+test_mail_refusal_flood(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct outbox_count	 c;
+	int64_t			 id, held0, sent0, sum0;
+
+	fx_open_mail(fx);
 	assert_int_equal(service_player_set(fx->svc, "alice",
 	    "alice@club.example", NULL, NULL, NULL, &err), 0);
 	id = game_make(fx, "alice", "bob", NULL, NULL);
@@ -1792,6 +1867,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_revoked_in_flight,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mail_too_large, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_mail_refusal_flood,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_game, setup,

@@ -288,6 +288,7 @@ static const struct {
 	{ "leave-too-soon", "congé demandé trop tôt" },
 	{ "leave-overlaps", "ce congé en chevauche un autre" },
 	{ "leave-allowance", "ce congé dépasse le quota de l'année" },
+	{ "mail-too-large", "courriel trop volumineux" },
 	{ "internal", "erreur interne du serveur" },
 };
 

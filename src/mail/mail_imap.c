@@ -737,6 +737,7 @@ mail_imap_poll(struct mail_imap *imap, uint32_t last_uidvalidity,
 	char			 url[1200];
 	uint32_t		 uidvalidity, uidnext, from, *uids = NULL;
 	size_t			 n = 0, i;
+	curl_off_t		 announced;
 	CURLcode		 rc;
 	enum mail_imap_err	 e;
 
@@ -793,6 +794,14 @@ mail_imap_poll(struct mail_imap *imap, uint32_t last_uidvalidity,
 		msg.data = imap->answer.data != NULL ? imap->answer.data : "";
 		msg.len = imap->answer.len;
 		msg.truncated = imap->answer.over;
+		msg.size = msg.len;
+		msg.limit = imap->max_message;
+		/* The FETCH literal's {size}, which libcurl took as the
+		 * download's length. */
+		if (msg.truncated)
+			msg.size = curl_easy_getinfo(imap->curl,
+			    CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) ==
+			    CURLE_OK && announced > 0 ? (uint64_t)announced : 0;
 		r.fetched++;
 		if (cb(&msg, arg) != 0)
 			break;

@@ -114,6 +114,10 @@ struct mail_imap_message {
 	bool		 truncated;	/* larger than max_message_size: data
 					 * holds its first max_message_size
 					 * bytes only */
+	uint64_t	 size;		/* the whole message's size as the
+					 * server announced it (len when not
+					 * truncated; 0: not announced) */
+	uint64_t	 limit;		/* max_message_size */
 };
 
 /*

@@ -254,6 +254,9 @@ mail_one(const struct mail_imap_message *msg, void *arg)
 	in->sender = parsed && mm->from ? mm->from : "";
 	in->subject = parsed && mm->subject ? mm->subject : "";
 	in->automatic = !parsed || mm->automatic;
+	in->too_large = msg->truncated;
+	in->size = msg->size;
+	in->size_limit = msg->limit;
 	if (parsed && !msg->truncated && mm->statement != NULL) {
 		in->statement = mm->statement;
 		in->statement_len = mm->statement_len;

@@ -287,6 +287,59 @@ mail_answer_howto(struct service *svc, const struct job *j, int64_t now)
 	return notify_queue(svc, svc->wstore, &n, now);
 }
 
+/*
+ * Write a size in megabytes (of 2^20 bytes) with one decimal, rounded up
+ * (a mail just over the limit is not "16 MB" beside a limit of 16 MB),
+ * ".0" left out; a decimal comma in French.
+ */
+static void
+mail_megabytes(uint64_t bytes, enum chess_lang lang, char *buf, size_t size)
+{
+	uint64_t	tenths = (bytes * 10 + (1 << 20) - 1) >> 20;
+
+	if (tenths % 10 == 0)
+		snprintf(buf, size, "%" PRIu64, tenths / 10);
+	else
+		snprintf(buf, size, "%" PRIu64 "%c%" PRIu64, tenths / 10,
+		    lang == CHESS_LANG_FR ? ',' : '.', tenths % 10);
+}
+
+/*
+ * Refuse a mail over the size limit, saying its size and the limit in the
+ * language of the player who sent it (English for an unknown address).
+ */
+static int
+mail_too_large(struct service *svc, const struct service_mail_in *m,
+    struct service_error *err)
+{
+	struct store_player	p;
+	enum chess_lang		lang = CHESS_LANG_EN;
+	char			size[32], limit[32];
+
+	if (m->sender[0] != '\0' && store_player_get_by_email(svc->wstore,
+	    m->sender, &p) == STORE_OK)
+		lang = player_lang(&p);
+	mail_megabytes(m->size, lang, size, sizeof size);
+	mail_megabytes(m->size_limit, lang, limit, sizeof limit);
+	if (lang == CHESS_LANG_FR && m->size > m->size_limit)
+		return service_fail(err, 413, "mail-too-large",
+		    "votre courriel fait %s Mo ; la limite est de %s Mo : "
+		    "envoyez la déclaration et sa signature sans pièce "
+		    "jointe", size, limit);
+	if (lang == CHESS_LANG_FR)
+		return service_fail(err, 413, "mail-too-large",
+		    "votre courriel dépasse la limite de %s Mo : envoyez la "
+		    "déclaration et sa signature sans pièce jointe", limit);
+	if (m->size > m->size_limit)
+		return service_fail(err, 413, "mail-too-large",
+		    "your mail is %s MB; the limit is %s MB: send the "
+		    "statement and its signature without attachments", size,
+		    limit);
+	return service_fail(err, 413, "mail-too-large",
+	    "your mail is larger than the limit of %s MB: send the "
+	    "statement and its signature without attachments", limit);
+}
+
 /* Move the stored mailbox position up to this mail. */
 static enum store_status
 mail_position_advance(struct store *st, const struct service_mail_in *m)
@@ -329,7 +382,10 @@ job_mail(struct service *svc, struct job *j, int64_t now)
 	if (ss != STORE_NOTFOUND)
 		return service_store_fail(j->err, svc->wstore,
 		    "look the mail up");
-	if (jm->s.st != NULL && !jm->refused) {
+	if (m->too_large) {
+		mail_too_large(svc, m, j->err);
+		jm->outcome = SERVICE_MAIL_REFUSED;
+	} else if (jm->s.st != NULL && !jm->refused) {
 		if (job_game(svc, j, now) == 0)
 			jm->outcome = SERVICE_MAIL_APPLIED;
 		else if (j->err->status == 500)

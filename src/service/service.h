@@ -380,6 +380,10 @@ struct service_mail_in {
 	bool		 automatic;	/* a bounce or auto-reply: never answer */
 	const char	*statement;
 	size_t		 statement_len;
+	bool		 too_large;	/* over the size limit: refused with
+					   its size and the limit */
+	uint64_t	 size;		/* its size in bytes (0: not known) */
+	uint64_t	 size_limit;	/* the limit it is over */
 };
 
 enum service_mail_outcome {
