@@ -17,6 +17,8 @@
 #   browser.py after STATE        the record of a tampered copy fails to
 #                                 verify; the French page of the French
 #                                 player; 360 px wide; screenshots
+#   browser.py https STATE        (tests/tls.sh) enrol carol at
+#                                 https://corrchess.test, play a move
 #
 # STATE is a directory holding `base` (the server's URL), `invite.alice`,
 # `invite.bob` (the links), `tampered` (phase 2: the copy's URL) and
@@ -61,7 +63,7 @@ def check(name, cond, why=''):
 class Browser:
     """One Chromium process with its own profile, and one page in it."""
 
-    def __init__(self, profile, log):
+    def __init__(self, profile, log, extra=()):
         r3, w3 = os.pipe()
         r4, w4 = os.pipe()
         args = [CHROMIUM, '--headless=new', '--remote-debugging-pipe',
@@ -70,7 +72,7 @@ class Browser:
                 '--disable-extensions', '--disable-background-networking',
                 '--disable-component-update', '--disable-sync',
                 '--hide-scrollbars', '--mute-audio',
-                '--window-size=1200,900', 'about:blank']
+                '--window-size=1200,900'] + list(extra) + ['about:blank']
         if os.geteuid() == 0:
             args.insert(1, '--no-sandbox')
         # Chromium reads commands on fd 3 and writes on fd 4: in the
@@ -473,15 +475,37 @@ def after(state, log):
         bob.close()
 
 
+def https(state, log):
+    """tests/tls.sh: enrol carol at an https:// address that is not
+    localhost (so a secure context by HTTPS alone) and play e4 in game 1
+    by clicks."""
+    base = read(state, 'base')
+    carol = Browser(os.path.join(state, 'profile-carol'), log, [
+        '--host-resolver-rules=' + read(state, 'resolver'),
+        '--ignore-certificate-errors-spki-list=' + read(state, 'spki')])
+    try:
+        enrol(carol, read(state, 'invite.carol'), 'carol over HTTPS')
+        check('https: a secure context by HTTPS, not by localhost',
+              carol.eval('window.isSecureContext && location.protocol === '
+                         '"https:" && location.hostname === '
+                         '"corrchess.test"'))
+        move(carol, base, 1, 'e2', 'e4', 'https: carol e2-e4 by clicks')
+    finally:
+        carol.close()
+
+
+PHASES = {'enrol-play': enrol_play, 'after': after, 'https': https}
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ('enrol-play', 'after'):
-        sys.exit('usage: browser.py enrol-play|after STATE')
+    if len(sys.argv) != 3 or sys.argv[1] not in PHASES:
+        sys.exit('usage: browser.py enrol-play|after|https STATE')
     state = sys.argv[2]
     if shutil.which(CHROMIUM) is None:
         sys.exit(CHROMIUM + ' not found: run .ci/install-deps')
     with open(os.path.join(state, 'chromium.log'), 'ab') as log:
         try:
-            (enrol_play if sys.argv[1] == 'enrol-play' else after)(state, log)
+            PHASES[sys.argv[1]](state, log)
         except RuntimeError as e:
             bad('browser', str(e))
     sys.exit(1 if failed else 0)

@@ -187,9 +187,11 @@ EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint),
 # invitations; browser.sh: enrolment and play in headless Chromium, driven
-# over the DevTools protocol by browser.py (screenshots: tests/screenshots/).
-TESTS += tests/web.sh tests/browser.sh
-EXTRA_DIST += tests/web.sh tests/browser.sh tests/browser.py
+# over the DevTools protocol by browser.py (screenshots: tests/screenshots/);
+# tls.sh: HTTPS with certificates openssl made, renewed on SIGHUP, curl and
+# Chromium at https://corrchess.test.
+TESTS += tests/web.sh tests/browser.sh tests/tls.sh
+EXTRA_DIST += tests/web.sh tests/browser.sh tests/browser.py tests/tls.sh
 CLEANFILES += tests/screenshots/*.png
 
 # --- robustness --------------------------------------------------------------

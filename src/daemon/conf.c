@@ -135,6 +135,16 @@ const struct conf_key conf_table[] = {
 	  .help = "Threads that run signed actions and other requests that "
 	  "wait for a commit, so that many wait at once and commit together "
 	  "(0: run them on the HTTP threads)." },
+	{ .section = "server", .name = "tls_certificate", .type = CONF_PATH,
+	  .flags = CONF_EMPTY_OK, .def = "",
+	  .offset = OFF(server.tls_certificate),
+	  .help = "Serve HTTPS with this certificate chain (PEM, the "
+	  "server's certificate first), read again on SIGHUP without "
+	  "closing a connection (empty: plain HTTP)." },
+	{ .section = "server", .name = "tls_key", .type = CONF_PATH,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(server.tls_key),
+	  .help = "The certificate's private key (PEM, unencrypted, "
+	  "readable by corrchessd only); read again on SIGHUP." },
 
 	{ .section = "storage", .name = "synchronous", .type = CONF_CHOICE,
 	  .choices = conf_synchronous_choices, .def = "full",

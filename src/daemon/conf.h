@@ -74,6 +74,8 @@ struct conf {
 		long long	 request_timeout;	/* seconds */
 		long long	 threads;
 		long long	 action_threads;
+		char		*tls_certificate;	/* "" = plain HTTP */
+		char		*tls_key;
 	} server;
 	struct conf_storage {
 		long long	 synchronous;	/* enum conf_synchronous */

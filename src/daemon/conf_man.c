@@ -22,6 +22,8 @@
 static const char *const conf_reloadable_keys[] = {
 	"log.level",
 	"log.requests",
+	"server.tls_certificate",
+	"server.tls_key",
 };
 
 /* Tell whether SIGHUP applies key at once. */

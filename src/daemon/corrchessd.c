@@ -396,6 +396,49 @@ notify(const char *state)
 }
 
 /*
+ * On SIGHUP, read the HTTPS certificate and key again (renewed in place,
+ * or named anew) and serve them from the next handshake on; keep the
+ * running ones when they do not load. Turning HTTPS on or off needs a
+ * restart.
+ */
+static void
+reload_tls(struct conf *running, const struct conf *conf,
+    struct http_server *srv)
+{
+	const struct conf_server	*cs = &conf->server;
+	char				 err[CONF_ERR_SIZE];
+	char				*cert, *key;
+
+	if (!http_tls_serving(srv)) {
+		if (*cs->tls_certificate != '\0')
+			log_warnx("SIGHUP: HTTPS starts at the next start "
+			    "(corrchessd was started without a certificate)");
+		return;
+	}
+	if (*cs->tls_certificate == '\0' || *cs->tls_key == '\0') {
+		log_warnx("SIGHUP: [server] tls_certificate or tls_key is "
+		    "empty: HTTPS goes on with the running certificate until "
+		    "the next start");
+		return;
+	}
+	if (http_tls_reload(srv, cs->tls_certificate, cs->tls_key, err,
+	    sizeof err) != 0) {
+		log_warnx("SIGHUP: [server] tls: %s; keeping the running "
+		    "certificate", err);
+		return;
+	}
+	if ((cert = strdup(cs->tls_certificate)) == NULL ||
+	    (key = strdup(cs->tls_key)) == NULL) {
+		free(cert);
+		return;
+	}
+	free(running->server.tls_certificate);
+	free(running->server.tls_key);
+	running->server.tls_certificate = cert;
+	running->server.tls_key = key;
+}
+
+/*
  * Read the configuration file again after SIGHUP into a new struct and
  * compare it with the running one (*running): apply the keys that
  * conf_reloadable() names (updating *running), and log each other changed
@@ -429,6 +472,7 @@ reload(struct conf *running, struct http_server *srv, const struct args *a)
 		log_info("SIGHUP: [%s] %s changed; applied", key->section,
 		    key->name);
 	}
+	reload_tls(running, &conf, srv);
 	running->log.level = conf.log.level;
 	running->log.requests = conf.log.requests;
 	if (!a->debug)
@@ -630,6 +674,28 @@ check_readable(const char *section, const char *key, const char *path,
 	return 0;
 }
 
+/* Check the HTTPS certificate and key as the server will load them; 0,
+ * or -1 with why. */
+static int
+check_tls(const struct conf_server *cs, char *err, size_t errsize)
+{
+	char	why[CONF_ERR_SIZE - 64];
+
+	if (*cs->tls_certificate == '\0' && *cs->tls_key == '\0')
+		return 0;
+	if (*cs->tls_certificate == '\0' || *cs->tls_key == '\0') {
+		snprintf(err, errsize, "[server] tls_certificate and tls_key "
+		    "go together: set both for HTTPS, or neither");
+		return -1;
+	}
+	if (http_tls_check(cs->tls_certificate, cs->tls_key, why,
+	    sizeof why) != 0) {
+		snprintf(err, errsize, "[server] tls: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Check, before anything is written, what start-up would refuse later in
  * the configuration: the files it reads (admin token, mail passwords, CA
@@ -660,6 +726,8 @@ check_startup(const struct conf *conf, char *err, size_t errsize)
 			}
 		}
 	}
+	if (check_tls(&conf->server, err, errsize) != 0)
+		return -1;
 	if (!m->enabled)
 		return 0;
 	mailer_bare_address(m->from, addr, sizeof addr);
@@ -934,6 +1002,8 @@ start_http(struct corrchessd *d)
 	hopts.workers = (unsigned)cs->action_threads;
 	hopts.admin_token = d->token;
 	hopts.log_requests = d->conf.log.requests;
+	hopts.tls_cert = cs->tls_certificate;
+	hopts.tls_key = cs->tls_key;
 	if (d->nfds == 1)
 		hopts.listen_fd = SDNOTIFY_LISTEN_FDS_START;
 	/* One server for the REST API, the web pages and the Xfcc
@@ -963,12 +1033,14 @@ start_http(struct corrchessd *d)
 		log_info("xfcc: the endpoint is POST %s", d->conf.xfcc.path);
 	if (d->nfds == 1)
 		log_info("corrchessd %s listening on socket-activated fd %d "
-		    "port %u ([server] listen and port unused)",
+		    "port %u (%s; [server] listen and port unused)",
 		    PACKAGE_VERSION, SDNOTIFY_LISTEN_FDS_START,
-		    http_server_port(d->srv));
+		    http_server_port(d->srv), http_tls_serving(d->srv) ?
+		    "HTTPS" : "HTTP");
 	else
-		log_info("corrchessd %s listening on %s port %u",
-		    PACKAGE_VERSION, cs->listen, http_server_port(d->srv));
+		log_info("corrchessd %s listening on %s port %u (%s)",
+		    PACKAGE_VERSION, cs->listen, http_server_port(d->srv),
+		    http_tls_serving(d->srv) ? "HTTPS" : "HTTP");
 	return 0;
 }
 

@@ -104,6 +104,10 @@ struct http_options {
 						 * socket (socket activation;
 						 * address and port unused);
 						 * 0: bind address, port */
+	const char	*tls_cert;		/* PEM certificate chain file
+						 * and its PEM key file: HTTPS;
+						 * NULL or "": plain HTTP */
+	const char	*tls_key;
 };
 
 /*
@@ -114,6 +118,26 @@ struct http_options {
 struct http_server *http_server_start(const struct http_options *opts,
 	    const struct http_route *routes, size_t nroutes, void *user,
 	    char *err, size_t errsize);
+
+/*
+ * HTTPS. A server started with tls_cert and tls_key answers every TLS
+ * handshake with the credentials current at that moment, so
+ * http_tls_reload() swaps them without closing the listening socket or a
+ * connection: connections already open keep their session, new ones get
+ * the new certificate. One HTTPS server per process.
+ *
+ * http_tls_check() loads a certificate chain and key as the server would
+ * (PEM files, the key unencrypted and the certificate's) and frees them;
+ * http_tls_reload() loads them and serves them from the next handshake on,
+ * or keeps the running ones when they do not load. Both: 0, or -1 with a
+ * reason naming the file at fault in err.
+ */
+int	http_tls_check(const char *cert, const char *key, char *err,
+	    size_t errsize);
+int	http_tls_reload(struct http_server *srv, const char *cert,
+	    const char *key, char *err, size_t errsize);
+/* Tell whether srv serves HTTPS. */
+bool	http_tls_serving(const struct http_server *srv);
 
 /* The port the server listens on (useful with port 0). */
 unsigned	http_server_port(const struct http_server *srv);

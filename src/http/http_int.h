@@ -35,6 +35,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <gnutls/abstract.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <sodium.h>
 
@@ -51,6 +53,19 @@ typedef int mhd_result;
  * and a last one for every other code. status.c checks the number.
  */
 #define HTTP_NSTATUS	23
+
+/*
+ * HTTPS (tls.c): load the certificate and key of srv->opts before
+ * libmicrohttpd starts (0, or -1 with why); free them once it stopped
+ * (does nothing for a server without HTTPS); the handshake callback given
+ * to libmicrohttpd (MHD_OPTION_HTTPS_CERT_CALLBACK).
+ */
+int	http_tls_start(struct http_server *, char *err, size_t errsize);
+void	http_tls_stop(struct http_server *);
+int	http_tls_retrieve(gnutls_session_t, const gnutls_datum_t *req_ca_dn,
+	    int nreqs, const gnutls_pk_algorithm_t *pk_algos,
+	    int pk_algos_length, gnutls_pcert_st **pcert,
+	    unsigned int *pcert_length, gnutls_privkey_t *pkey);
 
 /* The built-in routes (builtin.c), served after the caller's. */
 #define HTTP_NBUILTIN	2

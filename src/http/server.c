@@ -417,7 +417,10 @@ http_server_free(struct http_server *srv)
 	free(srv->routes);
 	if (srv->fd != -1)
 		close(srv->fd);
+	http_tls_stop(srv);
 	free((char *)srv->opts.address);
+	free((char *)srv->opts.tls_cert);
+	free((char *)srv->opts.tls_key);
 	free(srv);
 }
 
@@ -428,8 +431,11 @@ http_server_start(const struct http_options *opts,
     char *err, size_t errsize)
 {
 	struct http_server	*srv;
+	struct MHD_OptionItem	 tls_opts[2] = {
+		{ MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL } };
 	size_t			 i, mem;
 	unsigned int		 flags;
+	bool			 tls;
 
 	if (sodium_init() == -1) {
 		snprintf(err, errsize, "libsodium failed to start");
@@ -446,10 +452,17 @@ http_server_start(const struct http_options *opts,
 	srv->opts = *opts;
 	srv->opts.admin_token = NULL;
 	atomic_store(&srv->log_requests, opts->log_requests);
-	if ((srv->opts.address = strdup(opts->address)) == NULL) {
+	srv->opts.tls_cert = srv->opts.tls_key = NULL;
+	tls = opts->tls_cert != NULL && *opts->tls_cert != '\0';
+	if ((srv->opts.address = strdup(opts->address)) == NULL ||
+	    (tls && ((srv->opts.tls_cert = strdup(opts->tls_cert)) == NULL ||
+	    (srv->opts.tls_key = strdup(opts->tls_key ? opts->tls_key :
+	    "")) == NULL))) {
 		snprintf(err, errsize, "out of memory");
 		goto fail;
 	}
+	if (tls && http_tls_start(srv, err, errsize) != 0)
+		goto fail;
 	if (opts->admin_token != NULL && *opts->admin_token != '\0') {
 		crypto_generichash(srv->token_hash, sizeof srv->token_hash,
 		    (const unsigned char *)opts->admin_token,
@@ -478,6 +491,12 @@ http_server_start(const struct http_options *opts,
 	mem = opts->max_header_size + 4096;
 	flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC |
 	    MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+	/* HTTPS: every handshake asks tls.c for the current certificate. */
+	if (tls) {
+		flags |= MHD_USE_TLS;
+		tls_opts[0].option = MHD_OPTION_HTTPS_CERT_CALLBACK;
+		tls_opts[0].ptr_value = (void *)(uintptr_t)http_tls_retrieve;
+	}
 	srv->mhd = MHD_start_daemon(flags, 0, http_guard_accept, srv,
 	    http_access, srv,
 	    MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, srv,
@@ -491,10 +510,12 @@ http_server_start(const struct http_options *opts,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, mem,
 	    MHD_OPTION_NOTIFY_COMPLETED, http_completed, srv,
 	    MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, srv,
+	    MHD_OPTION_ARRAY, tls_opts,
 	    MHD_OPTION_END);
 	if (srv->mhd == NULL) {
-		snprintf(err, errsize, "libmicrohttpd failed to start on %s "
-		    "port %u", opts->address, srv->port);
+		snprintf(err, errsize, "libmicrohttpd failed to start%s on "
+		    "%s port %u", tls ? " with HTTPS" : "", opts->address,
+		    srv->port);
 		goto fail;
 	}
 	if (http_guard_start(srv, err, errsize) != 0) {
