@@ -26,25 +26,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl chromium python3 sqlite3 ssh-keygen
 
-# browser PHASE: run tests/browser.py, counting its checks; it must exit 0.
-browser() {
-	python3 "$top_srcdir/tests/browser.py" "$1" "$tmp/b" >"$tmp/b.out" 2>&1
-	st=$?
-	while read -r word rest; do
-		case $word in
-		ok) ok "$rest" ;;
-		FAIL) bad "browser: $rest" ;;
-		screenshot) echo "$rest" ;;
-		*) echo "$word $rest" >&2 ;;
-		esac
-	done <"$tmp/b.out"
-	if [ "$st" -eq 0 ]; then
-		ok "browser.py $1"
-	else
-		bad "browser.py $1 exited $st (the log: $tmp/b/chromium.log)"
-	fi
-}
-
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
 check "corrchessd starts" daemon_start || finish

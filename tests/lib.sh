@@ -250,6 +250,26 @@ daemon_stop() {
 	pid=
 }
 
+# browser PHASE: run tests/browser.py PHASE on the state directory $tmp/b,
+# counting its checks; it must exit 0.
+browser() {
+	python3 "$top_srcdir/tests/browser.py" "$1" "$tmp/b" >"$tmp/b.out" 2>&1
+	st=$?
+	while read -r word rest; do
+		case $word in
+		ok) ok "$rest" ;;
+		FAIL) bad "browser: $rest" ;;
+		screenshot) echo "$rest" ;;
+		*) echo "$word $rest" >&2 ;;
+		esac
+	done <"$tmp/b.out"
+	if [ "$st" -eq 0 ]; then
+		ok "browser.py $1"
+	else
+		bad "browser.py $1 exited $st (the log: $tmp/b/chromium.log)"
+	fi
+}
+
 # --- HTTP and JSON ------------------------------------------------------
 
 # req METHOD PATH [CURL-ARG...]: the body goes to $tmp/out, the status to

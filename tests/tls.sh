@@ -220,16 +220,7 @@ echo "MAP $host 127.0.0.1" >"$tmp/b/resolver"
 openssl x509 -in "$tmp/two.crt" -noout -pubkey |
     openssl pkey -pubin -outform der | openssl dgst -sha256 -binary |
     base64 >"$tmp/b/spki"
-python3 "$top_srcdir/tests/browser.py" https "$tmp/b" >"$tmp/b.out" 2>&1
-st=$?
-while read -r word rest; do
-	case $word in
-	ok) ok "$rest" ;;
-	FAIL) bad "browser: $rest" ;;
-	*) echo "$word $rest" >&2 ;;
-	esac
-done <"$tmp/b.out"
-same "browser.py https" "$st" 0
+browser https
 req GET /api/v1/games/1
 same "carol's move from the browser over HTTPS" "$(jmoves)" e4
 admin GET /api/v1/players/carol
