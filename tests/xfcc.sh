@@ -20,7 +20,7 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 
-need curl tclsh
+need curl tclsh python3
 scid_tcl=${SCID_CORRESPONDENCE_TCL:-/usr/share/scid/tcl/tools/correspondence.tcl}
 if [ ! -f "$scid_tcl" ] || ! echo 'package require tdom' | tclsh >/dev/null 2>&1; then
 	echo "Scid's $scid_tcl or tdom not found: run .ci/install-deps" >&2
@@ -56,6 +56,11 @@ soap() {
 </soap:Body></soap:Envelope>\n' "$1" "$2" "$1" >"$tmp/soap.xml"
 	req POST /xfccbasic.asmx -H 'Content-Type: text/xml; charset=utf-8' \
 	    --data-binary "@$tmp/soap.xml"
+}
+
+# js EXPR: a Python expression on the last JSON answer, `d`, printed.
+js() {
+	python3 -c "import json; d = json.load(open('$tmp/out')); print($1)"
 }
 
 # move_result FIELDS: MakeAMove as bob; the MakeAMoveResult in $result.
@@ -103,18 +108,22 @@ home=$tmp/home
 mkdir -p "$home/.scid4.7/config"
 esc=$(printf '%s' "$pass" | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' \
     -e 's/>/\&gt;/g')
-cat >"$home/.scid4.7/config/xfccrc" <<END
+# xfccrc PASSWORD: write Scid's xfccrc with this (escaped) password.
+xfccrc() {
+	cat >"$home/.scid4.7/config/xfccrc" <<END
 <?xml version="1.0" encoding="utf-8"?>
 <xfcc>
 <server>
    <name>corrchess</name>
    <uri>$base/xfccbasic.asmx</uri>
    <user>bob</user>
-   <pass>$esc</pass>
+   <pass>$1</pass>
    <rating>ICCF</rating>
 </server>
 </xfcc>
 END
+}
+xfccrc "$esc"
 inbox=$home/.scid4.7/data/Inbox
 
 # --- Scid: retrieve games ---------------------------------------------
@@ -225,8 +234,7 @@ scid_send 4 1 e5
 check "signatures only: refused as an authentication" grep -q \
     'Authentication failed!' "$tmp/scid"
 same "signatures only: nothing played" "$(moves 4)" "e4"
-sed -i "s|<pass>.*</pass>|<pass>wrong password</pass>|" \
-    "$home/.scid4.7/config/xfccrc"
+xfccrc "wrong password"
 scid fetch
 check "wrong password: Scid's message box" grep -q \
     'Could not authenticate to the Xfcc-Server' "$tmp/scid"
@@ -301,5 +309,56 @@ soap GetMyGames "<username>bob</username><password>$esc</password>"
 check "GetMyGames: the set-up game's FEN" grep -q \
     '<setup>true</setup><fen>1n2kn2/8/8/8/8/8/8/4K3 b - - 0 1</fen><moves>1... Nbd7</moves>' \
     "$tmp/out"
+
+# --- An event's auth rule; ratings in GetMyGames -------------------------
+
+admin POST /api/v1/events -d '{"name":"m1","format":"match","games":2,"players":["alice","bob"],"auth":"maybe"}'
+check "event: an auth rule that is not one, refused" \
+    sh -c "[ '$code' = 400 ] && grep -q '\"bad-auth\"' '$tmp/out'"
+admin POST /api/v1/events -d '{"name":"m1","format":"match","games":2,"players":["alice","bob"],"auth":"signed-or-attested"}'
+expect "event: a rated match whose games take attested moves" 201
+same "event: its rules say so" "$(js "d['rules']['auth']")" \
+    signed-or-attested
+admin POST /api/v1/events -d '{"name":"m2","format":"match","games":2,"players":["alice","bob"]}'
+same "event: without auth, the server's default" \
+    "$(js "d['rules']['auth']")" signed
+admin POST /api/v1/events/m1/start
+expect "event m1 starts" 200
+admin POST /api/v1/events/m2/start
+expect "event m2 starts" 200
+req GET /api/v1/events/m1
+g1=$(js "d['games'][0]['id']")
+g2=$(js "d['games'][1]['id']")
+req GET "/api/v1/games/$g1"
+same "event: game $g1 takes the event's rule" "$(jstr auth)" \
+    signed-or-attested
+req GET /api/v1/events/m2
+g3=$(js "d['games'][0]['id']")
+req GET "/api/v1/games/$g3"
+same "event: game $g3 takes the default" "$(jstr auth)" signed
+soap GetMyGames "<username>bob</username><password>$esc</password>"
+cp "$tmp/out" "$tmp/before"
+# In game g1 alice has White: bob resigns at once, by Xfcc.
+move_result "<gameId>$g1</gameId><movecount>1</movecount><myMove></myMove><resign>true</resign>"
+same "event: bob resigns game $g1 by Xfcc" "$result" Success
+req GET /api/v1/ratings
+same "event: the rated game rated both" "$(js "len(d['ratings'])")" 2
+welo=$(js "[round(r['rating']) for r in d['ratings'] if r['player'] == 'alice'][0]")
+belo=$(js "[round(r['rating']) for r in d['ratings'] if r['player'] == 'bob'][0]")
+soap GetMyGames "<username>bob</username><password>$esc</password>"
+check "GetMyGames: the ratings the game was rated at" grep -q \
+    "<XfccGame><id>$g1</id><white>alice</white><black>bob</black><whiteElo>1500</whiteElo><blackElo>1500</blackElo>" \
+    "$tmp/out"
+check "GetMyGames: the current ratings in the next game" grep -q \
+    "<XfccGame><id>$g2</id><white>bob</white><black>alice</black><whiteElo>$belo</whiteElo><blackElo>$welo</blackElo>" \
+    "$tmp/out"
+check "GetMyGames: before the first rated game, no rating fields" sh -c \
+    "! grep -q '<whiteElo>' '$tmp/before'"
+xfccrc "$esc"
+scid fetch
+check "Scid: the ratings in its PGN, under the rating name it was given" \
+    grep -q "^\[WhiteICCF \"$belo\"\]" "$inbox/corrchess-$g2.pgn"
+check "Scid: Black's too" grep -q "^\[BlackICCF \"$welo\"\]" \
+    "$inbox/corrchess-$g2.pgn"
 
 finish

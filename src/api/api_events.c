@@ -108,6 +108,8 @@ event_json(const struct service_event *ev)
 
 	if ((o = event_row_json(&ev->e)) == NULL)
 		return NULL;
+	json_object_set_new(json_object_get(o, "rules"), "auth",
+	    json_string(ev->auth));
 	a = json_array();
 	for (i = 0; i < ev->nplayers; i++)
 		json_array_append_new(a, json_pack("{s:s,s:i,s:o}",
@@ -184,8 +186,10 @@ event_text(const struct service_event *ev, size_t *lenp)
 	    ev->e.name, ev->e.format, ev->nplayers, ev->e.status);
 	if (ev->ngames > 0)
 		buf_addf(&b, ", %zu of %zu games finished", done, ev->ngames);
-	buf_addf(&b, "\n%s, %s, %s\n\n", ev->e.time_control, ev->e.variant,
-	    ev->e.rated ? "rated" : "not rated");
+	buf_addf(&b, "\n%s, %s, %s, %s\n\n", ev->e.time_control,
+	    ev->e.variant, ev->e.rated ? "rated" : "not rated",
+	    strcmp(ev->auth, "signed") == 0 ? "moves signed by the players" :
+	    "moves signed, or attested by the server");
 	for (i = 0; i < ev->nplayers; i++) {
 		pl[i].name = ev->players[i].name;
 		pl[i].withdrawn = ev->players[i].withdrawn != 0;

@@ -260,14 +260,14 @@ api_json_event(json_t *body, struct api_event_params *out, char *why,
 {
 	static const char *const	 known[] = { "name", "title", "site",
 	    "format", "games", "variant", "chess960", "fen", "time_control",
-	    "policy", "rated", "tiebreaks", "withdrawal", "players" };
+	    "policy", "rated", "tiebreaks", "withdrawal", "auth", "players" };
 	static const char *const	 keys[] = { "name", "title", "site",
 	    "format", "variant", "fen", "time_control", "policy",
-	    "withdrawal" };
+	    "withdrawal", "auth" };
 	struct service_event_params	*ep = &out->ep;
 	const char			**dst[] = { &ep->name, &ep->title,
 	    &ep->site, &ep->format, &ep->variant, &ep->fen,
-	    &ep->time_control, &ep->policy, &ep->withdrawal };
+	    &ep->time_control, &ep->policy, &ep->withdrawal, &ep->auth };
 	json_t				*n;
 	json_int_t			 v;
 	size_t				 i;

@@ -13,6 +13,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +196,12 @@ service_event_get(struct service *svc, const char *name,
 		service_store_fail(err, st, "read the event");
 		goto out;
 	}
+	if (store_event_auth_get(st, out->e.id, out->auth) != STORE_OK) {
+		service_store_fail(err, st, "read the event's auth");
+		goto out;
+	}
+	if (out->auth[0] == '\0')
+		snprintf(out->auth, sizeof out->auth, "%s", svc->auth_default);
 	if (event_lists(st, out->e.id, &pl, &gl, err) != 0)
 		goto out;
 	out->players = pl.v;

@@ -175,6 +175,9 @@ event_rules(const struct service_event_params *ep, struct store_event *e,
 		    "withdrawal must be \"lose\" (the remaining games are "
 		    "lost) or \"annul\" (ICCF: every game annulled when "
 		    "fewer than half were played)");
+	if (ep->auth != NULL && service_auth_valid(ep->auth) != 0)
+		return service_fail(err, 400, "bad-auth",
+		    "auth must be \"signed\" or \"signed-or-attested\"");
 	return 0;
 }
 
@@ -186,6 +189,7 @@ service_event_create(struct service *svc,
 	struct store_event	 e;
 	struct job		 j = { .kind = JOB_EVENT_CREATE, .err = err,
 				       .u.event_create = { .e = &e,
+				       .auth = ep->auth,
 				       .players = ep->players,
 				       .nplayers = ep->nplayers } };
 
@@ -264,6 +268,10 @@ job_event_create(struct service *svc, struct job *j, int64_t now)
 		return service_store_fail(j->err, svc->wstore,
 		    "create the event");
 	}
+	if (store_event_auth_set(svc->wstore, ec->e->id, ec->auth != NULL ?
+	    ec->auth : svc->auth_default) != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "store the event's auth");
 	for (i = 0; i < ec->nplayers; i++)
 		if (event_add(svc, ec->e, ec->players[i], now, j->err) != 0)
 			return -1;
@@ -379,9 +387,12 @@ event_game_create(struct service *svc, const struct store_event *e,
 	struct store_event_game		 eg;
 	struct store_game		 row;
 	struct game			 g;
-	char				 round[16];
+	char				 round[16], auth[STORE_AUTH_SIZE];
 	int				 rc = -1;
 
+	if (store_event_auth_get(svc->wstore, e->id, auth) != STORE_OK)
+		return service_store_fail(err, svc->wstore,
+		    "read the event's auth");
 	snprintf(round, sizeof round, "%u", bp->round);
 	memset(&gp, 0, sizeof gp);
 	gp.white = w->name;
@@ -395,7 +406,8 @@ event_game_create(struct service *svc, const struct store_event *e,
 	gp.site = e->site;
 	gp.round = round;
 	if (game_prepare(svc->wstore, &gp, now, &row, &g, err) != 0 ||
-	    game_insert(svc, &row, &g, NULL, now, err) != 0)
+	    game_insert(svc, &row, &g, auth[0] != '\0' ? auth : NULL, now,
+	    err) != 0)
 		goto out;
 	memset(&eg, 0, sizeof eg);
 	eg.event_id = e->id;

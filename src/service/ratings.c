@@ -175,6 +175,23 @@ rating_elo(struct store *st, const struct store_game *row, int c, int *elo)
 	return -1;
 }
 
+/* Give the Elo of both players of a game, as its PGN tags have them. */
+int
+service_game_elo(struct service *svc, const struct store_game *row,
+    int elo[2], struct service_error *err)
+{
+	struct store	*st;
+	int		 c;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	for (c = 0; c < 2; c++)
+		if (rating_elo(st, row, c, &elo[c]) != 0)
+			elo[c] = -1;
+	pool_put(svc, st);
+	return 0;
+}
+
 /* What a listing of ratings walks with. */
 struct rating_walk {
 	const struct service	*svc;

@@ -522,6 +522,11 @@ struct service_event_params {
 	int			  rated;	/* 0, 1, or -1: default (1) */
 	const char		 *tiebreaks;	/* "direct,wins,sb,koya" */
 	const char		 *withdrawal;	/* "lose" (default), "annul" */
+	const char		 *auth;		/* its games' auth rule,
+						   "signed" or
+						   "signed-or-attested";
+						   NULL: the server's
+						   default */
 	const char *const	 *players;	/* names, in start order */
 	size_t			  nplayers;
 };
@@ -534,6 +539,8 @@ struct service_event_params {
  */
 struct service_event {
 	struct store_event		 e;
+	char				 auth[STORE_AUTH_SIZE];	/* its
+					   games' auth rule */
 	struct store_event_player	*players;
 	size_t				 nplayers;
 	struct store_event_game		*games;
@@ -586,6 +593,12 @@ struct service_rating {
 };
 
 typedef int (*service_rating_cb)(void *arg, const struct service_rating *);
+
+/* The ratings of a game's players as its WhiteElo and BlackElo tags
+ * give them (rounded; the one the game was rated at, else the current
+ * one): elo[0] White's, elo[1] Black's, -1 for a player without one. */
+int service_game_elo(struct service *, const struct store_game *,
+    int elo[2], struct service_error *);
 
 /* List the rated players, best first. */
 int service_rating_list(struct service *, service_rating_cb, void *arg,

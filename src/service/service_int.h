@@ -171,9 +171,11 @@ struct job_doors_set {
 	const char			*xfcc_hash;	/* "" clears it */
 };
 
-/* JOB_EVENT_CREATE: the row, checked, and its players' names. */
+/* JOB_EVENT_CREATE: the row, checked, its games' auth rule (checked;
+ * NULL: the server's default) and its players' names. */
 struct job_event_create {
 	struct store_event		*e;
+	const char			*auth;
 	const char *const		*players;
 	size_t				 nplayers;
 };

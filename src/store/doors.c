@@ -1,5 +1,5 @@
 /*
- * store/doors.c: doors beside the signature: players' doors, games' rules.
+ * store/doors.c: doors beside the signature: players' doors, games' and events' rules.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -78,46 +78,77 @@ store_doors_set(struct store *s, const struct store_doors *d)
 	return status;
 }
 
-/* Load a game's auth rule. */
-enum store_status
-store_game_auth_get(struct store *s, int64_t game_id,
-    char auth[STORE_AUTH_SIZE])
+/* Load the auth rule of a game or an event; `dflt` when none is stored. */
+static enum store_status
+auth_get(struct store *s, enum stmt_id which, int64_t id,
+    const char *dflt, char auth[STORE_AUTH_SIZE], const char *what)
 {
 	struct db_stmt		*st;
 	enum store_status	 status;
 
-	snprintf(auth, STORE_AUTH_SIZE, "signed");
-	if ((st = store_stmt(s, ST_GAME_AUTH_GET)) == NULL)
+	snprintf(auth, STORE_AUTH_SIZE, "%s", dflt);
+	if ((st = store_stmt(s, which)) == NULL)
 		return STORE_ERROR;
-	db_bind_int64(st, 1, game_id);
-	status = store_step_one(s, st, "get the game's auth", "no auth");
+	db_bind_int64(st, 1, id);
+	status = store_step_one(s, st, "get the auth rule", "no auth");
 	if (status == STORE_NOTFOUND)
 		status = STORE_OK;
 	else if (status == STORE_OK &&
 	    store_col_text(st, 0, auth, STORE_AUTH_SIZE) != 0) {
-		store_seterr(s, "game %lld: stored auth too long",
-		    (long long)game_id);
+		store_seterr(s, "%s %lld: stored auth too long", what,
+		    (long long)id);
 		status = STORE_ERROR;
 	}
 	store_done(st);
 	return status;
 }
 
-/* Store a game's auth rule. */
-enum store_status
-store_game_auth_set(struct store *s, int64_t game_id, const char *auth)
+/* Store the auth rule of a game or an event. */
+static enum store_status
+auth_set(struct store *s, enum stmt_id which, int64_t id,
+    const char *auth, const char *what)
 {
 	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (store_oneof(s, auth, store_auths, "auth") != 0)
 		return STORE_ERROR;
-	if ((st = store_stmt(s, ST_GAME_AUTH_SET)) == NULL)
+	if ((st = store_stmt(s, which)) == NULL)
 		return STORE_ERROR;
-	db_bind_int64(st, 1, game_id);
+	db_bind_int64(st, 1, id);
 	db_bind_text(st, 2, auth);
-	status = store_exec_stmt(s, st, "set the game's auth");
+	status = store_exec_stmt(s, st, "set the auth rule");
 	if (status == STORE_NOTFOUND)
-		store_seterr(s, "no such game");
+		store_seterr(s, "no such %s", what);
 	return status;
+}
+
+/* Load a game's auth rule. */
+enum store_status
+store_game_auth_get(struct store *s, int64_t game_id,
+    char auth[STORE_AUTH_SIZE])
+{
+	return auth_get(s, ST_GAME_AUTH_GET, game_id, "signed", auth, "game");
+}
+
+/* Store a game's auth rule. */
+enum store_status
+store_game_auth_set(struct store *s, int64_t game_id, const char *auth)
+{
+	return auth_set(s, ST_GAME_AUTH_SET, game_id, auth, "game");
+}
+
+/* Load an event's auth rule. */
+enum store_status
+store_event_auth_get(struct store *s, int64_t event_id,
+    char auth[STORE_AUTH_SIZE])
+{
+	return auth_get(s, ST_EVENT_AUTH_GET, event_id, "", auth, "event");
+}
+
+/* Store an event's auth rule. */
+enum store_status
+store_event_auth_set(struct store *s, int64_t event_id, const char *auth)
+{
+	return auth_set(s, ST_EVENT_AUTH_SET, event_id, auth, "event");
 }

@@ -346,6 +346,14 @@ static const char *const store_migrations[] = {
 	/* The foreign keys' checks find their rows without a scan. */
 	"CREATE INDEX invitations_player ON invitations (player_id);"
 	"CREATE INDEX invitations_key ON invitations (key_id);",
+
+	/* 13 -> 14: an event's auth rule, which its games take when it
+	 * starts ("signed", "signed-or-attested"); an event without a row
+	 * takes the server's default. */
+	"CREATE TABLE event_auth ("
+	"  event_id INTEGER PRIMARY KEY REFERENCES events (id),"
+	"  auth TEXT NOT NULL"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

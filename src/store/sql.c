@@ -288,6 +288,11 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_GAME_AUTH_SET] = { "game-auth-set", 0,
 	    "INSERT INTO game_auth (game_id, auth) VALUES (?1, ?2) "
 	    "ON CONFLICT (game_id) DO UPDATE SET auth = excluded.auth" },
+	[ST_EVENT_AUTH_GET] = { "event-auth-get", 0,
+	    "SELECT auth FROM event_auth WHERE event_id = ?1" },
+	[ST_EVENT_AUTH_SET] = { "event-auth-set", 0,
+	    "INSERT INTO event_auth (event_id, auth) VALUES (?1, ?2) "
+	    "ON CONFLICT (event_id) DO UPDATE SET auth = excluded.auth" },
 	[ST_COND_INSERT] = { "conditional-insert", 0,
 	    "INSERT INTO conditionals (game_id, player_id, key_id, ply, lines, "
 	    "statement, signature, source, created, status) "

@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	13
+#define STORE_SCHEMA_VERSION	14
 
 enum store_status {
 	STORE_OK = 0,
@@ -467,6 +467,15 @@ enum store_status store_game_auth_get(struct store *, int64_t game_id,
 
 /* Store a game's auth rule, "signed" or "signed-or-attested". */
 enum store_status store_game_auth_set(struct store *, int64_t game_id,
+    const char *auth);
+
+/* An event's auth rule into `auth` ("" when none was stored: the
+ * server's default). */
+enum store_status store_event_auth_get(struct store *, int64_t event_id,
+    char auth[STORE_AUTH_SIZE]);
+
+/* Store an event's auth rule, "signed" or "signed-or-attested". */
+enum store_status store_event_auth_set(struct store *, int64_t event_id,
     const char *auth);
 
 /*

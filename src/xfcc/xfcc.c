@@ -179,9 +179,13 @@ movetext(struct buf *b, const struct service_game *g)
 	}
 }
 
-/* Append one <XfccGame> for the player with id `me`. */
+/*
+ * Append one <XfccGame> for the player with id `me`; elo[] are the
+ * players' ratings (-1: none, and no field).
+ */
 static void
-game_xml(struct buf *b, const struct service_game *g, int64_t me)
+game_xml(struct buf *b, const struct service_game *g, int64_t me,
+    const int elo[2])
 {
 	const struct store_game	*r = &g->row;
 	struct chess_position	 standard;
@@ -203,6 +207,10 @@ game_xml(struct buf *b, const struct service_game *g, int64_t me)
 	buf_addf(b, "<XfccGame><id>%" PRId64 "</id>", r->id);
 	xml_field(b, "white", r->white_name);
 	xml_field(b, "black", r->black_name);
+	if (elo[CHESS_WHITE] >= 0)
+		buf_addf(b, "<whiteElo>%d</whiteElo>", elo[CHESS_WHITE]);
+	if (elo[CHESS_BLACK] >= 0)
+		buf_addf(b, "<blackElo>%d</blackElo>", elo[CHESS_BLACK]);
 	xml_field(b, "event", r->event);
 	xml_field(b, "site", r->site);
 	xml_field(b, "round", r->round);
@@ -271,6 +279,7 @@ get_my_games(struct service *svc, struct http_response *resp,
 	struct ids		 ids = { 0 };
 	struct buf		 b = { 0 };
 	size_t			 i;
+	int			 elo[2];
 
 	if (service_game_list(svc, &f, id_add, &ids, &err) != 0) {
 		respond_fault(resp, false, "ServerError");
@@ -281,7 +290,9 @@ get_my_games(struct service *svc, struct http_response *resp,
 	for (i = 0; i < ids.n; i++) {
 		if (service_game_get(svc, ids.v[i], &g, &err) != 0)
 			continue;
-		game_xml(&b, &g, p->id);
+		if (service_game_elo(svc, &g.row, elo, &err) != 0)
+			elo[0] = elo[1] = -1;
+		game_xml(&b, &g, p->id, elo);
 		service_game_free(&g);
 	}
 	buf_adds(&b, "</GetMyGamesResult></GetMyGamesResponse>\n"
