@@ -492,13 +492,14 @@ cc "event create --rated maybe" 2 event create -s "$base" -t "$tmp/token" \
 cc "event create" 0 event create -s "$base" -t "$tmp/token" \
     --title "Autumn league" --format double-round-robin --rated no \
     --time-control 3d/move --tiebreaks wins,sb --chess960 per-pairing \
-    league ann ben cid
+    --auth signed-or-attested league ann ben cid
 check "prints the new event" grep -q '^Autumn league (league)' "$tmp/cc-out"
 req GET /api/v1/events/league
 same "its rules as the options said" "$(jpy '(j["format"], j["rules"]["rated"],
     j["rules"]["time_control"], j["rules"]["tiebreaks"],
-    j["rules"]["chess960"], [p["name"] for p in j["players"]])')" \
-    "('double-round-robin', False, '3d/move', ['Wins', 'SB'], 'per-pairing', ['ann', 'ben', 'cid'])"
+    j["rules"]["chess960"], j["rules"]["auth"],
+    [p["name"] for p in j["players"]])')" \
+    "('double-round-robin', False, '3d/move', ['Wins', 'SB'], 'per-pairing', 'signed-or-attested', ['ann', 'ben', 'cid'])"
 cc "event add" 0 event add -s "$base" -t "$tmp/token" league dan eve
 cc "event add again" 1 event add -s "$base" -t "$tmp/token" league dan
 check "says who is in already" grep -q 'dan plays in league already' \

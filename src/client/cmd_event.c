@@ -142,6 +142,7 @@ static const struct event_rule {
 	{ "rated", "rated", RULE_YESNO },
 	{ "tiebreaks", "tiebreaks", RULE_LIST },
 	{ "withdrawal", "withdrawal", RULE_STRING },
+	{ "auth", "auth", RULE_STRING },
 };
 #define EVENT_NRULES	(sizeof event_rules / sizeof event_rules[0])
 

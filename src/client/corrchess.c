@@ -224,6 +224,9 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --rated yes|no     Glicko-2 rated (yes)\n"
 	  "  --tiebreaks LIST   direct,wins,sb,koya (that order by default)\n"
 	  "  --withdrawal R     lose (default) or annul\n"
+	  "  --auth A           signed, or signed-or-attested: its games take\n"
+	  "                     moves the server attests (Xfcc, mail tokens);\n"
+	  "                     the server's [game] auth by default\n"
 	  "\n"
 	  "  -s, --server URL      the server\n"
 	  "  -t, --token-file FILE the admin token, as for corrchess admin\n",
