@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 
+#include "util/log.h"
 #include "service/service_int.h"
 
 /*
@@ -124,6 +125,13 @@ job_run(struct service *svc, struct job *j, int64_t now)
 {
 	int	rc;
 
+	/* The batch's transaction was lost (undone by the engine after a
+	 * failure, which was logged): a savepoint now would commit alone. */
+	if (!store_in_transaction(svc->wstore)) {
+		j->rc = service_fail(j->err, 500, "internal", "the server could "
+		    "not %s; try again later", job_types[j->kind].commit);
+		return;
+	}
 	if (store_savepoint(svc->wstore) != STORE_OK) {
 		j->rc = service_store_fail(j->err, svc->wstore,
 		    "start the action");
@@ -150,6 +158,7 @@ batch_run(struct service *svc, struct job *batch)
 	struct job	*j;
 	int64_t		 now = service_now(svc);
 	size_t		 n = 0;
+	bool		 lost;
 
 	if (store_begin(svc->wstore) != STORE_OK) {
 		for (j = batch; j != NULL; j = j->next)
@@ -159,11 +168,19 @@ batch_run(struct service *svc, struct job *batch)
 	}
 	for (j = batch; j != NULL; j = j->next, n++)
 		job_run(svc, j, now);
-	if (store_commit(svc->wstore) != STORE_OK) {
-		service_store_fail(NULL, svc->wstore, "commit");
+	/*
+	 * A failed commit is one line in the log, whatever the batch holds;
+	 * a transaction already lost was logged where it failed.
+	 */
+	lost = !store_in_transaction(svc->wstore);
+	if (lost || store_commit(svc->wstore) != STORE_OK) {
+		if (!lost)
+			log_warnx("store: %s; %zu request%s undone",
+			    store_errmsg(svc->wstore), n, n == 1 ? "" : "s");
 		store_rollback(svc->wstore);
 		for (j = batch; j != NULL; j = j->next) {
-			j->rc = service_store_fail(j->err, svc->wstore,
+			j->rc = service_fail(j->err, 500, "internal",
+			    "the server could not %s; try again later",
 			    job_types[j->kind].commit);
 			cache_forget(svc, j->game_id);
 		}

@@ -341,11 +341,23 @@ store_commit(struct store *s)
 	return store_txn(s, ST_COMMIT);
 }
 
-/* Roll the transaction back. */
+/*
+ * Roll the transaction back; nothing to do when the engine already did
+ * (SQLite does on a full disk), and the failure's message is kept.
+ */
 enum store_status
 store_rollback(struct store *s)
 {
+	if (!db_in_txn(s->db))
+		return STORE_OK;
 	return store_txn(s, ST_ROLLBACK);
+}
+
+/* Tell whether a transaction is open. */
+bool
+store_in_transaction(struct store *s)
+{
+	return db_in_txn(s->db);
 }
 
 /* Mark a point inside the transaction that store_rollback_to() returns

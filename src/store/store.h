@@ -271,8 +271,18 @@ enum store_status store_begin(struct store *);
  */
 enum store_status store_commit(struct store *);
 
-/* Roll the transaction back. */
+/*
+ * Roll the transaction back. STORE_OK without a word when none is open:
+ * the engine rolls a transaction back by itself after some failures (a
+ * full disk, an I/O error), and store_errmsg() still says that failure.
+ */
 enum store_status store_rollback(struct store *);
+
+/*
+ * Tell whether a transaction is open: false after store_begin() when the
+ * engine rolled it back by itself after a failed statement.
+ */
+bool store_in_transaction(struct store *);
 
 /*
  * One savepoint inside a transaction (not nested): store_savepoint() marks
