@@ -13,7 +13,8 @@
 #                                 profiles), play games 1 to 4 by clicking
 #                                 squares, the promotion chooser, the text
 #                                 box and the draw buttons, a refused
-#                                 move, verify the record
+#                                 move, game 6 by mouse and finger drags
+#                                 and the keyboard, verify the record
 #   browser.py after STATE        the record of a tampered copy fails to
 #                                 verify; the French page of the French
 #                                 player; 360 px wide; screenshots
@@ -193,6 +194,53 @@ class Browser:
             self.page('Input.dispatchMouseEvent', {
                 'type': t, 'x': box[0], 'y': box[1], 'button': 'left',
                 'clickCount': 1})
+
+    def centre(self, selector):
+        box = self.eval('(() => { const e = document.querySelector(%s); '
+                        'if (!e) return null; const r = e.getBoundingClientRect();'
+                        ' return [r.x + r.width / 2, r.y + r.height / 2]; })()'
+                        % json.dumps(selector))
+        if box is None:
+            raise RuntimeError('nothing at ' + selector)
+        return box
+
+    def drag(self, frm, to, touch=False, steps=8):
+        """Press on FROM, move to TO in steps, release: with the mouse, or
+        with a finger (touch events)."""
+        self.eval('document.querySelector(%s).scrollIntoView({block: '
+                  '"center"})' % json.dumps(frm))
+        a, b = self.centre(frm), self.centre(to)
+        path = [(a[0] + (b[0] - a[0]) * i / steps,
+                 a[1] + (b[1] - a[1]) * i / steps) for i in range(steps + 1)]
+        if touch:
+            self.page('Input.dispatchTouchEvent', {
+                'type': 'touchStart', 'touchPoints': [{'x': a[0], 'y': a[1]}]})
+            for x, y in path[1:]:
+                self.page('Input.dispatchTouchEvent', {
+                    'type': 'touchMove', 'touchPoints': [{'x': x, 'y': y}]})
+            self.page('Input.dispatchTouchEvent', {
+                'type': 'touchEnd', 'touchPoints': []})
+            return
+        self.page('Input.dispatchMouseEvent', {
+            'type': 'mouseMoved', 'x': a[0], 'y': a[1]})
+        self.page('Input.dispatchMouseEvent', {
+            'type': 'mousePressed', 'x': a[0], 'y': a[1], 'button': 'left',
+            'buttons': 1, 'clickCount': 1})
+        for x, y in path[1:]:
+            self.page('Input.dispatchMouseEvent', {
+                'type': 'mouseMoved', 'x': x, 'y': y, 'button': 'left',
+                'buttons': 1})
+        self.page('Input.dispatchMouseEvent', {
+            'type': 'mouseReleased', 'x': b[0], 'y': b[1], 'button': 'left',
+            'buttons': 0, 'clickCount': 1})
+
+    def key(self, selector, key):
+        """Focus an element and press a key on it."""
+        self.eval('document.querySelector(%s).focus()' % json.dumps(selector))
+        for t in ('keyDown', 'keyUp'):
+            self.page('Input.dispatchKeyEvent', {
+                'type': t, 'key': key, 'code': key,
+                'windowsVirtualKeyCode': 13 if key == 'Enter' else 0})
 
     def type(self, selector, text):
         self.eval('document.querySelector(%s).focus()' % json.dumps(selector))
@@ -397,6 +445,40 @@ def enrol_play(state, log):
         check('game 3: the draw accepted', bob.wait(
             'document.getElementById("cc-status").textContent'
             '.includes("1/2-1/2")'))
+
+        # Game 6: by drag (the mouse, then a finger) and by the keyboard.
+        alice.goto(base + '/games/6')
+        alice.wait('!document.getElementById("cc-play").hidden')
+        sq = 'rect.cc-sq[data-square="%s"]'
+        alice.drag(sq % 'e2', sq % 'e6')
+        check('game 6: a drop on no legal square moves nothing',
+              alice.wait('document.querySelector("use.cc-piece[data-square='
+                         '\'e2\']") && !document.querySelector('
+                         '"use.cc-piece[transform]")') and ply(alice) == 0)
+        alice.drag(sq % 'e2', sq % 'e4')
+        check('game 6: alice e2-e4 by dragging with the mouse',
+              alice.wait('document.getElementById("cc-game") && Number('
+                         'document.getElementById("cc-game").dataset.ply)'
+                         ' === 1'), message(alice))
+        bob.goto(base + '/games/6')
+        bob.wait('!document.getElementById("cc-play").hidden')
+        bob.drag(sq % 'e7', sq % 'e5', touch=True)
+        check('game 6: bob e7-e5 by dragging with a finger',
+              bob.wait('document.getElementById("cc-game") && Number('
+                       'document.getElementById("cc-game").dataset.ply)'
+                       ' === 2'), message(bob))
+        alice.goto(base + '/games/6')
+        alice.wait('!document.getElementById("cc-play").hidden')
+        alice.key(sq % 'g1', 'Enter')
+        alice.wait('document.querySelector(".cc-dot")')
+        alice.key(sq % 'f3', 'Enter')
+        check('game 6: alice Ng1-f3 by the keyboard',
+              alice.wait('document.getElementById("cc-game") && Number('
+                         'document.getElementById("cc-game").dataset.ply)'
+                         ' === 3'), message(alice))
+        req = alice.eval('fetch("/api/v1/games/6").then((r) => r.json())'
+                         '.then((j) => j.moves.join(" "))')
+        check('game 6: the moves e4 e5 Nf3', req == 'e4 e5 Nf3', req)
 
         # The record verifies in the page.
         alice.goto(base + '/games/1')

@@ -10,8 +10,9 @@
 # and uses keys there): alice and bob enrol by invitation from two browser
 # profiles, each with a key the browser made and cannot export; game 1 is
 # played to checkmate by clicking squares, game 2 promotes through the
-# chooser, game 3 ends in a draw offered with a move and accepted; a move
-# out of turn shows the API's reason; the record verifies in the page and
+# chooser, game 3 ends in a draw offered with a move and accepted, game 6
+# is played by dragging with the mouse and a finger and by the keyboard; a
+# move out of turn shows the API's reason; the record verifies in the page and
 # fails to on a copy of the database with one byte changed; the French
 # player's pages are in French; the game page has no horizontal scroll at
 # 360 px; screenshots (desktop and phone, light and dark) are not blank
@@ -47,6 +48,8 @@ expect "game 4" 201
 admin POST /api/v1/games -d '{"white":"alice","black":"bob",
     "time_control":"10/50d","event":"Club championship"}'
 expect "game 5" 201
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "game 6 (by drag and keyboard)" 201
 
 # Invitations, by the command and by the API.
 mkdir "$tmp/b" "$tmp/b/profile-alice" "$tmp/b/profile-bob"

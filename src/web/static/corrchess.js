@@ -9,7 +9,8 @@
 //    not extractable, kept in IndexedDB, its public half registered with
 //    the invitation's token;
 //  - playing: legal destinations from the game's JSON, a click (or Enter)
-//    on a piece and on its destination, a promotion chooser, a text box
+//    on a piece and on its destination, or a drag (pointer events: mouse,
+//    pen or finger), a promotion chooser, a text box
 //    for any notation, draw offers, claims, resignation, leave; each
 //    action is the statement for the current ply, signed with
 //    crypto.subtle.sign("Ed25519") and posted like any other client's;
@@ -490,6 +491,8 @@ async function playPage(game, box) {
 		if (e.target.classList.contains('cc-dot'))
 			onSquare(e.target.dataset.square);
 	});
+	if (svg && g.turn === myColor) dragging(svg, rects, byFrom, pieceOn,
+	    () => from, choose, onSquare);
 
 	// The text box, the buttons, the leave form.
 	const input = document.getElementById('cc-move');
@@ -535,6 +538,72 @@ async function playPage(game, box) {
 	});
 	// Shown once everything answers.
 	box.hidden = false;
+}
+
+// Drag to move (pointer events: mouse, pen, touch): press on a piece that
+// has a legal move, carry it, release it on its square. A press released
+// without moving is left to the click handlers; a drop off the piece's
+// legal squares leaves it where it was.
+function dragging(svg, rects, byFrom, pieceOn, chosen, choose, onSquare) {
+	let drag = null, swallow = false;
+	const at = (e) => {
+		const p = svg.createSVGPoint();
+		p.x = e.clientX;
+		p.y = e.clientY;
+		return p.matrixTransform(svg.getScreenCTM().inverse());
+	};
+	const squareAt = (pt) => {
+		for (const r of rects) {
+			const x = Number(r.getAttribute('x'));
+			const y = Number(r.getAttribute('y'));
+			if (pt.x >= x && pt.x < x + 100 && pt.y >= y && pt.y < y + 100)
+				return r.dataset.square;
+		}
+		return null;
+	};
+	svg.classList.add('cc-draggable');
+	svg.addEventListener('pointerdown', (e) => {
+		if (e.button !== 0) return;
+		const start = at(e), sq = squareAt(start);
+		if (sq && byFrom.has(sq) && pieceOn(sq))
+			drag = { sq, start, piece: pieceOn(sq), id: e.pointerId,
+			    moving: false };
+	});
+	svg.addEventListener('pointermove', (e) => {
+		if (!drag || e.pointerId !== drag.id) return;
+		const pt = at(e);
+		const dx = pt.x - drag.start.x, dy = pt.y - drag.start.y;
+		if (!drag.moving) {
+			if (Math.hypot(dx, dy) < 8) return;
+			drag.moving = true;
+			svg.setPointerCapture(e.pointerId);
+			if (chosen() !== drag.sq) choose(drag.sq);
+			// Its colour's group last, so the piece passes over the others.
+			const group = drag.piece.parentNode;
+			group.parentNode.append(group);
+			drag.piece.classList.add('cc-dragged');
+		}
+		drag.piece.setAttribute('transform', 'translate(' + dx + ' '
+		    + dy + ')');
+	});
+	const end = (e, drop) => {
+		if (!drag || e.pointerId !== drag.id) return;
+		const d = drag;
+		drag = null;
+		if (!d.moving) return;
+		d.piece.removeAttribute('transform');
+		d.piece.classList.remove('cc-dragged');
+		// The click that follows a drag is not a click on a square.
+		swallow = true;
+		setTimeout(() => { swallow = false; }, 0);
+		const to = drop ? squareAt(at(e)) : null;
+		if (to && to !== d.sq) onSquare(to);
+	};
+	svg.addEventListener('pointerup', (e) => end(e, true));
+	svg.addEventListener('pointercancel', (e) => end(e, false));
+	svg.addEventListener('click', (e) => {
+		if (swallow) { swallow = false; e.stopPropagation(); }
+	}, true);
 }
 
 // --- The signed record ----------------------------------------------------
