@@ -329,6 +329,12 @@ def message(b):
                   '.textContent || ""')
 
 
+def at_ply(b, n):
+    """Wait until the game page (reloaded) shows ply N."""
+    return b.wait('document.getElementById("cc-game") && Number(document.'
+                  'getElementById("cc-game").dataset.ply) === %d' % n)
+
+
 def move(b, base, game, frm, to, name):
     """Click FROM then TO on the board of GAME; the page reloads at the
     next ply."""
@@ -338,9 +344,7 @@ def move(b, base, game, frm, to, name):
     b.click('rect.cc-sq[data-square="%s"]' % frm)
     b.wait('document.querySelector(".cc-dot")')
     b.click('rect.cc-sq[data-square="%s"]' % to)
-    check(name, b.wait('document.getElementById("cc-game") && '
-                       'Number(document.getElementById("cc-game").dataset.ply)'
-                       ' === %d' % (before + 1)), message(b) or '')
+    check(name, at_ply(b, before + 1), message(b) or '')
 
 
 def enrol(b, link, who):
@@ -457,25 +461,19 @@ def enrol_play(state, log):
                          '"use.cc-piece[transform]")') and ply(alice) == 0)
         alice.drag(sq % 'e2', sq % 'e4')
         check('game 6: alice e2-e4 by dragging with the mouse',
-              alice.wait('document.getElementById("cc-game") && Number('
-                         'document.getElementById("cc-game").dataset.ply)'
-                         ' === 1'), message(alice))
+              at_ply(alice, 1), message(alice))
         bob.goto(base + '/games/6')
         bob.wait('!document.getElementById("cc-play").hidden')
         bob.drag(sq % 'e7', sq % 'e5', touch=True)
         check('game 6: bob e7-e5 by dragging with a finger',
-              bob.wait('document.getElementById("cc-game") && Number('
-                       'document.getElementById("cc-game").dataset.ply)'
-                       ' === 2'), message(bob))
+              at_ply(bob, 2), message(bob))
         alice.goto(base + '/games/6')
         alice.wait('!document.getElementById("cc-play").hidden')
         alice.key(sq % 'g1', 'Enter')
         alice.wait('document.querySelector(".cc-dot")')
         alice.key(sq % 'f3', 'Enter')
         check('game 6: alice Ng1-f3 by the keyboard',
-              alice.wait('document.getElementById("cc-game") && Number('
-                         'document.getElementById("cc-game").dataset.ply)'
-                         ' === 3'), message(alice))
+              at_ply(alice, 3), message(alice))
         req = alice.eval('fetch("/api/v1/games/6").then((r) => r.json())'
                          '.then((j) => j.moves.join(" "))')
         check('game 6: the moves e4 e5 Nf3', req == 'e4 e5 Nf3', req)
