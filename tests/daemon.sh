@@ -779,6 +779,7 @@ daemon_stop
 sqlite3 "$tmp/state/corrchess.db" "
     DROP TABLE conditional_moves;
     DROP TABLE conditionals;
+    DROP TABLE game_rules;
     DROP TABLE event_auth;
     DROP TABLE event_games;
     DROP TABLE event_players;

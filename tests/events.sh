@@ -526,5 +526,111 @@ same "dan's games lost by forfeit" "$(jpy '" ".join(g["adjusted"] or "-"
     "black-withdrew white-withdrew black-withdrew white-withdrew black-withdrew white-withdrew"
 cc "event start without a name" 2 event start -s "$base" -t "$tmp/token"
 
+# --- ICCF draw rules, the event's leave allowance, its rules edited ------
+
+# try GAME PLAYER ACTION: sign ACTION for the game's current ply and
+# submit it; the caller checks the answer.
+try() {
+	req GET "/api/v1/games/$1"
+	# shellcheck disable=SC2086
+	"$corrchess" sign -k "$tmp/$2" --game "$1" --ply "$(jval ply)" \
+	    -p "$2" $3 >"$tmp/body"
+	submit "$1"
+}
+
+for p in gus hal ivy; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+	lang=en
+	[ "$p" = hal ] && lang=fr
+	admin POST /api/v1/players -d "{\"name\":\"$p\",\"lang\":\"$lang\",
+	    \"email\":\"$p@example.org\",\"keys\":[\"$(cat "$tmp/$p.pub")\"]}"
+	expect "create $p" 201
+done
+admin POST /api/v1/events -d '{"name":"iccf","players":["gus","hal","ivy"],
+    "draw_min_move":3,"draw_offer_every":2,"leave_days":20}'
+expect "an event with draw rules and its own leave" 201
+same "its draw rules and leave" "$(jpy '(j["rules"]["draw_min_move"],
+    j["rules"]["draw_offer_every"], j["rules"]["leave_days"])')" "(3, 2, 20)"
+req GET /api/v1/events/club
+same "the defaults: no draw rule, the server's leave" \
+    "$(jpy '(j["rules"]["draw_min_move"], j["rules"]["draw_offer_every"],
+    j["rules"]["leave_days"])')" "(0, 0, None)"
+admin PATCH /api/v1/events/iccf -d '{"draw_offer_every":3,
+    "time_control":"10d/move","title":"ICCF rules"}'
+expect "edit the rules before the start" 200
+same "what changed and what stayed" "$(jpy '(j["title"],
+    j["rules"]["time_control"], j["rules"]["draw_min_move"],
+    j["rules"]["draw_offer_every"], j["rules"]["leave_days"],
+    [p["name"] for p in j["players"]])')" \
+    "('ICCF rules', '10d/move', 3, 3, 20, ['gus', 'hal', 'ivy'])"
+admin PATCH /api/v1/events/iccf -d '{"players":["gus"]}'
+expect "an edit does not take players" 400 bad-request
+check "says so" grep -q 'unknown member players' "$tmp/out"
+admin PATCH /api/v1/events/iccf -d '{"draw_min_move":-2}'
+expect "a negative draw rule" 400
+admin PATCH /api/v1/events/iccf -d '{"withdrawal":"never"}'
+expect "an edit is checked as a creation" 400 bad-withdrawal
+admin PATCH /api/v1/events/nope -d '{"rated":false}'
+expect "edit an unknown event" 404 no-such-event
+req PATCH /api/v1/events/iccf -d '{"rated":false}'
+expect "edit without the token" 401 unauthorized
+cc "corrchess event edit" 0 event edit -s "$base" -t "$tmp/token" \
+    --leave-days 25 --draw-min-move 3 iccf
+req GET /api/v1/events/iccf
+same "the client's edit" "$(jpy '(j["rules"]["leave_days"],
+    j["rules"]["draw_offer_every"])')" "(25, 3)"
+cc "corrchess event edit --leave-days server" 0 event edit -s "$base" \
+    -t "$tmp/token" --leave-days server iccf
+req GET /api/v1/events/iccf
+same "back to the server's leave" "$(jpy 'j["rules"]["leave_days"]')" None
+admin PATCH /api/v1/events/iccf -d '{"leave_days":20}'
+expect "leave 20 days again" 200
+check "the text view names the rules" grep -q \
+    'draw offers from move 3, one draw offer a player every 3 moves, leave 20 days a year' \
+    "$(admin GET /api/v1/events/iccf -H 'Accept: text/plain'; echo "$tmp/out")"
+admin POST /api/v1/events/iccf/start
+expect "start iccf" 200
+admin PATCH /api/v1/events/iccf -d '{"draw_min_move":10}'
+expect "edit after the start" 409 event-started
+check "says the rules are fixed" grep -q 'iccf has started: its rules are fixed' \
+    "$tmp/out"
+g=$(game_of iccf gus hal)
+try "$g" gus "move e4 offer-draw"
+expect "a draw offer with move 1" 409 draw-rule
+check "names the rule" grep -q 'no draw offer before move 3 in this game' \
+    "$tmp/out"
+act "$g" gus "move e4"
+try "$g" hal "move e5 offer-draw"
+expect "hal's offer with move 1" 409 draw-rule
+check "in French for hal" grep -q 'pas de proposition de nulle avant le coup 3' \
+    "$tmp/out"
+act "$g" hal "move e5"
+act "$g" gus "move Nf3"
+act "$g" hal "move b8c6"
+act "$g" gus "move Bc4 offer-draw"
+act "$g" hal "move f8c5"
+try "$g" gus "move d3 offer-draw"
+expect "a second offer two moves on" 409 draw-rule
+check "says when the next may come" grep -q \
+    'one draw offer per player every 3 moves in this game (the event.s draw rule): your last was with move 3, the next may come with move 6' \
+    "$tmp/out"
+act "$g" gus "move d3"
+act "$g" hal "move d6 offer-draw"
+same "hal's first offer, with move 4" "$(jstr draw_offer)" black
+req GET "/api/v1/games/$g"
+same "the game replays with its rules" "$(jval ply)" 8
+g=$(game_of iccf ivy gus)
+[ -n "$g" ] || g=$(game_of iccf gus ivy)
+# Next year, by the server's clock (the clock file holds its offset from
+# the real time): a leave in March of it is in the future and in one
+# calendar year.
+y=$(($(date -u -d "@$(($(date +%s) + $(cat "$tmp/clock")))" +%Y) + 1))
+try "$g" ivy "leave $y-03-01 $y-03-25"
+expect "a leave beyond the event's allowance" 409 leave-allowance
+check "names the event's allowance" grep -q \
+    'the allowance is 20 days a calendar year (event iccf.s)' "$tmp/out"
+try "$g" ivy "leave $y-03-01 $y-03-15"
+expect "a leave within it" 201
+
 daemon_stop
 finish

@@ -526,6 +526,82 @@ test_draw_offer_declined(void **state)
 	game_free(&g);
 }
 
+/* The ICCF draw rules: no offer before move 3, one a player per 3 moves;
+ * a claim is no offer and stays free. */
+static void
+test_draw_rules(void **state)
+{
+	static const char *const opening[] = { "e4", "e5", NULL };
+	struct game	g;
+	char		why[256];
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	g.params.draw_min_move = 3;
+	g.params.draw_offer_every = 3;
+	refused(&g, GAME_ACT_MOVE, W, "e4", true, T0, GAME_EDRAW_RULE,
+	    "no draw offer before move 3 in this game");
+	moves_ok(&g, opening, T0);
+	refused(&g, GAME_ACT_MOVE, W, "Nf3", true, T0 + DAY, GAME_EDRAW_RULE,
+	    "this is move 2");
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "Nf3", false, T0 + DAY,
+	    why, sizeof why), GAME_OK);
+	move_ok(&g, "Nc6", T0 + DAY);
+	/* Move 3: White offers, Black declines by moving, and offers too:
+	 * each player's count is their own. */
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "Bc4", true, T0 + DAY,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(g.offer_move[W], 3);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, B, "Bc5", true, T0 + DAY,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(g.draw_offer, B);
+	refused(&g, GAME_ACT_MOVE, W, "d3", true, T0 + DAY, GAME_EDRAW_RULE,
+	    "your last was with move 3, the next may come with move 6");
+	move_ok(&g, "d3", T0 + DAY);
+	refused(&g, GAME_ACT_MOVE, B, "d6", true, T0 + DAY, GAME_EDRAW_RULE,
+	    "the next may come with move 6");
+	move_ok(&g, "d6", T0 + DAY);
+	move_ok(&g, "c3", T0 + DAY);
+	move_ok(&g, "Nf6", T0 + DAY);
+	move_ok(&g, "O-O", T0 + DAY);
+	/* Move 6, three after Black's last: allowed, and declined. */
+	assert_int_equal(act(&g, GAME_ACT_MOVE, B, "O-O", true, T0 + DAY,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(act(&g, GAME_ACT_MOVE, W, "h3", true, T0 + DAY,
+	    why, sizeof why), GAME_OK);
+	assert_int_equal(g.offer_move[W], 7);
+	/* Accepting is no offer of one's own. */
+	assert_int_equal(act(&g, GAME_ACT_ACCEPT_DRAW, B, NULL, false,
+	    T0 + DAY, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_DRAW, GAME_TERM_AGREEMENT);
+	game_free(&g);
+}
+
+/* The draw rules' refusals in French. */
+static void
+test_draw_rules_fr(void **state)
+{
+	struct game		g;
+	struct game_action	a;
+	char			why[256];
+
+	(void)state;
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	g.params.draw_min_move = 20;
+	memset(&a, 0, sizeof a);
+	a.kind = GAME_ACT_MOVE;
+	a.color = W;
+	a.move = "e4";
+	a.offer_draw = true;
+	a.lang = CHESS_LANG_FR;
+	a.at = T0;
+	assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_EDRAW_RULE);
+	assert_non_null(strstr(why, "pas de proposition de nulle avant le "
+	    "coup 20"));
+	assert_string_equal(game_refusal_code(GAME_EDRAW_RULE), "draw-rule");
+	game_free(&g);
+}
+
 static void
 test_draw_offer_implicit_decline(void **state)
 {
@@ -1480,6 +1556,8 @@ main(void)
 		cmocka_unit_test(test_fifty_claim),
 		cmocka_unit_test(test_draw_offer_accepted),
 		cmocka_unit_test(test_draw_offer_declined),
+		cmocka_unit_test(test_draw_rules),
+		cmocka_unit_test(test_draw_rules_fr),
 		cmocka_unit_test(test_draw_offer_implicit_decline),
 		cmocka_unit_test(test_offer_wrong_side),
 		cmocka_unit_test(test_resign),

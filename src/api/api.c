@@ -1257,6 +1257,8 @@ const struct http_route routes_api[] = {
 	    HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/events", HTTP_AUTH_NONE, api_event_list, 0 },
 	{ "GET", "/api/v1/events/{name}", HTTP_AUTH_NONE, api_event_get, 0 },
+	{ "PATCH", "/api/v1/events/{name}", HTTP_AUTH_ADMIN, api_event_edit,
+	    HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/events/{name}/pgn", HTTP_AUTH_NONE, api_event_pgn,
 	    0 },
 	{ "POST", "/api/v1/events/{name}/players", HTTP_AUTH_ADMIN,

@@ -49,7 +49,7 @@ static json_t *
 event_row_json(const struct store_event *e)
 {
 	struct standings_rules	 rules;
-	json_t			*tb = json_array(), *o;
+	json_t			*tb = json_array(), *o, *r;
 	size_t			 i;
 
 	if (service_event_tiebreaks(e->tiebreaks, &rules, NULL) == 0)
@@ -77,6 +77,13 @@ event_row_json(const struct store_event *e)
 	    "time_control", e->time_control, "policy", e->policy,
 	    "rated", e->rated, "tiebreaks", tb,
 	    "withdrawal", e->withdrawal));
+	r = json_object_get(o, "rules");
+	json_object_set_new(r, "draw_min_move",
+	    json_integer(e->draw_min_move));
+	json_object_set_new(r, "draw_offer_every",
+	    json_integer(e->draw_offer_every));
+	json_object_set_new(r, "leave_days", e->leave_days >= 0 ?
+	    json_integer(e->leave_days) : json_null());
 	return o;
 }
 
@@ -186,10 +193,19 @@ event_text(const struct service_event *ev, size_t *lenp)
 	    ev->e.name, ev->e.format, ev->nplayers, ev->e.status);
 	if (ev->ngames > 0)
 		buf_addf(&b, ", %zu of %zu games finished", done, ev->ngames);
-	buf_addf(&b, "\n%s, %s, %s, %s\n\n", ev->e.time_control,
+	buf_addf(&b, "\n%s, %s, %s, %s", ev->e.time_control,
 	    ev->e.variant, ev->e.rated ? "rated" : "not rated",
 	    strcmp(ev->auth, "signed") == 0 ? "moves signed by the players" :
 	    "moves signed, or attested by the server");
+	if (ev->e.draw_min_move > 0)
+		buf_addf(&b, ", draw offers from move %d",
+		    ev->e.draw_min_move);
+	if (ev->e.draw_offer_every > 0)
+		buf_addf(&b, ", one draw offer a player every %d moves",
+		    ev->e.draw_offer_every);
+	if (ev->e.leave_days >= 0)
+		buf_addf(&b, ", leave %d days a year", ev->e.leave_days);
+	buf_adds(&b, "\n\n");
 	for (i = 0; i < ev->nplayers; i++) {
 		pl[i].name = ev->players[i].name;
 		pl[i].withdrawn = ev->players[i].withdrawn != 0;
@@ -258,6 +274,31 @@ api_event_create(struct http_request *req, struct http_response *resp,
 		api_error(resp, &err);
 	else
 		respond_event(req, resp, 201, ap.ep.name, user);
+	api_event_params_free(&ap);
+	json_decref(body);
+}
+
+/* PATCH /api/v1/events/{name} {rules...} */
+void
+api_event_edit(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct api_event_params	 ap;
+	struct service_error	 err;
+	const char		*name = http_request_param(req, "name");
+	json_t			*body;
+	char			 why[256];
+	int			 rc;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if ((rc = api_json_event_edit(body, &ap, why, sizeof why)) !=
+	    API_JSON_OK)
+		api_json_refusal(resp, rc, why);
+	else if (service_event_edit(user, name, &ap.ep, &err) != 0)
+		api_error(resp, &err);
+	else
+		respond_event(req, resp, 200, name, user);
 	api_event_params_free(&ap);
 	json_decref(body);
 }

@@ -22,6 +22,8 @@ void	api_event_list(struct http_request *, struct http_response *,
 	    void *);
 void	api_event_get(struct http_request *, struct http_response *,
 	    void *);
+void	api_event_edit(struct http_request *, struct http_response *,
+	    void *);
 void	api_event_player_add(struct http_request *, struct http_response *,
 	    void *);
 void	api_event_player_remove(struct http_request *,

@@ -253,14 +253,58 @@ event_tiebreaks(json_t *body, struct api_event_params *out, char *why,
 	return API_JSON_OK;
 }
 
-/* Read an event's creation body. */
-int
-api_json_event(json_t *body, struct api_event_params *out, char *why,
+/* Read a member that is a number from 0 to `max` into *v (left as it is
+ * when the member is absent). */
+static int
+event_count(json_t *body, const char *member, int max, int *v, char *why,
     size_t whysize)
 {
-	static const char *const	 known[] = { "name", "title", "site",
+	json_t		*n = json_object_get(body, member);
+	char		 what[64];
+
+	if (n == NULL)
+		return API_JSON_OK;
+	if (!json_is_integer(n) || json_integer_value(n) < 0 ||
+	    json_integer_value(n) > max) {
+		snprintf(what, sizeof what, "a number from 0 to %d", max);
+		return bad_member(why, whysize, member, what);
+	}
+	*v = (int)json_integer_value(n);
+	return API_JSON_OK;
+}
+
+/* Read an event's draw rules and leave allowance. */
+static int
+event_draws(json_t *body, struct service_event_params *ep, char *why,
+    size_t whysize)
+{
+	json_t	*n = json_object_get(body, "leave_days");
+	int	 rc;
+
+	if ((rc = event_count(body, "draw_min_move", 1000, &ep->draw_min_move,
+	    why, whysize)) != API_JSON_OK ||
+	    (rc = event_count(body, "draw_offer_every", 1000,
+	    &ep->draw_offer_every, why, whysize)) != API_JSON_OK)
+		return rc;
+	if (json_is_null(n))
+		ep->leave_days = SERVICE_LEAVE_SERVER;
+	else if ((rc = event_count(body, "leave_days", 366, &ep->leave_days,
+	    why, whysize)) != API_JSON_OK)
+		return rc;
+	return API_JSON_OK;
+}
+
+/* Read the body of an event's creation, or with `edit` of a change of
+ * its rules. */
+static int
+event_body(json_t *body, bool edit, struct api_event_params *out, char *why,
+    size_t whysize)
+{
+	static const char *const	 known[] = { "title", "site",
 	    "format", "games", "variant", "chess960", "fen", "time_control",
-	    "policy", "rated", "tiebreaks", "withdrawal", "auth", "players" };
+	    "policy", "rated", "tiebreaks", "withdrawal", "auth",
+	    "draw_min_move", "draw_offer_every", "leave_days", "name",
+	    "players" };
 	static const char *const	 keys[] = { "name", "title", "site",
 	    "format", "variant", "fen", "time_control", "policy",
 	    "withdrawal", "auth" };
@@ -276,11 +320,15 @@ api_json_event(json_t *body, struct api_event_params *out, char *why,
 	memset(out, 0, sizeof *out);
 	ep->chess960 = -1;
 	ep->rated = -1;
+	ep->draw_min_move = -1;
+	ep->draw_offer_every = -1;
+	ep->leave_days = SERVICE_LEAVE_UNSET;
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
-	if ((rc = api_json_known(body, known, sizeof known / sizeof known[0],
-	    why, whysize)) != API_JSON_OK)
+	/* An edit changes the rules; the name and players stay. */
+	if ((rc = api_json_known(body, known, sizeof known / sizeof known[0] -
+	    (edit ? 2 : 0), why, whysize)) != API_JSON_OK)
 		return rc;
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!api_json_member_str(body, keys[i], dst[i]))
@@ -294,6 +342,7 @@ api_json_event(json_t *body, struct api_event_params *out, char *why,
 		ep->games = (int)v;
 	}
 	n = json_object_get(body, "chess960");
+	ep->chess960_set = n != NULL;
 	if (json_is_string(n) &&
 	    strcmp(json_string_value(n), "per-pairing") == 0)
 		ep->chess960_pairing = true;
@@ -314,9 +363,26 @@ api_json_event(json_t *body, struct api_event_params *out, char *why,
 			    "true or false");
 		ep->rated = json_is_true(n) ? 1 : 0;
 	}
-	if ((rc = event_tiebreaks(body, out, why, whysize)) != API_JSON_OK)
+	if ((rc = event_tiebreaks(body, out, why, whysize)) != API_JSON_OK ||
+	    (rc = event_draws(body, ep, why, whysize)) != API_JSON_OK)
 		return rc;
-	return event_players(body, ep, why, whysize);
+	return edit ? API_JSON_OK : event_players(body, ep, why, whysize);
+}
+
+/* Read an event's creation body. */
+int
+api_json_event(json_t *body, struct api_event_params *out, char *why,
+    size_t whysize)
+{
+	return event_body(body, false, out, why, whysize);
+}
+
+/* Read the body of a change to an event's rules. */
+int
+api_json_event_edit(json_t *body, struct api_event_params *out, char *why,
+    size_t whysize)
+{
+	return event_body(body, true, out, why, whysize);
 }
 
 /* Release what api_json_event() allocated. */

@@ -93,7 +93,8 @@ int api_json_action(const char *body, size_t len, const char *content_type,
 /*
  * POST /api/v1/events: {name, title, site, format, games, variant,
  * chess960 (a number or "per-pairing"), fen, time_control, policy, rated,
- * tiebreaks: [...], withdrawal, players: [...]}; any other member is
+ * tiebreaks: [...], withdrawal, draw_min_move, draw_offer_every,
+ * leave_days (null: the server's), players: [...]}; any other member is
  * refused. The strings are borrowed from the JSON value; `ep.players` is
  * malloc'd: release it with api_event_params_free().
  */
@@ -105,6 +106,14 @@ struct api_event_params {
 /* Read an event's creation body. */
 int api_json_event(json_t *body, struct api_event_params *out, char *why,
     size_t whysize);
+
+/*
+ * PATCH /api/v1/events/{name}: the members of a creation body but "name"
+ * and "players", each changing one rule; a member absent leaves its rule
+ * as it is (the unset values of struct service_event_params).
+ */
+int api_json_event_edit(json_t *body, struct api_event_params *out,
+    char *why, size_t whysize);
 
 /* Release what api_json_event() allocated; a zeroed struct is fine. */
 void api_event_params_free(struct api_event_params *);

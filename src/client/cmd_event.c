@@ -121,10 +121,12 @@ enum event_rule_type {
 	RULE_YESNO,	/* yes or no: true or false */
 	RULE_LIST,	/* names separated by commas: an array */
 	RULE_960,	/* a number, or the string "per-pairing" */
+	RULE_DAYS,	/* a number, or "server": null */
 };
 
-/* The options of `event create`, each a member of POST /api/v1/events;
- * the option's id is its row. */
+/* The options of `event create` and `event edit`, each a member of POST
+ * /api/v1/events or PATCH /api/v1/events/NAME; the option's id is its
+ * row. */
 static const struct event_rule {
 	const char		*option;
 	const char		*member;
@@ -143,6 +145,9 @@ static const struct event_rule {
 	{ "tiebreaks", "tiebreaks", RULE_LIST },
 	{ "withdrawal", "withdrawal", RULE_STRING },
 	{ "auth", "auth", RULE_STRING },
+	{ "draw-min-move", "draw_min_move", RULE_NUMBER },
+	{ "draw-offer-every", "draw_offer_every", RULE_NUMBER },
+	{ "leave-days", "leave_days", RULE_DAYS },
 };
 #define EVENT_NRULES	(sizeof event_rules / sizeof event_rules[0])
 
@@ -223,6 +228,12 @@ cmd_event_admin_option(const struct cli_cmd *self, int id, const char *arg,
 		n = event_number(arg);
 		v = n >= 0 ? json_integer(n) : json_string(arg);
 		break;
+	case RULE_DAYS:
+		if ((n = event_number(arg)) < 0 && strcmp(arg, "server") != 0)
+			return cli_usage(self, "--%s takes a number of days "
+			    "or \"server\"", r->option);
+		v = n >= 0 ? json_integer(n) : json_null();
+		break;
 	}
 	if (v == NULL || json_object_set_new(ea->body, r->member, v) != 0) {
 		cli_error(self, "out of memory");
@@ -279,7 +290,8 @@ event_path(struct buf *path, const char *name, const char *suffix,
 
 /*
  * Run an admin action on an event: `create` (the rules from the options,
- * the players from the operands after NAME), `add` and `remove` (each
+ * the players from the operands after NAME), `edit` (the rules given
+ * change, before the start), `add` and `remove` (each
  * player named), `start`, `withdraw` (the players named); then print the
  * event as it stands.
  */
@@ -304,7 +316,8 @@ cmd_event_admin(const struct cli_cmd *self, int argc, char **argv)
 	memset(opts, 0, sizeof opts);
 	opts[nopts++] = base[0];
 	opts[nopts++] = base[1];
-	for (i = 0; strcmp(action, "create") == 0 && i < EVENT_NRULES; i++)
+	for (i = 0; (strcmp(action, "create") == 0 ||
+	    strcmp(action, "edit") == 0) && i < EVENT_NRULES; i++)
 		opts[nopts++] = (struct cli_option){ event_rules[i].option, 0,
 		    1, (int)i };
 	if ((ea.body = json_object()) == NULL) {
@@ -315,12 +328,14 @@ cmd_event_admin(const struct cli_cmd *self, int argc, char **argv)
 	    cmd_event_admin_option, &ea, &ind)) != CLI_EXIT_OK)
 		goto out;
 	operands = argc - ind;
-	if (operands < 1 || (strcmp(action, "start") == 0 && operands != 1) ||
+	if (operands < 1 || ((strcmp(action, "start") == 0 ||
+	    strcmp(action, "edit") == 0) && operands != 1) ||
 	    ((strcmp(action, "add") == 0 || strcmp(action, "remove") == 0 ||
 	    strcmp(action, "withdraw") == 0) && operands < 2)) {
 		rc = cli_usage(self, "%s: %s", action, operands < 1 ?
-		    "name the event" : strcmp(action, "start") == 0 ?
-		    "name one event" : "name the event and a player");
+		    "name the event" : strcmp(action, "start") == 0 ||
+		    strcmp(action, "edit") == 0 ? "name one event" :
+		    "name the event and a player");
 		goto out;
 	}
 	name = argv[ind];
@@ -342,6 +357,11 @@ cmd_event_admin(const struct cli_cmd *self, int argc, char **argv)
 			goto oom;
 		if (cmd_event_send(self, cf.server, token, "POST",
 		    "/api/v1/events", ea.body) != 0)
+			goto out;
+	} else if (strcmp(action, "edit") == 0) {
+		event_path(&path, name, NULL, NULL);
+		if (path.failed || cmd_event_send(self, cf.server, token,
+		    "PATCH", path.data, ea.body) != 0)
 			goto out;
 	} else if (strcmp(action, "start") == 0) {
 		/* An empty object: a POST with a body. */
@@ -396,13 +416,13 @@ cmd_event_admin(const struct cli_cmd *self, int argc, char **argv)
 }
 
 /* corrchess event ACTION ...: list | show NAME | pgn NAME, and the
- * admin's create | add | remove | start | withdraw. */
+ * admin's create | edit | add | remove | start | withdraw. */
 int
 cmd_event(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const char	text[] = "text/plain; charset=utf-8";
-	static const char *const admin[] = { "create", "add", "remove",
-	    "start", "withdraw" };
+	static const char *const admin[] = { "create", "edit", "add",
+	    "remove", "start", "withdraw" };
 	size_t			i;
 
 	if (argc >= 2 && strcmp(argv[1], "list") == 0)
@@ -421,9 +441,9 @@ cmd_event(const struct cli_cmd *self, int argc, char **argv)
 	    strcmp(argv[1], "--help") == 0))
 		return cli_help(self);
 	return cli_usage(self, argc < 2 ? "give an action: list, show, pgn, "
-	    "create, add, remove, start or withdraw" : "unknown action '%s' "
-	    "(list, show, pgn, create, add, remove, start or withdraw)",
-	    argv[1]);
+	    "create, edit, add, remove, start or withdraw" : "unknown action "
+	    "'%s' (list, show, pgn, create, edit, add, remove, start or "
+	    "withdraw)", argv[1]);
 }
 
 /* corrchess ratings [NAME] */

@@ -170,7 +170,8 @@ const struct conf_key conf_table[] = {
 	{ .section = "game", .name = "leave_days", .type = CONF_INT,
 	  .min = 0, .max = 365, .def = "45", .offset = OFF(game.leave_days),
 	  .help = "Days of leave each player may take per calendar year "
-	  "(the clocks of their games stop meanwhile; ICCF gives 45)." },
+	  "(the clocks of their games stop meanwhile; ICCF gives 45). An "
+	  "event may set its own for its games (its leave_days)." },
 	{ .section = "game", .name = "auth", .type = CONF_CHOICE,
 	  .choices = conf_auth_choices, .def = "signed",
 	  .offset = OFF(game.auth),

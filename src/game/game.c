@@ -70,6 +70,7 @@ static const char *const refusal_codes[] = {
 	[GAME_ELATE] = "late-move",
 	[GAME_ENO_OFFER] = "no-draw-offer",
 	[GAME_EBAD_CLAIM] = "bad-claim",
+	[GAME_EDRAW_RULE] = "draw-rule",
 	[GAME_ENOMEM] = "internal",
 };
 
@@ -858,6 +859,50 @@ game_not_turn(const struct game *g, bool claim, enum chess_lang lang,
 	return GAME_ETURN;
 }
 
+/*
+ * Refuse a draw offer with move number `n` that the game's draw rules do
+ * not allow, naming the rule in `lang`.
+ */
+static enum game_refusal
+game_draw_rules(const struct game *g, int color, unsigned n,
+    enum chess_lang lang, char *why, size_t whysize)
+{
+	const struct game_params	*p = &g->params;
+	unsigned			 last = g->offer_move[color];
+	bool				 fr = lang == CHESS_LANG_FR;
+
+	if (p->draw_min_move > 0 && n < (unsigned)p->draw_min_move) {
+		if (fr)
+			why_set(why, whysize, "pas de proposition de nulle "
+			    "avant le coup %d dans cette partie (règle de "
+			    "nulle de l'épreuve) : ce coup est le %u",
+			    p->draw_min_move, n);
+		else
+			why_set(why, whysize, "no draw offer before move %d "
+			    "in this game (the event's draw rule): this is "
+			    "move %u", p->draw_min_move, n);
+		return GAME_EDRAW_RULE;
+	}
+	if (p->draw_offer_every > 0 && last > 0 &&
+	    n < last + (unsigned)p->draw_offer_every) {
+		if (fr)
+			why_set(why, whysize, "une proposition de nulle par "
+			    "joueur tous les %d coups dans cette partie (règle "
+			    "de nulle de l'épreuve) : votre dernière était au "
+			    "coup %u, la prochaine peut venir au coup %u",
+			    p->draw_offer_every, last,
+			    last + (unsigned)p->draw_offer_every);
+		else
+			why_set(why, whysize, "one draw offer per player every "
+			    "%d moves in this game (the event's draw rule): "
+			    "your last was with move %u, the next may come "
+			    "with move %u", p->draw_offer_every, last,
+			    last + (unsigned)p->draw_offer_every);
+		return GAME_EDRAW_RULE;
+	}
+	return GAME_OK;
+}
+
 /* Play a move, with or without a draw offer. */
 static enum game_refusal
 game_move(struct game *g, const struct game_action *a, int64_t at,
@@ -865,14 +910,20 @@ game_move(struct game *g, const struct game_action *a, int64_t at,
 {
 	enum game_refusal	r;
 	chess_move		m;
+	unsigned		n = (unsigned)g->chess.pos.fullmove;
 
 	if (a->color != game_turn(g))
 		return game_not_turn(g, false, a->lang, why, whysize);
+	if (a->offer_draw && (r = game_draw_rules(g, a->color, n, a->lang,
+	    why, whysize)) != GAME_OK)
+		return r;
 	if ((r = game_parse_move(g, a, &m, why, whysize)) != GAME_OK)
 		return r;
 	if (chess_game_push(&g->chess, m) == -1)
 		return game_nomem(a->lang, why, whysize);
 	game_clock_move(g, a->color, at);
+	if (a->offer_draw)
+		g->offer_move[a->color] = n;
 	/* A standing offer by the opponent is declined by moving. */
 	g->draw_offer = a->offer_draw ? a->color : -1;
 	game_end_by_position(g, at);

@@ -145,6 +145,8 @@ enum game_refusal {
 	GAME_ELATE,		/* "late-move": the flag fell; the game was ended */
 	GAME_ENO_OFFER,		/* "no-draw-offer": nothing to accept/decline */
 	GAME_EBAD_CLAIM,	/* "bad-claim": the claim does not hold */
+	GAME_EDRAW_RULE,	/* "draw-rule": the game's draw rules refuse
+				   the offer (too early, too soon again) */
 	GAME_ENOMEM,		/* "internal" */
 };
 
@@ -153,6 +155,11 @@ struct game_params {
 	struct game_tc		tc;
 	enum game_policy	policy;
 	int64_t			created;	/* the clock starts here */
+	/* ICCF draw rules: no draw offer with a move numbered below
+	 * draw_min_move; a player's offers at least draw_offer_every moves
+	 * apart. 0: no such rule. */
+	int			draw_min_move;
+	int			draw_offer_every;
 };
 
 /* A leave: a player's clock stands still from `from` to `to` (seconds
@@ -173,6 +180,8 @@ struct game {
 	enum game_result	result;
 	enum game_termination	termination;
 	int			draw_offer;	/* colour that offers, or -1 */
+	unsigned		offer_move[2];	/* per colour, the move number
+						   of its last draw offer, or 0 */
 	int64_t			turn_start;	/* when the side to move got the move */
 	int64_t			remaining[2];	/* seconds left at turn_start */
 	int64_t			ended;		/* when it ended, or 0 */

@@ -270,6 +270,8 @@ static const struct {
 	{ "game-over", "la partie est terminée" },
 	{ "late-move", "votre délai était écoulé" },
 	{ "no-draw-offer", "aucune proposition de nulle en cours" },
+	{ "draw-rule", "proposition de nulle refusée par le règlement de "
+	    "l'épreuve" },
 	{ "bad-claim", "réclamation de nulle non fondée" },
 	{ "bad-signature", "signature invalide" },
 	{ "bad-statement", "déclaration mal formée" },

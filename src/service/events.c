@@ -41,6 +41,9 @@ static const char *const tiebreak_names[] = {
 
 #define EVENT_TIEBREAKS_DEFAULT	"direct,wins,sb,koya"
 
+/* The largest move number of a draw rule. */
+#define EVENT_MOVE_MAX		1000
+
 /* Parse tie-break names into rules. */
 int
 service_event_tiebreaks(const char *text, struct standings_rules *rules,
@@ -137,6 +140,7 @@ event_rules(const struct service_event_params *ep, struct store_event *e,
 		    chess_strerror(CHESS_E960_NUMBER));
 	e->chess960 = ep->chess960;
 	e->chess960_pairing = ep->chess960_pairing;
+	e->fen[0] = '\0';
 	if (ep->fen != NULL) {
 		if (strcmp(variant, "chess960") == 0 &&
 		    (ep->chess960 >= 0 || ep->chess960_pairing))
@@ -178,6 +182,17 @@ event_rules(const struct service_event_params *ep, struct store_event *e,
 	if (ep->auth != NULL && service_auth_valid(ep->auth) != 0)
 		return service_fail(err, 400, "bad-auth",
 		    "auth must be \"signed\" or \"signed-or-attested\"");
+	e->draw_min_move = ep->draw_min_move > 0 ? ep->draw_min_move : 0;
+	e->draw_offer_every = ep->draw_offer_every > 0 ?
+	    ep->draw_offer_every : 0;
+	e->leave_days = ep->leave_days >= 0 ? ep->leave_days :
+	    SERVICE_LEAVE_SERVER;
+	if (e->draw_min_move > EVENT_MOVE_MAX ||
+	    e->draw_offer_every > EVENT_MOVE_MAX || e->leave_days > 366)
+		return service_fail(err, 400, "bad-event", "draw_min_move and "
+		    "draw_offer_every are move numbers up to %d (0: no such "
+		    "rule); leave_days is 0 to 366 days a calendar year",
+		    EVENT_MOVE_MAX);
 	return 0;
 }
 
@@ -211,6 +226,29 @@ service_event_create(struct service *svc,
 	snprintf(e.status, sizeof e.status, "created");
 	e.created = service_now(svc);
 	return writer_submit(svc, &j);
+}
+
+/* Change the rules of an event that has not started. */
+int
+service_event_edit(struct service *svc, const char *name,
+    const struct service_event_params *ep, struct service_error *err)
+{
+	struct job	j = { .kind = JOB_EVENT_EDIT, .err = err,
+			      .u.event_edit = { .event = name, .ep = ep } };
+
+	if (name == NULL)
+		return service_fail(err, 400, "bad-request", "name the event");
+	return writer_submit(svc, &j);
+}
+
+/* Pick the new text of a rule when it is given, else the old one; ""
+ * reads as none. */
+static const char *
+event_keep(const char *given, const char *old)
+{
+	const char	*v = given != NULL ? given : old;
+
+	return v[0] != '\0' ? v : NULL;
 }
 
 /* In the writer: look an event up by name (404 when there is none). */
@@ -275,6 +313,68 @@ job_event_create(struct service *svc, struct job *j, int64_t now)
 	for (i = 0; i < ec->nplayers; i++)
 		if (event_add(svc, ec->e, ec->players[i], now, j->err) != 0)
 			return -1;
+	return 0;
+}
+
+/*
+ * In the writer: change an event's rules. The rules given replace the
+ * stored ones, the others stay, and the whole is checked again as at
+ * creation; a standard variant drops a Chess960 position, a format other
+ * than a match its number of games.
+ */
+int
+job_event_edit(struct service *svc, struct job *j, int64_t now)
+{
+	const struct service_event_params	*ep = j->u.event_edit.ep;
+	struct service_event_params		 m;
+	struct store_event			 old, e;
+	bool					 standard;
+
+	(void)now;
+	if (event_load(svc, j->u.event_edit.event, &old, j->err) != 0)
+		return -1;
+	if (strcmp(old.status, "created") != 0)
+		return service_fail(j->err, 409, "event-started",
+		    "%s has started: its rules are fixed (they are the rules "
+		    "its games were created with)", old.name);
+	memset(&m, 0, sizeof m);
+	m.name = old.name;
+	m.format = ep->format != NULL ? ep->format : old.format;
+	m.games = ep->games > 0 ? ep->games : strcmp(m.format, "match") == 0 &&
+	    strcmp(old.format, "match") == 0 ? old.games : 0;
+	m.variant = ep->variant != NULL ? ep->variant : old.variant;
+	standard = strcmp(m.variant, "standard") == 0;
+	m.chess960 = ep->chess960_set ? ep->chess960 : standard ? -1 :
+	    old.chess960;
+	m.chess960_pairing = ep->chess960_set ? ep->chess960_pairing :
+	    !standard && old.chess960_pairing;
+	m.fen = event_keep(ep->fen, old.fen);
+	m.time_control = event_keep(ep->time_control, old.time_control);
+	m.policy = event_keep(ep->policy, old.policy);
+	m.rated = ep->rated >= 0 ? ep->rated : old.rated;
+	m.tiebreaks = ep->tiebreaks != NULL ? ep->tiebreaks : old.tiebreaks;
+	m.withdrawal = event_keep(ep->withdrawal, old.withdrawal);
+	m.draw_min_move = ep->draw_min_move >= 0 ? ep->draw_min_move :
+	    old.draw_min_move;
+	m.draw_offer_every = ep->draw_offer_every >= 0 ?
+	    ep->draw_offer_every : old.draw_offer_every;
+	m.leave_days = ep->leave_days != SERVICE_LEAVE_UNSET ?
+	    ep->leave_days : old.leave_days;
+	m.auth = ep->auth;
+	e = old;
+	if (field_copy(e.title, sizeof e.title, event_keep(ep->title,
+	    old.title), "title", "bad-event", j->err) != 0 ||
+	    field_copy(e.site, sizeof e.site, ep->site != NULL ? ep->site :
+	    old.site, "site", "bad-event", j->err) != 0 ||
+	    event_rules(&m, &e, j->err) != 0)
+		return -1;
+	if (e.title[0] == '\0')
+		snprintf(e.title, sizeof e.title, "%s", e.name);
+	if (store_event_update(svc->wstore, &e) != STORE_OK ||
+	    (ep->auth != NULL && store_event_auth_set(svc->wstore, e.id,
+	    ep->auth) != STORE_OK))
+		return service_store_fail(j->err, svc->wstore,
+		    "change the event's rules");
 	return 0;
 }
 
@@ -405,9 +505,11 @@ event_game_create(struct service *svc, const struct store_event *e,
 	gp.event = e->title[0] != '\0' ? e->title : e->name;
 	gp.site = e->site;
 	gp.round = round;
+	gp.draw_min_move = e->draw_min_move;
+	gp.draw_offer_every = e->draw_offer_every;
 	if (game_prepare(svc->wstore, &gp, now, &row, &g, err) != 0 ||
-	    game_insert(svc, &row, &g, auth[0] != '\0' ? auth : NULL, now,
-	    err) != 0)
+	    game_insert(svc, &row, &g, auth[0] != '\0' ? auth : NULL,
+	    e->rated, now, err) != 0)
 		goto out;
 	memset(&eg, 0, sizeof eg);
 	eg.event_id = e->id;

@@ -190,9 +190,14 @@ game_prepare(struct store *st, const struct service_game_params *gp,
 	if (gp->auth != NULL && service_auth_valid(gp->auth) != 0)
 		return service_fail(err, 400, "bad-auth",
 		    "auth must be \"signed\" or \"signed-or-attested\"");
+	if (gp->draw_min_move < 0 || gp->draw_offer_every < 0)
+		return service_fail(err, 400, "bad-draw-rule",
+		    "the draw rules are move numbers, 0 for none");
 	params.tc = tc;
 	params.policy = policy;
 	params.created = now;
+	params.draw_min_move = gp->draw_min_move;
+	params.draw_offer_every = gp->draw_offer_every;
 
 	if (store_player_get_by_name(st, gp->white, &w) != STORE_OK)
 		return service_fail(err, 404, "no-such-player",
@@ -235,7 +240,8 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 	struct job		 j = { .kind = JOB_GAME_CREATE, .err = err,
 				       .u.game_create = { .row = &row,
 				       .g = &g, .now = now,
-				       .auth = gp->auth } };
+				       .auth = gp->auth,
+				       .rated = gp->rated == 1 } };
 	int			 rc = -1;
 
 	memset(&g, 0, sizeof g);
@@ -254,14 +260,17 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 /*
  * In the writer: store a new game made by game_prepare() and queue the
  * notices of it, together, with its auth rule (NULL: the server's
- * default); its deadline counts the leaves its players have taken. A store
- * failure is a 500 in `err`.
+ * default) and its rules (rated or not; the draw rules of its state's
+ * parameters); its deadline counts the leaves its players have taken. A
+ * store failure is a 500 in `err`.
  */
 int
 game_insert(struct service *svc, struct store_game *row, struct game *g,
-    const char *auth, int64_t now, struct service_error *err)
+    const char *auth, bool rated, int64_t now, struct service_error *err)
 {
 	static const uint8_t	 genesis[STORE_HASH_LEN];
+	struct store_game_rules	 rules = { rated, g->params.draw_min_move,
+				     g->params.draw_offer_every };
 
 	if (leaves_load(svc->wstore, row, g, err) != 0)
 		return -1;
@@ -269,6 +278,7 @@ game_insert(struct service *svc, struct store_game *row, struct game *g,
 	if (store_game_create(svc->wstore, row) != STORE_OK ||
 	    store_game_auth_set(svc->wstore, row->id, auth != NULL ? auth :
 	    svc->auth_default) != STORE_OK ||
+	    store_game_rules_set(svc->wstore, row->id, &rules) != STORE_OK ||
 	    notify_game(svc, svc->wstore, row, g, NULL,
 	    NOTICE_NEW_GAME, -1, -1, now) != 0)
 		return service_store_fail(err, svc->wstore,
@@ -283,5 +293,6 @@ job_game_create(struct service *svc, struct job *j, int64_t now)
 	struct job_game_create	*gc = &j->u.game_create;
 
 	(void)now;
-	return game_insert(svc, gc->row, gc->g, gc->auth, gc->now, j->err);
+	return game_insert(svc, gc->row, gc->g, gc->auth, gc->rated, gc->now,
+	    j->err);
 }

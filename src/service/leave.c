@@ -171,9 +171,51 @@ service_player_leave(struct service *svc, int64_t player_id,
 }
 
 /*
+ * In the writer: find the leave allowance that binds a player whose
+ * ongoing games are `games`: each game's is its event's when the event
+ * sets one, else the server's (also when there is no game); the smallest
+ * binds. `whose` gets "the server's" or "event NAME's".
+ */
+static int
+leave_allowance(struct service *svc, const struct id_list *games,
+    int *days, char *whose, size_t size, struct service_error *err)
+{
+	struct store_event	e;
+	size_t			i;
+	bool			server = games->n == 0;
+
+	*days = -1;
+	for (i = 0; i < games->n; i++) {
+		switch (store_event_get_by_game(svc->wstore, games->ids[i], &e,
+		    NULL)) {
+		case STORE_OK:
+			if (e.leave_days < 0)
+				break;
+			if (*days < 0 || e.leave_days < *days) {
+				*days = e.leave_days;
+				snprintf(whose, size, "event %s's", e.name);
+			}
+			continue;
+		case STORE_NOTFOUND:
+			break;
+		default:
+			return service_store_fail(err, svc->wstore,
+			    "read your games' events");
+		}
+		server = true;
+	}
+	if (server && (*days < 0 || svc->leave_days <= *days)) {
+		*days = svc->leave_days;
+		snprintf(whose, size, "the server's");
+	}
+	return 0;
+}
+
+/*
  * In the writer: take a leave. Check it (it begins after today, UTC; it
  * overlaps no other leave of the player; with the others it stays within
- * the allowance of each calendar year it touches), record it, and append
+ * the allowance of each calendar year it touches: leave_allowance()),
+ * record it, and append
  * its statement to the record of each of the player's ongoing games, whose
  * deadlines move on by the leave days they would fall after.
  */
@@ -196,8 +238,8 @@ job_leave(struct service *svc, const struct job_statement *s,
 	int64_t				 start, until, today, ys, ye, taken;
 	size_t				 i, siglen;
 	unsigned			 y;
-	char				 d1[48], d2[48];
-	int				 rc = -1;
+	char				 d1[48], d2[48], whose[64];
+	int				 rc = -1, allowance;
 
 	memset(&ll, 0, sizeof ll);
 	memset(&games, 0, sizeof games);
@@ -227,19 +269,31 @@ job_leave(struct service *svc, const struct job_statement *s,
 			    "%s; choose other days", d1, d2);
 			goto out;
 		}
+	/* Every ongoing game of the player: its clocks and its record. */
+	memset(&f, 0, sizeof f);
+	f.player = st->player;
+	f.status = "ongoing";
+	if (store_game_list(svc->wstore, &f, id_collect, &games) !=
+	    STORE_OK || games.n < games.listed) {
+		service_store_fail(err, svc->wstore, "list your games");
+		goto out;
+	}
+	if (leave_allowance(svc, &games, &allowance, whose, sizeof whose,
+	    err) != 0)
+		goto out;
 	for (y = from->year; y <= to->year; y++) {
 		ys = days_from_civil(y, 1, 1) * GAME_DAY;
 		ye = days_from_civil((int64_t)y + 1, 1, 1) * GAME_DAY;
 		for (taken = 0, i = 0; i < ll.n; i++)
 			taken += overlap(ll.l[i].start, ll.l[i].until, ys, ye);
 		if ((taken + overlap(start, until, ys, ye)) / GAME_DAY >
-		    svc->leave_days) {
+		    allowance) {
 			service_fail(err, 409, "leave-allowance",
 			    "this leave would bring your leave in %u to %" PRId64
 			    " days; the allowance is %d days a calendar year "
-			    "and you have taken %" PRId64, y,
+			    "(%s) and you have taken %" PRId64, y,
 			    (taken + overlap(start, until, ys, ye)) / GAME_DAY,
-			    svc->leave_days, taken / GAME_DAY);
+			    allowance, whose, taken / GAME_DAY);
 			goto out;
 		}
 	}
@@ -257,15 +311,6 @@ job_leave(struct service *svc, const struct job_statement *s,
 		goto out;
 	}
 
-	/* Every ongoing game of the player: its clocks and its record. */
-	memset(&f, 0, sizeof f);
-	f.player = st->player;
-	f.status = "ongoing";
-	if (store_game_list(svc->wstore, &f, id_collect, &games) !=
-	    STORE_OK || games.n < games.listed) {
-		service_store_fail(err, svc->wstore, "list your games");
-		goto out;
-	}
 	sigbytes = sig_signature_bytes(s->sg, &siglen);
 	for (i = 0; i < games.n; i++) {
 		if (store_game_get(svc->wstore, games.ids[i], &g) != STORE_OK) {

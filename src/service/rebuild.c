@@ -210,11 +210,16 @@ rebuild(struct store *st, const struct store_game *row, struct game *state,
     struct service_error *err)
 {
 	struct game_params	gp;
+	struct store_game_rules	gr;
 	struct rebuild		rb = { row, state, san, sancap, 0, err, 0 };
 
 	game_free(state);
 	if (row_params(row, &gp, err) != 0)
 		return -1;
+	if (store_game_rules_get(st, row->id, &gr) != STORE_OK)
+		return service_store_fail(err, st, "read the game's rules");
+	gp.draw_min_move = gr.draw_min_move;
+	gp.draw_offer_every = gr.draw_offer_every;
 	if (game_init(state, &gp) != 0)
 		return service_fail(err, 500, "internal", "out of memory");
 	if (leaves_load(st, row, state, err) != 0)

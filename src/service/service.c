@@ -167,7 +167,8 @@ static const char *const refusal_codes[] = {
 	"bad-signature", "unknown-player", "unknown-key", "key-revoked",
 	"wrong-namespace", "not-a-player", "no-such-game", "stale-ply",
 	"not-your-turn", "game-over", "late-move", "illegal-move",
-	"ambiguous-move", "bad-move", "no-draw-offer", "bad-claim", "stopping",
+	"ambiguous-move", "bad-move", "no-draw-offer", "bad-claim", "draw-rule",
+	"stopping",
 	"leave-too-soon", "leave-overlaps", "leave-allowance", "internal", NULL
 };
 static struct {

@@ -112,6 +112,10 @@ struct service_game_params {
 	const char	*round;
 	const char	*auth;		/* "signed", "signed-or-attested";
 					   NULL: the server's default */
+	int		 rated;		/* 1, 0, or -1: not rated */
+	int		 draw_min_move;	/* ICCF draw rules (0: none): no
+					   offer before this move, */
+	int		 draw_offer_every;	/* one a player per N moves */
 };
 
 /*
@@ -503,7 +507,14 @@ int service_clock_digest(struct service *, size_t *sent,
  * A withdrawal ends the player's games as the event's rule says.
  */
 
-/* What an admin gives to create an event. Unset strings may be NULL. */
+/*
+ * What an admin gives to create an event, or to change the rules of one
+ * that has not started (service_event_edit()). A field left unset (NULL,
+ * 0 for games, -1, SERVICE_LEAVE_UNSET, chess960_set false) takes its
+ * default at creation and stays as it is in an edit.
+ */
+#define SERVICE_LEAVE_SERVER	(-1)	/* leave_days: the server's */
+#define SERVICE_LEAVE_UNSET	(-2)
 struct service_event_params {
 	const char		 *name;		/* [a-z0-9_.-]{1,32} */
 	const char		 *title;	/* PGN Event tag; NULL: name */
@@ -516,6 +527,8 @@ struct service_event_params {
 	int			  chess960;	/* 0..959 the whole event's
 						   position, or -1 */
 	bool			  chess960_pairing;	/* one per pairing */
+	bool			  chess960_set;	/* the two above were given
+						   (an edit) */
 	const char		 *fen;		/* thematic start position */
 	const char		 *time_control;	/* NULL: "none" */
 	const char		 *policy;	/* "auto" (default), "claim" */
@@ -527,6 +540,12 @@ struct service_event_params {
 						   "signed-or-attested";
 						   NULL: the server's
 						   default */
+	int			  draw_min_move;	/* ICCF: no draw offer
+						   before this move; 0 */
+	int			  draw_offer_every;	/* one offer a player
+						   per N moves; 0: any */
+	int			  leave_days;	/* a calendar year, 0..366;
+						   SERVICE_LEAVE_SERVER */
 	const char *const	 *players;	/* names, in start order */
 	size_t			  nplayers;
 };
@@ -553,6 +572,10 @@ struct service_event {
 
 int service_event_create(struct service *, const struct service_event_params *,
     struct service_error *);
+/* Change the rules of an event that has not started (409 "event-started"
+ * after); the name and players are not changed here. */
+int service_event_edit(struct service *, const char *name,
+    const struct service_event_params *, struct service_error *);
 /* Read an event and compute its standings. */
 int service_event_get(struct service *, const char *name,
     struct service_event *out, struct service_error *);

@@ -70,6 +70,7 @@ enum job_kind {
 	JOB_EVENT_PLAYER,
 	JOB_EVENT_START,
 	JOB_EVENT_WITHDRAW,
+	JOB_EVENT_EDIT,
 	JOB_DOORS_SET,		/* a player's doors beside the signature */
 	JOB_INVITE,		/* an invitation for a player */
 	JOB_ENROL,		/* a key registered with an invitation */
@@ -161,6 +162,7 @@ struct job_game_create {
 	struct game			*g;
 	int64_t				 now;
 	const char			*auth;
+	bool				 rated;
 };
 
 /* JOB_DOORS_SET: a player's doors; a NULL hash keeps the password. */
@@ -178,6 +180,12 @@ struct job_event_create {
 	const char			*auth;
 	const char *const		*players;
 	size_t				 nplayers;
+};
+
+/* JOB_EVENT_EDIT: the event's name and the rules that change. */
+struct job_event_edit {
+	const char				*event;
+	const struct service_event_params	*ep;
 };
 
 /* JOB_EVENT_PLAYER: a player added to or removed from an event;
@@ -232,6 +240,7 @@ struct job {
 		struct job_game_create	 game_create;
 		struct job_event_create	 event_create;
 		struct job_event_player	 event_player;
+		struct job_event_edit	 event_edit;
 		struct job_doors_set	 doors_set;
 		struct job_invite	 invite;
 		struct job_enrol	 enrol;
@@ -442,7 +451,7 @@ int	game_prepare(struct store *, const struct service_game_params *,
 	    int64_t, struct store_game *, struct game *,
 	    struct service_error *);
 int	game_insert(struct service *, struct store_game *, struct game *,
-	    const char *, int64_t, struct service_error *);
+	    const char *, bool, int64_t, struct service_error *);
 
 /* The players and the games of an event, gathered from listings. */
 struct player_list {
@@ -472,6 +481,7 @@ int	job_event_create(struct service *, struct job *, int64_t);
 int	job_event_player(struct service *, struct job *, int64_t);
 int	job_event_start(struct service *, struct job *, int64_t);
 int	job_event_withdraw(struct service *, struct job *, int64_t);
+int	job_event_edit(struct service *, struct job *, int64_t);
 int	event_game_over(struct service *, const struct store_game *,
 	    int64_t);
 

@@ -91,6 +91,8 @@ static const struct job_type {
 				  "start the event" },
 	[JOB_EVENT_WITHDRAW] =	{ job_event_withdraw, UNDO_ALWAYS,
 				  "withdraw the player" },
+	[JOB_EVENT_EDIT] =	{ job_event_edit, UNDO_ALWAYS,
+				  "change the event's rules" },
 	[JOB_DOORS_SET] =	{ job_doors_set, UNDO_ALWAYS,
 				  "set the player's doors" },
 	[JOB_INVITE] =		{ job_invite, UNDO_ALWAYS,

@@ -29,7 +29,7 @@ static const char *const store_event_statuses[] = { "created", "started",
 static const char *const store_adjustments[] = { "", "annulled",
     "white-withdrew", "black-withdrew", NULL };
 
-/* Read an event row of EVENT_SELECT (the first 19 columns). */
+/* Read an event row of EVENT_SELECT (the first 22 columns). */
 static int
 store_event_read(struct store *s, struct db_stmt *st, struct store_event *e)
 {
@@ -42,6 +42,9 @@ store_event_read(struct store *s, struct db_stmt *st, struct store_event *e)
 	e->created = db_column_int64(st, 16);
 	e->started = db_column_int64(st, 17);
 	e->finished = db_column_int64(st, 18);
+	e->draw_min_move = db_column_int(st, 19);
+	e->draw_offer_every = db_column_int(st, 20);
+	e->leave_days = (int)store_col_opt_int(st, 21, -1);
 	if (store_col_text(st, 1, e->name, sizeof e->name) != 0 ||
 	    store_col_text(st, 2, e->title, sizeof e->title) != 0 ||
 	    store_col_text(st, 3, e->site, sizeof e->site) != 0 ||
@@ -80,6 +83,12 @@ store_event_check(struct store *s, const struct store_event *e)
 	    store_fits(s, e->tiebreaks, sizeof e->tiebreaks,
 	    "tie-breaks") != 0)
 		return -1;
+	if (e->draw_min_move < 0 || e->draw_offer_every < 0 ||
+	    e->leave_days < -1 || e->leave_days > 366) {
+		store_seterr(s, "event %s: bad draw rule or leave allowance",
+		    e->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -103,6 +112,15 @@ store_event_bind(struct db_stmt *st, int first, const struct store_event *e)
 	db_bind_text(st, first + 13, e->status);
 }
 
+/* Bind the draw rules and the leave allowance, from `first` on. */
+static void
+store_event_bind_draws(struct db_stmt *st, int first, const struct store_event *e)
+{
+	db_bind_int(st, first, e->draw_min_move);
+	db_bind_int(st, first + 1, e->draw_offer_every);
+	store_bind_opt_int(st, first + 2, e->leave_days, -1);
+}
+
 /* Add an event. */
 enum store_status
 store_event_create(struct store *s, struct store_event *e)
@@ -122,6 +140,7 @@ store_event_create(struct store *s, struct store_event *e)
 	db_bind_int64(st, 16, e->created);
 	db_bind_int64(st, 17, e->started);
 	db_bind_int64(st, 18, e->finished);
+	store_event_bind_draws(st, 19, e);
 	return store_exec_insert(s, st, "add event", &e->id);
 }
 
@@ -161,9 +180,9 @@ store_event_get_by_game(struct store *s, int64_t game_id,
 		memset(eg, 0, sizeof *eg);
 		eg->event_id = out->id;
 		eg->game_id = game_id;
-		eg->round = db_column_int(st, 19);
-		eg->board = db_column_int(st, 20);
-		if (store_col_text(st, 21, eg->adjusted,
+		eg->round = db_column_int(st, 22);
+		eg->board = db_column_int(st, 23);
+		if (store_col_text(st, 24, eg->adjusted,
 		    sizeof eg->adjusted) != 0) {
 			store_seterr(s, "game %lld: bad stored adjustment",
 			    (long long)game_id);
@@ -210,6 +229,7 @@ store_event_update(struct store *s, const struct store_event *e)
 	store_event_bind(st, 2, e);
 	db_bind_int64(st, 16, e->started);
 	db_bind_int64(st, 17, e->finished);
+	store_event_bind_draws(st, 18, e);
 	return store_exec_change(s, st, "update event", "no such event");
 }
 

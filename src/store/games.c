@@ -307,3 +307,47 @@ store_reminder_get(struct store *s, int64_t game_id, int ply,
 	store_done(st);
 	return status;
 }
+
+/* Load a game's rules. */
+enum store_status
+store_game_rules_get(struct store *s, int64_t game_id,
+    struct store_game_rules *out)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	memset(out, 0, sizeof *out);
+	if ((st = store_stmt(s, ST_GAME_RULES_GET)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, game_id);
+	status = store_step_one(s, st, "get the game's rules", NULL);
+	if (status == STORE_OK) {
+		out->rated = db_column_int(st, 0) != 0;
+		out->draw_min_move = db_column_int(st, 1);
+		out->draw_offer_every = db_column_int(st, 2);
+	} else if (status == STORE_NOTFOUND)
+		status = STORE_OK;
+	store_done(st);
+	return status;
+}
+
+/* Store the rules of a new game. */
+enum store_status
+store_game_rules_set(struct store *s, int64_t game_id,
+    const struct store_game_rules *r)
+{
+	struct db_stmt	*st;
+
+	if (r->draw_min_move < 0 || r->draw_offer_every < 0) {
+		store_seterr(s, "game %lld: negative draw rule",
+		    (long long)game_id);
+		return STORE_ERROR;
+	}
+	if ((st = store_stmt(s, ST_GAME_RULES_SET)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, game_id);
+	db_bind_int(st, 2, r->rated ? 1 : 0);
+	db_bind_int(st, 3, r->draw_min_move);
+	db_bind_int(st, 4, r->draw_offer_every);
+	return store_exec_stmt(s, st, "store the game's rules");
+}

@@ -354,6 +354,29 @@ static const char *const store_migrations[] = {
 	"  event_id INTEGER PRIMARY KEY REFERENCES events (id),"
 	"  auth TEXT NOT NULL"
 	");",
+
+	/* 14 -> 15: an event's ICCF draw rules (no draw offer before move
+	 * draw_min_move; one offer per player every draw_offer_every moves;
+	 * 0: no such rule) and its leave allowance (days a calendar year;
+	 * NULL: the server's). The rules a game was created with: rated or
+	 * not, its draw rules; no row: unrated, no draw rule. The games of
+	 * events so far are rated as their event is. */
+	"ALTER TABLE events ADD COLUMN draw_min_move INTEGER NOT NULL"
+	"  DEFAULT 0 CHECK (draw_min_move >= 0);"
+	"ALTER TABLE events ADD COLUMN draw_offer_every INTEGER NOT NULL"
+	"  DEFAULT 0 CHECK (draw_offer_every >= 0);"
+	"ALTER TABLE events ADD COLUMN leave_days INTEGER"
+	"  CHECK (leave_days BETWEEN 0 AND 366);"
+	"CREATE TABLE game_rules ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games (id),"
+	"  rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1)),"
+	"  draw_min_move INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (draw_min_move >= 0),"
+	"  draw_offer_every INTEGER NOT NULL DEFAULT 0"
+	"    CHECK (draw_offer_every >= 0)"
+	");"
+	"INSERT INTO game_rules (game_id, rated) SELECT eg.game_id, e.rated"
+	"  FROM event_games eg JOIN events e ON e.id = eg.event_id;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

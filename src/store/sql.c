@@ -48,7 +48,8 @@
 	"SELECT e.id, e.name, e.title, e.site, e.format, e.games, " \
 	"e.variant, e.chess960, e.chess960_pairing, e.fen, e.time_control, " \
 	"e.policy, e.rated, e.tiebreaks, e.withdrawal, e.status, " \
-	"e.created, e.started, e.finished FROM events e "
+	"e.created, e.started, e.finished, e.draw_min_move, " \
+	"e.draw_offer_every, e.leave_days FROM events e "
 #define EVENT_GAME_SELECT \
 	"SELECT eg.event_id, eg.game_id, eg.round, eg.board, eg.adjusted, " \
 	"g.white, g.black, w.name, b.name, g.status, g.result, " \
@@ -234,16 +235,18 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_EVENT_INSERT] = { "event-insert", 0,
 	    "INSERT INTO events (name, title, site, format, games, variant, "
 	    "chess960, chess960_pairing, fen, time_control, policy, rated, "
-	    "tiebreaks, withdrawal, status, created, started, finished) "
+	    "tiebreaks, withdrawal, status, created, started, finished, "
+	    "draw_min_move, draw_offer_every, leave_days) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-	    "?14, ?15, ?16, ?17, ?18)" },
+	    "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)" },
 	[ST_EVENT_BY_NAME] = { "event-by-name", 0,
 	    EVENT_SELECT "WHERE e.name = ?1" },
 	[ST_EVENT_BY_GAME] = { "event-by-game", 0,
 	    "SELECT e.id, e.name, e.title, e.site, e.format, e.games, "
 	    "e.variant, e.chess960, e.chess960_pairing, e.fen, e.time_control, "
 	    "e.policy, e.rated, e.tiebreaks, e.withdrawal, e.status, "
-	    "e.created, e.started, e.finished, eg.round, eg.board, eg.adjusted "
+	    "e.created, e.started, e.finished, e.draw_min_move, "
+	    "e.draw_offer_every, e.leave_days, eg.round, eg.board, eg.adjusted "
 	    "FROM event_games eg JOIN events e ON e.id = eg.event_id "
 	    "WHERE eg.game_id = ?1" },
 	[ST_EVENT_LIST] = { "event-list", 1,
@@ -252,7 +255,8 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "UPDATE events SET title = ?2, site = ?3, format = ?4, games = ?5, "
 	    "variant = ?6, chess960 = ?7, chess960_pairing = ?8, fen = ?9, "
 	    "time_control = ?10, policy = ?11, rated = ?12, tiebreaks = ?13, "
-	    "withdrawal = ?14, status = ?15, started = ?16, finished = ?17 "
+	    "withdrawal = ?14, status = ?15, started = ?16, finished = ?17, "
+	    "draw_min_move = ?18, draw_offer_every = ?19, leave_days = ?20 "
 	    "WHERE id = ?1" },
 	[ST_EVENT_PLAYER_INSERT] = { "event-player-insert", 0,
 	    "INSERT INTO event_players (event_id, player_id, added) "
@@ -293,6 +297,12 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_EVENT_AUTH_SET] = { "event-auth-set", 0,
 	    "INSERT INTO event_auth (event_id, auth) VALUES (?1, ?2) "
 	    "ON CONFLICT (event_id) DO UPDATE SET auth = excluded.auth" },
+	[ST_GAME_RULES_GET] = { "game-rules-get", 0,
+	    "SELECT rated, draw_min_move, draw_offer_every FROM game_rules "
+	    "WHERE game_id = ?1" },
+	[ST_GAME_RULES_SET] = { "game-rules-set", 0,
+	    "INSERT INTO game_rules (game_id, rated, draw_min_move, "
+	    "draw_offer_every) VALUES (?1, ?2, ?3, ?4)" },
 	[ST_COND_INSERT] = { "conditional-insert", 0,
 	    "INSERT INTO conditionals (game_id, player_id, key_id, ply, lines, "
 	    "statement, signature, source, created, status) "

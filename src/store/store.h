@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	14
+#define STORE_SCHEMA_VERSION	15
 
 enum store_status {
 	STORE_OK = 0,
@@ -471,6 +471,26 @@ enum store_status store_doors_get(struct store *, int64_t player_id,
 /* Store a player's doors. STORE_NOTFOUND without such player. */
 enum store_status store_doors_set(struct store *, const struct store_doors *);
 
+/*
+ * The rules a game was created with, beside its row: rated (Glicko-2) or
+ * not, and the ICCF draw rules of its event (no draw offer before move
+ * draw_min_move; one offer per player every draw_offer_every moves; 0:
+ * no such rule). A game without a row has none of them and is unrated.
+ */
+struct store_game_rules {
+	bool	rated;
+	int	draw_min_move;
+	int	draw_offer_every;
+};
+
+/* Load a game's rules (all zero when none were stored). */
+enum store_status store_game_rules_get(struct store *, int64_t game_id,
+    struct store_game_rules *out);
+
+/* Store the rules of a new game. */
+enum store_status store_game_rules_set(struct store *, int64_t game_id,
+    const struct store_game_rules *);
+
 /* A game's auth rule into `auth` ("signed" when none was stored). */
 enum store_status store_game_auth_get(struct store *, int64_t game_id,
     char auth[STORE_AUTH_SIZE]);
@@ -739,6 +759,10 @@ struct store_event {
 	bool		rated;
 	char		tiebreaks[STORE_TIEBREAKS_SIZE];
 	char		withdrawal[STORE_WITHDRAWAL_SIZE];
+	int		draw_min_move;	/* no draw offer before; 0: none */
+	int		draw_offer_every;	/* one offer a player per N
+					   moves; 0: no limit */
+	int		leave_days;	/* a calendar year; -1: the server's */
 	char		status[STORE_STATUS_SIZE];	/* "created", "started",
 							   "finished" */
 	int64_t		created;
