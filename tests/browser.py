@@ -478,6 +478,54 @@ def enrol_play(state, log):
                          '.then((j) => j.moves.join(" "))')
         check('game 6: the moves e4 e5 Nf3', req == 'e4 e5 Nf3', req)
 
+        # Game 7: alice, waiting after 1. e4, signs conditional moves in
+        # the page: a refused tree (the API's words), then a good one,
+        # shown, cancelled, entered again; bob's e5 is answered by Nf3.
+        move(alice, base, 7, 'e2', 'e4', 'game 7: alice e2-e4')
+        alice.wait('!document.getElementById("cc-play").hidden')
+        check('game 7: the conditional moves offered to the one waiting',
+              alice.wait('!document.getElementById("cc-cond").hidden'))
+        view = ('document.getElementById("cc-cond-view")')
+        def cond(lines, button='#cc-cond-form button[type=submit]'):
+            alice.eval(view + '.textContent = ""')
+            if lines is not None:
+                alice.eval('document.getElementById("cc-cond-lines").value'
+                           ' = ""')
+                alice.type('#cc-cond-lines', lines)
+            alice.click(button)
+            alice.wait(view + '.textContent !== ""')
+            return alice.eval(view + '.textContent')
+        got = cond('e5 Nf3; e5 d4')
+        check('game 7: two answers to one move refused in the page',
+              alice.eval(view + '.classList.contains("cc-bad")') and
+              'e5' in got, got)
+        write(state, 'cond-refusal', got)
+        got = cond('e5 Nf3; c5 Nf3')
+        check('game 7: conditional moves signed',
+              'e5 Nf3; c5 Nf3' in got and '2 lines left' in got, got)
+        got = cond(None, '#cc-cond-show')
+        check('game 7: shown by a signed read', 'e5 Nf3; c5 Nf3' in got
+              and 'waiting' in got, got)
+        got = cond(None, '#cc-cond-cancel')
+        check('game 7: cancelled', 'cancelled' in got, got)
+        got = cond(None, '#cc-cond-show')
+        check('game 7: nothing to show once cancelled', alice.eval(
+            view + '.classList.contains("cc-bad")'), got)
+        got = cond('e5 Nf3')
+        check('game 7: entered again', 'e5 Nf3' in got, got)
+        bob.goto(base + '/games/7')
+        bob.wait('!document.getElementById("cc-play").hidden')
+        check('game 7: not offered to the one to move',
+              bob.eval('document.getElementById("cc-cond").hidden'))
+        bob.click(sq % 'e7')
+        bob.wait('document.querySelector(".cc-dot")')
+        bob.click(sq % 'e5')
+        check('game 7: bob\'s e5 answered by alice\'s conditional Nf3',
+              at_ply(bob, 3), message(bob))
+        moves = bob.eval('fetch("/api/v1/games/7").then((r) => r.json())'
+                         '.then((j) => j.moves.join(" "))')
+        check('game 7: the moves e4 e5 Nf3', moves == 'e4 e5 Nf3', moves)
+
         # The record verifies in the page.
         alice.goto(base + '/games/1')
         alice.wait('!document.getElementById("cc-verify").hidden')

@@ -11,11 +11,13 @@
 # profiles, each with a key the browser made and cannot export; game 1 is
 # played to checkmate by clicking squares, game 2 promotes through the
 # chooser, game 3 ends in a draw offered with a move and accepted, game 6
-# is played by dragging with the mouse and a finger and by the keyboard; a
-# move out of turn shows the API's reason; the record verifies in the page and
-# fails to on a copy of the database with one byte changed; the French
-# player's pages are in French; the game page has no horizontal scroll at
-# 360 px; screenshots (desktop and phone, light and dark) are not blank
+# is played by dragging with the mouse and a finger and by the keyboard,
+# in game 7 alice signs conditional moves (refused ones with the API's
+# reason, shown, cancelled, entered again) and bob's move is answered by
+# them; a move out of turn shows the API's reason; the record verifies in
+# the page and fails to on a copy of the database with one byte changed;
+# the French player's pages are in French; the game page has no
+# horizontal scroll at 360 px; screenshots (desktop and phone, light and dark) are not blank
 # and are kept in tests/screenshots/ of the build tree.
 # Run by `make check`; prints "N passed, N failed".
 
@@ -50,6 +52,8 @@ admin POST /api/v1/games -d '{"white":"alice","black":"bob",
 expect "game 5" 201
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "game 6 (by drag and keyboard)" 201
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "game 7 (conditional moves)" 201
 
 # Invitations, by the command and by the API.
 mkdir "$tmp/b" "$tmp/b/profile-alice" "$tmp/b/profile-bob"
@@ -68,6 +72,9 @@ check "tokens are stored hashed" [ "$(sqlite3 "$tmp/state/corrchess.db" \
     "SELECT count(*) FROM invitations WHERE length(token_hash) = 32")" = 2 ]
 
 browser enrol-play
+same "a refused conditional: the API's reason in the page" \
+    "$(cat "$tmp/b/cond-refusal")" \
+    "lines 1 and 2 answer e5 in two ways (Nf3, d4): give one answer to each move"
 
 # The used link, and the refusal the page showed, as the API says them.
 tok=$(sed 's/.*#//' "$tmp/b/invite.alice")

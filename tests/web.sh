@@ -118,6 +118,8 @@ check "game page: the deadline in words, UTC, without script" grep -Eq \
 lacks "game page: no draw to answer, no accept button" 'data-action="accept-draw"'
 lacks "game page: no draw to answer, no decline button" 'data-action="decline-draw"'
 has "game page: the running clock" 'data-running="1"'
+has "game page: conditional moves, shown by the module" \
+    '<section id="cc-cond" class="cc-cond" hidden'
 has "game page: PGN download" 'href="/api/v1/games/1/pgn" download='
 has "game page: the record" 'href="/api/v1/games/1/records"'
 has "game page: the stylesheet" 'href="/static/corrchess.css?v='

@@ -289,6 +289,35 @@ game_status(struct page *pg, const struct service_game *g)
 	page_raw(pg, "</p>\n");
 }
 
+/* Add the conditional moves' controls, which the module shows to the
+ * player waiting for the opponent's move. */
+static void
+game_conditional(struct page *pg)
+{
+	page_raw(pg, "<section id=\"cc-cond\" class=\"cc-cond\" hidden "
+	    "aria-labelledby=\"cc-cond-title\"><h2 id=\"cc-cond-title\">%s"
+	    "</h2>\n<p>%s</p>\n", page_tr(pg, "Conditional moves",
+	    "Coups conditionnels"), page_tr(pg, "While your opponent is to "
+	    "move: their move, your answer, and so on; lines separated by "
+	    "\"; \" (e5 Nf3 Nc6 Bb5; c5 Nf3). Your answer is played as soon "
+	    "as their move matches a line. Nobody else sees them.",
+	    "Pendant que votre adversaire a le trait : son coup, votre "
+	    "réponse, et ainsi de suite ; les lignes séparées par « ; » "
+	    "(e5 Cf3 Cc6 Fb5; c5 Cf3). Votre réponse est jouée dès que son "
+	    "coup suit une ligne. Personne d'autre ne les voit."));
+	page_raw(pg, "<form id=\"cc-cond-form\"><label for=\"cc-cond-lines\">"
+	    "%s</label> <input id=\"cc-cond-lines\" name=\"lines\" "
+	    "autocomplete=\"off\" spellcheck=\"false\" size=\"30\"> "
+	    "<button type=\"submit\">%s</button></form>\n<p>"
+	    "<button type=\"button\" id=\"cc-cond-show\">%s</button> "
+	    "<button type=\"button\" id=\"cc-cond-cancel\">%s</button></p>\n"
+	    "<p id=\"cc-cond-view\" role=\"status\" aria-live=\"polite\">"
+	    "</p>\n</section>\n", page_tr(pg, "Lines:", "Lignes :"),
+	    page_tr(pg, "Sign these lines", "Signer ces lignes"),
+	    page_tr(pg, "Show mine", "Voir les miens"),
+	    page_tr(pg, "Cancel mine", "Annuler les miens"));
+}
+
 /* Add the controls the module enables for a player whose key the browser
  * holds; hidden without script. */
 static void
@@ -324,6 +353,7 @@ game_play(struct page *pg, const struct service_game *g)
 	    "</button> <button type=\"button\" data-action=\"resign\">%s"
 	    "</button></p>\n", page_tr(pg, "Claim a draw",
 	    "Réclamer la nulle"), page_tr(pg, "Resign", "Abandonner"));
+	game_conditional(pg);
 	page_raw(pg, "<form id=\"cc-leave-form\" class=\"cc-leave\">"
 	    "<label>%s <input type=\"date\" name=\"from\" required></label> "
 	    "<label>%s <input type=\"date\" name=\"to\" required></label> "

@@ -14,6 +14,8 @@
 //    for any notation, draw offers, claims, resignation, leave; each
 //    action is the statement for the current ply, signed with
 //    crypto.subtle.sign("Ed25519") and posted like any other client's;
+//  - conditional moves while the opponent is to move: entered, shown and
+//    cancelled, each a signed statement too;
 //  - the running clock, the times in the reader's time zone, and a
 //    reload when the opponent has moved;
 //  - the verification of a game's signed record: every signature against
@@ -365,27 +367,33 @@ async function playPage(game, box) {
 	    : tr('Waiting for your opponent\'s move.',
 	    'En attente du coup de votre adversaire.'));
 
-	// Sign and post one action; on success show the game after it.
-	async function act(action) {
+	// Sign the statement of one action for the current ply and post it;
+	// returns the answer's status and JSON.
+	async function post(action) {
 		const statement = 'corrchess-v1\ngame: ' + id + '\nply: ' + g.ply
 		    + '\nplayer: ' + me.player + '\naction: ' + action + '\n';
+		const sig = await crypto.subtle.sign({ name: 'Ed25519' },
+		    me.key, enc.encode(statement));
+		const res = await fetch('/api/v1/games/' + id + '/actions', {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json',
+			    Accept: 'application/json' },
+			body: JSON.stringify({ statement,
+			    signature: b64encode(sig) }),
+		});
+		return [res.status, await res.json(), res.statusText];
+	}
+
+	// Sign and post one action; on success show the game after it.
+	async function act(action) {
 		try {
-			const sig = await crypto.subtle.sign({ name: 'Ed25519' },
-			    me.key, enc.encode(statement));
-			const res = await fetch('/api/v1/games/' + id + '/actions', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json',
-				    Accept: 'application/json' },
-				body: JSON.stringify({ statement,
-				    signature: b64encode(sig) }),
-			});
-			const j = await res.json();
-			if (res.status === 201) {
+			const [status, j, text] = await post(action);
+			if (status === 201) {
 				say(msg, tr('Accepted.', 'Accepté.'), true);
 				location.reload();
 				return;
 			}
-			say(msg, j.error ? j.error.message : res.statusText, false);
+			say(msg, j.error ? j.error.message : text, false);
 		} catch (e) {
 			say(msg, e.message, false);
 		}
@@ -536,7 +544,56 @@ async function playPage(game, box) {
 		    'Prendre congé du ' + f + ' au ' + t + ' ?')))
 			act('leave ' + f + ' ' + t);
 	});
+	if (g.turn !== myColor) conditionals(post);
 	// Shown once everything answers.
+	box.hidden = false;
+}
+
+// Conditional moves, while the opponent is to move: enter (replacing
+// the ones before), show and cancel one's own; each a signed statement.
+function conditionals(post) {
+	const box = document.getElementById('cc-cond');
+	if (!box) return;
+	const view = document.getElementById('cc-cond-view');
+	const input = document.getElementById('cc-cond-lines');
+	const show = (c) => {
+		const state = {
+			active: tr('waiting', 'en attente'),
+			cancelled: tr('cancelled', 'annulés'),
+		}[c.status] || c.status;
+		say(view, tr('Your conditional moves (' + state + ', '
+		    + c.played + ' played, ' + c.lines_left + ' lines left): ',
+		    'Vos coups conditionnels (' + state + ', ' + c.played
+		    + ' joués, ' + c.lines_left + ' lignes restantes) : ')
+		    + c.lines, c.status === 'active');
+		view.dataset.status = c.status;
+	};
+	async function run(action, done) {
+		try {
+			const [status, j, text] = await post(action);
+			if (status === 201 && j.conditional) show(j.conditional);
+			else if (status === 201) done(j);
+			else say(view, j.error ? j.error.message : text, false);
+		} catch (e) {
+			say(view, e.message, false);
+		}
+	}
+	document.getElementById('cc-cond-form').addEventListener('submit',
+	    (e) => {
+		e.preventDefault();
+		const lines = input.value.trim();
+		if (lines) run('conditional ' + lines, () => {});
+	});
+	document.getElementById('cc-cond-show').addEventListener('click',
+	    () => run('show-conditional', () => {}));
+	document.getElementById('cc-cond-cancel').addEventListener('click',
+	    () => {
+		if (confirm(tr('Cancel your conditional moves in this game?',
+		    'Annuler vos coups conditionnels dans cette partie ?')))
+			run('cancel-conditional', () => say(view, tr(
+			    'Your conditional moves are cancelled.',
+			    'Vos coups conditionnels sont annulés.'), true));
+	});
 	box.hidden = false;
 }
 
