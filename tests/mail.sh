@@ -664,6 +664,33 @@ check "the answer says the size and the limit" contains \
 check "the answer is no how-to" sh -c "! grep -q 'holds no signed statement' \
     '$tmp/a10.flat'"
 
+# --- 11. Two signed statements in one mail: refused ----------------------
+section "11. Two signed statements in one mail: refused"
+
+nb=$(count bob)
+nr=$(count corrchess corrchess.refused)
+statement "$g8" 3 bob "move Nc6"
+sign_ssh "$tmp/bob"
+cp "$tmp/body" "$tmp/pair1"
+statement "$g8" 3 bob "move Nf6"
+sign_ssh "$tmp/bob"
+{ cat "$tmp/pair1"; echo; cat "$tmp/body"; } >"$tmp/pairs"
+plainmail "bob@$domain" "pairs.$$@bob.$domain" "two moves" "$tmp/pairs" \
+    "$tmp/m11"
+check "bob sends two signed statements in one mail" \
+    send "bob@$domain" "$tmp/m11"
+check "the mail is filed in refused" waitfor 20 \
+    has corrchess $((nr + 1)) corrchess.refused
+check "bob is answered" waitfor 20 has bob $((nb + 1))
+fetch bob $((nb + 1)) "$tmp/b11"
+textpart "$tmp/b11" | tr '\n' ' ' | tr -s ' ' >"$tmp/b11.flat"
+check "the answer: a second signature, as over HTTP" contains \
+    "a second signature follows the first: send one statement with one signature" \
+    "$tmp/b11.flat"
+same "neither move is played (ply 3)" "$(ply "$g8")" 3
+submit "$g8" "$tmp/pairs"
+expect "the same text over HTTP: 400" 400 bad-signature
+
 stop
 same "corrchessd stops cleanly" "$status" 0
 finish

@@ -546,6 +546,64 @@ test_bad_prefers_parsed(void **state)
 	mail_message_free(&m);
 }
 
+/*
+ * Two signed statements in one mail, or one statement with two
+ * signatures, with or without words between: refused as over HTTP (a
+ * second signature), never one of them taken.
+ */
+static void
+test_two_pairs(void **state)
+{
+#define SIG88 "signature: " \
+	    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" \
+	    "AAAAAAAAAAAAAAAAAAAAAA==\n"
+#define SIG88B "signature: " \
+	    "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB" \
+	    "BBBBBBBBBBBBBBBBBBBBBA==\n"
+#define STA "corrchess-v1\ngame: 42\nply: 16\nplayer: alice\n" \
+	    "action: move Nf3\n"
+#define STB "corrchess-v1\ngame: 42\nply: 16\nplayer: alice\n" \
+	    "action: resign\n"
+	static const char *const texts[] = {
+		STA SIG88 "\n" STB SIG88B,
+		STA SIG88 SIG88B,
+		"My move:\n" STA "\nand its signature:\n\n" SIG88 "\n"
+		    "or this one:\n" SIG88B "\nAlice\n",
+	};
+	struct sig_statement	 st;
+	struct sig_signature	 sg;
+	struct mail_message	 m;
+	enum sig_error		 e;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		memset(&m, 0, sizeof m);
+		assert_int_equal(mail_find_statement(texts[i],
+		    strlen(texts[i]), &m), 0);
+		assert_int_equal(m.found, MAIL_BAD_STATEMENT);
+		assert_int_equal(m.error, SIG_ESIG_TWICE);
+		/* What the service reads: the first statement, both
+		 * signatures, and the same fault. */
+		assert_string_equal(m.statement, STA SIG88 SIG88B);
+		assert_int_not_equal(sig_statement_parse(m.statement,
+		    m.statement_len, &st, &sg, &e), 0);
+		assert_int_equal(e, SIG_ESIG_TWICE);
+		mail_message_free(&m);
+	}
+	/* One pair alone is taken. */
+	memset(&m, 0, sizeof m);
+	assert_int_equal(mail_find_statement(STB SIG88B, strlen(STB SIG88B),
+	    &m), 0);
+	assert_int_equal(m.found, MAIL_STATEMENT);
+	assert_string_equal(m.statement, STB SIG88B);
+	mail_message_free(&m);
+#undef SIG88
+#undef SIG88B
+#undef STA
+#undef STB
+}
+
 /* Quoted lines, with or without blanks before '>', never count. */
 static void
 test_find_quoted(void **state)
@@ -720,6 +778,7 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_joined_block),
 		cmocka_unit_test(test_bad_prefers_parsed),
+		cmocka_unit_test(test_two_pairs),
 		cmocka_unit_test(test_find_quoted),
 		cmocka_unit_test(test_html_to_text),
 		cmocka_unit_test(test_thread_game),

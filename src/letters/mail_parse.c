@@ -483,10 +483,52 @@ take_statement(struct mail_message *m, const struct sig_statement *st,
 }
 
 /*
+ * Refuse a text with two signatures after its first statement, as
+ * sig_statement_parse() refuses a body with two: when they follow a
+ * statement that parses alone, m holds that statement with both
+ * signatures (MAIL_BAD_STATEMENT, SIG_ESIG_TWICE), so that the service
+ * names the fault. 1 when so, 0 when not, -1 when memory ran out.
+ */
+static int
+two_signatures(struct mail_message *m, const char *const *heads,
+    size_t nheads, const char *end)
+{
+	struct sig_statement	 st;
+	struct line		 f1, l1, f2, l2;
+	struct buf		 b = { 0 };
+	enum sig_error		 e;
+	size_t			 i;
+	int			 rc = 0;
+
+	if (nheads == 0 || !find_signature(heads[0], end, &f1, &l1) ||
+	    !find_signature(l1.e, end, &f2, &l2))
+		return 0;
+	/* The statement the first signature belongs to: the last one
+	 * before it that parses. */
+	for (i = nheads; i > 0; i--) {
+		if (heads[i - 1] >= f1.s || sig_statement_parse(heads[i - 1],
+		    (size_t)(end - heads[i - 1]), &st, NULL, &e) != 0)
+			continue;
+		buf_add(&b, (const char *)st.canon, st.canon_len);
+		add_lines(&b, &f1, &l1);
+		add_lines(&b, &f2, &l2);
+		if ((m->statement = take(&b, &m->statement_len)) == NULL)
+			return -1;
+		m->found = MAIL_BAD_STATEMENT;
+		m->error = SIG_ESIG_TWICE;
+		m->error_line = 0;
+		rc = 1;
+		break;
+	}
+	return rc;
+}
+
+/*
  * Search the cleaned text m->text: each "corrchess-v1" line in turn with
  * the signature after it; then the first statement that parses alone with
  * a signature found elsewhere (a statement in the body, its signature in
- * an attachment, or words between the two).
+ * an attachment, or words between the two). Two signatures after the
+ * first statement are refused, whatever they sign.
  */
 static int
 search(struct mail_message *m)
@@ -507,6 +549,8 @@ search(struct mail_message *m)
 	while (nheads < CANDIDATES_MAX && next_line(&p, end, &l))
 		if (span_is(l.s, trim_end(l.s, l.e), SIG_HEADER))
 			heads[nheads++] = l.s;
+	if ((rc = two_signatures(m, heads, nheads, end)) != 0)
+		return rc < 0 ? -1 : 0;
 
 	/*
 	 * A statement directly followed by its signature. When none is,
