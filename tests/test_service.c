@@ -514,6 +514,58 @@ test_key_revoked_in_flight(void **state)
 	free(p);
 }
 
+/*
+ * The players and keys the verifier keeps (service/signers.c) follow every
+ * change the service makes, at once: a key added signs the next move, a
+ * revoked one does not, a new language reads the next move; a key another
+ * process put in the database verifies too.
+ */
+static void
+test_signers_kept(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_error	 err;
+	struct service_player	 sp;
+	struct store_key	 k;
+	struct store		*other;
+	char			 line[256], why[256];
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+
+	/* Kept from the first move on. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	play(fx, id, 1, "bob", "move e5", K_BOB, SIG_FORM_RAW);
+	ssh_line(fx, K_ALICE2, line, sizeof line);
+	assert_int_equal(service_key_add(fx->svc, "alice", line, &k, &err), 0);
+	fx->key_id[K_ALICE2] = k.id;
+	play(fx, id, 2, "alice", "move Nf3", K_ALICE2, SIG_FORM_RAW);
+	play(fx, id, 3, "bob", "move Nc6", K_BOB, SIG_FORM_RAW);
+	assert_int_equal(service_key_revoke(fx->svc, "alice",
+	    fx->key_id[K_ALICE2], &err), 0);
+	assert_refused(submit(fx, id, id, 4, "alice", "move Bb5", K_ALICE2,
+	    SIG_FORM_RAW, &err), &err, 403, "key-revoked");
+	/* French: C is the knight, F the bishop. */
+	assert_int_equal(service_player_set(fx->svc, "alice", NULL, "fr",
+	    NULL, &sp, &err), 0);
+	service_player_free(&sp);
+	play(fx, id, 4, "alice", "move Fb5", K_ALICE, SIG_FORM_RAW);
+	play(fx, id, 5, "bob", "move a6", K_BOB, SIG_FORM_RAW);
+
+	/* bob's second key, written by another process: found when the
+	 * kept keys refuse it. */
+	other = store_open(fx->db, why, sizeof why);
+	if (other == NULL)
+		fail_msg("store_open: %s", why);
+	assert_int_equal(service_player_get(fx->svc, "bob", &sp, &err), 0);
+	ssh_line(fx, K_STRANGER, line, sizeof line);
+	memset(&err, 0, sizeof err);
+	if (key_insert(other, sp.p.id, line, T0, &k, &err) != 0)
+		fail_msg("key_insert: %s", err.message);
+	store_close(other);
+	service_player_free(&sp);
+	play(fx, id, 6, "alice", "move Fa4", K_ALICE, SIG_FORM_RAW);
+	play(fx, id, 7, "bob", "move Nf6", K_STRANGER, SIG_FORM_RAW);
+}
+
 /* Count the outbox's mails to one address, by kind. */
 struct outbox_count {
 	const char	*recipient;
@@ -1864,6 +1916,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_key_revoke, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_one_player, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_signers_kept, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_revoked_in_flight,
 		    setup, teardown),

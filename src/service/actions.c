@@ -244,7 +244,7 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 
 	if ((rs = pool_get(svc, err)) == NULL)
 		return -1;
-	rc = player_read(rs, p->st.player, &p->sp, err);
+	rc = signers_get(svc, rs, p->st.player, &p->sp, err);
 	if (rc != 0) {
 		pool_put(svc, rs);
 		if (err->status == 404)
@@ -254,6 +254,12 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 		return -1;
 	}
 	rc = verify(rs, &p->st, &p->sg, &p->sp, &p->key_id, err);
+	/* Refused by the kept keys: by the stored ones too? A revoked key
+	 * stays revoked, so that refusal needs no second look. */
+	if (rc != 0 && err->status == 403 &&
+	    strcmp(err->code, "key-revoked") != 0 &&
+	    signers_refresh(svc, rs, p->st.player, &p->sp, err) == 1)
+		rc = verify(rs, &p->st, &p->sg, &p->sp, &p->key_id, err);
 	pool_put(svc, rs);
 	return rc;
 }

@@ -348,7 +348,7 @@ service_attest(struct service *svc, const struct service_attested *in,
 	p->canon[p->st.canon_len] = '\0';
 	if ((rs = pool_get(svc, err)) == NULL)
 		goto fail;
-	if (player_read(rs, in->player, &p->sp, err) != 0) {
+	if (signers_get(svc, rs, in->player, &p->sp, err) != 0) {
 		pool_put(svc, rs);
 		goto fail;
 	}

@@ -7,7 +7,7 @@ noinst_LIBRARIES += src/service/libservice.a
 src_service_libservice_a_SOURCES = \
 	src/service/service.h src/service/service_int.h \
 	src/service/service.c src/service/writer.c src/service/rebuild.c \
-	src/service/render.c \
+	src/service/render.c src/service/signers.c \
 	src/service/notify.c src/service/actions.c src/service/leave.c \
 	src/service/clock.c src/service/players.c src/service/games.c \
 	src/service/pgn.c src/service/mail.c src/service/events.c \

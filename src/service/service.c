@@ -324,7 +324,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	    NULL || (svc->views = calloc(SERVICE_VIEW_SLOTS,
 	    sizeof *svc->views)) == NULL ||
 	    (svc->renders = calloc(SERVICE_RENDER_SLOTS,
-	    sizeof *svc->renders)) == NULL ||
+	    sizeof *svc->renders)) == NULL || signers_init(svc) != 0 ||
 	    (svc->db_path = strdup(cfg->db_path)) == NULL) {
 		snprintf(err, errsize, "out of memory");
 		goto fail;
@@ -422,6 +422,7 @@ service_close(struct service *svc)
 		free(svc->views);
 	}
 	render_free(svc);
+	signers_free(svc);
 	if (svc->db_path != NULL) {
 		pthread_mutex_destroy(&svc->pool_lock);
 		pthread_mutex_destroy(&svc->view_lock);

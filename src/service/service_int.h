@@ -42,6 +42,8 @@
 /* Games' rendered answers kept (service/render.c): two kinds a game. */
 #define SERVICE_RENDER_SLOTS	(2 * SERVICE_VIEW_SLOTS)
 #define SERVICE_CACHE_SLOTS	1024
+/* Players and keys kept for checking statements (service/signers.c). */
+#define SERVICE_SIGNER_SLOTS	1024
 #define SERVICE_LOGIN_SLOTS	512
 
 /* Failed logins of one player or address within a window (doors.c). */
@@ -309,6 +311,12 @@ struct service {
 	pthread_mutex_t		 render_lock;
 	struct render_slot	*renders;	/* SERVICE_RENDER_SLOTS */
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
+	/* Players and their keys as of generation signer_gen, which the
+	 * writer advances on every change of them (service/signers.c);
+	 * guarded by signer_lock. */
+	pthread_mutex_t		 signer_lock;
+	uint64_t		 signer_gen;
+	struct signer_slot	*signers;	/* SERVICE_SIGNER_SLOTS */
 	/* The server's own key, for the actions it attests. */
 	bool			 has_server_key;
 	uint8_t			 server_sk[SIG_SECKEY_BYTES];
@@ -439,6 +447,15 @@ int	job_key_add(struct service *, struct job *, int64_t);
 int	job_key_revoke(struct service *, struct job *, int64_t);
 int	key_insert(struct store *, int64_t, const char *, int64_t,
 	    struct store_key *, struct service_error *);
+
+/* signers.c */
+int	signers_get(struct service *, struct store *, const char *,
+	    struct service_player *, struct service_error *);
+int	signers_refresh(struct service *, struct store *, const char *,
+	    struct service_player *, struct service_error *);
+void	signers_changed(struct service *);
+int	signers_init(struct service *);
+void	signers_free(struct service *);
 
 /* invitations.c */
 int	job_invite(struct service *, struct job *, int64_t);

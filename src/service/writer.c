@@ -157,10 +157,10 @@ job_run(struct service *svc, struct job *j, int64_t now)
 static void
 batch_run(struct service *svc, struct job *batch)
 {
-	struct job	*j;
-	int64_t		 now = service_now(svc);
-	size_t		 n = 0;
-	bool		 lost;
+	struct job		*j;
+	int64_t			 now = service_now(svc);
+	size_t			 n = 0;
+	bool			 lost, failed;
 
 	if (store_begin(svc->wstore) != STORE_OK) {
 		for (j = batch; j != NULL; j = j->next)
@@ -175,7 +175,12 @@ batch_run(struct service *svc, struct job *batch)
 	 * a transaction already lost was logged where it failed.
 	 */
 	lost = !store_in_transaction(svc->wstore);
-	if (lost || store_commit(svc->wstore) != STORE_OK) {
+	failed = lost || store_commit(svc->wstore) != STORE_OK;
+	/* After the commit (or its failure): a reader that read before it
+	 * kept what it read in the generation that ends here. */
+	if (store_players_written(svc->wstore))
+		signers_changed(svc);
+	if (failed) {
 		if (!lost)
 			log_warnx("store: %s; %zu request%s undone",
 			    store_errmsg(svc->wstore), n, n == 1 ? "" : "s");

@@ -91,6 +91,7 @@ store_player_create(struct store *s, struct store_player *p)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_PLAYER_INSERT)) == NULL)
 		return STORE_ERROR;
+	s->players_written = true;
 	db_bind_text(st, 1, p->name);
 	db_bind_text(st, 2, p->email);
 	db_bind_text(st, 3, p->lang);
@@ -199,6 +200,7 @@ store_player_update(struct store *s, const struct store_player *p)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_PLAYER_UPDATE)) == NULL)
 		return STORE_ERROR;
+	s->players_written = true;
 	db_bind_int64(st, 1, p->id);
 	db_bind_text(st, 2, p->email);
 	db_bind_text(st, 3, p->lang);
@@ -231,6 +233,7 @@ store_key_add(struct store *s, struct store_key *k)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_KEY_INSERT)) == NULL)
 		return STORE_ERROR;
+	s->players_written = true;
 	db_bind_int64(st, 1, k->player_id);
 	db_bind_blob(st, 2, k->pubkey, sizeof k->pubkey);
 	db_bind_text(st, 3, k->comment);
@@ -343,6 +346,7 @@ store_key_revoke(struct store *s, int64_t key_id, int64_t at)
 
 	if ((st = store_stmt(s, ST_KEY_REVOKE)) == NULL)
 		return STORE_ERROR;
+	s->players_written = true;
 	db_bind_int64(st, 1, key_id);
 	db_bind_int64(st, 2, at);
 	status = store_exec_stmt(s, st, "revoke key");
@@ -431,4 +435,15 @@ store_leave_list(struct store *s, int64_t player_id, int64_t since,
 			break;
 	}
 	return store_rows_done(s, st, rc, status, "list leaves");
+}
+
+/* Tell whether a player or a key was written through this handle since the
+ * last call, and forget it. */
+bool
+store_players_written(struct store *s)
+{
+	bool	written = s->players_written;
+
+	s->players_written = false;
+	return written;
 }

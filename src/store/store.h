@@ -367,6 +367,13 @@ enum store_status store_key_revoke(struct store *, int64_t key_id,
     int64_t at);
 
 /*
+ * Tell whether a player or a key was written through this handle (created,
+ * updated, added, revoked; committed or not) since the last call, and
+ * forget it: whoever keeps players or keys in memory drops them then.
+ */
+bool store_players_written(struct store *);
+
+/*
  * Find the key with this public key and its player (either output may be
  * NULL). A valid key is preferred to a revoked one; check key->revoked.
  */

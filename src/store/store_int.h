@@ -36,6 +36,7 @@
 #ifndef CORRCHESS_STORE_INT_H
 #define CORRCHESS_STORE_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "store/db.h"
@@ -150,6 +151,8 @@ struct store {
 	struct db	*db;
 	struct db_stmt	*stmt[ST_COUNT];	/* prepared on first use */
 	char		 err[STORE_ERR_SIZE];
+	/* A player or a key written since store_players_written(). */
+	bool		 players_written;
 };
 
 /* store.c: errors. */
