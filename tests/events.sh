@@ -10,8 +10,9 @@
 # one player withdrawn under the rule "lose" (the remaining games lost by
 # forfeit); then a round robin under the rule "annul" (ICCF: fewer than
 # half the games played, all annulled), in Chess960 with one position per
-# pairing. The crosstable (JSON and text), the tie-break order and the
-# event's PGN are checked against values computed by hand, written below;
+# pairing. The crosstable (JSON, text and the event's web page, whose
+# every result links to its game), the tie-break order and the event's
+# PGN are checked against values computed by hand, written below;
 # the Glicko-2 ratings of its games against tests/glicko2.py, written from
 # Glickman's paper apart from src/event.
 # Run by `make check`; prints "N passed, N failed".
@@ -315,6 +316,53 @@ same "corrchess event pgn: the 20 games" \
     "$(grep -c '^\[Event ' "$tmp/cc-pgn")" 20
 check "corrchess event list names the event" grep -q '^club ' "$tmp/cc-list"
 
+# --- The event's web page -----------------------------------------------
+# The page read back by tests/event_page.py: the crosstable's rows as the
+# grid above, every result a link to a game of the event between the two
+# players of its cell and every game linked from both players' rows; the
+# standings as above; the games; in French too; linked from the club's
+# page and the players' pages.
+req GET /api/v1/events/club
+cp "$tmp/out" "$tmp/club.json"
+req GET /events/club -D "$tmp/hdr"
+expect "the event's page" 200
+check "the event's page is HTML" grep -q 'Content-Type: text/html' "$tmp/hdr"
+python3 "$top_srcdir/tests/event_page.py" "$tmp/out" "$tmp/club.json" \
+    >"$tmp/page-read"
+cat >"$tmp/want-page" <<'EOF'
+cross 1 ann × 10 ½½ 1+ 1½ 5½ 2
+cross 2 ben 01 × ½0 1+ 11 5½ 1
+cross 3 dan ½½ ½1 × 0+ 01 4½ 3
+cross 4 eve (withdrew) 0- 0- 1- × ½- 1½ 5
+cross 5 cid 0½ 00 10 ½+ × 3 4
+links every game twice
+standing 1 ben 5½ 7 0 1 5 16.75 1.5
+standing 2 ann 5½ 7 0 1 4 17.5 2
+standing 3 dan 4½ 7 0 0 3 18.25 2.5
+standing 4 cid 3 7 0 0 2 9.5 1.5
+standing 5 eve 1½ 4 0 0 1 6 1
+games 20
+EOF
+check "the event's page: crosstable, links, standings, games" \
+    cmp -s "$tmp/page-read" "$tmp/want-page"
+cmp "$tmp/page-read" "$tmp/want-page" >/dev/null ||
+    diff "$tmp/want-page" "$tmp/page-read"
+check "the event's page links its PGN" \
+    grep -q 'href="/api/v1/events/club/pgn" download' "$tmp/out"
+req GET "/events/club?lang=fr"
+check "the event's page in French" sh -c 'grep -q "<html lang=\"fr\">" "$1" &&
+    grep -q "<caption>Classement</caption>" "$1" &&
+    grep -q "toutes rondes aller-retour" "$1" &&
+    grep -q "(retiré)" "$1"' sh "$tmp/out"
+req GET /events/nope
+expect "no such event: a 404 page" 404
+req GET /
+check "the club's page links the event" grep -q \
+    '<li><a href="/events/club">' "$tmp/out"
+req GET /players/ann
+check "a player's page links the player's event" grep -q \
+    'href="/events/club"' "$tmp/out"
+
 # --- The PGN ------------------------------------------------------------
 
 req GET /api/v1/events/club/pgn
@@ -423,6 +471,9 @@ assert len(pos) == 3 and all(len(v) == 1 for v in pos.values()), pos
 ' "$tmp/positions"
 admin POST /api/v1/players -d '{"name":"fay"}'
 expect "create fay" 201
+req GET /players/fay
+check "a player in no event: no event on the page" sh -c \
+    '! grep -q "href=\"/events/" "$1"' sh "$tmp/out"
 req GET /api/v1/ratings/fay
 expect "a player without a rated game" 404 not-rated
 # dan plays one game of four and withdraws: fewer than half, so all four

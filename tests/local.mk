@@ -182,7 +182,8 @@ TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/events.sh tests/conditional.sh tests/xfcc.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/xfcc_scid.tcl
+	tests/events.sh tests/event_page.py tests/conditional.sh tests/xfcc.sh \
+	tests/xfcc_scid.tcl
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint),

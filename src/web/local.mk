@@ -20,6 +20,7 @@ web_assets = $(srcdir)/src/web/static/corrchess.css \
 noinst_LIBRARIES += src/web/libpages.a
 src_web_libpages_a_SOURCES = src/web/page.h src/web/page.c \
 	src/web/pages.h src/web/pages.c \
+	src/web/events.h src/web/events.c \
 	src/web/assets.h src/web/assets.c
 nodist_src_web_libpages_a_SOURCES = src/web/assets_data.c
 src_web_libpages_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) \

@@ -177,3 +177,30 @@ page_error(struct http_response *resp, enum chess_lang lang, unsigned status,
 	page_raw(&pg, "</p>\n");
 	page_respond(&pg, resp, status);
 }
+
+/* The reader's language. */
+enum chess_lang
+page_request_lang(struct http_request *req)
+{
+	return web_lang(http_request_query(req, "lang"),
+	    http_request_header(req, "Accept-Language"));
+}
+
+/* Add a link to a player's page. */
+void
+page_player_link(struct page *pg, const char *name)
+{
+	page_raw(pg, "<a href=\"/players/");
+	page_text(pg, name);
+	page_raw(pg, "\">");
+	page_text(pg, name);
+	page_raw(pg, "</a>");
+}
+
+/* Answer a service error as a page. */
+void
+page_service_error(struct http_response *resp, enum chess_lang lang,
+    const struct service_error *err)
+{
+	page_error(resp, lang, err->status ? err->status : 500, err->message);
+}

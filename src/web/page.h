@@ -34,6 +34,7 @@
 
 #include "chess/chess.h"
 #include "http/http.h"
+#include "service/service.h"
 #include "util/buf.h"
 
 struct page {
@@ -75,6 +76,16 @@ void page_respond(struct page *, struct http_response *, unsigned status);
 
 /* Add the security headers of every web answer (pages and assets). */
 void page_headers(struct http_response *);
+
+/* The reader's language: ?lang=, else Accept-Language. */
+enum chess_lang page_request_lang(struct http_request *);
+
+/* Add a link to a player's page. */
+void page_player_link(struct page *, const char *name);
+
+/* Answer a service's refusal as a page, with its status and message. */
+void page_service_error(struct http_response *, enum chess_lang,
+    const struct service_error *);
 
 /* Answer an error as a page: a title and one sentence. */
 void page_error(struct http_response *, enum chess_lang, unsigned status,

@@ -22,36 +22,10 @@
 #include "web/assets.h"
 #include "web/board_svg.h"
 #include "web/board_words.h"
+#include "web/events.h"
 #include "web/lang.h"
 #include "web/page.h"
 #include "web/pages.h"
-
-/* The reader's language. */
-static enum chess_lang
-req_lang(struct http_request *req)
-{
-	return web_lang(http_request_query(req, "lang"),
-	    http_request_header(req, "Accept-Language"));
-}
-
-/* Answer a service error as a page. */
-static void
-page_service_error(struct http_response *resp, enum chess_lang lang,
-    const struct service_error *err)
-{
-	page_error(resp, lang, err->status ? err->status : 500, err->message);
-}
-
-/* Add a link to a player's page. */
-static void
-player_link(struct page *pg, const char *name)
-{
-	page_raw(pg, "<a href=\"/players/");
-	page_text(pg, name);
-	page_raw(pg, "\">");
-	page_text(pg, name);
-	page_raw(pg, "</a>");
-}
 
 /* --- Lists of games ---------------------------------------------------- */
 
@@ -69,9 +43,9 @@ game_row(void *arg, const struct store_game *g)
 	page_raw(pg, "\" data-turn=\"%s\"><td><a href=\"/games/%" PRId64
 	    "\">%" PRId64 "</a></td><td>", ongoing ? (g->turn == CHESS_WHITE ?
 	    "white" : "black") : "", g->id, g->id);
-	player_link(pg, g->white_name);
+	page_player_link(pg, g->white_name);
 	page_raw(pg, "</td><td>");
-	player_link(pg, g->black_name);
+	page_player_link(pg, g->black_name);
 	page_raw(pg, "</td><td>");
 	if (ongoing) {
 		page_textf(pg, "%s %d", page_tr(pg, "ply", "demi-coup"),
@@ -118,7 +92,7 @@ player_item(void *arg, const struct store_player *p)
 	struct page	*pg = arg;
 
 	page_raw(pg, "<li>");
-	player_link(pg, p->name);
+	page_player_link(pg, p->name);
 	page_raw(pg, "</li>\n");
 	return 0;
 }
@@ -129,7 +103,7 @@ web_club(struct http_request *req, struct http_response *resp, void *user)
 {
 	struct service_error	err;
 	struct page		pg;
-	enum chess_lang		lang = req_lang(req);
+	enum chess_lang		lang = page_request_lang(req);
 
 	page_begin(&pg, lang, lang == CHESS_LANG_FR ? "Le club" : "The club");
 	page_raw(&pg, "<h1>%s</h1>\n", page_tr(&pg, "The club", "Le club"));
@@ -148,6 +122,8 @@ web_club(struct http_request *req, struct http_response *resp, void *user)
 	if (service_player_list(user, player_item, &pg, &err) != 0)
 		goto fail;
 	page_raw(&pg, "</ul>\n");
+	if (web_events_list(&pg, user, NULL, &err) != 0)
+		goto fail;
 	page_respond(&pg, resp, 200);
 	return;
  fail:
@@ -370,7 +346,7 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	struct service_game	 g;
 	struct service_error	 err;
 	struct page		 pg;
-	enum chess_lang		 lang = req_lang(req);
+	enum chess_lang		 lang = page_request_lang(req);
 	const char		*flip = http_request_query(req, "flip");
 	char			*svg, words[BOARD_WORDS_MAX], title[160];
 	size_t			 len;
@@ -410,9 +386,9 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	    game_turn(&g.state) == CHESS_WHITE ? "white" : "black",
 	    game_ongoing(&g.state) ? "ongoing" : "finished",
 	    web_lang_name(lang), page_tr(&pg, "Game", "Partie"), g.row.id);
-	player_link(&pg, g.row.white_name);
+	page_player_link(&pg, g.row.white_name);
 	page_raw(&pg, " – ");
-	player_link(&pg, g.row.black_name);
+	page_player_link(&pg, g.row.black_name);
 	page_raw(&pg, "</h1>\n");
 	if (g.row.event[0] != '\0') {
 		page_raw(&pg, "<p class=\"cc-event\">");
@@ -462,7 +438,7 @@ web_player(struct http_request *req, struct http_response *resp,
 	struct service_leave_year	ly;
 	struct service_error		err;
 	struct page			pg;
-	enum chess_lang			lang = req_lang(req);
+	enum chess_lang			lang = page_request_lang(req);
 
 	if (service_player_get(user, http_request_param(req, "name"), &sp,
 	    &err) != 0) {
@@ -491,7 +467,8 @@ web_player(struct http_request *req, struct http_response *resp,
 	    "Parties en cours"), sp.p.name, "ongoing", "cc-ongoing",
 	    &err) != 0 || games_table(&pg, user, page_tr(&pg,
 	    "Finished games", "Parties terminées"), sp.p.name, "finished",
-	    "cc-finished", &err) != 0) {
+	    "cc-finished", &err) != 0 ||
+	    web_events_list(&pg, user, sp.p.name, &err) != 0) {
 		buf_free(&pg.b);
 		service_player_free(&sp);
 		page_service_error(resp, lang, &err);
@@ -514,7 +491,7 @@ web_invite(struct http_request *req, struct http_response *resp,
     void *user)
 {
 	struct page	pg;
-	enum chess_lang	lang = req_lang(req);
+	enum chess_lang	lang = page_request_lang(req);
 
 	(void)user;
 	page_begin(&pg, lang, lang == CHESS_LANG_FR ? "Invitation" :
@@ -554,6 +531,7 @@ const struct http_route routes_web[] = {
 	{ "GET", "/", HTTP_AUTH_NONE, web_club, 0 },
 	{ "GET", "/games/{id:int}", HTTP_AUTH_NONE, web_game, 0 },
 	{ "GET", "/players/{name}", HTTP_AUTH_NONE, web_player, 0 },
+	{ "GET", "/events/{name}", HTTP_AUTH_NONE, web_event, 0 },
 	{ "GET", "/invite", HTTP_AUTH_NONE, web_invite, 0 },
 	{ "GET", "/static/{name}", HTTP_AUTH_NONE, web_static, 0 },
 };

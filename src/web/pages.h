@@ -18,9 +18,11 @@
  * offers, the live clocks, and the verification of the signed record.
  *
  *   GET /			the club: games to move in, ongoing and
- *				finished games, players
+ *				finished games, players, events
  *   GET /games/{id}		a game: board, moves, clocks, record
- *   GET /players/{name}	a player: games, leave
+ *   GET /players/{name}	a player: games, leave, events
+ *   GET /events/{name}		an event: crosstable, standings, games
+ *				(web/events.h)
  *   GET /invite		where an invitation link (/invite#TOKEN) leads
  *   GET /static/{name}		the stylesheet and the module
  *
