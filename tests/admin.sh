@@ -178,6 +178,130 @@ check "no copy is left" [ ! -e "$tmp/club.db" ]
 
 daemon_stop
 
+# --- The admin aborts and adjudicates games ---------------------------------
+
+# With mail on (and no SMTP server: notices stay in the outbox, where the
+# test reads them), abort_moves = 1.
+sed -e '157s/^enabled = no/enabled = yes/' \
+    -e 's/^from =$/from = chess@club.example/' \
+    -e 's/^abort_moves = .*/abort_moves = 1/' "$tmp/test.conf" >"$tmp/mail.conf"
+mv "$tmp/mail.conf" "$tmp/test.conf"
+"$corrchessd" --config "$tmp/test.conf" --state-dir "$tmp/state" \
+    --check-config >"$tmp/cc.out" 2>"$tmp/cc.err"
+check "--check-config names the abort limit" grep -q \
+    '^admin: a game may be aborted until each side has made 1 moves (\[game\] abort_moves)$' \
+    "$tmp/cc.out"
+check "corrchessd starts again, with mail" daemon_start || finish
+admin PATCH /api/v1/players/bob -d '{"email":"bob@example.org"}'
+expect "bob gets an address" 200
+
+# outbox GAME: the notices queued for GAME, decoded, into $tmp/mails.
+outbox() {
+	sqlite3 "$tmp/state/corrchess.db" \
+	    "SELECT message FROM outbox WHERE game_id = $1 AND kind = 'game-over'" |
+	    python3 -c 'import quopri, sys
+sys.stdout.write(quopri.decodestring(sys.stdin.buffer.read()).decode())' \
+	    >"$tmp/mails"
+}
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "a game made by mistake" 201
+ga=$(jval id)
+run move -s "$base" -k "$tmp/alice" -p alice "$ga" e4
+same "alice plays 1. e4 in it" "$status" 0
+admin POST "/api/v1/games/$ga/abort" -d '{"reason":"made by mistake"}'
+expect "abort after one half-move (abort_moves = 1)" 200
+same "the aborted game has no result" "$(jstr result)" "*"
+same "its termination" "$(jstr termination)" "aborted"
+same "it is finished" "$(jstr status)" "finished"
+admin POST "/api/v1/games/$ga/abort" -d '{"reason":"again"}'
+expect "abort of a game over" 409 game-over
+says "the refusal says the game is over" "game $ga is over already (*, \
+aborted): there is nothing to abort"
+admin POST "/api/v1/games/$ga/adjudicate" -d '{"result":"1-0","reason":"x"}'
+expect "adjudication of a game over" 409 game-over
+run move -s "$base" -k "$tmp/bob" -p bob "$ga" e5
+same "no move after an abort" "$status" 1
+req GET "/api/v1/games/$ga/pgn"
+check "PGN: Termination abandoned" grep -q '^\[Termination "abandoned"\]$' \
+    "$tmp/out"
+check "PGN: Result *" grep -q '^\[Result "\*"\]$' "$tmp/out"
+check "PGN: the reason as a comment" grep -q \
+    "{Aborted by the club's admin: made by mistake}" "$tmp/out"
+req GET "/api/v1/games/$ga/records"
+check "records: the abort, its statement by admin, signed, source admin" \
+    grep -q "\"kind\":\"abort\",\"san\":null,\"move\":null,\"statement\":\"corrchess-v1\\\\ngame: $ga\\\\nply: 1\\\\nplayer: admin\\\\naction: abort made by mistake\\\\n\",\"signature\":\"signature: [^\"]*\",\"at\":\"[^\"]*\",\"source\":\"admin\"" \
+    "$tmp/out"
+outbox "$ga"
+check "mail: both players are told" [ "$(grep -c '^To: ' "$tmp/mails")" = 2 ]
+check "mail (en): the reason" grep -q \
+    "The club's admin gave this reason: made by mistake" "$tmp/mails"
+check "mail (en): no result, aborted" grep -q \
+    "The game is over: \*, no result (aborted by the club's admin)" \
+    "$tmp/mails"
+check "mail (fr): the reason" grep -q \
+    "Motif donné par l'administrateur du club : made by mistake" \
+    "$tmp/mails"
+check "mail (fr): annulée" grep -q \
+    "sans résultat (annulée par l'administrateur" "$tmp/mails"
+check "mail: no statement to sign in a game over" sh -c \
+    "! grep -q 'Your next action\\|Votre prochaine action' '$tmp/mails'"
+
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+gb=$(jval id)
+run move -s "$base" -k "$tmp/alice" -p alice "$gb" e4
+run move -s "$base" -k "$tmp/bob" -p bob "$gb" e5
+same "two half-moves played" "$status" 0
+admin POST "/api/v1/games/$gb/abort" -d '{"reason":"too late"}'
+expect "abort after 1. e4 e5 (abort_moves = 1)" 409 too-many-moves
+says "the refusal names the limit and the way out" "game $gb has 2 \
+half-moves played; a game may be aborted only before 1 moves ([game] \
+abort_moves): adjudicate it instead"
+admin POST "/api/v1/games/$gb/adjudicate" -d '{"result":"2-0","reason":"x"}'
+expect "a bad result" 400 bad-result
+check "the refusal names the results" grep -q \
+    'the result \\"2-0\\" is not one of 1-0, 0-1, 1/2-1/2' "$tmp/out"
+admin POST "/api/v1/games/$gb/adjudicate" -d '{"result":"1-0"}'
+expect "no reason" 400 bad-request
+admin POST "/api/v1/games/$gb/adjudicate" -d '{"result":"1-0","reason":""}'
+expect "an empty reason" 400 bad-reason
+req POST "/api/v1/games/$gb/adjudicate" -d '{"result":"1-0","reason":"x"}'
+expect "adjudication without the admin token" 401
+statement "$gb" 2 alice "adjudicate 1-0 I say so"
+sign_ssh "$tmp/alice"
+submit "$gb"
+expect "a player's signed adjudication" 403 admin-action
+run admin adjudicate -s "$base" -t "$tmp/state/admin.token" \
+    --reason "tablebase: Black mates" "$gb" 0-1
+same "corrchess admin adjudicate" "$status" 0
+same "it says what it did" "$(cat "$tmp/out")" \
+    "game $gb: 0-1, adjudication; both players are told"
+req GET "/api/v1/games/$gb"
+same "the result stands" "$(jstr result)" "0-1"
+same "termination adjudication" "$(jstr termination)" "adjudication"
+req GET "/api/v1/games/$gb/pgn"
+check "PGN: Termination adjudication" grep -q \
+    '^\[Termination "adjudication"\]$' "$tmp/out"
+check "PGN: Result 0-1" grep -q '^\[Result "0-1"\]$' "$tmp/out"
+check "PGN: the reason" grep -q \
+    "{Adjudicated by the club's admin: tablebase: Black mates}" "$tmp/out"
+outbox "$gb"
+check "mail: the adjudication's reason" grep -q \
+    "The club's admin gave this reason: tablebase: Black mates" "$tmp/mails"
+check "mail: Black wins" grep -q "The game is over: 0-1, Black wins" \
+    "$tmp/mails"
+run admin abort -s "$base" -t "$tmp/state/admin.token" --reason x "$gb"
+same "corrchess admin abort of a finished game" "$status" 1
+check "says why" grep -q "is over already" "$tmp/err"
+run admin adjudicate -s "$base" -t "$tmp/state/admin.token" "$gb" 1-0
+same "corrchess admin adjudicate without --reason" "$status" 2
+run verify -s "$base" "$ga" "$gb"
+same "corrchess verify accepts both records" "$status" 0
+check "and lists the admin's plies" grep -q \
+    "^game $gb: 3 records, the chain holds; 1 attested by the server at ply 2 (adjudicate, admin)$" \
+    "$tmp/out"
+daemon_stop
+
 # --- --check-config checks what start-up checks, before anything is written
 
 # refuses NAME CONF WANT: --check-config and a start with CONF both fail,

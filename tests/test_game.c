@@ -644,6 +644,47 @@ test_offer_wrong_side(void **state)
 	game_free(&g);
 }
 
+/* The admin ends a game: aborted without a result, or adjudicated. */
+static void
+test_admin_end(void **state)
+{
+	struct game		g;
+	struct game_action	a;
+	char			why[256];
+
+	(void)state;
+	start(&g, NULL, "3d/move", GAME_POLICY_AUTO);
+	move_ok(&g, "e4", T0 + HOUR);
+	memset(&a, 0, sizeof a);
+	a.kind = GAME_ACT_ABORT;
+	a.color = -1;
+	a.at = T0 + 2 * HOUR;
+	assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_NONE, GAME_TERM_ABORTED);
+	assert_int_equal(game_deadline(&g), 0);
+	assert_string_equal(game_termination_pgn(g.termination), "abandoned");
+	refused(&g, GAME_ACT_MOVE, B, "e5", false, T0 + DAY, GAME_EOVER,
+	    "the game is over (*, aborted)");
+	game_free(&g);
+
+	start(&g, NULL, "none", GAME_POLICY_AUTO);
+	a.kind = GAME_ACT_ADJUDICATE;
+	a.result = GAME_RESULT_NONE;
+	assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_ESYNTAX);
+	assert_true(game_ongoing(&g));
+	a.result = GAME_RESULT_BLACK;
+	assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_OK);
+	ended(&g, GAME_RESULT_BLACK, GAME_TERM_ADJUDICATED);
+	assert_string_equal(game_termination_name(g.termination),
+	    "adjudication");
+	assert_string_equal(game_termination_pgn(g.termination),
+	    "adjudication");
+	assert_int_equal(game_apply(&g, &a, why, sizeof why), GAME_EOVER);
+	assert_int_equal(game_result_parse("1/2-1/2"), GAME_RESULT_DRAW);
+	assert_int_equal(game_result_parse("*"), GAME_RESULT_NONE);
+	game_free(&g);
+}
+
 static void
 test_resign(void **state)
 {
@@ -1561,6 +1602,7 @@ main(void)
 		cmocka_unit_test(test_draw_offer_implicit_decline),
 		cmocka_unit_test(test_offer_wrong_side),
 		cmocka_unit_test(test_resign),
+		cmocka_unit_test(test_admin_end),
 		cmocka_unit_test(test_turn_and_moves),
 		cmocka_unit_test(test_tc_per_move),
 		cmocka_unit_test(test_tc_moves_in),

@@ -301,6 +301,38 @@ static const struct {
 	  true },
 };
 
+/* A game the admin ended: the reason in the reader's language, no result
+ * for an abort, and no statement to sign. */
+static void
+test_admin_reason(void **state)
+{
+	struct readback		rb;
+	struct notice		n;
+	struct notice_mail	m;
+	int			fr;
+
+	(void)state;
+	for (fr = 0; fr < 2; fr++) {
+		n = fixture(NOTICE_GAME_OVER, fr ? CHESS_LANG_FR :
+		    CHESS_LANG_EN);
+		n.result = "*";
+		n.termination = "aborted";
+		n.admin_reason = "made by mistake";
+		m = compose(&n);
+		readback(&m, &rb);
+		prose_has(&rb, fr ? "La partie est termin\xc3\xa9\x65 : *, sans "
+		    "r\xc3\xa9sultat (annul\xc3\xa9\x65 par l'administrateur du "
+		    "club)." : "The game is over: *, no result (aborted by the "
+		    "club's admin).");
+		prose_has(&rb, fr ? "Motif donn\xc3\xa9 par l'administrateur du "
+		    "club : made by mistake" : "The club's admin gave this "
+		    "reason: made by mistake");
+		assert_null(strstr(rb.text, "action: move"));
+		readback_free(&rb);
+		notice_mail_free(&m);
+	}
+}
+
 /* Each kind in each language: headers, thread, text, attachment. */
 static void
 test_kinds(void **state)
@@ -898,6 +930,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_admin_reason),
 		cmocka_unit_test(test_refused_reasons),
 		cmocka_unit_test(test_encoding),
 		cmocka_unit_test(test_conditional),

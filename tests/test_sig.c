@@ -997,6 +997,12 @@ test_actions(void **state)
 		  SIG_ACT_CONDITIONAL, "" },
 		{ "cancel-conditional", SIG_ACT_CANCEL_CONDITIONAL, "" },
 		{ "show-conditional", SIG_ACT_SHOW_CONDITIONAL, "" },
+		{ "abort made by mistake", SIG_ACT_ABORT, "" },
+		{ "abort partie cr\xc3\xa9\xc3\xa9\x65 par erreur", SIG_ACT_ABORT,
+		  "" },
+		{ "adjudicate 1-0 tablebase: mate in 31", SIG_ACT_ADJUDICATE,
+		  "" },
+		{ "adjudicate 1/2-1/2 dead drawn", SIG_ACT_ADJUDICATE, "" },
 	};
 	struct sig_action a;
 	struct sig_statement st;
@@ -1030,6 +1036,29 @@ test_actions(void **state)
 	assert_int_equal(a.from.day, 29);
 	assert_int_equal(a.to.month, 3);
 	assert_int_equal(a.to.day, 1);
+
+	/* The admin's actions: a result and a reason, both checked. */
+	assert_int_equal(sig_action_parse("adjudicate 0-1 left the club", 28,
+	    &a, &e), 0);
+	assert_string_equal(a.result, "0-1");
+	assert_string_equal(a.reason, "left the club");
+	assert_int_equal(sig_action_parse("adjudicate 2-0 x", 16, &a, &e), -1);
+	assert_int_equal(e, SIG_ERESULT);
+	assert_int_equal(sig_action_parse("adjudicate", 10, &a, &e), -1);
+	assert_int_equal(e, SIG_ERESULT);
+	assert_int_equal(sig_action_parse("abort", 5, &a, &e), -1);
+	assert_int_equal(e, SIG_EREASON);
+	assert_int_equal(sig_action_parse("abort  x", 8, &a, &e), -1);
+	assert_int_equal(e, SIG_EREASON);
+	assert_int_equal(sig_action_parse("abort x\ty", 9, &a, &e), -1);
+	assert_int_equal(e, SIG_EREASON);
+	memset(lines, 'x', sizeof lines);
+	memcpy(lines, "abort ", 6);
+	assert_int_equal(sig_action_parse(lines, 6 + SIG_REASON_MAX, &a, &e),
+	    0);
+	assert_int_equal(sig_action_parse(lines, 7 + SIG_REASON_MAX, &a, &e),
+	    -1);
+	assert_int_equal(e, SIG_ETOOLONG);
 
 	/* A conditional keeps its lines as written. */
 	assert_int_equal(sig_action_parse("conditional e5 Nf3; d5 exd5", 27,

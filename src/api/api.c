@@ -1085,6 +1085,57 @@ api_game_action(struct http_request *req, struct http_response *resp,
 	free(text);
 }
 
+/* POST /api/v1/games/{id}/abort {reason}: the admin ends a game without
+ * a result. */
+static void
+api_game_abort(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	static const char *const names[] = { "reason" };
+	static const char *const want[] = { "a string: why the game ends" };
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*reason;
+	json_t			*body;
+
+	if ((body = string_body(req, resp, names, want, 1, &reason)) == NULL)
+		return;
+	if (service_admin_abort(user, http_request_param_int(req, "id"),
+	    reason, &g, &err) != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 200, &g, user);
+		service_game_free(&g);
+	}
+	json_decref(body);
+}
+
+/* POST /api/v1/games/{id}/adjudicate {result, reason}: the admin gives a
+ * game its result. */
+static void
+api_game_adjudicate(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	static const char *const names[] = { "result", "reason" };
+	static const char *const want[] = { "\"1-0\", \"0-1\" or \"1/2-1/2\"",
+	    "a string: why the game ends so" };
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*v[2];
+	json_t			*body;
+
+	if ((body = string_body(req, resp, names, want, 2, v)) == NULL)
+		return;
+	if (service_admin_adjudicate(user, http_request_param_int(req, "id"),
+	    v[0], v[1], &g, &err) != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 200, &g, user);
+		service_game_free(&g);
+	}
+	json_decref(body);
+}
+
 /*
  * POST /api/v1/admin/backup: a consistent copy of the database, made with
  * SQLite's online backup while the server goes on, sent back as the file
@@ -1253,6 +1304,10 @@ const struct http_route routes_api[] = {
 	    api_game_records, 0 },
 	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
 	    api_game_action, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/games/{id:int}/abort", HTTP_AUTH_ADMIN,
+	    api_game_abort, HTTP_ROUTE_SLOW },
+	{ "POST", "/api/v1/games/{id:int}/adjudicate", HTTP_AUTH_ADMIN,
+	    api_game_adjudicate, HTTP_ROUTE_SLOW },
 	{ "POST", "/api/v1/events", HTTP_AUTH_ADMIN, api_event_create,
 	    HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/events", HTTP_AUTH_NONE, api_event_list, 0 },

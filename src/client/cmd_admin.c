@@ -34,6 +34,7 @@
 #include "client/cli_conf.h"
 #include "client/cli_http.h"
 #include "client/cmd_admin.h"
+#include "sig/sig.h"
 
 /* The first bytes of every SQLite database file. */
 #define CMD_ADMIN_SQLITE_MAGIC	"SQLite format 3"
@@ -47,12 +48,13 @@
 #define CMD_ADMIN_ERROR_MAX	4096
 
 /* Option ids of the admin commands' own options. */
-enum { OPT_TOKEN_FILE, OPT_DAYS };
+enum { OPT_TOKEN_FILE, OPT_DAYS, OPT_REASON };
 
 /* What those options say. */
 struct cmd_admin_opts {
 	const char	*token_file;
 	const char	*days;
+	const char	*reason;
 };
 
 /* Read the admin token from a file: its first line, without blanks. */
@@ -329,6 +331,8 @@ cmd_admin_option(const struct cli_cmd *self, int id, const char *arg,
 		o->token_file = arg;
 	else if (id == OPT_DAYS)
 		o->days = arg;
+	else if (id == OPT_REASON)
+		o->reason = arg;
 	else
 		return CLI_EXIT_USAGE;
 	return CLI_EXIT_OK;
@@ -344,7 +348,7 @@ cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 		{ NULL, 0, 0, 0 },
 	};
 	struct cli_conf		 cf;
-	struct cmd_admin_opts	 o = { NULL, NULL };
+	struct cmd_admin_opts	 o = { NULL, NULL, NULL };
 	char			 err[CLI_ERR_SIZE], *token = NULL;
 	long			 size = 0;
 	int			 ind, rc, started = 0;
@@ -389,7 +393,7 @@ cmd_admin_invite(const struct cli_cmd *self, int argc, char **argv)
 	};
 	struct cli_conf		 cf;
 	struct cli_http_reply	 r;
-	struct cmd_admin_opts	 o = { NULL, NULL };
+	struct cmd_admin_opts	 o = { NULL, NULL, NULL };
 	const char		*tok, *exp;
 	char			 err[CLI_ERR_SIZE], *token = NULL, *end;
 	char			 path[128], body[64];
@@ -444,18 +448,103 @@ out:
 	return cmd_admin_done(started, token, &cf, rc);
 }
 
+/*
+ * corrchess admin abort [-s URL] [-t FILE] --reason TEXT GAME
+ * corrchess admin adjudicate [-s URL] [-t FILE] --reason TEXT GAME RESULT
+ * End a game by the admin's decision; `argv[0]` names which.
+ */
+static int
+cmd_admin_end(const struct cli_cmd *self, int argc, char **argv)
+{
+	static const struct cli_option opts[] = {
+		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "token-file", 't', 1, OPT_TOKEN_FILE },
+		{ "reason", 'r', 1, OPT_REASON },
+		{ NULL, 0, 0, 0 },
+	};
+	struct cli_conf		 cf;
+	struct cli_http_reply	 r;
+	struct cmd_admin_opts	 o = { NULL, NULL, NULL };
+	bool			 aborting = strcmp(argv[0], "abort") == 0;
+	const char		*result, *term;
+	char			 err[CLI_ERR_SIZE], *token = NULL, *body = NULL;
+	char			 path[96];
+	uint64_t		 id;
+	json_t			*j;
+	int			 ind, rc, started = 0;
+
+	memset(&r, 0, sizeof r);
+	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
+	    cmd_admin_option, &o, &ind)) != CLI_EXIT_OK)
+		goto out;
+	if (argc - ind != (aborting ? 1 : 2) ||
+	    cli_conf_number(argv[ind], SIG_GAME_MAX, &id) == -1 || id == 0) {
+		rc = cli_usage(self, aborting ? "abort: name one GAME number" :
+		    "adjudicate: name a GAME number and its RESULT (1-0, "
+		    "0-1, 1/2-1/2)");
+		goto out;
+	}
+	if (o.reason == NULL || *o.reason == '\0') {
+		rc = cli_usage(self, "%s: give --reason TEXT: the players read "
+		    "it, and it stays in the game's record", argv[0]);
+		goto out;
+	}
+	rc = CLI_EXIT_FAIL;
+	if (cmd_admin_token(o.token_file, &cf, &token, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	j = aborting ? json_pack("{s:s}", "reason", o.reason) :
+	    json_pack("{s:s,s:s}", "result", argv[ind + 1], "reason",
+	    o.reason);
+	body = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+	if (body == NULL) {
+		cli_error(self, "%s: the reason is not UTF-8 text", argv[0]);
+		goto out;
+	}
+	if (cli_http_start(self) == -1)
+		goto out;
+	started = 1;
+	snprintf(path, sizeof path, "/api/v1/games/%llu/%s",
+	    (unsigned long long)id, argv[0]);
+	if (cli_http_request_as(cf.server, token, "POST", path, NULL, body,
+	    strlen(body), "application/json", &r, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	result = cli_http_json_str(r.json, "result");
+	term = cli_http_json_str(r.json, "termination");
+	if (r.status != 200 || result == NULL) {
+		cli_http_reply_error(&r, err, sizeof err);
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	printf("game %llu: %s, %s; both players are told\n",
+	    (unsigned long long)id, result, term != NULL ? term : "");
+	rc = CLI_EXIT_OK;
+out:
+	free(body);
+	cli_http_reply_free(&r);
+	return cmd_admin_done(started, token, &cf, rc);
+}
+
 /* corrchess admin ACTION ...: run the administrator's ACTION. */
 int
 cmd_admin(const struct cli_cmd *self, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage(self, "name an action: backup, invite");
+		return cli_usage(self, "name an action: backup, invite, abort, "
+		    "adjudicate");
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return cli_help(self);
 	if (strcmp(argv[1], "backup") == 0)
 		return cmd_admin_backup(self, argc - 1, argv + 1);
 	if (strcmp(argv[1], "invite") == 0)
 		return cmd_admin_invite(self, argc - 1, argv + 1);
-	return cli_usage(self, "unknown action '%s' (known: backup, invite)",
-	    argv[1]);
+	if (strcmp(argv[1], "abort") == 0 ||
+	    strcmp(argv[1], "adjudicate") == 0)
+		return cmd_admin_end(self, argc - 1, argv + 1);
+	return cli_usage(self, "unknown action '%s' (known: backup, invite, "
+	    "abort, adjudicate)", argv[1]);
 }

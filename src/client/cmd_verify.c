@@ -73,6 +73,22 @@ hash_read(const char *hex, uint8_t out[SIG_HASH_BYTES])
 	return 0;
 }
 
+/* The door that let a record in without its player's signature: the
+ * attested member, or "admin" for the admin's abort and adjudicate (signed
+ * by the server too); NULL for a player's own. */
+static const char *
+record_door(const json_t *rec)
+{
+	const char	*kind = cli_http_json_str(rec, "kind");
+
+	if (cli_http_json_str(rec, "attested") != NULL)
+		return cli_http_json_str(rec, "attested");
+	if (kind != NULL && (strcmp(kind, "abort") == 0 ||
+	    strcmp(kind, "adjudicate") == 0))
+		return "admin";
+	return NULL;
+}
+
 /*
  * Check one record after `prev` (updated to its hash): the chain, and the
  * server's signature when it is attested. 0, or -1 with why in `why`.
@@ -85,7 +101,7 @@ record_check(const json_t *rec, uint8_t prev[SIG_HASH_BYTES],
 	const char		*stmt = cli_http_json_str(rec, "statement");
 	const char		*sig = cli_http_json_str(rec, "signature");
 	const char		*kind = cli_http_json_str(rec, "kind");
-	const char		*attested = cli_http_json_str(rec, "attested");
+	const char		*attested = record_door(rec);
 	struct sig_statement	 st;
 	struct sig_signature	 sg;
 	enum sig_error		 se;
@@ -172,13 +188,12 @@ verify_game(const struct cli_cmd *self, const char *server, uint64_t id,
 			    (unsigned long long)id, i + 1, why);
 			goto out;
 		}
-		if (cli_http_json_str(rec, "attested") != NULL) {
+		if (record_door(rec) != NULL) {
 			cli_http_json_int(rec, "ply", &ply);
 			buf_addf(&plies, "%s%lld (%s, %s)", nattested ? ", " :
 			    "", (long long)ply, cli_http_json_str(rec, "san") ?
 			    cli_http_json_str(rec, "san") :
-			    cli_http_json_str(rec, "kind"),
-			    cli_http_json_str(rec, "attested"));
+			    cli_http_json_str(rec, "kind"), record_door(rec));
 			nattested++;
 		}
 	}

@@ -267,7 +267,10 @@ static const struct cli_cmd cmd_table[] = {
 	  0 },
 	{ "admin", cmd_admin,
 	  "backup [-s URL] [-t FILE] FILE\n"
-	  "       corrchess admin invite [-s URL] [-t FILE] [--days N] NAME",
+	  "       corrchess admin invite [-s URL] [-t FILE] [--days N] NAME\n"
+	  "       corrchess admin abort [-s URL] [-t FILE] --reason TEXT GAME\n"
+	  "       corrchess admin adjudicate [-s URL] [-t FILE] --reason TEXT\n"
+	  "                 GAME 1-0|0-1|1/2-1/2",
 	  "The administrator's commands, through the server's admin API.\n"
 	  "\n"
 	  "backup FILE: save a consistent copy of the server's database in\n"
@@ -280,6 +283,13 @@ static const struct cli_cmd cmd_table[] = {
 	  "key of its own and registers it; send the link to the player\n"
 	  "alone. A second device needs a second invitation.\n"
 	  "\n"
+	  "abort GAME: end the game without a result, only before the\n"
+	  "number of moves the server sets ([game] abort_moves, 2 by\n"
+	  "default). adjudicate GAME RESULT: end it with RESULT. Either is\n"
+	  "recorded in the game's signed record, signed by the server, with\n"
+	  "the reason; both players are told by mail.\n"
+	  "\n"
+	  "  -r, --reason TEXT     why (required; the players read it)\n"
 	  "  -s, --server URL      the server\n"
 	  "  -t, --token-file FILE the admin token's file (the server's\n"
 	  "                        admin_token_file, or STATE_DIRECTORY/\n"

@@ -172,6 +172,12 @@ const struct conf_key conf_table[] = {
 	  .help = "Days of leave each player may take per calendar year "
 	  "(the clocks of their games stop meanwhile; ICCF gives 45). An "
 	  "event may set its own for its games (its leave_days)." },
+	{ .section = "game", .name = "abort_moves", .type = CONF_INT,
+	  .min = 0, .max = 100, .def = "2", .offset = OFF(game.abort_moves),
+	  .help = "The admin may abort a game (end it without a result) "
+	  "only before this many moves are played, that is while fewer "
+	  "than twice as many half-moves are (0: never; a game further on "
+	  "is adjudicated instead)." },
 	{ .section = "game", .name = "auth", .type = CONF_CHOICE,
 	  .choices = conf_auth_choices, .def = "signed",
 	  .offset = OFF(game.auth),

@@ -87,6 +87,7 @@ struct conf {
 	} clock;
 	struct conf_game {
 		long long	 leave_days;		/* per player and year */
+		long long	 abort_moves;		/* admin abort before */
 		long long	 auth;			/* enum conf_auth */
 	} game;
 	struct conf_ratings {

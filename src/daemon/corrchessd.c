@@ -884,6 +884,13 @@ check_config(struct corrchessd *d)
 		return -1;
 	}
 	check_warnings(&d->conf);
+	if (d->conf.game.abort_moves > 0)
+		printf("admin: a game may be aborted until each side has "
+		    "made %lld moves ([game] abort_moves)\n",
+		    d->conf.game.abort_moves);
+	else
+		printf("admin: no game may be aborted ([game] abort_moves "
+		    "= 0); adjudicate instead\n");
 	printf("%s: ok\n", d->args.path_given ||
 	    access(d->args.conf_path, F_OK) == 0 ? d->args.conf_path :
 	    "built-in defaults");
@@ -914,6 +921,8 @@ open_service(struct corrchessd *d)
 	memset(&scfg, 0, sizeof scfg);
 	scfg.db_path = d->db_path;
 	scfg.leave_days = (int)conf->game.leave_days;
+	scfg.abort_moves = conf->game.abort_moves > 0 ?
+	    (int)conf->game.abort_moves : -1;
 	scfg.ratings.tau = conf->ratings.tau / 1e6;
 	scfg.ratings.rating = (double)conf->ratings.rating;
 	scfg.ratings.rd = (double)conf->ratings.deviation;

@@ -58,6 +58,8 @@ static const char *const termination_names[] = {
 	[GAME_TERM_SEVENTYFIVE] = "seventy-five-moves",
 	[GAME_TERM_TIMEOUT] = "timeout",
 	[GAME_TERM_TIMEOUT_DRAW] = "timeout-insufficient",
+	[GAME_TERM_ABORTED] = "aborted",
+	[GAME_TERM_ADJUDICATED] = "adjudication",
 };
 
 static const char *const refusal_codes[] = {
@@ -95,6 +97,10 @@ static const char *const termination_texts[][2] = {
 	[GAME_TERM_TIMEOUT] = { "loss on time", "perte au temps" },
 	[GAME_TERM_TIMEOUT_DRAW] = { "time out, but the opponent cannot mate",
 	    "temps dépassé, mais l'adversaire ne peut pas mater" },
+	[GAME_TERM_ABORTED] = { "aborted by the club's admin",
+	    "annulée par l'administrateur du club" },
+	[GAME_TERM_ADJUDICATED] = { "adjudicated by the club's admin",
+	    "arbitrée par l'administrateur du club" },
 };
 
 static const char *const policy_names[] = {
@@ -373,6 +379,18 @@ game_result_name(enum game_result r)
 	return result_names[r];
 }
 
+/* Read a result name; GAME_RESULT_NONE when it names none. */
+enum game_result
+game_result_parse(const char *s)
+{
+	int	r;
+
+	for (r = GAME_RESULT_WHITE; r <= GAME_RESULT_DRAW; r++)
+		if (s != NULL && strcmp(s, result_names[r]) == 0)
+			return (enum game_result)r;
+	return GAME_RESULT_NONE;
+}
+
 /* The API name of a termination; "" while ongoing. */
 const char *
 game_termination_name(enum game_termination t)
@@ -436,6 +454,10 @@ game_termination_pgn(enum game_termination t)
 	case GAME_TERM_TIMEOUT:
 	case GAME_TERM_TIMEOUT_DRAW:
 		return "time forfeit";
+	case GAME_TERM_ABORTED:
+		return "abandoned";
+	case GAME_TERM_ADJUDICATED:
+		return "adjudication";
 	default:
 		return "normal";
 	}
@@ -447,7 +469,7 @@ game_termination_pgn(enum game_termination t)
 bool
 game_ongoing(const struct game *g)
 {
-	return g->result == GAME_RESULT_NONE;
+	return g->result == GAME_RESULT_NONE && g->termination == GAME_TERM_NONE;
 }
 
 /* Side to move. */
@@ -1088,6 +1110,23 @@ game_apply(struct game *g, const struct game_action *a, char *why,
 		return GAME_ELATE;
 	}
 
+	if (a->kind == GAME_ACT_ABORT) {
+		game_end(g, GAME_RESULT_NONE, GAME_TERM_ABORTED, at);
+		return GAME_OK;
+	}
+	if (a->kind == GAME_ACT_ADJUDICATE) {
+		if (a->result != GAME_RESULT_WHITE &&
+		    a->result != GAME_RESULT_BLACK &&
+		    a->result != GAME_RESULT_DRAW) {
+			why_set(why, whysize, fr ? "résultat inconnu : 1-0, 0-1 "
+			    "ou 1/2-1/2" : "no such result: 1-0, 0-1 or "
+			    "1/2-1/2");
+			return GAME_ESYNTAX;
+		}
+		game_end(g, (enum game_result)a->result,
+		    GAME_TERM_ADJUDICATED, at);
+		return GAME_OK;
+	}
 	if (a->color != CHESS_WHITE && a->color != CHESS_BLACK) {
 		why_set(why, whysize, fr ? "couleur de joueur inconnue" :
 		    "no such player colour");
@@ -1104,6 +1143,9 @@ game_apply(struct game *g, const struct game_action *a, char *why,
 		return GAME_OK;
 	case GAME_ACT_CLAIM_DRAW:
 		return game_claim(g, a, at, why, whysize);
+	case GAME_ACT_ABORT:
+	case GAME_ACT_ADJUDICATE:
+		break;		/* applied above, whoever acts */
 	}
 	why_set(why, whysize, fr ? "action inconnue" : "unknown action");
 	return GAME_ESYNTAX;

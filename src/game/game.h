@@ -105,7 +105,12 @@ enum game_termination {
 	GAME_TERM_TIMEOUT,		/* "timeout": loss on time */
 	GAME_TERM_TIMEOUT_DRAW,		/* "timeout-insufficient": flag fell,
 					   opponent cannot mate (FIDE 6.9) */
+	GAME_TERM_ABORTED,		/* "aborted": by the club admin; no
+					   result ("*") */
+	GAME_TERM_ADJUDICATED,		/* "adjudication": the club admin
+					   gave the result */
 };
+#define GAME_TERM_LAST		GAME_TERM_ADJUDICATED
 
 enum game_result {
 	GAME_RESULT_NONE = 0,	/* "*" */
@@ -121,6 +126,8 @@ enum game_action_kind {
 	GAME_ACT_DECLINE_DRAW,	/* decline-draw */
 	GAME_ACT_RESIGN,	/* resign */
 	GAME_ACT_CLAIM_DRAW,	/* claim-draw [MOVE] */
+	GAME_ACT_ABORT,		/* the admin ends the game without result */
+	GAME_ACT_ADJUDICATE,	/* the admin gives the result */
 };
 
 struct game_action {
@@ -128,6 +135,9 @@ struct game_action {
 	int			 color;		/* who acts */
 	const char		*move;		/* move text, or NULL */
 	bool			 offer_draw;	/* with GAME_ACT_MOVE */
+	int			 result;	/* GAME_ACT_ADJUDICATE: an enum
+						   game_result other than
+						   GAME_RESULT_NONE */
 	enum chess_lang		 lang;		/* language of the move text
 						   and of the refusal's
 						   sentence */
@@ -213,7 +223,8 @@ int game_copy(struct game *dst, const struct game *src);
  */
 int game_leave_add(struct game *, int color, int64_t from, int64_t to);
 
-/* True while the game has no result. */
+/* True while the game has not ended (an aborted game has ended without a
+ * result). */
 bool game_ongoing(const struct game *);
 
 /* Side to move. */
@@ -240,6 +251,11 @@ size_t game_ply(const struct game *);
  * ends the game by itself (checkmate, stalemate, ...), that end stands. A
  * wrong claim is GAME_EBAD_CLAIM and changes nothing. A game ended on time
  * ends at its deadline (`ended`), whenever the flag is seen.
+ *
+ * The admin's actions (GAME_ACT_ABORT, GAME_ACT_ADJUDICATE; any colour)
+ * end an ongoing game whoever is to move: aborted, without result, or
+ * adjudicated with a->result. Whether the admin may (how many moves were
+ * played) is the caller's to decide.
  */
 enum game_refusal game_apply(struct game *, const struct game_action *a,
     char *why, size_t whysize);
@@ -264,6 +280,9 @@ int64_t game_deadline(const struct game *);
 
 /* API texts. */
 const char *game_result_name(enum game_result);		/* "1-0" ... "*" */
+/* The result a name gives ("1-0", "0-1", "1/2-1/2"); GAME_RESULT_NONE for
+ * anything else. */
+enum game_result game_result_parse(const char *);
 const char *game_termination_name(enum game_termination);
 
 /* A termination for people, in `lang` (UTF-8): "checkmate" / "échec et
@@ -275,7 +294,8 @@ const char *game_refusal_code(enum game_refusal);	/* "illegal-move" */
 const char *game_policy_name(enum game_policy);		/* "auto" "claim" */
 int game_policy_parse(const char *, enum game_policy *);
 
-/* PGN Termination tag value: "normal", "time forfeit", or "unterminated". */
+/* PGN Termination tag value: "normal", "time forfeit", "abandoned",
+ * "adjudication", or "unterminated". */
 const char *game_termination_pgn(enum game_termination);
 
 #endif /* CORRCHESS_GAME_H */

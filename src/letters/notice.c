@@ -211,7 +211,7 @@ termination_text(const char *name, enum chess_lang lang)
 
 	if (name == NULL || *name == '\0')
 		return "?";
-	for (t = GAME_TERM_NONE + 1; t <= GAME_TERM_TIMEOUT_DRAW; t++)
+	for (t = GAME_TERM_NONE + 1; t <= GAME_TERM_LAST; t++)
 		if (strcmp(game_termination_name(t), name) == 0)
 			return game_termination_text(t, lang);
 	return name;
@@ -225,7 +225,9 @@ winner_text(const struct texts *tx, const char *result)
 		return tx->winner[0];
 	if (result != NULL && strcmp(result, "0-1") == 0)
 		return tx->winner[1];
-	return tx->winner[2];
+	if (result != NULL && strcmp(result, "1/2-1/2") == 0)
+		return tx->winner[2];
+	return tx->winner[3];
 }
 
 /* Write a duration in the recipient's language ("2d 3h", "2 j 3 h"). */
@@ -277,8 +279,10 @@ setup(struct ctx *c, char *err, size_t errsize)
 	char			 num[24];
 
 	chess_init();
-	c->over = n->result != NULL && *n->result != '\0' &&
-	    strcmp(n->result, "*") != 0;
+	/* An aborted game is over without a result. */
+	c->over = (n->result != NULL && *n->result != '\0' &&
+	    strcmp(n->result, "*") != 0) || (n->termination != NULL &&
+	    *n->termination != '\0');
 	c->game = n->game_id > 0;
 	c->last_mover = -1;
 	if (!c->game)
@@ -500,6 +504,10 @@ intro(const struct ctx *c, struct buf *b)
 		prose(b, tx->intro_over, n->result != NULL ? n->result :
 		    "*", winner_text(tx, n->result),
 		    termination_text(n->termination, c->lang));
+		if (n->admin_reason != NULL) {
+			buf_adds(b, "\n");
+			prose(b, tx->admin_reason, n->admin_reason);
+		}
 		break;
 	case NOTICE_REMINDER:
 		render_time(n->deadline, t, sizeof t);

@@ -149,7 +149,9 @@ struct notice {
 	int			 draw_offer;	/* colour offering a draw, or -1 */
 	const char		*result;	/* "1-0" "0-1" "1/2-1/2"; NULL or
 						   "*" while the game goes on */
-	const char		*termination;	/* game_termination_name() text */
+	const char		*termination;	/* game_termination_name() text;
+						   "" or NULL while the game
+						   goes on */
 	const char		*time_control;	/* game_tc_format() text, as
 						   "10/50d", written in words;
 						   or NULL */
@@ -169,6 +171,10 @@ struct notice {
 	 */
 	const char		*reason;
 	const char		*reason_code;	/* "illegal-move" ..., or NULL */
+
+	/* NOTICE_GAME_OVER of a game the admin aborted or adjudicated: the
+	 * admin's reason, as given; else NULL. */
+	const char		*admin_reason;
 
 	/* NOTICE_LEAVE: the first and last days ("2026-12-24"). */
 	const char		*leave_from;

@@ -48,6 +48,7 @@ const struct texts notice_texts_en = {
 	.intro_claim = "%s claimed a draw (%s), and the claim holds. The game "
 	    "is drawn: 1/2-1/2.",
 	.intro_over = "The game is over: %s, %s (%s).",
+	.admin_reason = "The club's admin gave this reason: %s",
 	.intro_reminder = "It is your move, and your time runs out at %s "
 	    "(in %s).",
 	.intro_refused = "Your move was not accepted: %s",
@@ -126,7 +127,7 @@ const struct texts notice_texts_en = {
 	.footer = "corrchess, correspondence chess server",
 	.example_move = "Nf3",
 	.placeholders = { "GAME", "PLY", "NAME", "MOVE" },
-	.winner = { "White wins", "Black wins", "draw" },
+	.winner = { "White wins", "Black wins", "draw", "no result" },
 	.refused_subject_re = "Re: ",
 };
 
@@ -165,6 +166,7 @@ const struct texts notice_texts_fr = {
 	.intro_claim = "%s a réclamé la nulle (%s), et la réclamation est "
 	    "fondée. La partie est nulle : 1/2-1/2.",
 	.intro_over = "La partie est terminée : %s, %s (%s).",
+	.admin_reason = "Motif donné par l'administrateur du club : %s",
 	.intro_reminder = "C'est à vous de jouer, et votre temps s'écoule le "
 	    "%s (dans %s).",
 	.intro_refused = "Votre coup n'a pas été accepté : %s",
@@ -248,7 +250,8 @@ const struct texts notice_texts_fr = {
 	.footer = "corrchess, serveur d'échecs par correspondance",
 	.example_move = "Cf3",
 	.placeholders = { "PARTIE", "PLY", "NOM", "COUP" },
-	.winner = { "les Blancs gagnent", "les Noirs gagnent", "nulle" },
+	.winner = { "les Blancs gagnent", "les Noirs gagnent", "nulle",
+	    "sans résultat" },
 	.refused_subject_re = "Re: ",
 };
 

@@ -41,6 +41,7 @@ struct texts {
 	const char	*intro_declined;/* who */
 	const char	*intro_claim;	/* who, termination */
 	const char	*intro_over;	/* result, winner, termination */
+	const char	*admin_reason;	/* the admin's reason */
 	const char	*intro_reminder;/* time, duration */
 	const char	*intro_refused;	/* reason */
 	const char	*intro_refused_code; /* what was refused, reason */
@@ -85,7 +86,8 @@ struct texts {
 	const char	*pgn_note;
 	const char	*footer;
 	const char	*example_move;
-	const char	*winner[3];	/* white wins, black wins, draw */
+	const char	*winner[4];	/* white wins, black wins, draw, no
+					   result */
 	const char	*refused_subject_re;
 };
 

@@ -399,6 +399,10 @@ action_kind_name(const struct sig_action *a)
 		return "cancel-conditional";
 	case SIG_ACT_SHOW_CONDITIONAL:
 		return "show-conditional";
+	case SIG_ACT_ABORT:
+		return "abort";
+	case SIG_ACT_ADJUDICATE:
+		return "adjudicate";
 	}
 	return "unknown";
 }
@@ -569,6 +573,13 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		return job_conditional(svc, s, j->err, row, c, color, now,
 		    j->kind == JOB_ACTION ? &j->u.action.cond : NULL);
 
+	if (st->action.kind == SIG_ACT_ABORT ||
+	    st->action.kind == SIG_ACT_ADJUDICATE)
+		return service_fail(j->err, 403, "admin-action",
+		    "%s is the club admin's action (corrchess admin %s), "
+		    "signed by the server, not by a player",
+		    action_kind_name(&st->action),
+		    action_kind_name(&st->action));
 	memset(&ga, 0, sizeof ga);
 	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
 		return service_fail(j->err, 422, "unsupported-action",

@@ -122,6 +122,18 @@ notify_game(struct service *svc, struct store *st, const struct store_game *row,
     const struct game *g, char (*san)[CHESS_SAN_MAX], enum notice_kind kind,
     int color, int actor, int64_t now)
 {
+	return notify_game_reason(svc, st, row, g, san, kind, color, actor,
+	    NULL, now);
+}
+
+/* Queue a notice as notify_game() does, with the admin's reason (or
+ * NULL) for a game the admin ended. */
+int
+notify_game_reason(struct service *svc, struct store *st,
+    const struct store_game *row, const struct game *g,
+    char (*san)[CHESS_SAN_MAX], enum notice_kind kind, int color, int actor,
+    const char *admin_reason, int64_t now)
+{
 	struct store_player	 pl[2];
 	struct notice		 n;
 	const char		**sanv;
@@ -137,6 +149,7 @@ notify_game(struct service *svc, struct store *st, const struct store_game *row,
 	}
 	n.kind = kind;
 	n.actor = actor;
+	n.admin_reason = admin_reason;
 	for (c = 0; c < 2 && rc == 0; c++) {
 		if ((color != -1 && c != color) || pl[c].email[0] == '\0')
 			continue;

@@ -24,12 +24,37 @@
 #include "chess/pgn.h"
 #include "service/service_int.h"
 
+/* The signed record's comment, and the admin's words on the game's end. */
+struct pgn_records {
+	struct buf	rec;
+	struct buf	admin;
+};
+
+/* Write the comment on an admin's record: what was done and why, from
+ * its statement ("action: abort REASON"); '}' would end the comment. */
+static void
+admin_comment(struct buf *b, const struct store_action *a)
+{
+	struct sig_statement	st;
+	const char		*p;
+
+	if (a->statement == NULL || sig_statement_parse(a->statement,
+	    strlen(a->statement), &st, NULL, NULL) != 0)
+		return;
+	buf_addf(b, "{%s by the club's admin: ", strcmp(a->kind, "abort") ==
+	    0 ? "Aborted" : "Adjudicated");
+	for (p = st.action.reason; *p != '\0'; p++)
+		buf_addf(b, "%c", *p == '}' ? ')' : *p);
+	buf_adds(b, "}\n");
+}
+
 /* Append one record of the signed record to the PGN comment. */
 static int
 rec_one(void *arg, const struct store_action *a)
 {
-	struct buf	*r = arg;
-	char		 hex[STORE_HASH_LEN * 2 + 1];
+	struct pgn_records	*pr = arg;
+	struct buf		*r = &pr->rec;
+	char			 hex[STORE_HASH_LEN * 2 + 1];
 
 	sodium_bin2hex(hex, sizeof hex, a->hash, STORE_HASH_LEN);
 	buf_addf(r, "\nrecord %" PRId64 " (%s, %s%s%s%s):\n", a->seq, a->kind,
@@ -40,7 +65,9 @@ rec_one(void *arg, const struct store_action *a)
 	if (a->signature != NULL)
 		buf_adds(r, a->signature);
 	buf_addf(r, "hash: %s\n", hex);
-	return r->failed ? -1 : 0;
+	if (strcmp(a->kind, "abort") == 0 || strcmp(a->kind, "adjudicate") == 0)
+		admin_comment(&pr->admin, a);
+	return r->failed || pr->admin.failed ? -1 : 0;
 }
 
 /* Add the WhiteElo (c 0) or BlackElo tag when the player has a rating. */
@@ -67,7 +94,8 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
     size_t *lenp)
 {
 	struct chess_pgn_game	 pg;
-	struct buf		 rec = { 0 }, outb = { 0 };
+	struct pgn_records	 pr = { { 0 }, { 0 } };
+	struct buf		 outb = { 0 };
 	char			*pgn = NULL, *res = NULL;
 	char			 date[16], num[32];
 	size_t			 plen = 0, i, rlen;
@@ -75,7 +103,7 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
 	time_t			 t;
 
 	memset(&pg, 0, sizeof pg);
-	if (store_action_list(st, row->id, rec_one, &rec) != STORE_OK)
+	if (store_action_list(st, row->id, rec_one, &pr) != STORE_OK)
 		goto out;
 	t = (time_t)row->created;
 	gmtime_r(&t, &tm);
@@ -108,7 +136,7 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
 	if (!game_ongoing(g) && chess_pgn_set_tag(&pg, "Termination",
 	    game_termination_pgn(g->termination)) != 0)
 		goto out;
-	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL || rec.failed)
+	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL || pr.rec.failed)
 		goto out;
 	/* Insert the record comment before the final result token. */
 	rlen = strlen(pg.result);
@@ -117,13 +145,16 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
 	if (plen < rlen)
 		goto out;
 	buf_add(&outb, pgn, plen - rlen);
-	if (rec.len > 0)
-		buf_addf(&outb, "{corrchess signed record%s}\n", rec.data);
+	if (pr.admin.len > 0)
+		buf_add(&outb, pr.admin.data, pr.admin.len);
+	if (pr.rec.len > 0)
+		buf_addf(&outb, "{corrchess signed record%s}\n", pr.rec.data);
 	buf_addf(&outb, "%s\n\n", pg.result);
 	res = buf_take(&outb, lenp);
  out:
 	free(pgn);
-	buf_free(&rec);
+	buf_free(&pr.rec);
+	buf_free(&pr.admin);
 	buf_free(&outb);
 	chess_pgn_game_free(&pg);
 	return res;

@@ -119,6 +119,19 @@ rebuild_one(void *arg, const struct store_action *a)
 	if (strcmp(a->kind, "leave") == 0)
 		return 0;
 	memset(&ga, 0, sizeof ga);
+	/* The admin's: the result is the statement's (kept in `move`). */
+	if (strcmp(a->kind, "abort") == 0 ||
+	    strcmp(a->kind, "adjudicate") == 0) {
+		ga.kind = a->kind[1] == 'b' ? GAME_ACT_ABORT :
+		    GAME_ACT_ADJUDICATE;
+		ga.result = game_result_parse(a->move);
+		ga.color = -1;
+		ga.at = a->at;
+		rc = game_apply(rb->state, &ga, why, sizeof why);
+		if (rc == GAME_OK)
+			return 0;
+		goto bad;
+	}
 	if ((ga.kind = kind_parse(a->kind, &offer)) == 0)
 		goto bad;
 	ga.offer_draw = offer;

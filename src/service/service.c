@@ -343,6 +343,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	ratings_defaults(&svc->ratings, &cfg->ratings);
 	svc->leave_days = cfg->leave_days > 0 ? cfg->leave_days :
 	    SERVICE_LEAVE_DAYS;
+	svc->abort_moves = cfg->abort_moves != 0 ? cfg->abort_moves :
+	    SERVICE_ABORT_MOVES;
 	svc->now = cfg->now;
 	svc->now_arg = cfg->now_arg;
 	pthread_mutex_init(&svc->pool_lock, NULL);

@@ -39,6 +39,9 @@
 
 struct service;
 
+/* Moves before which the admin may abort a game, by default. */
+#define SERVICE_ABORT_MOVES	2
+
 /* Days of leave a player may take per calendar year, by default. */
 #define SERVICE_LEAVE_DAYS	45
 
@@ -72,6 +75,9 @@ struct service_config {
 	int		 batch_max;	/* actions per transaction; 0: 64 */
 	int		 leave_days;	/* leave a player may take per
 					   calendar year; 0: 45 */
+	int		 abort_moves;	/* the admin may abort a game before
+					   this many moves (2N half-moves);
+					   0: SERVICE_ABORT_MOVES; -1: never */
 	/* The server's own key (copied; NULL: none), with which it signs
 	 * the actions of players it knew by something other than their
 	 * signature; and the auth rule of a new game, "signed" (NULL) or
@@ -348,6 +354,25 @@ int service_game_list(struct service *, const struct store_game_filter *,
 int service_game_records(struct service *, int64_t id, service_record_cb,
     void *arg, struct service_error *);
 void service_game_free(struct service_game *);
+
+/*
+ * The admin's actions on a game (service/admin.c). Each is written as a
+ * statement of the player "admin" at the game's ply, signed with the
+ * server's key and recorded in the game's chain (source "admin"); both
+ * players are told by mail, with the reason (1 to SIG_REASON_MAX bytes,
+ * 400 "bad-reason"). 409 "game-over" when the game has ended.
+ *
+ * Abort: the game ends without a result ("*", termination "aborted"),
+ * only before the configured number of moves (409 "too-many-moves") and
+ * not in an event (409 "event-game"). Adjudicate: the game ends with
+ * `result`, "1-0", "0-1" or "1/2-1/2" (400 "bad-result"), termination
+ * "adjudication". `out` (when not NULL) gets the game after it.
+ */
+int service_admin_abort(struct service *, int64_t game_id, const char *reason,
+    struct service_game *out, struct service_error *);
+int service_admin_adjudicate(struct service *, int64_t game_id,
+    const char *result, const char *reason, struct service_game *out,
+    struct service_error *);
 
 /* The game as PGN with its signed record in comments; malloc'd. */
 char *service_game_pgn(struct service *, int64_t id, size_t *lenp,

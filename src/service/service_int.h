@@ -78,6 +78,7 @@ enum job_kind {
 	JOB_ENROL,		/* a key registered with an invitation */
 	JOB_OUTBOX_SENT,	/* a mail of the outbox was sent */
 	JOB_OUTBOX_FAILED,	/* or not: retry it later, or give it up */
+	JOB_ADMIN,		/* the admin aborts or adjudicates a game */
 	JOB_NKINDS
 };
 
@@ -225,6 +226,14 @@ struct job_outbox {
 	const char			*why;
 };
 
+/* JOB_ADMIN: abort (no result), or adjudicate with `result`; the
+ * admin's reason. */
+struct job_admin {
+	bool				 abort;
+	enum game_result		 result;
+	const char			*reason;
+};
+
 /* One job for the writer; JOB_FLAG needs nothing but its game. */
 struct job {
 	struct job			*next;
@@ -247,6 +256,7 @@ struct job {
 		struct job_invite	 invite;
 		struct job_enrol	 enrol;
 		struct job_outbox	 outbox;
+		struct job_admin	 admin;
 	}				 u;
 	/* the result */
 	struct service_error		*err;
@@ -286,6 +296,8 @@ struct service {
 	enum store_sync		 sync;
 	int			 batch_max;
 	int			 leave_days;	/* allowance per calendar year */
+	int			 abort_moves;	/* the admin may abort before
+					   this many moves; -1: never */
 	struct service_ratings	 ratings;	/* defaults filled in */
 	int64_t			(*now)(void *);
 	void			*now_arg;
@@ -407,6 +419,10 @@ int	notify_fill(struct store *, const struct store_game *,
 int	notify_game(struct service *, struct store *,
 	    const struct store_game *, const struct game *,
 	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, int64_t);
+int	notify_game_reason(struct service *, struct store *,
+	    const struct store_game *, const struct game *,
+	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, const char *,
+	    int64_t);
 int	notify_action(struct service *, const struct store_game *,
 	    const struct cached *, enum game_action_kind, bool, int, int64_t);
 
@@ -510,6 +526,9 @@ char	*pgn_text(struct store *, const struct store_game *,
 int	job_doors_set(struct service *, struct job *, int64_t);
 int	attested_allowed(struct service *, const struct job_statement *,
 	    const struct store_game *, struct service_error *);
+
+/* admin.c */
+int	job_admin(struct service *, struct job *, int64_t);
 
 /* mail.c */
 int	job_mail(struct service *, struct job *, int64_t);

@@ -101,6 +101,8 @@ static const struct job_type {
 				  "register the key" },
 	[JOB_OUTBOX_SENT] =	{ job_outbox, UNDO_ALWAYS,
 				  "mark a mail sent" },
+	[JOB_ADMIN] =		{ job_admin, UNDO_STORE_GONE,
+				  "commit the admin's action" },
 	[JOB_OUTBOX_FAILED] =	{ job_outbox, UNDO_ALWAYS,
 				  "note a failed mail" },
 };

@@ -58,7 +58,11 @@ sig_strerror(enum sig_error e)
 	case SIG_EDATE:
 		return "bad leave dates: write two real dates YYYY-MM-DD, the first day away then the last, first not after last";
 	case SIG_ETOOLONG:
-		return "the action is too long: at most 64 characters, the move at most 32, the lines of a conditional at most 768";
+		return "the action is too long: at most 64 characters, the move at most 32, the lines of a conditional at most 768, an admin's reason at most 200";
+	case SIG_ERESULT:
+		return "an adjudication's result is 1-0, 0-1 or 1/2-1/2";
+	case SIG_EREASON:
+		return "give a reason: 1 to 200 bytes of text, without control characters or spaces at either end";
 	case SIG_ELINES:
 		return "bad conditional lines: write 'conditional' then moves one space apart, the opponent's first, lines separated by '; ' (conditional e5 Nf3; d5 exd5)";
 	case SIG_ELINE_ENDS:

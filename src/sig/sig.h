@@ -97,6 +97,9 @@ enum sig_error {
 	SIG_ELINES,		/* conditional lines malformed */
 	SIG_ELINE_ENDS,		/* the statement and its signature mix
 				   LF, CRLF and CR line ends */
+	SIG_ERESULT,		/* adjudicate: not 1-0, 0-1 or 1/2-1/2 */
+	SIG_EREASON,		/* admin reason empty, padded or with
+				   control characters */
 	/* the signature */
 	SIG_ENOSIG,		/* no signature after the statement */
 	SIG_EBASE64,		/* invalid base64 */

@@ -151,6 +151,60 @@ lines_copy(const char *s, size_t n, char out[SIG_LINES_MAX + 1])
 	return 0;
 }
 
+/*
+ * Check an admin action's reason (UTF-8 text, no control characters, no
+ * space at either end) and copy it.
+ */
+static int
+reason_copy(const char *s, size_t n, char out[SIG_REASON_MAX + 1])
+{
+	size_t	i;
+
+	if (n == 0 || n > SIG_REASON_MAX || s[0] == ' ' || s[n - 1] == ' ')
+		return -1;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] == 0x7f)
+			return -1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* Parse "abort REASON" or "adjudicate RESULT REASON". */
+static int
+admin_action_parse(const char *text, size_t len, struct sig_action *a,
+    enum sig_error *err)
+{
+	static const char *const results[] = { "1-0", "0-1", "1/2-1/2" };
+	size_t	i, n;
+
+	if (wire_line_starts(text, len, "abort ")) {
+		a->kind = SIG_ACT_ABORT;
+		text += 6;
+		len -= 6;
+	} else {
+		a->kind = SIG_ACT_ADJUDICATE;
+		text += 11;
+		len -= 11;
+		for (i = 0; i < sizeof results / sizeof results[0]; i++) {
+			n = strlen(results[i]);
+			if (len > n && memcmp(text, results[i], n) == 0 &&
+			    text[n] == ' ')
+				break;
+		}
+		if (i == sizeof results / sizeof results[0])
+			return sig_fail(err, SIG_ERESULT);
+		snprintf(a->result, sizeof a->result, "%s", results[i]);
+		text += n + 1;
+		len -= n + 1;
+	}
+	if (len > SIG_REASON_MAX)
+		return sig_fail(err, SIG_ETOOLONG);
+	if (reason_copy(text, len, a->reason) != 0)
+		return sig_fail(err, SIG_EREASON);
+	return sig_ok(err);
+}
+
 /* Parse an action value. */
 int
 sig_action_parse(const char *text, size_t len, struct sig_action *a,
@@ -172,6 +226,9 @@ sig_action_parse(const char *text, size_t len, struct sig_action *a,
 			    SIG_ELINES);
 		return sig_ok(err);
 	}
+	if (wire_line_starts(text, len, "abort ") ||
+	    wire_line_starts(text, len, "adjudicate "))
+		return admin_action_parse(text, len, a, err);
 	if (len > SIG_SHORT_ACTION_MAX)
 		return sig_fail(err, SIG_ETOOLONG);
 
@@ -221,6 +278,10 @@ sig_action_parse(const char *text, size_t len, struct sig_action *a,
 			return sig_fail(err, SIG_EMOVE);
 	} else if (wire_line_is(w[0], wl[0], "conditional")) {
 		return sig_fail(err, SIG_ELINES);
+	} else if (wire_line_is(w[0], wl[0], "abort")) {
+		return sig_fail(err, SIG_EREASON);
+	} else if (wire_line_is(w[0], wl[0], "adjudicate")) {
+		return sig_fail(err, SIG_ERESULT);
 	} else if (wire_line_is(w[0], wl[0], "cancel-conditional") ||
 	    wire_line_is(w[0], wl[0], "show-conditional")) {
 		if (nw != 1)
@@ -286,6 +347,13 @@ action_format(const struct sig_action *a, char *buf, size_t size)
 	case SIG_ACT_SHOW_CONDITIONAL:
 		n = snprintf(buf, size, "show-conditional");
 		break;
+	case SIG_ACT_ABORT:
+		n = snprintf(buf, size, "abort %s", a->reason);
+		break;
+	case SIG_ACT_ADJUDICATE:
+		n = snprintf(buf, size, "adjudicate %s %s", a->result,
+		    a->reason);
+		break;
 	}
 	if (n < 0 || (size_t)n >= size)
 		return -1;
@@ -306,11 +374,17 @@ sig_statement_build(struct sig_statement *st, enum sig_error *err)
 	plen = strnlen(st->player, sizeof st->player);
 	if (plen == sizeof st->player || !player_ok(st->player, plen))
 		return sig_fail(err, SIG_EPLAYER);
-	if (st->action.kind > SIG_ACT_SHOW_CONDITIONAL)
+	if (st->action.kind > SIG_ACT_ADJUDICATE)
 		return sig_fail(err, SIG_EACTION);
 	if (st->action.kind == SIG_ACT_CONDITIONAL &&
 	    memchr(st->action.lines, '\0', sizeof st->action.lines) == NULL)
 		return sig_fail(err, SIG_ETOOLONG);
+	if ((st->action.kind == SIG_ACT_ABORT ||
+	    st->action.kind == SIG_ACT_ADJUDICATE) &&
+	    (memchr(st->action.reason, '\0', sizeof st->action.reason) ==
+	    NULL || memchr(st->action.result, '\0',
+	    sizeof st->action.result) == NULL))
+		return sig_fail(err, SIG_EREASON);
 	has_move = st->action.kind == SIG_ACT_MOVE ||
 	    st->action.kind == SIG_ACT_MOVE_OFFER_DRAW ||
 	    st->action.kind == SIG_ACT_CLAIM_DRAW;

@@ -52,6 +52,8 @@
  *	conditional LINE; LINE; ...	(conditional moves, see below)
  *	cancel-conditional
  *	show-conditional
+ *	abort REASON			(the club admin's, signed by the
+ *	adjudicate RESULT REASON	 server: see below)
  *    words separated by one space. MOVE is one or more words of printable
  *    ASCII ("exd6 e.p." is two words), at most SIG_MOVE_MAX bytes; whether
  *    it is a legal move is for the rules core to say.
@@ -63,6 +65,12 @@
  * Here only the shape is checked (printable ASCII, one space apart, no
  * empty line, at most SIG_LINES_MAX bytes); the moves and the tree are
  * the game's to check (game/conditional.h).
+ *
+ * Admin actions: abort and adjudicate end a game by the club admin's
+ * decision. Their statement names the player "admin" and is signed with
+ * the server's key (never a player's); RESULT is 1-0, 0-1 or 1/2-1/2;
+ * REASON is 1 to SIG_REASON_MAX bytes of UTF-8 text without control
+ * characters, not starting or ending with a space.
  *
  * Finding a statement in a text (HTTP body, e-mail part): CRLF and lone CR
  * line ends become LF, spaces and tabs at the end of each line are dropped,
@@ -89,6 +97,9 @@
 #define SIG_PLAYER_MAX		32	/* bytes of a player name, no NUL */
 #define SIG_MOVE_MAX		32	/* bytes of a move text, no NUL */
 #define SIG_LINES_MAX		768	/* bytes of a conditional's lines */
+#define SIG_REASON_MAX		200	/* bytes of an admin action's reason */
+#define SIG_RESULT_MAX		7	/* "1/2-1/2" */
+#define SIG_ADMIN		"admin"	/* the player of admin actions */
 #define SIG_ACTION_MAX		(12 + SIG_LINES_MAX)	/* bytes of an action
 					   value ("conditional " LINES) */
 #define SIG_SHORT_ACTION_MAX	64	/* bytes of any other action value */
@@ -109,6 +120,8 @@ enum sig_action_kind {
 	SIG_ACT_CONDITIONAL,	/* conditional LINES */
 	SIG_ACT_CANCEL_CONDITIONAL,	/* cancel-conditional */
 	SIG_ACT_SHOW_CONDITIONAL,	/* show-conditional */
+	SIG_ACT_ABORT,		/* abort REASON (admin) */
+	SIG_ACT_ADJUDICATE,	/* adjudicate RESULT REASON (admin) */
 };
 
 struct sig_date {
@@ -124,6 +137,10 @@ struct sig_action {
 	struct sig_date		to;	/* leave only: last day away */
 	char			lines[SIG_LINES_MAX + 1];	/* conditional
 							   only, or "" */
+	char			result[SIG_RESULT_MAX + 1];	/* adjudicate
+							   only, or "" */
+	char			reason[SIG_REASON_MAX + 1];	/* abort,
+							   adjudicate, or "" */
 };
 
 /* A statement's fields and its canonical bytes (a plain value). */
