@@ -1085,55 +1085,52 @@ api_game_action(struct http_request *req, struct http_response *resp,
 	free(text);
 }
 
-/* POST /api/v1/games/{id}/abort {reason}: the admin ends a game without
- * a result. */
+/*
+ * POST /api/v1/games/{id}/abort {reason}, POST .../adjudicate {result,
+ * reason}: the admin ends a game, without a result or with one.
+ */
 static void
-api_game_abort(struct http_request *req, struct http_response *resp,
-    void *user)
+game_end(struct http_request *req, struct http_response *resp,
+    struct service *svc, bool adjudicate)
 {
-	static const char *const names[] = { "reason" };
-	static const char *const want[] = { "a string: why the game ends" };
+	static const char *const names[] = { "reason", "result" };
+	static const char *const want[] = { "a string: why the game ends",
+	    "\"1-0\", \"0-1\" or \"1/2-1/2\"" };
 	struct service_game	 g;
 	struct service_error	 err;
-	const char		*reason;
+	const char		*v[2] = { NULL, NULL };
+	int64_t			 id = http_request_param_int(req, "id");
 	json_t			*body;
+	int			 rc;
 
-	if ((body = string_body(req, resp, names, want, 1, &reason)) == NULL)
+	if ((body = string_body(req, resp, names, want, adjudicate ? 2 : 1,
+	    v)) == NULL)
 		return;
-	if (service_admin_abort(user, http_request_param_int(req, "id"),
-	    reason, &g, &err) != 0)
+	rc = adjudicate ? service_admin_adjudicate(svc, id, v[1], v[0], &g,
+	    &err) : service_admin_abort(svc, id, v[0], &g, &err);
+	if (rc != 0)
 		api_error(resp, &err);
 	else {
-		respond_game(req, resp, 200, &g, user);
+		respond_game(req, resp, 200, &g, svc);
 		service_game_free(&g);
 	}
 	json_decref(body);
 }
 
-/* POST /api/v1/games/{id}/adjudicate {result, reason}: the admin gives a
- * game its result. */
+/* POST /api/v1/games/{id}/abort */
+static void
+api_game_abort(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	game_end(req, resp, user, false);
+}
+
+/* POST /api/v1/games/{id}/adjudicate */
 static void
 api_game_adjudicate(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	static const char *const names[] = { "result", "reason" };
-	static const char *const want[] = { "\"1-0\", \"0-1\" or \"1/2-1/2\"",
-	    "a string: why the game ends so" };
-	struct service_game	 g;
-	struct service_error	 err;
-	const char		*v[2];
-	json_t			*body;
-
-	if ((body = string_body(req, resp, names, want, 2, v)) == NULL)
-		return;
-	if (service_admin_adjudicate(user, http_request_param_int(req, "id"),
-	    v[0], v[1], &g, &err) != 0)
-		api_error(resp, &err);
-	else {
-		respond_game(req, resp, 200, &g, user);
-		service_game_free(&g);
-	}
-	json_decref(body);
+	game_end(req, resp, user, true);
 }
 
 /*
