@@ -182,7 +182,7 @@ daemon_stop
 
 # With mail on (and no SMTP server: notices stay in the outbox, where the
 # test reads them), abort_moves = 1.
-sed -e '157s/^enabled = no/enabled = yes/' \
+sed -e '/^\[mail\]/,/^enabled/s/^enabled = no/enabled = yes/' \
     -e 's/^from =$/from = chess@club.example/' \
     -e 's/^abort_moves = .*/abort_moves = 1/' "$tmp/test.conf" >"$tmp/mail.conf"
 mv "$tmp/mail.conf" "$tmp/test.conf"
