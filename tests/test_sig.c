@@ -1003,6 +1003,13 @@ test_actions(void **state)
 		{ "adjudicate 1-0 tablebase: mate in 31", SIG_ACT_ADJUDICATE,
 		  "" },
 		{ "adjudicate 1/2-1/2 dead drawn", SIG_ACT_ADJUDICATE, "" },
+		{ "add-key ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOM laptop",
+		  SIG_ACT_ADD_KEY, "" },
+		{ "revoke-key SHA256:abc", SIG_ACT_REVOKE_KEY, "" },
+		{ "set reminders 3d,1d", SIG_ACT_SET, "" },
+		{ "email alice@new.example", SIG_ACT_EMAIL, "" },
+		{ "confirm-email K7QXM2PD", SIG_ACT_CONFIRM_EMAIL, "" },
+		{ "show-settings", SIG_ACT_SHOW_SETTINGS, "" },
 	};
 	struct sig_action a;
 	struct sig_statement st;
@@ -1019,8 +1026,9 @@ test_actions(void **state)
 		assert_string_equal(a.move, good[i].move);
 
 		/* The same action inside a statement, and built back. */
-		snprintf(text, sizeof text, "corrchess-v1\ngame: 1\nply: 0\n"
-		    "player: a\naction: %s\n", good[i].text);
+		snprintf(text, sizeof text, "corrchess-v1\ngame: %d\nply: 0\n"
+		    "player: a\naction: %s\n",
+		    SIG_ACT_IS_PLAYERS(good[i].kind) ? 0 : 1, good[i].text);
 		assert_int_equal(sig_statement_parse(text, strlen(text), &st,
 		    NULL, &e), 0);
 		assert_int_equal(st.action.kind, good[i].kind);
@@ -1114,7 +1122,21 @@ test_statement_errors(void **state)
 		{ "corrchess-v1\ngame: 42\nply: 1\nplayer: a\n",
 		  SIG_EFIELD_MISSING, 4 },
 		{ "corrchess-v1\n", SIG_EFIELD_MISSING, 1 },
-		{ "corrchess-v1\ngame: 0\n", SIG_EGAME, 2 },
+		{ "corrchess-v1\ngame: 0\nply: 0\nplayer: a\naction: resign\n",
+		  SIG_EPLAYER_GAME, 5 },
+		{ "corrchess-v1\ngame: 4\nply: 0\nplayer: a\naction: "
+		  "set lang fr\n", SIG_EPLAYER_GAME, 5 },
+		{ "corrchess-v1\ngame: 0\nply: 0\nplayer: a\naction: "
+		  "set Lang fr\n", SIG_EACTION_ARGS, 5 },
+		{ "corrchess-v1\ngame: 0\nply: 0\nplayer: a\naction: "
+		  "set lang\n", SIG_EACTION_ARGS, 5 },
+		{ "corrchess-v1\ngame: 0\nply: 0\nplayer: a\naction: "
+		  "email a@b.example c@d.example\n", SIG_EACTION_ARGS, 5 },
+		{ "corrchess-v1\ngame: 0\nply: 0\nplayer: a\naction: "
+		  "show-settings now\n", SIG_EACTION_ARGS, 5 },
+		{ "corrchess-v1\ngame: 0\nply: 0\nplayer: a\naction: "
+		  "add-key\n", SIG_EACTION_ARGS, 5 },
+		{ "corrchess-v1\ngame: 00\n", SIG_EGAME, 2 },
 		{ "corrchess-v1\ngame: 042\n", SIG_EGAME, 2 },
 		{ "corrchess-v1\ngame: -1\n", SIG_EGAME, 2 },
 		{ "corrchess-v1\ngame: +1\n", SIG_EGAME, 2 },
@@ -1374,7 +1396,20 @@ test_build_errors(void **state)
 	strcpy(st.player, "alice");
 	st.game = 0;
 	assert_int_equal(sig_statement_build(&st, &e), -1);
-	assert_int_equal(e, SIG_EGAME);
+	assert_int_equal(e, SIG_EPLAYER_GAME);
+	/* A player's own action: game 0, its ply their own count. */
+	memset(&st.action, 0, sizeof st.action);
+	st.action.kind = SIG_ACT_SET;
+	strcpy(st.action.setting, "move-mail");
+	strcpy(st.action.value, "off");
+	st.ply = 3;
+	assert_int_equal(sig_statement_build(&st, &e), 0);
+	assert_int_equal(st.canon_len, 68);
+	assert_memory_equal(st.canon, "corrchess-v1\ngame: 0\n"
+	    "ply: 3\nplayer: alice\naction: set move-mail off\n", 68);
+	st.game = 7;
+	assert_int_equal(sig_statement_build(&st, &e), -1);
+	assert_int_equal(e, SIG_EPLAYER_GAME);
 }
 
 /* --- record chain ---------------------------------------------------- */
@@ -1451,7 +1486,7 @@ test_strerror(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = SIG_OK; i <= SIG_ECRYPTO; i++) {
+	for (i = SIG_OK; i <= SIG_EPLAYER_GAME; i++) {
 		assert_string_not_equal(sig_strerror((enum sig_error)i),
 		    "unknown error");
 		for (j = SIG_OK; j < i; j++)

@@ -44,21 +44,21 @@ sig_strerror(enum sig_error e)
 	case SIG_EFIELD_MISSING:
 		return "the statement is incomplete: it needs the lines game, ply, player and action, directly after 'corrchess-v1'";
 	case SIG_EGAME:
-		return "bad game number: write a positive decimal number without leading zeros";
+		return "bad game number: write a decimal number without leading zeros (0 for your own settings and keys)";
 	case SIG_EPLY:
 		return "bad ply: write the number of half-moves played so far, a decimal number without leading zeros";
 	case SIG_EPLAYER:
 		return "bad player name: use 1 to 32 lower-case letters, digits, '_', '.' or '-'";
 	case SIG_EACTION:
-		return "unknown action: use move, accept-draw, decline-draw, resign, claim-draw, leave, conditional, cancel-conditional or show-conditional";
+		return "unknown action: use move, accept-draw, decline-draw, resign, claim-draw, leave, conditional, cancel-conditional, show-conditional; with game 0: add-key, revoke-key, set, email, confirm-email or show-settings";
 	case SIG_EACTION_ARGS:
-		return "wrong words after the action: write 'move MOVE', 'move MOVE offer-draw', 'accept-draw', 'decline-draw', 'resign', 'claim-draw', 'claim-draw MOVE' or 'leave YYYY-MM-DD YYYY-MM-DD', words separated by one space";
+		return "wrong words after the action: write 'move MOVE', 'move MOVE offer-draw', 'accept-draw', 'decline-draw', 'resign', 'claim-draw', 'claim-draw MOVE' or 'leave YYYY-MM-DD YYYY-MM-DD'; with game 0: 'add-key KEY', 'revoke-key SHA256:...', 'set NAME VALUE', 'email ADDRESS', 'confirm-email CODE', 'show-settings'; words separated by one space";
 	case SIG_EMOVE:
 		return "bad move text: give a move of 1 to 32 printable ASCII characters";
 	case SIG_EDATE:
 		return "bad leave dates: write two real dates YYYY-MM-DD, the first day away then the last, first not after last";
 	case SIG_ETOOLONG:
-		return "the action is too long: at most 64 characters, the move at most 32, the lines of a conditional at most 768, an admin's reason at most 200";
+		return "the action is too long: at most 64 characters, the move at most 32, the lines of a conditional at most 768, an admin's reason at most 200, a key, setting, address or code at most 128";
 	case SIG_ERESULT:
 		return "an adjudication's result is 1-0, 0-1 or 1/2-1/2";
 	case SIG_EREASON:
@@ -109,6 +109,8 @@ sig_strerror(enum sig_error e)
 		return "the key file exists already; remove it first or choose another name";
 	case SIG_ECRYPTO:
 		return "the cryptography library failed";
+	case SIG_EPLAYER_GAME:
+		return "a statement about yourself (add-key, revoke-key, set, email, confirm-email, show-settings) says 'game: 0', and a game's action names its game";
 	}
 	return "unknown error";
 }

@@ -124,6 +124,9 @@ enum sig_error {
 	SIG_EIO,		/* file error; errno tells which */
 	SIG_EEXIST,		/* key file exists already */
 	SIG_ECRYPTO,		/* libsodium failed (not initialised?) */
+	/* a statement's fields together */
+	SIG_EPLAYER_GAME,	/* game 0 with a game's action, or a player's
+				   own action with a game number */
 };
 
 /* The two forms of a statement's signature. */

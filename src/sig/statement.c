@@ -170,6 +170,25 @@ reason_copy(const char *s, size_t n, char out[SIG_REASON_MAX + 1])
 	return 0;
 }
 
+/* Check words of printable ASCII, one space apart, and copy them. */
+static int
+words_copy(const char *s, size_t n, char *out, size_t max)
+{
+	size_t	i;
+
+	if (n == 0 || n > max)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return -1;
+		if (s[i] == ' ' && (i == 0 || i + 1 == n || s[i + 1] == ' '))
+			return -1;
+	}
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
 /* Parse "abort REASON" or "adjudicate RESULT REASON". */
 static int
 admin_action_parse(const char *text, size_t len, struct sig_action *a,
@@ -205,6 +224,69 @@ admin_action_parse(const char *text, size_t len, struct sig_action *a,
 	return sig_ok(err);
 }
 
+/*
+ * Parse a player's own action (add-key, revoke-key, set, email,
+ * confirm-email, show-settings): 0, -1 on error, 1 when the text is none
+ * of them.
+ */
+static int
+players_action_parse(const char *text, size_t len, struct sig_action *a,
+    enum sig_error *err)
+{
+	static const struct {
+		const char		*word;
+		enum sig_action_kind	 kind;
+		size_t			 max;	/* value bytes; 0: no value */
+		int			 one;	/* one word only */
+	} acts[] = {
+		{ "add-key", SIG_ACT_ADD_KEY, SIG_VALUE_MAX, 0 },
+		{ "revoke-key", SIG_ACT_REVOKE_KEY, SIG_VALUE_MAX, 1 },
+		{ "set", SIG_ACT_SET, SIG_VALUE_MAX, 0 },
+		{ "email", SIG_ACT_EMAIL, SIG_VALUE_MAX, 1 },
+		{ "confirm-email", SIG_ACT_CONFIRM_EMAIL, SIG_VALUE_MAX, 1 },
+		{ "show-settings", SIG_ACT_SHOW_SETTINGS, 0, 0 },
+	};
+	const char	*v;
+	size_t		 i, wl, vl, nl;
+
+	wl = 0;
+	while (wl < len && text[wl] != ' ')
+		wl++;
+	for (i = 0; i < sizeof acts / sizeof acts[0]; i++)
+		if (wire_line_is(text, wl, acts[i].word))
+			break;
+	if (i == sizeof acts / sizeof acts[0])
+		return 1;
+	a->kind = acts[i].kind;
+	if (acts[i].max == 0)
+		return wl == len ? sig_ok(err) : sig_fail(err,
+		    SIG_EACTION_ARGS);
+	if (wl + 1 >= len)
+		return sig_fail(err, SIG_EACTION_ARGS);
+	v = text + wl + 1;
+	vl = len - wl - 1;
+	if (a->kind == SIG_ACT_SET) {
+		/* The setting's name: [a-z0-9-]{1,SIG_SETTING_MAX}. */
+		for (nl = 0; nl < vl && v[nl] != ' '; nl++)
+			if (!((v[nl] >= 'a' && v[nl] <= 'z') ||
+			    (v[nl] >= '0' && v[nl] <= '9') || v[nl] == '-'))
+				return sig_fail(err, SIG_EACTION_ARGS);
+		if (nl == 0 || nl > SIG_SETTING_MAX || nl + 1 >= vl)
+			return sig_fail(err, SIG_EACTION_ARGS);
+		memcpy(a->setting, v, nl);
+		a->setting[nl] = '\0';
+		v += nl + 1;
+		vl -= nl + 1;
+	}
+	if (vl > acts[i].max)
+		return sig_fail(err, SIG_ETOOLONG);
+	if (acts[i].one && memchr(v, ' ', vl) != NULL)
+		return sig_fail(err, SIG_EACTION_ARGS);
+	if (words_copy(v, vl, a->value, acts[i].max) != 0)
+		return sig_fail(err, SIG_EACTION_ARGS);
+	return sig_ok(err);
+}
+
 /* Parse an action value. */
 int
 sig_action_parse(const char *text, size_t len, struct sig_action *a,
@@ -229,6 +311,8 @@ sig_action_parse(const char *text, size_t len, struct sig_action *a,
 	if (wire_line_starts(text, len, "abort ") ||
 	    wire_line_starts(text, len, "adjudicate "))
 		return admin_action_parse(text, len, a, err);
+	if ((rc = players_action_parse(text, len, a, err)) <= 0)
+		return rc;
 	if (len > SIG_SHORT_ACTION_MAX)
 		return sig_fail(err, SIG_ETOOLONG);
 
@@ -354,6 +438,24 @@ action_format(const struct sig_action *a, char *buf, size_t size)
 		n = snprintf(buf, size, "adjudicate %s %s", a->result,
 		    a->reason);
 		break;
+	case SIG_ACT_ADD_KEY:
+		n = snprintf(buf, size, "add-key %s", a->value);
+		break;
+	case SIG_ACT_REVOKE_KEY:
+		n = snprintf(buf, size, "revoke-key %s", a->value);
+		break;
+	case SIG_ACT_SET:
+		n = snprintf(buf, size, "set %s %s", a->setting, a->value);
+		break;
+	case SIG_ACT_EMAIL:
+		n = snprintf(buf, size, "email %s", a->value);
+		break;
+	case SIG_ACT_CONFIRM_EMAIL:
+		n = snprintf(buf, size, "confirm-email %s", a->value);
+		break;
+	case SIG_ACT_SHOW_SETTINGS:
+		n = snprintf(buf, size, "show-settings");
+		break;
 	}
 	if (n < 0 || (size_t)n >= size)
 		return -1;
@@ -369,13 +471,19 @@ sig_statement_build(struct sig_statement *st, enum sig_error *err)
 	size_t plen;
 	int n, has_move;
 
-	if (st->game < 1 || st->game > SIG_GAME_MAX)
+	if (st->game > SIG_GAME_MAX)
 		return sig_fail(err, SIG_EGAME);
+	if ((st->game == 0) != SIG_ACT_IS_PLAYERS(st->action.kind))
+		return sig_fail(err, SIG_EPLAYER_GAME);
 	plen = strnlen(st->player, sizeof st->player);
 	if (plen == sizeof st->player || !player_ok(st->player, plen))
 		return sig_fail(err, SIG_EPLAYER);
-	if (st->action.kind > SIG_ACT_ADJUDICATE)
+	if (st->action.kind > SIG_ACT_LAST)
 		return sig_fail(err, SIG_EACTION);
+	if (memchr(st->action.value, '\0', sizeof st->action.value) == NULL ||
+	    memchr(st->action.setting, '\0', sizeof st->action.setting) ==
+	    NULL)
+		return sig_fail(err, SIG_ETOOLONG);
 	if (st->action.kind == SIG_ACT_CONDITIONAL &&
 	    memchr(st->action.lines, '\0', sizeof st->action.lines) == NULL)
 		return sig_fail(err, SIG_ETOOLONG);
@@ -399,7 +507,9 @@ sig_statement_build(struct sig_statement *st, enum sig_error *err)
 		return -1;
 	if (check.kind != st->action.kind ||
 	    (has_move && strcmp(check.move, st->action.move) != 0) ||
-	    strcmp(check.lines, st->action.lines) != 0)
+	    strcmp(check.lines, st->action.lines) != 0 ||
+	    strcmp(check.setting, st->action.setting) != 0 ||
+	    strcmp(check.value, st->action.value) != 0)
 		return sig_fail(err, SIG_EMOVE);
 
 	n = snprintf(canon, sizeof canon,
@@ -421,7 +531,7 @@ field_value(struct sig_statement *st, int field, const char *v, size_t n,
 
 	switch (field) {
 	case 0:
-		if (parse_decimal(v, n, SIG_GAME_MAX, &x) != 0 || x == 0)
+		if (parse_decimal(v, n, SIG_GAME_MAX, &x) != 0)
 			return sig_fail(err, SIG_EGAME);
 		st->game = x;
 		break;

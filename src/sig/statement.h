@@ -54,6 +54,14 @@
  *	show-conditional
  *	abort REASON			(the club admin's, signed by the
  *	adjudicate RESULT REASON	 server: see below)
+ *    and a player's own actions, signed with "game: 0" (below):
+ *	add-key KEY			(an OpenSSH line or raw base64)
+ *	revoke-key KEYREF		(SHA256:fingerprint, or the key's id)
+ *	set NAME VALUE			(a setting; the names are the
+ *					 service's, service/self.c)
+ *	email ADDRESS			(asks for a change of address)
+ *	confirm-email CODE		(the code mailed to the new address)
+ *	show-settings			(a signed read)
  *    words separated by one space. MOVE is one or more words of printable
  *    ASCII ("exd6 e.p." is two words), at most SIG_MOVE_MAX bytes; whether
  *    it is a legal move is for the rules core to say.
@@ -71,6 +79,12 @@
  * the server's key (never a player's); RESULT is 1-0, 0-1 or 1/2-1/2;
  * REASON is 1 to SIG_REASON_MAX bytes of UTF-8 text without control
  * characters, not starting or ending with a space.
+ * A player's own actions are not a game's: their statement says "game: 0"
+ * and its ply counts the player's own actions accepted so far (a replayed
+ * statement is stale, as in a game). "game: 0" with a game's action, and
+ * a player's action with a game number, are refused (SIG_EPLAYER_GAME).
+ * KEY and VALUE are words of printable ASCII, at most SIG_VALUE_MAX
+ * bytes; NAME is 1 to SIG_SETTING_MAX characters from [a-z0-9-].
  *
  * Finding a statement in a text (HTTP body, e-mail part): CRLF and lone CR
  * line ends become LF, spaces and tabs at the end of each line are dropped,
@@ -103,6 +117,9 @@
 #define SIG_ACTION_MAX		(12 + SIG_LINES_MAX)	/* bytes of an action
 					   value ("conditional " LINES) */
 #define SIG_SHORT_ACTION_MAX	64	/* bytes of any other action value */
+#define SIG_SETTING_MAX		32	/* bytes of a setting's name */
+#define SIG_VALUE_MAX		128	/* bytes of a key, a setting's value,
+					   an address or a code */
 #define SIG_STATEMENT_MAX	1024	/* canonical statement bytes
 					   (longest: 883) */
 
@@ -122,7 +139,19 @@ enum sig_action_kind {
 	SIG_ACT_SHOW_CONDITIONAL,	/* show-conditional */
 	SIG_ACT_ABORT,		/* abort REASON (admin) */
 	SIG_ACT_ADJUDICATE,	/* adjudicate RESULT REASON (admin) */
+	/* a player's own actions ("game: 0") */
+	SIG_ACT_ADD_KEY,	/* add-key KEY (value) */
+	SIG_ACT_REVOKE_KEY,	/* revoke-key KEYREF (value) */
+	SIG_ACT_SET,		/* set NAME VALUE (setting, value) */
+	SIG_ACT_EMAIL,		/* email ADDRESS (value) */
+	SIG_ACT_CONFIRM_EMAIL,	/* confirm-email CODE (value) */
+	SIG_ACT_SHOW_SETTINGS,	/* show-settings */
 };
+#define SIG_ACT_LAST		SIG_ACT_SHOW_SETTINGS
+
+/* True for the actions a player signs about themselves ("game: 0"). */
+#define SIG_ACT_IS_PLAYERS(k)	((k) >= SIG_ACT_ADD_KEY && \
+				 (k) <= SIG_ACT_SHOW_SETTINGS)
 
 struct sig_date {
 	uint16_t	year;
@@ -141,11 +170,16 @@ struct sig_action {
 							   only, or "" */
 	char			reason[SIG_REASON_MAX + 1];	/* abort,
 							   adjudicate, or "" */
+	char			setting[SIG_SETTING_MAX + 1];	/* set only,
+							   or "" */
+	char			value[SIG_VALUE_MAX + 1];	/* a player's
+							   action's
+							   argument, or "" */
 };
 
 /* A statement's fields and its canonical bytes (a plain value). */
 struct sig_statement {
-	uint64_t		game;
+	uint64_t		game;		/* 0: a player's own action */
 	uint32_t		ply;
 	char			player[SIG_PLAYER_MAX + 1];
 	struct sig_action	action;
