@@ -176,14 +176,15 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # README's walk-through on a port other than 8080; events.sh: a club
 # championship from creation to the final crosstable; conditional.sh:
 # conditional moves over curl and the client; xfcc.sh: the Xfcc endpoint
-# with Scid's own Xfcc client (tests/xfcc_scid.tcl).
+# with Scid's own Xfcc client (tests/xfcc_scid.tcl); selfmanage.sh: a
+# player's own keys and settings by signed statement.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh tests/conditional.sh tests/xfcc.sh
+	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/selfmanage.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
 	tests/events.sh tests/event_page.py tests/conditional.sh tests/xfcc.sh \
-	tests/xfcc_scid.tcl
+	tests/xfcc_scid.tcl tests/selfmanage.sh
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint),
@@ -216,7 +217,7 @@ check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 # tests/valgrind.supp: the libraries' known one-time allocations.
 valgrind_checked = tests/daemon.sh tests/client.sh tests/daemon-frame.sh \
 	tests/web.sh \
-	tests/mail.sh tests/events.sh tests/conditional.sh
+	tests/mail.sh tests/events.sh tests/conditional.sh tests/selfmanage.sh
 check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	@failed=; for t in $(valgrind_checked); do \
 	    echo "== $$t under valgrind"; \

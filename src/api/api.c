@@ -301,6 +301,7 @@ api_key_list(struct http_request *req, struct http_response *resp,
     void *user)
 {
 	struct service_player	 sp;
+	struct service_settings	 ss;
 	struct service_error	 err;
 	json_t			*a;
 	size_t			 i;
@@ -315,9 +316,71 @@ api_key_list(struct http_request *req, struct http_response *resp,
 	a = json_array();
 	for (i = 0; i < sp.nkeys; i++)
 		json_array_append_new(a, key_json(&sp.keys[i]));
-	http_respond_json(resp, 200, json_pack("{s:s,s:o}", "player",
-	    sp.p.name, "keys", a));
 	service_player_free(&sp);
+	/* The ply of the player's next statement about themselves. */
+	if (service_settings_get(user, http_request_param(req, "name"), &ss,
+	    &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:s,s:o,s:I}", "player",
+	    ss.sp.p.name, "keys", a, "ply", (json_int_t)ss.ply));
+	service_settings_free(&ss);
+}
+
+/* The JSON of a player's settings, as their own statements answer. */
+static json_t *
+settings_json(const struct service_settings *ss)
+{
+	json_t	*o;
+
+	o = player_json(&ss->sp.p, ss->sp.keys, ss->sp.nkeys);
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "ply", json_integer((json_int_t)ss->ply));
+	json_object_set_new(o, "email_pending", ss->pending_email[0] ?
+	    json_string(ss->pending_email) : json_null());
+	json_object_set_new(o, "move_mail", json_boolean(ss->set.move_mail));
+	json_object_set_new(o, "reminders", json_string(ss->set.reminders));
+	json_object_set_new(o, "digest_hour", ss->set.digest_hour < 0 ?
+	    json_null() : json_integer(ss->set.digest_hour));
+	if (ss->message[0] != '\0')
+		json_object_set_new(o, "message", json_string(ss->message));
+	return o;
+}
+
+/*
+ * POST /api/v1/players/{name}/actions: a player's own signed statement
+ * (game 0): keys, settings, address; the settings after it, and what it
+ * did ("message").
+ */
+static void
+api_player_action(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_settings	 ss;
+	struct service_error	 err;
+	const char		*body;
+	char			*text = NULL, why[256];
+	size_t			 len;
+	int			 rc;
+
+	body = http_request_body(req, &len);
+	if ((rc = api_json_action(body, len, http_request_header(req,
+	    "Content-Type"), &text, &len, why, sizeof why)) != API_JSON_OK)
+		api_json_refusal(resp, rc, why);
+	else if (len == 0)
+		http_respond_error(resp, 400, "bad-statement",
+		    "send the signed statement as the request body");
+	else if (service_self_submit(user, http_request_param(req, "name"),
+	    text, len, "http", &ss, &err) != 0)
+		api_error(resp, &err);
+	else {
+		http_respond_json(resp, 200, settings_json(&ss));
+		service_settings_free(&ss);
+	}
+	free(text);
 }
 
 /* POST /api/v1/players/{name}/invitations {days}: a one-time link. */
@@ -1277,6 +1340,8 @@ const struct http_route routes_api[] = {
 	    0 },
 	{ "POST", "/api/v1/players/{name}/keys", HTTP_AUTH_ADMIN,
 	    api_key_add, 0 },
+	{ "POST", "/api/v1/players/{name}/actions", HTTP_AUTH_NONE,
+	    api_player_action, HTTP_ROUTE_SLOW },
 	{ "GET", "/api/v1/players/{name}/keys", HTTP_AUTH_NONE, api_key_list,
 	    0 },
 	{ "POST", "/api/v1/players/{name}/invitations", HTTP_AUTH_ADMIN,

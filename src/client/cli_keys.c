@@ -81,7 +81,7 @@ cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
 	size_t		len = strlen(action);
 
 	memset(st, 0, sizeof *st);
-	if (game == 0 || game > SIG_GAME_MAX)
+	if (game > SIG_GAME_MAX)
 		return errbuf_set(err, errsize, "game %llu: not a game number",
 		    (unsigned long long)game);
 	if (ply > SIG_PLY_MAX)

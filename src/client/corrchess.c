@@ -30,6 +30,7 @@
 #include "client/cmd_keys.h"
 #include "client/cmd_mail.h"
 #include "client/cmd_record.h"
+#include "client/cmd_self.h"
 #include "client/cmd_verify.h"
 #include "client/cmd_rules.h"
 
@@ -175,6 +176,35 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --show             print your conditional moves as they stand\n"
 	  "  --cancel           cancel them\n"
 	  "  other options as for corrchess move\n",
+	  0 },
+	{ "key", cmd_self_key,
+	  "add|revoke [-s URL] [-k KEY] [-p NAME] PUBKEY|FINGERPRINT",
+	  "Manage your own keys with a statement signed by one of them:\n"
+	  "\n"
+	  "  corrchess key add ~/.ssh/laptop.pub     a new key (a .pub file or\n"
+	  "                                          its line, or raw base64)\n"
+	  "  corrchess key revoke SHA256:...         revoke a key (its\n"
+	  "                                          fingerprint, or its id)\n"
+	  "\n"
+	  "Your last valid key cannot be revoked: add its replacement first.\n"
+	  "Revoking a key ends the conditional moves it signed. The server\n"
+	  "mails you of every change. Options as for corrchess move.\n",
+	  0 },
+	{ "settings", cmd_self_settings,
+	  "[-s URL] [-k KEY] [-p NAME] [NAME VALUE]",
+	  "Read your settings, or change one, with a signed statement:\n"
+	  "\n"
+	  "  lang en|fr                  your mail's and your moves' language\n"
+	  "  move-mail on|off            a mail for each of the opponent's moves\n"
+	  "  reminders on|off|3d,1d,12h  the server's reminders, none, or yours\n"
+	  "                              (at most 4, from 1h to 30d)\n"
+	  "  digest none|daily           the daily digest of your games\n"
+	  "  digest-hour 0..23|any       when it goes (UTC)\n"
+	  "  email ADDRESS               a new address: the server mails it a\n"
+	  "                              code, and the change waits for it\n"
+	  "  confirm-email CODE          the code, within two days\n"
+	  "\n"
+	  "Options as for corrchess move.\n",
 	  0 },
 	{ "show", cmd_game_show,
 	  "[-s URL] [--ascii] [--flip] GAME",

@@ -34,7 +34,7 @@
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
 	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
 	"claim", "game-over", "reminder", "refused", "howto", "leave",
-	"digest", "conditional",
+	"digest", "conditional", "account", "email-code",
 };
 
 /* What a notice is about, worked out once. */
@@ -531,6 +531,16 @@ intro(const struct ctx *c, struct buf *b)
 		    n->leave_from != NULL ? n->leave_from : "?",
 		    n->leave_to != NULL ? n->leave_to : "?");
 		break;
+	case NOTICE_ACCOUNT:
+		prose(b, tx->intro_account, n->account_action != NULL ?
+		    n->account_action : "?");
+		break;
+	case NOTICE_EMAIL_CODE:
+		render_time(n->deadline, t, sizeof t);
+		prose(b, tx->intro_email_code, n->to_name != NULL ?
+		    n->to_name : "?", n->account_action != NULL ?
+		    n->account_action : "?", t);
+		break;
 	}
 	buf_adds(b, "\n\n");
 }
@@ -827,6 +837,15 @@ body(const struct ctx *c, struct buf *b, const char *to_name)
 	} else if (n->kind == NOTICE_DIGEST) {
 		for (i = 0; i < n->ndigest; i++)
 			digest_game(c, b, &n->digest[i]);
+	} else if (n->kind == NOTICE_ACCOUNT) {
+		para(b, tx->account_after);
+		if (n->account_summary != NULL)
+			put(b, "%s\n", n->account_summary);
+		para(b, tx->account_warn);
+	} else if (n->kind == NOTICE_EMAIL_CODE) {
+		para(b, tx->email_code_sign);
+		if (n->account_summary != NULL)
+			put(b, "%s\n", n->account_summary);
 	} else if (n->kind == NOTICE_HOWTO || n->kind == NOTICE_REFUSED) {
 		para(b, tx->howto_generic);
 		sign_howto(c, b, tx->placeholders[0], tx->placeholders[1],
@@ -948,7 +967,8 @@ notice_compose(const struct notice *n, struct notice_mail *out, char *err,
 		goto out;
 	}
 	if (n->kind != NOTICE_HOWTO && n->kind != NOTICE_REFUSED &&
-	    n->kind != NOTICE_DIGEST && (!c.game || c.rcpt < 0)) {
+	    n->kind != NOTICE_DIGEST && n->kind != NOTICE_ACCOUNT &&
+	    n->kind != NOTICE_EMAIL_CODE && (!c.game || c.rcpt < 0)) {
 		fail(err, errsize, "this notice needs a game and one of "
 		    "its players", NULL);
 		goto out;

@@ -71,8 +71,12 @@ enum notice_kind {
 	NOTICE_LEAVE,		/* the opponent (actor) takes leave */
 	NOTICE_DIGEST,		/* daily: the games where it is your move */
 	NOTICE_CONDITIONAL,	/* your conditional moves: recorded, ... */
+	NOTICE_ACCOUNT,		/* your own signed statement changed your
+				   account (recipient -1, no game) */
+	NOTICE_EMAIL_CODE,	/* to a new address: the code that confirms
+				   it (recipient -1, no game) */
 };
-#define NOTICE_KIND_COUNT	13
+#define NOTICE_KIND_COUNT	15
 
 /* What a NOTICE_CONDITIONAL tells its owner. */
 enum notice_cond_event {
@@ -188,6 +192,13 @@ struct notice {
 	const char		*cond_lines;
 	const char		*cond_played;
 	const char		*cond_reason;
+
+	/* NOTICE_ACCOUNT: the action as signed ("set lang fr") and the
+	 * settings after it, lines "name: value". NOTICE_EMAIL_CODE: the
+	 * code (account_action), the statement that confirms it, ready to
+	 * sign (account_summary), and when the code expires (deadline). */
+	const char		*account_action;
+	const char		*account_summary;
 
 	/* NOTICE_DIGEST (recipient -1, game_id 0): the games, at least
 	 * one. */

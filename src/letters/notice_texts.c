@@ -35,6 +35,8 @@ const struct texts notice_texts_en = {
 		[NOTICE_LEAVE] = "%s is on leave",
 		[NOTICE_DIGEST] = "daily digest, your move in %s games",
 		[NOTICE_CONDITIONAL] = "your conditional moves",
+		[NOTICE_ACCOUNT] = "your account",
+		[NOTICE_EMAIL_CODE] = "confirm your new address",
 	},
 	.hello = "Hello %s,",
 	.intro_new = "A new correspondence game has started. You play %s.",
@@ -58,6 +60,17 @@ const struct texts notice_texts_en = {
 	    "done.",
 	.intro_leave = "%s is on leave from %s to %s; their clock stops "
 	    "meanwhile.",
+	.intro_account = "The server accepted your signed statement \"%s\".",
+	.account_after = "Your settings now:",
+	.account_warn = "If you did not sign it, your key is in other hands: "
+	    "tell the club's admin at once.",
+	.intro_email_code = "Player %s asked that their corrchess mail come "
+	    "to this address. The code that confirms it is %s; it expires "
+	    "at %s. If you did not ask for this, ignore this mail: nothing "
+	    "changes without the code.",
+	.email_code_sign = "To confirm, sign this statement with your key "
+	    "(corrchess settings confirm-email CODE does it for you) and send "
+	    "it as any other: by the REST API, or in a reply to this mail:",
 	.intro_cond = {
 		[NOTICE_COND_RECORDED] = "Your conditional moves are "
 		    "recorded; your opponent cannot see them until one is "
@@ -148,6 +161,8 @@ const struct texts notice_texts_fr = {
 		[NOTICE_HOWTO] = "comment envoyer un coup",
 		[NOTICE_LEAVE] = "%s est en congé",
 		[NOTICE_CONDITIONAL] = "vos coups conditionnels",
+		[NOTICE_ACCOUNT] = "votre compte",
+		[NOTICE_EMAIL_CODE] = "confirmez votre nouvelle adresse",
 		[NOTICE_DIGEST] = "résumé du jour, à vous de jouer dans %s "
 		    "parties",
 	},
@@ -176,6 +191,20 @@ const struct texts notice_texts_fr = {
 	    "signée : rien n'a été fait.",
 	.intro_leave = "%s est en congé du %s au %s ; sa pendule est "
 	    "arrêtée pendant ce temps.",
+	.intro_account = "Le serveur a accepté votre déclaration signée "
+	    "« %s ».",
+	.account_after = "Vos réglages sont maintenant :",
+	.account_warn = "Si vous ne l'avez pas signée, votre clé est entre "
+	    "d'autres mains : prévenez tout de suite l'administrateur du "
+	    "club.",
+	.intro_email_code = "Le joueur %s a demandé que son courrier "
+	    "corrchess arrive à cette adresse. Le code qui le confirme est "
+	    "%s ; il expire le %s. Si vous n'avez rien demandé, ignorez ce "
+	    "courriel : rien ne change sans le code.",
+	.email_code_sign = "Pour confirmer, signez cette déclaration avec "
+	    "votre clé (corrchess settings confirm-email CODE le fait pour "
+	    "vous) et envoyez-la comme toute autre : par l'API REST, ou en "
+	    "réponse à ce courriel :",
 	.intro_cond = {
 		[NOTICE_COND_RECORDED] = "Vos coups conditionnels sont "
 		    "enregistrés ; votre adversaire ne les voit pas tant "

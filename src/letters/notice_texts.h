@@ -48,6 +48,11 @@ struct texts {
 	const char	*refused_unknown;	/* neither reason nor code */
 	const char	*intro_howto;
 	const char	*intro_leave;	/* who, from, to */
+	const char	*intro_account;	/* the action */
+	const char	*account_after;
+	const char	*account_warn;
+	const char	*intro_email_code;	/* player, code, time */
+	const char	*email_code_sign;
 	const char	*intro_cond[4];	/* lines, by notice_cond_event;
 					   PLAYED: who, move, answer */
 	const char	*cond_left;	/* lines */

@@ -403,6 +403,8 @@ action_kind_name(const struct sig_action *a)
 		return "abort";
 	case SIG_ACT_ADJUDICATE:
 		return "adjudicate";
+	default:	/* a player's own actions are not a game's */
+		break;
 	}
 	return "unknown";
 }
@@ -413,7 +415,7 @@ action_kind_name(const struct sig_action *a)
  * checked before the transaction, and a revocation may have committed
  * since.
  */
-static int
+int
 key_still_valid(struct service *svc, const struct job_statement *s,
     struct service_error *err)
 {

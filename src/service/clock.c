@@ -132,6 +132,31 @@ threshold_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The thresholds games are listed by: the server's and the players'. */
+struct listing_thresholds {
+	int64_t	th[SERVICE_REMINDERS_MAX * 4];
+	size_t	n;
+};
+
+/* Add a player's own thresholds to the listing's (those that fit). */
+static int
+own_thresholds(void *arg, const char *reminders)
+{
+	struct listing_thresholds	*lt = arg;
+	int64_t				 own[SERVICE_REMINDERS_MAX];
+	size_t				 n, i, k;
+
+	if (self_reminders_parse(reminders, own, &n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < lt->n && lt->th[k] != own[i]; k++)
+			;
+		if (k == lt->n && lt->n < sizeof lt->th / sizeof lt->th[0])
+			lt->th[lt->n++] = own[i];
+	}
+	return 0;
+}
+
 /* Remind the side to move of every game whose deadline comes near. */
 int
 service_clock_remind(struct service *svc, const int64_t *thresholds,
@@ -141,6 +166,7 @@ service_clock_remind(struct service *svc, const int64_t *thresholds,
 	struct id_list		 l;
 	enum store_status	 ss = STORE_OK;
 	int64_t			 th[SERVICE_REMINDERS_MAX], now;
+	struct listing_thresholds lt;
 	size_t			 i, n = 0, nth = 0, before;
 	int			 round, rc = 0;
 	bool			 full;
@@ -165,7 +191,16 @@ service_clock_remind(struct service *svc, const int64_t *thresholds,
 			th[n++] = th[i];
 	nth = n;
 	n = 0;
-	for (round = 0; round < SERVICE_CLOCK_ROUNDS && nth > 0; round++) {
+	/* Games are listed by the players' own thresholds too. */
+	memcpy(lt.th, th, nth * sizeof th[0]);
+	lt.n = nth;
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (store_settings_reminders(st, own_thresholds, &lt) != STORE_OK)
+		rc = service_store_fail(err, st, "list the players' reminders");
+	pool_put(svc, st);
+	for (round = 0; round < SERVICE_CLOCK_ROUNDS && lt.n > 0 && rc == 0;
+	    round++) {
 		if ((st = pool_get(svc, err)) == NULL) {
 			rc = -1;
 			break;
@@ -173,9 +208,9 @@ service_clock_remind(struct service *svc, const int64_t *thresholds,
 		now = service_now(svc);
 		l.n = 0;
 		full = false;
-		for (i = 0; i < nth && ss == STORE_OK; i++) {
+		for (i = 0; i < lt.n && ss == STORE_OK; i++) {
 			l.listed = 0;
-			ss = store_game_list_remind(st, now, th[i],
+			ss = store_game_list_remind(st, now, lt.th[i],
 			    SERVICE_CLOCK_BATCH, id_collect, &l);
 			full |= l.listed == SERVICE_CLOCK_BATCH;
 		}
@@ -213,22 +248,38 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	const struct job_remind	*r = &j->u.remind;
 	const struct game	*g = &c->state;
 	struct store_player	 p;
+	struct store_settings	 set;
 	enum store_status	 ss;
 	int64_t			 deadline, left, at_start, t;
-	size_t			 i, k;
+	int64_t			 own[SERVICE_REMINDERS_MAX];
+	const int64_t		*th = r->thresholds;
+	size_t			 i, k, nth = r->nthresholds;
 	int			 turn, ply;
-	bool			 send;
+	bool			 send, off = false;
 
 	if (!game_ongoing(g) || (deadline = game_deadline(g)) <= now)
 		return 0;
-	/* Thinking time left: a leave does not count. */
+	/* The player's own choice: none, or their thresholds. */
 	turn = game_turn(g);
+	if (store_settings_get(svc->wstore, turn == CHESS_WHITE ?
+	    row->white : row->black, &set) != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "read the reminder settings");
+	if (strcmp(set.reminders, "off") == 0)
+		off = true;
+	else if (strcmp(set.reminders, "on") != 0 &&
+	    self_reminders_parse(set.reminders, own, &nth) == 0) {
+		qsort(own, nth, sizeof own[0], threshold_cmp);
+		th = own;
+	} else
+		nth = r->nthresholds;
+	/* Thinking time left: a leave does not count. */
 	left = game_time_left(g, turn, now);
-	for (i = 0; i < r->nthresholds && left > r->thresholds[i]; i++)
+	for (i = 0; i < nth && left > th[i]; i++)
 		;
-	if (i == r->nthresholds)
+	if (i == nth)
 		return 0;
-	t = r->thresholds[i];
+	t = th[i];
 	ply = (int)game_ply(g);
 	ss = store_reminder_get(svc->wstore, row->id, ply, t, NULL);
 	if (ss == STORE_OK)
@@ -237,7 +288,7 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 		return service_store_fail(j->err, svc->wstore,
 		    "look the reminders up");
 	at_start = g->remaining[turn];
-	send = at_start > t;
+	send = at_start > t && !off;
 	if (send) {
 		ss = store_player_get(svc->wstore, turn == CHESS_WHITE ?
 		    row->white : row->black, &p);
@@ -250,9 +301,9 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	    NOTICE_REMINDER, turn, -1, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "queue the reminder");
-	for (k = i; k < r->nthresholds; k++) {
+	for (k = i; k < nth; k++) {
 		ss = store_reminder_add(svc->wstore, row->id, ply,
-		    r->thresholds[k], k == i && send ? now : 0);
+		    th[k], k == i && send ? now : 0);
 		if (ss != STORE_OK && ss != STORE_EXISTS)
 			return service_store_fail(j->err, svc->wstore,
 			    "record the reminder");
@@ -263,16 +314,29 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 
 /* Tell whether a player's daily digest is due at `now`. */
 static bool
-digest_due(const struct store_player *p, int64_t now)
+digest_due(struct store *st, const struct store_player *p, int64_t now)
 {
-	return strcmp(p->digest, "daily") == 0 && p->email[0] != '\0' &&
-	    now - p->digest_sent >= GAME_DAY;
+	struct store_settings	set;
+	int64_t			slot;
+
+	if (strcmp(p->digest, "daily") != 0 || p->email[0] == '\0')
+		return false;
+	if (store_settings_get(st, p->id, &set) != STORE_OK ||
+	    set.digest_hour < 0)
+		return now - p->digest_sent >= GAME_DAY;
+	/* At the player's hour (UTC): once after the last time it struck. */
+	slot = now - (now % GAME_DAY + GAME_DAY) % GAME_DAY +
+	    (int64_t)set.digest_hour * 3600;
+	if (slot > now)
+		slot -= GAME_DAY;
+	return p->digest_sent < slot;
 }
 
 /* Players whose digest is due, gathered. */
 struct digest_list {
 	struct id_list	 l;
 	int64_t		 now;
+	struct store	*st;
 };
 
 /* Keep a player whose daily digest is due. */
@@ -282,7 +346,7 @@ digest_collect(void *arg, const struct store_player *p)
 	struct digest_list	*dl = arg;
 	int64_t			*ids;
 
-	if (!digest_due(p, dl->now))
+	if (!digest_due(dl->st, p, dl->now))
 		return 0;
 	if ((ids = service_grow(dl->l.ids, &dl->l.cap, dl->l.n, sizeof *ids,
 	    16)) == NULL)
@@ -401,6 +465,7 @@ service_clock_digest(struct service *svc, size_t *sent,
 	dl.now = service_now(svc);
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
+	dl.st = st;
 	if (store_player_list(st, 0, 0, digest_collect, &dl) != STORE_OK)
 		rc = service_store_fail(err, st, "list the players");
 	pool_put(svc, st);
@@ -421,7 +486,7 @@ job_digest(struct service *svc, struct job *j, int64_t now)
 
 	/* Read again in the writer's transaction: still due? */
 	if (store_player_get(svc->wstore, j->u.digest.player_id, &p) !=
-	    STORE_OK || !digest_due(&p, now))
+	    STORE_OK || !digest_due(svc->wstore, &p, now))
 		return 0;
 	if (digest_one(svc, &p, now, &sent, j->err) != 0)
 		return -1;

@@ -135,6 +135,7 @@ notify_game_reason(struct service *svc, struct store *st,
     const char *admin_reason, int64_t now)
 {
 	struct store_player	 pl[2];
+	struct store_settings	 set;
 	struct notice		 n;
 	const char		**sanv;
 	char			*pgn;
@@ -153,6 +154,17 @@ notify_game_reason(struct service *svc, struct store *st,
 	for (c = 0; c < 2 && rc == 0; c++) {
 		if ((color != -1 && c != color) || pl[c].email[0] == '\0')
 			continue;
+		/* A player may have no mail for each move (set move-mail
+		 * off); offers, ends and reminders still go. */
+		if (kind == NOTICE_MOVED) {
+			if (store_settings_get(st, pl[c].id, &set) !=
+			    STORE_OK) {
+				rc = -1;
+				break;
+			}
+			if (!set.move_mail)
+				continue;
+		}
 		n.recipient = c;
 		rc = notify_queue(svc, st, &n, now);
 	}

@@ -87,8 +87,8 @@ service_player_free(struct service_player *sp)
 }
 
 /* Check a language code. */
-static int
-lang_check(const char *lang, struct service_error *err)
+int
+player_lang_check(const char *lang, struct service_error *err)
 {
 	if (strcmp(lang, "en") == 0 || strcmp(lang, "fr") == 0)
 		return 0;
@@ -98,8 +98,8 @@ lang_check(const char *lang, struct service_error *err)
 
 /* Check an e-mail address ("" for none): one bare addr-spec, which is
  * also the SMTP envelope of the player's mail. */
-static int
-email_check(const char *email, struct service_error *err)
+int
+player_email_check(const char *email, struct service_error *err)
 {
 	char	why[128];
 
@@ -116,8 +116,8 @@ email_check(const char *email, struct service_error *err)
 
 /* Copy an address in lower case: addresses are compared with mail
  * senders. */
-static void
-email_copy(char dst[STORE_EMAIL_SIZE], const char *email)
+void
+player_email_copy(char dst[STORE_EMAIL_SIZE], const char *email)
 {
 	size_t	i;
 
@@ -237,11 +237,12 @@ service_player_create(struct service *svc, const char *name,
 		lang = "en";
 	if (email == NULL)
 		email = "";
-	if (lang_check(lang, err) != 0 || email_check(email, err) != 0)
+	if (player_lang_check(lang, err) != 0 ||
+	    player_email_check(email, err) != 0)
 		return -1;
 	memset(&p, 0, sizeof p);
 	snprintf(p.name, sizeof p.name, "%s", name);
-	email_copy(p.email, email);
+	player_email_copy(p.email, email);
 	snprintf(p.lang, sizeof p.lang, "%s", lang);
 	p.created = service_now(svc);
 	return player_write(svc, &j, name, out, err);
@@ -354,9 +355,7 @@ job_key_revoke(struct service *svc, struct job *j, int64_t now)
 	if (i == sp.nkeys)
 		service_fail(j->err, 404, "no-such-key",
 		    "player \"%s\" has no key %" PRId64, kr->name, kr->key_id);
-	else if (store_key_revoke(svc->wstore, kr->key_id, now) != STORE_OK)
-		service_store_fail(j->err, svc->wstore, "revoke the key");
-	else
+	else if (key_revoke_apply(svc, kr->key_id, NULL, now, j->err) == 0)
 		rc = 0;
 	service_player_free(&sp);
 	return rc;
@@ -372,13 +371,13 @@ service_player_set(struct service *svc, const char *name, const char *email,
 			      .u.player_set = { .name = name, .email = email,
 			      .lang = lang, .digest = digest } };
 
-	if (lang != NULL && lang_check(lang, err) != 0)
+	if (lang != NULL && player_lang_check(lang, err) != 0)
 		return -1;
 	if (digest != NULL && strcmp(digest, "none") != 0 &&
 	    strcmp(digest, "daily") != 0)
 		return service_fail(err, 400, "bad-digest",
 		    "digest must be \"none\" or \"daily\"");
-	if (email != NULL && email_check(email, err) != 0)
+	if (email != NULL && player_email_check(email, err) != 0)
 		return -1;
 	return player_write(svc, &j, name, out, err);
 }
@@ -394,7 +393,7 @@ job_player_set(struct service *svc, struct job *j, int64_t now)
 	if (player_find(svc->wstore, ps->name, &p, j->err) != 0)
 		return -1;
 	if (ps->email != NULL)
-		email_copy(p.email, ps->email);
+		player_email_copy(p.email, ps->email);
 	if (ps->lang != NULL)
 		snprintf(p.lang, sizeof p.lang, "%s", ps->lang);
 	if (ps->digest != NULL)

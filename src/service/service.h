@@ -334,6 +334,44 @@ int service_invite(struct service *, const char *name, int days,
 int service_enrol(struct service *, const char *token, const char *key,
     struct store_player *p, struct store_key *k, struct service_error *);
 
+/*
+ * PLAYERS WHO MANAGE THEMSELVES (service/self.c). A player signs
+ * statements about themselves with "game: 0" and, as ply, the count of
+ * such statements accepted so far: add-key, revoke-key (never their last
+ * valid key; the conditional moves the key signed end with it), set NAME
+ * VALUE (lang, move-mail, reminders, digest, digest-hour), email ADDRESS
+ * (a code goes to the new address; the change waits for confirm-email
+ * CODE, signed within two days) and show-settings (a signed read). Each
+ * change is recorded and told to the player's address.
+ */
+#define SERVICE_SELF_MSG_SIZE	640
+
+/* A player's settings, as they read them. Free with
+ * service_settings_free(). */
+struct service_settings {
+	struct service_player	 sp;		/* the player and their keys */
+	struct store_settings	 set;
+	int64_t			 ply;		/* of their next statement */
+	char			 pending_email[STORE_EMAIL_SIZE];	/* an
+					   address waiting for its code,
+					   or "" */
+	char			 message[SERVICE_SELF_MSG_SIZE];	/* what
+					   the statement did */
+};
+
+int service_settings_get(struct service *, const char *name,
+    struct service_settings *out, struct service_error *);
+void service_settings_free(struct service_settings *);
+
+/*
+ * Submit a player's own signed statement; `name` (or NULL) is the player
+ * the front door expects. On success `out` (when not NULL) holds the
+ * player's settings after it, and what it did.
+ */
+int service_self_submit(struct service *, const char *name, const char *text,
+    size_t len, const char *source, struct service_settings *out,
+    struct service_error *);
+
 /* A player's leave in the current calendar year (UTC), in days. */
 struct service_leave_year {
 	int		year;

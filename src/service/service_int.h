@@ -106,6 +106,10 @@ struct job_action {
 	bool				 has_result;	/* result was filled */
 	struct service_conditional	*cond;		/* a conditional
 							   action's answer */
+	char				 self_msg[SERVICE_SELF_MSG_SIZE];
+							/* a player's own
+							   action: what it
+							   did */
 };
 
 /* JOB_MAIL: the mail, and the statement found in it. `s.st` is NULL when
@@ -435,6 +439,14 @@ int	action_submit(struct service *, struct prepared *, const char *,
 	    const char *, struct service_game *, struct service_error *);
 int	job_action(struct service *, struct job *, struct store_game *,
 	    struct cached *, int64_t);
+int	key_still_valid(struct service *, const struct job_statement *,
+	    struct service_error *);
+
+/* self.c */
+int	job_self(struct service *, struct job *, int64_t);
+int	key_revoke_apply(struct service *, int64_t, int64_t *, int64_t,
+	    struct service_error *);
+int	self_reminders_parse(const char *, int64_t *, size_t *);
 
 /* conditional.c */
 int	job_conditional(struct service *, const struct job_statement *,
@@ -455,6 +467,9 @@ int	job_digest(struct service *, struct job *, int64_t);
 
 /* players.c */
 enum chess_lang player_lang(const struct store_player *);
+int	player_lang_check(const char *, struct service_error *);
+int	player_email_check(const char *, struct service_error *);
+void	player_email_copy(char[STORE_EMAIL_SIZE], const char *);
 int	player_read(struct store *, const char *, struct service_player *,
 	    struct service_error *);
 int	job_player_create(struct service *, struct job *, int64_t);

@@ -28,6 +28,9 @@ job_game(struct service *svc, struct job *j, int64_t now)
 	struct cached		*c;
 	int			 rc = -1;
 
+	/* A player's own statement names no game. */
+	if (j->game_id == 0 && (j->kind == JOB_ACTION || j->kind == JOB_MAIL))
+		return job_self(svc, j, now);
 	if (row_get(svc->wstore, j->game_id, &row, j->err) != 0)
 		return -1;
 	if ((c = cache_get(svc, &row, j->err)) == NULL)

@@ -149,6 +149,29 @@ store_conditional_end(struct store *s, int64_t id, const char *status,
 	    "no such active conditional");
 }
 
+/* End every active conditional a revoked key signed. */
+enum store_status
+store_conditional_end_by_key(struct store *s, int64_t key_id,
+    const char *reason, int64_t at, int64_t *n)
+{
+	sqlite3_stmt		*st;
+	enum store_status	 status;
+
+	if (n != NULL)
+		*n = 0;
+	if (store_fits(s, reason, STORE_COND_REASON_SIZE, "reason") != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_COND_END_BY_KEY)) == NULL)
+		return STORE_ERROR;
+	sqlite3_bind_int64(st, 1, key_id);
+	sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, at);
+	status = store_exec_stmt(s, st, "end the key's conditionals");
+	if (status == STORE_OK && n != NULL)
+		*n = sqlite3_changes(s->db);
+	return status;
+}
+
 /* Free a loaded conditional's texts. */
 void
 store_conditional_clear(struct store_conditional *c)

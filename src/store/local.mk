@@ -9,7 +9,7 @@ src_store_libstore_a_SOURCES = \
 	src/store/db.h src/store/db.c src/store/db_sqlite.c \
 	src/store/store.c src/store/schema.c src/store/sql.c \
 	src/store/players.c src/store/games.c src/store/actions.c \
-	src/store/conditionals.c \
+	src/store/conditionals.c src/store/self.c \
 	src/store/mail.c src/store/maint.c src/store/events.c src/store/doors.c \
 	src/store/ratings.c \
 	src/store/invitations.c

@@ -377,6 +377,37 @@ static const char *const store_migrations[] = {
 	");"
 	"INSERT INTO game_rules (game_id, rated) SELECT eg.game_id, e.rated"
 	"  FROM event_games eg JOIN events e ON e.id = eg.event_id;",
+
+	/* 15 -> 16: players who manage themselves. Their notification
+	 * choices (a player without a row has the defaults); the record of
+	 * their own signed statements, whose count is the ply of the next;
+	 * an address change waiting for its code (only the code's hash). */
+	"CREATE TABLE player_settings ("
+	"  player_id INTEGER PRIMARY KEY REFERENCES players (id),"
+	"  move_mail INTEGER NOT NULL DEFAULT 1 CHECK (move_mail IN (0, 1)),"
+	"  reminders TEXT NOT NULL DEFAULT 'on',"
+	"  digest_hour INTEGER NOT NULL DEFAULT -1"
+	"    CHECK (digest_hour BETWEEN -1 AND 23)"
+	");"
+	"CREATE TABLE player_records ("
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  seq INTEGER NOT NULL CHECK (seq >= 0),"
+	"  kind TEXT NOT NULL,"
+	"  statement TEXT NOT NULL,"
+	"  signature TEXT NOT NULL,"
+	"  key_id INTEGER REFERENCES player_keys (id),"
+	"  source TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  PRIMARY KEY (player_id, seq)"
+	");"
+	"CREATE INDEX player_records_key ON player_records (key_id);"
+	"CREATE TABLE email_changes ("
+	"  player_id INTEGER PRIMARY KEY REFERENCES players (id),"
+	"  email TEXT NOT NULL,"
+	"  code_hash BLOB NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  expires INTEGER NOT NULL"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

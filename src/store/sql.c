@@ -350,4 +350,34 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_INVITATION_USE] = { "invitation-use", 0,
 	    "UPDATE invitations SET used = ?2, key_id = ?3 "
 	    "WHERE id = ?1 AND used = 0" },
+	[ST_COND_END_BY_KEY] = { "conditional-end-by-key", 0,
+	    "UPDATE conditionals SET status = 'ended', reason = ?2, "
+	    "ended = ?3 WHERE key_id = ?1 AND status = 'active'" },
+	[ST_SETTINGS_GET] = { "settings-get", 0,
+	    "SELECT move_mail, reminders, digest_hour FROM player_settings "
+	    "WHERE player_id = ?1" },
+	[ST_SETTINGS_SET] = { "settings-set", 0,
+	    "INSERT INTO player_settings (player_id, move_mail, reminders, "
+	    "digest_hour) VALUES (?1, ?2, ?3, ?4) "
+	    "ON CONFLICT (player_id) DO UPDATE SET move_mail = ?2, "
+	    "reminders = ?3, digest_hour = ?4" },
+	[ST_SETTINGS_REMINDERS] = { "settings-reminders", 1,
+	    "SELECT DISTINCT reminders FROM player_settings "
+	    "WHERE reminders NOT IN ('on', 'off')" },
+	[ST_SELF_COUNT] = { "self-count", 0,
+	    "SELECT count(*) FROM player_records WHERE player_id = ?1" },
+	[ST_SELF_INSERT] = { "self-insert", 0,
+	    "INSERT INTO player_records (player_id, seq, kind, statement, "
+	    "signature, key_id, source, created) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" },
+	[ST_EMAIL_CHANGE_SET] = { "email-change-set", 0,
+	    "INSERT INTO email_changes (player_id, email, code_hash, created, "
+	    "expires) VALUES (?1, ?2, ?3, ?4, ?5) "
+	    "ON CONFLICT (player_id) DO UPDATE SET email = ?2, "
+	    "code_hash = ?3, created = ?4, expires = ?5" },
+	[ST_EMAIL_CHANGE_GET] = { "email-change-get", 0,
+	    "SELECT email, code_hash, created, expires FROM email_changes "
+	    "WHERE player_id = ?1" },
+	[ST_EMAIL_CHANGE_CLEAR] = { "email-change-clear", 0,
+	    "DELETE FROM email_changes WHERE player_id = ?1" },
 };

@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	15
+#define STORE_SCHEMA_VERSION	16
 
 enum store_status {
 	STORE_OK = 0,
@@ -618,6 +618,85 @@ enum store_status store_conditional_end(struct store *, int64_t id,
 
 /* Free the texts store_conditional_active() allocated; NULL is fine. */
 void store_conditional_clear(struct store_conditional *);
+
+/*
+ * End every active conditional signed with key `key_id` (the key was
+ * revoked), with `reason` at `at`; *n (may be NULL) counts them.
+ */
+enum store_status store_conditional_end_by_key(struct store *,
+    int64_t key_id, const char *reason, int64_t at, int64_t *n);
+
+/*
+ * Players who manage themselves (store/self.c): their notification
+ * choices, the record of their own signed statements, and an address
+ * change waiting for the code mailed to the new address.
+ */
+#define STORE_REMINDERS_SIZE	64	/* "on", "off", "3d,1d,12h" */
+#define STORE_CODE_HASH_LEN	32
+
+struct store_settings {
+	int64_t		player_id;
+	bool		move_mail;		/* a mail for every move */
+	char		reminders[STORE_REMINDERS_SIZE];	/* "on": the
+						   server's thresholds; "off";
+						   or the player's own */
+	int		digest_hour;		/* UTC hour 0..23; -1: any */
+};
+
+/* Load a player's settings; the defaults (move_mail, "on", -1) when they
+ * never set one. */
+enum store_status store_settings_get(struct store *, int64_t player_id,
+    struct store_settings *out);
+
+/* Store a player's settings. */
+enum store_status store_settings_set(struct store *,
+    const struct store_settings *);
+
+/* Call cb with each distinct list of players' own reminder thresholds
+ * (neither "on" nor "off"). */
+typedef int (*store_reminders_cb)(void *arg, const char *reminders);
+enum store_status store_settings_reminders(struct store *,
+    store_reminders_cb cb, void *arg);
+
+/* One of a player's own statements, as accepted (texts borrowed). */
+struct store_self_record {
+	int64_t		 player_id;
+	int64_t		 seq;		/* 0, 1, ...: the statement's ply */
+	char		 kind[STORE_KIND_SIZE];	/* "add-key", "set", ... */
+	const char	*statement;
+	const char	*signature;
+	int64_t		 key_id;	/* 0: none */
+	char		 source[STORE_SOURCE_SIZE];
+	int64_t		 created;
+};
+
+/* Count a player's own statements: the ply of the next. */
+enum store_status store_self_count(struct store *, int64_t player_id,
+    int64_t *n);
+
+/* Record one; STORE_EXISTS when its seq is taken. */
+enum store_status store_self_add(struct store *,
+    const struct store_self_record *);
+
+/* An address change waiting for its code. */
+struct store_email_change {
+	int64_t		player_id;
+	char		email[STORE_EMAIL_SIZE];
+	uint8_t		code_hash[STORE_CODE_HASH_LEN];
+	int64_t		created;
+	int64_t		expires;
+};
+
+/* Replace the player's waiting change with `c`. */
+enum store_status store_email_change_set(struct store *,
+    const struct store_email_change *c);
+
+/* Load the player's waiting change; STORE_NOTFOUND when none. */
+enum store_status store_email_change_get(struct store *, int64_t player_id,
+    struct store_email_change *out);
+
+/* Drop the player's waiting change (none is fine). */
+enum store_status store_email_change_clear(struct store *, int64_t player_id);
 
 /* Maintenance. */
 

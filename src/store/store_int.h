@@ -27,6 +27,7 @@
  *   games.c     games, listings by player, status and deadline; reminders
  *   actions.c   the record: signed actions, chained by hash
  *   conditionals.c  conditional moves, apart from the record
+ *   self.c      players' own settings, statements and address changes
  *   mail.c      mail seen, mailbox positions, the outbox
  *   events.c    events, their players and their games
  *   ratings.c   ratings and their history
@@ -134,6 +135,15 @@ enum stmt_id {
 	ST_INVITATION_INSERT,
 	ST_INVITATION_FIND,
 	ST_INVITATION_USE,
+	ST_COND_END_BY_KEY,
+	ST_SETTINGS_GET,
+	ST_SETTINGS_SET,
+	ST_SETTINGS_REMINDERS,
+	ST_SELF_COUNT,
+	ST_SELF_INSERT,
+	ST_EMAIL_CHANGE_SET,
+	ST_EMAIL_CHANGE_GET,
+	ST_EMAIL_CHANGE_CLEAR,
 	ST_COUNT
 };
 
