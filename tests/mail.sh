@@ -14,6 +14,8 @@
 # down, a crash between a mail's commit and its filing, how-to answers
 # rate-limited to one a day. The mailbox is polled once an hour only: every
 # mail is picked up through IMAP IDLE, also after Dovecot restarted.
+# A player changes their address by mail, confirmed with the code mailed
+# to the new one.
 # Run by `make check` (as root: the mail servers switch users); without
 # Dovecot or Postfix it fails, unless CORRCHESS_NO_MAIL_SERVERS=1 (skip).
 # Prints "N passed, N failed".
@@ -690,6 +692,61 @@ check "the answer: a second signature, as over HTTP" contains \
 same "neither move is played (ply 3)" "$(ply "$g8")" 3
 submit "$g8" "$tmp/pairs"
 expect "the same text over HTTP: 400" 400 bad-signature
+
+# --- 12. A player's own statements by mail: a new address, confirmed -------
+section "12. A new address, confirmed by the code mailed to it"
+
+sleep 2
+na=$(count alice)
+nc=$(count carol)
+req GET /api/v1/players/alice/keys
+sp=$(jval ply)
+statement 0 "$sp" alice "email carol@$domain"
+sign_ssh "$tmp/alice"
+plainmail "alice@$domain" "email.$$@alice.$domain" "new address" \
+    "$tmp/body" "$tmp/m12"
+check "alice mails a change of address" send "alice@$domain" "$tmp/m12"
+check "the new address gets the code" waitfor 20 has carol $((nc + 1))
+check "the old address hears of the request" waitfor 20 has alice \
+    $((na + 1))
+fetch carol $((nc + 1)) "$tmp/c11"
+same "the code's mail: subject" "$(hdr Subject "$tmp/c11")" \
+    "[corrchess] confirm your new address"
+textpart "$tmp/c11" >"$tmp/c11.txt"
+code11=$(sed -n 's/^action: confirm-email \([A-Z0-9]*\)$/\1/p' \
+    "$tmp/c11.txt")
+check "the code's mail holds the statement to sign" [ -n "$code11" ]
+check "the statement is for the next ply" grep -qx "ply: $((sp + 1))" \
+    "$tmp/c11.txt"
+admin GET /api/v1/players/alice
+same "nothing changes before the code" "$(jstr email)" "alice@$domain"
+# A wrong code is refused; the right one, signed and sent from the new
+# address as a reply, makes the change.
+statement 0 $((sp + 1)) alice "confirm-email WRONGCOD"
+sign_ssh "$tmp/alice"
+req POST /api/v1/players/alice/actions -H 'Content-Type: text/plain' \
+    --data-binary "@$tmp/body"
+same "a wrong code" "$code $(jstr code)" "403 bad-code"
+sed -n '/^corrchess-v1$/,/^action: /p' "$tmp/c11.txt" >"$tmp/st"
+sign_ssh "$tmp/alice"
+plainmail "carol@$domain" "confirm.$$@carol.$domain" \
+    "Re: [corrchess] confirm your new address" "$tmp/body" "$tmp/m13"
+check "the confirmation is mailed from the new address" \
+    send "carol@$domain" "$tmp/m13"
+check "the address changes" waitfor 20 sh -c "curl -s -H \
+    'Authorization: Bearer $token' $base/api/v1/players/alice |
+    grep -q '\"email\":\"carol@$domain\"'"
+check "the old address is told of the change" waitfor 20 has alice \
+    $((na + 2))
+fetch alice $((na + 2)) "$tmp/a11"
+same "the change's mail: subject" "$(hdr Subject "$tmp/a11")" \
+    "[corrchess] your account"
+textpart "$tmp/a11" | tr '\n' ' ' | tr -s ' ' >"$tmp/a11.flat"
+check "the change's mail: the statement" contains \
+    "accepted your signed statement \"confirm-email $code11\"" \
+    "$tmp/a11.flat"
+check "the change's mail: the new address" contains \
+    "email: carol@$domain" "$tmp/a11.flat"
 
 stop
 same "corrchessd stops cleanly" "$status" 0
