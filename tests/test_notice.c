@@ -74,6 +74,25 @@ fixture(enum notice_kind kind, enum chess_lang lang)
 	return n;
 }
 
+/* A notice about a player's account: to an address, no game. */
+static void
+notify_fixture_account(struct notice *n, enum notice_kind kind,
+    const char *to, enum chess_lang lang)
+{
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	n->from = "corrchess <chess@club.example>";
+	n->domain = DOMAIN;
+	n->date = DATE;
+	n->recipient = -1;
+	n->to_email = to;
+	n->to_name = "alice";
+	n->to_lang = lang;
+	n->actor = -1;
+	n->draw_offer = -1;
+	n->clock[0] = n->clock[1] = -1;
+}
+
 /* Compose n; the test fails with the reason when it is refused. */
 static struct notice_mail
 compose(const struct notice *n)
@@ -700,6 +719,47 @@ test_conditional(void **state)
 	notice_mail_free(&m);
 }
 
+/* A player's own statement: what it did, at their address; the code of
+ * an address change, at the new one, with the statement to sign. */
+static void
+test_account(void **state)
+{
+	struct notice		 n;
+	struct notice_mail	 m;
+	struct readback		 rb;
+
+	(void)state;
+	notify_fixture_account(&n, NOTICE_ACCOUNT, "alice@example.org",
+	    CHESS_LANG_EN);
+	n.account_action = "set lang en";
+	n.account_summary = "email: alice@example.org\nlang: en\n";
+	m = compose(&n);
+	readback(&m, &rb);
+	assert_non_null(strstr(m.data, "\r\nSubject: [corrchess] your "
+	    "account\r\n"));
+	assert_string_equal(m.to, "alice@example.org");
+	prose_has(&rb, "The server accepted your signed statement \"set lang "
+	    "en\".");
+	assert_non_null(strstr(rb.text, "\nlang: en\n"));
+	prose_has(&rb, "If you did not sign it, your key is in other hands");
+	readback_free(&rb);
+	notice_mail_free(&m);
+
+	notify_fixture_account(&n, NOTICE_EMAIL_CODE, "new@example.net",
+	    CHESS_LANG_FR);
+	n.account_action = "K7QXM2PD";
+	n.account_summary = "corrchess-v1\ngame: 0\nply: 4\nplayer: alice\n"
+	    "action: confirm-email K7QXM2PD\n";
+	n.deadline = DATE + 2 * 86400;
+	m = compose(&n);
+	readback(&m, &rb);
+	assert_string_equal(m.to, "new@example.net");
+	prose_has(&rb, "Le code qui le confirme est K7QXM2PD");
+	assert_non_null(strstr(rb.text, "\naction: confirm-email K7QXM2PD\n"));
+	readback_free(&rb);
+	notice_mail_free(&m);
+}
+
 /* Black's view: the board flipped, the ready statement for bob. */
 static void
 test_black_side(void **state)
@@ -934,6 +994,7 @@ main(void)
 		cmocka_unit_test(test_refused_reasons),
 		cmocka_unit_test(test_encoding),
 		cmocka_unit_test(test_conditional),
+		cmocka_unit_test(test_account),
 		cmocka_unit_test(test_black_side),
 		cmocka_unit_test(test_start_position),
 		cmocka_unit_test(test_howto_stranger),
