@@ -329,6 +329,32 @@ api_key_list(struct http_request *req, struct http_response *resp,
 	service_settings_free(&ss);
 }
 
+/*
+ * The signed statement of a request's body (text/plain, or JSON with
+ * "statement" and "signature"), malloc'd; NULL when the answer says why
+ * there is none.
+ */
+static char *
+statement_body(struct http_request *req, struct http_response *resp,
+    size_t *lenp)
+{
+	const char	*body;
+	char		*text = NULL, why[256];
+	int		 rc;
+
+	body = http_request_body(req, lenp);
+	if ((rc = api_json_action(body, *lenp, http_request_header(req,
+	    "Content-Type"), &text, lenp, why, sizeof why)) != API_JSON_OK)
+		api_json_refusal(resp, rc, why);
+	else if (*lenp == 0)
+		http_respond_error(resp, 400, "bad-statement",
+		    "send the signed statement as the request body");
+	else
+		return text;
+	free(text);
+	return NULL;
+}
+
 /* The JSON of a player's settings, as their own statements answer. */
 static json_t *
 settings_json(const struct service_settings *ss)
@@ -361,19 +387,12 @@ api_player_action(struct http_request *req, struct http_response *resp,
 {
 	struct service_settings	 ss;
 	struct service_error	 err;
-	const char		*body;
-	char			*text = NULL, why[256];
+	char			*text;
 	size_t			 len;
-	int			 rc;
 
-	body = http_request_body(req, &len);
-	if ((rc = api_json_action(body, len, http_request_header(req,
-	    "Content-Type"), &text, &len, why, sizeof why)) != API_JSON_OK)
-		api_json_refusal(resp, rc, why);
-	else if (len == 0)
-		http_respond_error(resp, 400, "bad-statement",
-		    "send the signed statement as the request body");
-	else if (service_self_submit(user, http_request_param(req, "name"),
+	if ((text = statement_body(req, resp, &len)) == NULL)
+		return;
+	if (service_self_submit(user, http_request_param(req, "name"),
 	    text, len, "http", &ss, &err) != 0)
 		api_error(resp, &err);
 	else {
@@ -1126,19 +1145,12 @@ api_game_action(struct http_request *req, struct http_response *resp,
 {
 	struct service_game	 g;
 	struct service_error	 err;
-	const char		*body;
-	char			*text = NULL, why[256];
+	char			*text;
 	size_t			 len;
-	int			 rc;
 
-	body = http_request_body(req, &len);
-	if ((rc = api_json_action(body, len, http_request_header(req,
-	    "Content-Type"), &text, &len, why, sizeof why)) != API_JSON_OK)
-		api_json_refusal(resp, rc, why);
-	else if (len == 0)
-		http_respond_error(resp, 400, "bad-statement",
-		    "send the signed statement as the request body");
-	else if (service_submit(user, http_request_param_int(req, "id"), text,
+	if ((text = statement_body(req, resp, &len)) == NULL)
+		return;
+	if (service_submit(user, http_request_param_int(req, "id"), text,
 	    len, "http", &g, &err) != 0)
 		api_error(resp, &err);
 	else {

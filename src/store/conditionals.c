@@ -154,7 +154,7 @@ enum store_status
 store_conditional_end_by_key(struct store *s, int64_t key_id,
     const char *reason, int64_t at, int64_t *n)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	if (n != NULL)
@@ -163,12 +163,12 @@ store_conditional_end_by_key(struct store *s, int64_t key_id,
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_COND_END_BY_KEY)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, key_id);
-	sqlite3_bind_text(st, 2, reason, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, at);
+	db_bind_int64(st, 1, key_id);
+	db_bind_text(st, 2, reason);
+	db_bind_int64(st, 3, at);
 	status = store_exec_stmt(s, st, "end the key's conditionals");
 	if (status == STORE_OK && n != NULL)
-		*n = sqlite3_changes(s->db);
+		*n = db_changes(s->db);
 	return status;
 }
 

@@ -24,7 +24,7 @@ enum store_status
 store_settings_get(struct store *s, int64_t player_id,
     struct store_settings *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	memset(out, 0, sizeof *out);
@@ -34,11 +34,11 @@ store_settings_get(struct store *s, int64_t player_id,
 	out->digest_hour = -1;
 	if ((st = store_stmt(s, ST_SETTINGS_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 1, player_id);
 	status = store_step_one(s, st, "get the player's settings", NULL);
 	if (status == STORE_OK) {
-		out->move_mail = sqlite3_column_int(st, 0) != 0;
-		out->digest_hour = sqlite3_column_int(st, 2);
+		out->move_mail = db_column_int(st, 0) != 0;
+		out->digest_hour = db_column_int(st, 2);
 		if (store_col_text(st, 1, out->reminders,
 		    sizeof out->reminders) != 0) {
 			store_seterr(s, "player %lld: stored reminders too long",
@@ -55,7 +55,7 @@ store_settings_get(struct store *s, int64_t player_id,
 enum store_status
 store_settings_set(struct store *s, const struct store_settings *p)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_fits(s, p->reminders, sizeof p->reminders, "reminders") !=
 	    0)
@@ -66,10 +66,10 @@ store_settings_set(struct store *s, const struct store_settings *p)
 	}
 	if ((st = store_stmt(s, ST_SETTINGS_SET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, p->player_id);
-	sqlite3_bind_int(st, 2, p->move_mail ? 1 : 0);
-	sqlite3_bind_text(st, 3, p->reminders, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, p->digest_hour);
+	db_bind_int64(st, 1, p->player_id);
+	db_bind_int(st, 2, p->move_mail ? 1 : 0);
+	db_bind_text(st, 3, p->reminders);
+	db_bind_int(st, 4, p->digest_hour);
 	return store_exec_stmt(s, st, "store the player's settings");
 }
 
@@ -77,14 +77,14 @@ store_settings_set(struct store *s, const struct store_settings *p)
 enum store_status
 store_settings_reminders(struct store *s, store_reminders_cb cb, void *arg)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status = STORE_OK;
 	char			 r[STORE_REMINDERS_SIZE];
 	int			 rc;
 
 	if ((st = store_stmt(s, ST_SETTINGS_REMINDERS)) == NULL)
 		return STORE_ERROR;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st)) == DB_ROW) {
 		if (store_col_text(st, 0, r, sizeof r) != 0)
 			continue;
 		if (cb(arg, r) != 0) {
@@ -100,11 +100,11 @@ store_settings_reminders(struct store *s, store_reminders_cb cb, void *arg)
 enum store_status
 store_self_count(struct store *s, int64_t player_id, int64_t *n)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_SELF_COUNT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 1, player_id);
 	return store_exec_count(s, st, "count the player's statements", n);
 }
 
@@ -112,7 +112,7 @@ store_self_count(struct store *s, int64_t player_id, int64_t *n)
 enum store_status
 store_self_add(struct store *s, const struct store_self_record *r)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 	int64_t			 id;
 
@@ -124,14 +124,14 @@ store_self_add(struct store *s, const struct store_self_record *r)
 	}
 	if ((st = store_stmt(s, ST_SELF_INSERT)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, r->player_id);
-	sqlite3_bind_int64(st, 2, r->seq);
-	sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, r->statement, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, r->signature, -1, SQLITE_STATIC);
+	db_bind_int64(st, 1, r->player_id);
+	db_bind_int64(st, 2, r->seq);
+	db_bind_text(st, 3, r->kind);
+	db_bind_text(st, 4, r->statement);
+	db_bind_text(st, 5, r->signature);
 	store_bind_opt_int(st, 6, r->key_id, 0);
-	sqlite3_bind_text(st, 7, r->source, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 8, r->created);
+	db_bind_text(st, 7, r->source);
+	db_bind_int64(st, 8, r->created);
 	status = store_exec_insert(s, st, "record the player's statement",
 	    &id);
 	if (status == STORE_EXISTS)
@@ -144,18 +144,17 @@ store_self_add(struct store *s, const struct store_self_record *r)
 enum store_status
 store_email_change_set(struct store *s, const struct store_email_change *c)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (store_fits(s, c->email, sizeof c->email, "email") != 0)
 		return STORE_ERROR;
 	if ((st = store_stmt(s, ST_EMAIL_CHANGE_SET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, c->player_id);
-	sqlite3_bind_text(st, 2, c->email, -1, SQLITE_STATIC);
-	sqlite3_bind_blob(st, 3, c->code_hash, STORE_CODE_HASH_LEN,
-	    SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, c->created);
-	sqlite3_bind_int64(st, 5, c->expires);
+	db_bind_int64(st, 1, c->player_id);
+	db_bind_text(st, 2, c->email);
+	db_bind_blob(st, 3, c->code_hash, STORE_CODE_HASH_LEN);
+	db_bind_int64(st, 4, c->created);
+	db_bind_int64(st, 5, c->expires);
 	return store_exec_stmt(s, st, "record the address change");
 }
 
@@ -164,18 +163,18 @@ enum store_status
 store_email_change_get(struct store *s, int64_t player_id,
     struct store_email_change *out)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	enum store_status	 status;
 
 	memset(out, 0, sizeof *out);
 	if ((st = store_stmt(s, ST_EMAIL_CHANGE_GET)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 1, player_id);
 	status = store_step_one(s, st, "get the address change", NULL);
 	if (status == STORE_OK) {
 		out->player_id = player_id;
-		out->created = sqlite3_column_int64(st, 2);
-		out->expires = sqlite3_column_int64(st, 3);
+		out->created = db_column_int64(st, 2);
+		out->expires = db_column_int64(st, 3);
 		if (store_col_text(st, 0, out->email, sizeof out->email) !=
 		    0 || store_col_blob(st, 1, out->code_hash,
 		    sizeof out->code_hash) != 0) {
@@ -192,10 +191,10 @@ store_email_change_get(struct store *s, int64_t player_id,
 enum store_status
 store_email_change_clear(struct store *s, int64_t player_id)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if ((st = store_stmt(s, ST_EMAIL_CHANGE_CLEAR)) == NULL)
 		return STORE_ERROR;
-	sqlite3_bind_int64(st, 1, player_id);
+	db_bind_int64(st, 1, player_id);
 	return store_exec_stmt(s, st, "drop the address change");
 }
