@@ -794,6 +794,9 @@ sqlite3 "$tmp/state/corrchess.db" "
     DROP TABLE rating_history;
     DROP TABLE ratings;
     DROP TABLE invitations;
+    DROP TABLE player_settings;
+    DROP TABLE player_records;
+    DROP TABLE email_changes;
     UPDATE schema_version SET version = 6;
     INSERT INTO player_keys (player_id, pubkey, comment, added)
         SELECT d.id, k.pubkey, 'shared', 0 FROM player_keys k
