@@ -780,6 +780,7 @@ sqlite3 "$tmp/state/corrchess.db" "
     DROP TABLE conditional_moves;
     DROP TABLE conditionals;
     DROP TABLE game_rules;
+    DROP TABLE mail_tokens;
     DROP TABLE event_auth;
     DROP TABLE event_games;
     DROP TABLE event_players;

@@ -177,12 +177,15 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # championship from creation to the final crosstable; conditional.sh:
 # conditional moves over curl and the client; xfcc.sh: the Xfcc endpoint
 # with Scid's own Xfcc client (tests/xfcc_scid.tcl); selfmanage.sh: a
-# player's own keys and settings by signed statement.
+# player's own keys and settings by signed statement; mail_token.sh: replies
+# without a key, by s-nail, with the notices' single-use tokens.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
-	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/selfmanage.sh
+	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/selfmanage.sh \
+	tests/mail_token.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
-	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
+	tests/client.sh tests/mail.sh tests/mail_token.sh tests/maillib.sh \
+	tests/admin.sh tests/readme.sh \
 	tests/events.sh tests/event_page.py tests/conditional.sh tests/xfcc.sh \
 	tests/xfcc_scid.tcl tests/selfmanage.sh
 

@@ -752,6 +752,46 @@ test_threads(void **state)
 		free(raw[k]);
 }
 
+/* A reply without a key: the token, quoted or not, and the first line. */
+static void
+test_reply_token(void **state)
+{
+	static const char	snail[] =
+	    "From: bob@x.test\nTo: c@x.test\nSubject: Re: move\n\n"
+	    "corrchess <c@x.test> wrote:\n\n\tHello\n\n"
+	    "\t    corrchess-token: UpORJinPdxyl6maQgvF4qA\n\n"
+	    "\tcorrchess-v1\n\tgame: 1\n\tply: 1\n\tplayer: bob\n"
+	    "\taction: move \n"
+	    "Cf6 \nMerci\n";
+	static const char	mutt[] =
+	    "From: bob@x.test\nTo: c@x.test\nSubject: Re: move\n\n"
+	    "  e5 offer-draw\n\n> > corrchess-token:  abcdefghij0123456789-_ \n";
+	struct mail_message	m;
+	char			err[128], tok[MAIL_TOKEN_SIZE];
+	char			act[MAIL_REPLY_ACTION_SIZE];
+
+	(void)state;
+	assert_int_equal(mail_parse(snail, sizeof snail - 1, &m, err,
+	    sizeof err), 0);
+	assert_string_equal(m.token, "UpORJinPdxyl6maQgvF4qA");
+	assert_string_equal(m.reply_action, "move Cf6");
+	mail_message_free(&m);
+	assert_int_equal(mail_parse(mutt, sizeof mutt - 1, &m, err,
+	    sizeof err), 0);
+	assert_string_equal(m.token, "abcdefghij0123456789-_");
+	assert_string_equal(m.reply_action, "move e5 offer-draw");
+	mail_message_free(&m);
+	/* Too short, or more than a token on its line: no token. */
+	assert_int_equal(mail_reply_token("corrchess-token: abc\n", 21, tok),
+	    -1);
+	assert_int_equal(mail_reply_token(
+	    "corrchess-token: abcdefghij0123456789 x\n", 40, tok), -1);
+	assert_string_equal(tok, "");
+	assert_int_equal(mail_reply_action("\n resign \n", 10, act), 0);
+	assert_string_equal(act, "resign");
+	assert_int_equal(mail_reply_action("\n\n", 2, act), -1);
+}
+
 int
 main(void)
 {
@@ -782,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_find_quoted),
 		cmocka_unit_test(test_html_to_text),
 		cmocka_unit_test(test_thread_game),
+		cmocka_unit_test(test_reply_token),
 	};
 
 	if (sig_init() != 0)

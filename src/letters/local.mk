@@ -8,6 +8,7 @@ noinst_LIBRARIES += src/letters/libletters.a
 src_letters_libletters_a_SOURCES = \
 	src/letters/address.h src/letters/address.c \
 	src/letters/mail_parse.h src/letters/mail_parse.c \
+	src/letters/mail_reply.h src/letters/mail_reply.c \
 	src/letters/notice.h src/letters/notice.c \
 	src/letters/notice_texts.h src/letters/notice_texts.c
 src_letters_libletters_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) \

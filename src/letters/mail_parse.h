@@ -51,6 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "letters/mail_reply.h"
 #include "sig/sig.h"
 
 /* Largest raw mail mail_parse() reads (larger is refused). */
@@ -98,6 +99,15 @@ struct mail_message {
 	size_t		 statement_len;
 	enum sig_error	 error;
 	unsigned int	 error_line;
+
+	/*
+	 * A reply without a key (mail_reply.h), when no statement with a
+	 * signature was found: the first token line of the body, quoted or
+	 * not ("" when none), and the action on the first line of the
+	 * cleaned text ("" when none).
+	 */
+	char		 token[MAIL_TOKEN_SIZE];
+	char		 reply_action[MAIL_REPLY_ACTION_SIZE];
 };
 
 /*

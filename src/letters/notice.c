@@ -23,6 +23,7 @@
 #include "util/buf.h"
 #include "chess/chess.h"
 #include "letters/mail_parse.h"
+#include "letters/mail_reply.h"
 #include "letters/notice.h"
 #include "letters/notice_texts.h"
 #include "game/game.h"
@@ -710,7 +711,7 @@ next_action(const struct ctx *c, struct buf *b)
 	const struct notice	*n = c->n;
 	const struct texts	*tx = c->tx;
 	int			 side = c->pos.side;
-	char			 id[24], ply[24];
+	char			 id[24], ply[24], t[64];
 
 	if (c->over) {
 		para(b, tx->over);
@@ -722,6 +723,12 @@ next_action(const struct ctx *c, struct buf *b)
 		prose(b, tx->wait, pname(c, side));
 		buf_adds(b, "\n\n");
 		return;
+	}
+	if (n->reply_token != NULL) {
+		render_time(n->reply_token_expires, t, sizeof t);
+		prose(b, tx->reply_token, tx->example_move, tx->example_move,
+		    t);
+		buf_addf(b, "\n\n    " MAIL_TOKEN_TAG " %s\n\n", n->reply_token);
 	}
 	prose(b, tx->ready, tx->example_move);
 	buf_adds(b, "\n\n");

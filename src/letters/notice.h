@@ -163,6 +163,11 @@ struct notice {
 	int			 to_control[2];	/* ICCF: moves to the next
 						   control, or 0 */
 	int64_t			 deadline;	/* side to move's, or 0: none */
+	/* The recipient's single-use token for replying with their move
+	 * (they are to move and their mail-token door is open), or NULL;
+	 * and when it expires. Written as the line MAIL_TOKEN_TAG TOKEN. */
+	const char		*reply_token;
+	int64_t			 reply_token_expires;
 	const char		*pgn;		/* attachment text, or NULL */
 	size_t			 pgn_len;
 

@@ -109,6 +109,13 @@ const struct texts notice_texts_en = {
 	.ready = "Your next action: the statement to sign is these five "
 	    "lines, with your move after \"move \" (for example "
 	    "\"move %s\"):",
+	.reply_token = "Or, without a key: reply to this mail with your move "
+	    "alone on the first line (for example \"%s\", \"%s offer-draw\", "
+	    "or \"resign\", \"accept-draw\", \"claim-draw\"), and keep the "
+	    "token line below in your reply (quoting this mail keeps it). "
+	    "The server plays it for you, and the game's record says the "
+	    "server attested it. The token works once, for this move only, "
+	    "from your registered address, until %s:",
 	.other_actions = "Instead of \"move MOVE\" the last line may say "
 	    "\"move MOVE offer-draw\" (move and offer a draw), \"resign\", "
 	    "\"claim-draw\", \"claim-draw MOVE\" or \"leave YYYY-MM-DD "
@@ -245,6 +252,14 @@ const struct texts notice_texts_fr = {
 	.ready = "Votre prochaine action : la déclaration à signer est faite "
 	    "de ces cinq lignes, avec votre coup après « move » (par exemple "
 	    "« move %s ») :",
+	.reply_token = "Ou, sans clé : répondez à ce courriel avec votre coup "
+	    "seul sur la première ligne (par exemple « %s », « %s "
+	    "offer-draw », ou « resign », « accept-draw », « claim-draw »), "
+	    "et gardez la ligne du jeton ci-dessous dans votre réponse (la "
+	    "citation de ce courriel la garde). Le serveur joue le coup pour "
+	    "vous, et le registre de la partie dit que le serveur l'a "
+	    "attesté. Le jeton sert une fois, pour ce coup seulement, depuis "
+	    "votre adresse enregistrée, jusqu'au %s :",
 	.other_actions = "Au lieu de « move COUP », la dernière ligne peut "
 	    "dire « move COUP offer-draw » (jouer et proposer la nulle), "
 	    "« resign » (abandonner), « claim-draw » ou « claim-draw COUP » "

@@ -79,6 +79,7 @@ struct texts {
 	const char	*moves;
 	const char	*ready;		/* example move */
 	const char	*other_actions;
+	const char	*reply_token;	/* example move, expiry time */
 	const char	*offer_actions;
 	const char	*sign;
 	const char	*sign_cli;

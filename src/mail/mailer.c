@@ -261,6 +261,15 @@ mail_one(const struct mail_imap_message *msg, void *arg)
 		in->statement = mm->statement;
 		in->statement_len = mm->statement_len;
 	}
+	/* A token and no signed statement: a reply without a key (the
+	 * notice's ready statement, quoted, is not the player's). */
+	if (parsed && !msg->truncated && mm->found != MAIL_STATEMENT &&
+	    mm->token[0] != '\0') {
+		in->statement = NULL;
+		in->statement_len = 0;
+		in->token = mm->token;
+		in->reply_action = mm->reply_action;
+	}
 	if (++pc->n == MAILER_MAIL_BATCH && poll_flush(pc) != 0)
 		goto fail;
 	return 0;

@@ -25,9 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
+#include "game/render.h"
 #include "service/service_int.h"
 
 /* Shortest and longest Xfcc password accepted. */
@@ -305,58 +307,219 @@ attested_allowed(struct service *svc, const struct job_statement *s,
 	return 0;
 }
 
+/*
+ * Write the statement of an attested action into `p`, signed with the
+ * server's key, and read its player. -1 with `err` set.
+ */
+static int
+attest_prepare(struct service *svc, int64_t game_id, const char *player,
+    uint32_t ply, const char *action, struct prepared *p,
+    struct service_error *err)
+{
+	struct store	*rs;
+	enum sig_error	 se;
+	int		 rc;
+
+	if (!svc->has_server_key)
+		return service_fail(err, 500, "internal",
+		    "the server has no key to attest actions with");
+	p->st.game = (uint64_t)game_id;
+	p->st.ply = ply;
+	snprintf(p->st.player, sizeof p->st.player, "%s", player);
+	if (sig_action_parse(action, strlen(action), &p->st.action,
+	    &se) != 0 || sig_statement_build(&p->st, &se) != 0)
+		return service_fail(err, 400, "bad-statement", "%s",
+		    sig_strerror(se));
+	p->sg.form = SIG_FORM_RAW;
+	if (sig_sign(p->st.canon, p->st.canon_len, svc->server_sk,
+	    p->sg.raw) != 0 || sig_rawsig_format(p->sg.raw, p->sg.text,
+	    sizeof p->sg.text) != 0)
+		return service_fail(err, 500, "internal",
+		    "cannot sign the statement");
+	p->sg.text_len = strlen(p->sg.text);
+	memcpy(p->canon, p->st.canon, p->st.canon_len);
+	p->canon[p->st.canon_len] = '\0';
+	if ((rs = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = signers_get(svc, rs, player, &p->sp, err);
+	pool_put(svc, rs);
+	return rc;
+}
+
 /* Write, sign and submit the statement of an attested action. */
 int
 service_attest(struct service *svc, const struct service_attested *in,
     struct service_game *out, struct service_error *err)
 {
 	struct prepared		*p = NULL;
-	struct store		*rs;
 	struct service_error	 local;
-	enum sig_error		 se;
 
 	if (err == NULL)
 		err = &local;
 	memset(err, 0, sizeof *err);
-	if (!svc->has_server_key) {
-		service_fail(err, 500, "internal",
-		    "the server has no key to attest actions with");
-		goto fail;
-	}
-	if ((p = calloc(1, sizeof *p)) == NULL) {
+	if ((p = calloc(1, sizeof *p)) == NULL)
 		service_fail(err, 500, "internal", "out of memory");
-		goto fail;
-	}
-	p->st.game = (uint64_t)in->game_id;
-	p->st.ply = in->ply;
-	snprintf(p->st.player, sizeof p->st.player, "%s", in->player);
-	if (sig_action_parse(in->action, strlen(in->action), &p->st.action,
-	    &se) != 0 || sig_statement_build(&p->st, &se) != 0) {
-		service_fail(err, 400, "bad-statement", "%s",
-		    sig_strerror(se));
-		goto fail;
-	}
-	p->sg.form = SIG_FORM_RAW;
-	if (sig_sign(p->st.canon, p->st.canon_len, svc->server_sk,
-	    p->sg.raw) != 0 || sig_rawsig_format(p->sg.raw, p->sg.text,
-	    sizeof p->sg.text) != 0) {
-		service_fail(err, 500, "internal", "cannot sign the statement");
-		goto fail;
-	}
-	p->sg.text_len = strlen(p->sg.text);
-	memcpy(p->canon, p->st.canon, p->st.canon_len);
-	p->canon[p->st.canon_len] = '\0';
-	if ((rs = pool_get(svc, err)) == NULL)
-		goto fail;
-	if (signers_get(svc, rs, in->player, &p->sp, err) != 0) {
-		pool_put(svc, rs);
-		goto fail;
-	}
-	pool_put(svc, rs);
-	return action_submit(svc, p, in->source, in->how, out, err);
- fail:
-	if (p != NULL)
+	else if (attest_prepare(svc, in->game_id, in->player, in->ply,
+	    in->action, p, err) != 0) {
 		service_player_free(&p->sp);
-	free(p);
-	return action_submit(svc, NULL, in->source, in->how, out, err);
+		free(p);
+		p = NULL;
+	}
+	return action_submit(svc, p, in->source, in->how, out, err);
+}
+
+/*
+ * Make the job of a reply without a key: find its token (on the caller's
+ * thread; the writer checks it again), check the sender, and write the
+ * attested statement of the reply's action. A refusal leaves the job
+ * refused, with `err` saying why; -1 only for an internal failure.
+ */
+int
+mail_token_prepare(struct service *svc, const struct service_mail_in *m,
+    struct prepared *p, struct job *j, struct service_error *err)
+{
+	struct job_mail		*jm = &j->u.mail;
+	struct store_mail_token	 t;
+	struct store_player	 pl;
+	struct store		*rs;
+	enum store_status	 ss;
+
+	jm->refused = true;
+	token_hash(m->token, jm->token_hash);
+	if ((rs = pool_get(svc, err)) == NULL)
+		return -1;
+	ss = store_mail_token_find(rs, jm->token_hash, &t);
+	if (ss == STORE_OK)
+		ss = store_player_get(rs, t.player_id, &pl);
+	if (ss != STORE_OK && ss != STORE_NOTFOUND)
+		service_store_fail(err, rs, "find the mail token");
+	pool_put(svc, rs);
+	if (ss == STORE_NOTFOUND) {
+		service_fail(err, 403, "bad-token", "the token of this reply "
+		    "is not one this server gave: reply to the latest mail "
+		    "of your game, keeping its \"corrchess-token:\" line");
+		return 0;
+	}
+	if (ss != STORE_OK)
+		return -1;
+	/* From here the refusal goes to the token's player. */
+	j->game_id = t.game_id;
+	p->st.game = (uint64_t)t.game_id;
+	snprintf(p->st.player, sizeof p->st.player, "%s", pl.name);
+	jm->s.st = &p->st;
+	if (strcasecmp(m->sender, pl.email) != 0) {
+		service_fail(err, 403, "token-wrong-sender", "this reply "
+		    "carries the token of %s for game %" PRId64 " but came "
+		    "from %s, not from the address registered for %s; it is "
+		    "not played", pl.name, t.game_id, m->sender, pl.name);
+		return 0;
+	}
+	if (m->reply_action == NULL || *m->reply_action == '\0') {
+		service_fail(err, 400, "bad-reply", "the reply carries a "
+		    "token but no move: write your move alone on the first "
+		    "line of the reply, above the quoted mail (for example "
+		    "Nf3)");
+		return 0;
+	}
+	if (attest_prepare(svc, t.game_id, pl.name, (uint32_t)t.ply,
+	    m->reply_action, p, err) != 0) {
+		if (err->status >= 500)
+			return -1;
+		service_fail(err, 400, "bad-reply", "the first line of the "
+		    "reply, \"%.60s\", is not a move or an action: write the "
+		    "move alone on the first line (for example Nf3, or "
+		    "resign)", m->reply_action);
+		jm->s.st = &p->st;
+		return 0;
+	}
+	action_statement(&jm->s, p, "mail");
+	jm->s.key_id = 0;
+	jm->s.attested = "mail-token";
+	jm->has_token = true;
+	jm->refused = false;
+	return 0;
+}
+
+/* In the writer: check a reply's token again, in the transaction. */
+int
+mail_token_check(struct service *svc, struct job *j, int64_t now,
+    struct store_mail_token *t)
+{
+	struct store_game	row;
+	enum store_status	ss;
+	char			when[64];
+
+	ss = store_mail_token_find(svc->wstore, j->u.mail.token_hash, t);
+	if (ss == STORE_NOTFOUND)
+		return service_fail(j->err, 403, "bad-token", "the token of "
+		    "this reply is not one this server gave");
+	if (ss != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "read the mail token");
+	if (t->used != 0) {
+		render_time(t->used, when, sizeof when);
+		return service_fail(j->err, 409, "token-used", "this token "
+		    "was used already (%s) for your move at ply %d of game %"
+		    PRId64 "; a token plays one move: reply to the latest "
+		    "mail of the game", when, t->ply, t->game_id);
+	}
+	if (now >= t->expires) {
+		render_time(t->expires, when, sizeof when);
+		return service_fail(j->err, 410, "token-expired", "this token "
+		    "expired on %s: reply to the latest mail of game %" PRId64
+		    ", or sign your move", when, t->game_id);
+	}
+	if (row_get(svc->wstore, t->game_id, &row, j->err) != 0)
+		return -1;
+	if (row.ply != t->ply)
+		return service_fail(j->err, 409, "token-stale", "this token "
+		    "was for ply %d of game %" PRId64 ", which is now at ply "
+		    "%d: reply to the latest mail of the game", t->ply,
+		    t->game_id, row.ply);
+	return 0;
+}
+
+/*
+ * In the writer: make a token for the notice to `color`'s player of a
+ * game, when that player is to move, opened the mail-token door, and the
+ * game takes attested actions: the token into `buf`, its expiry into
+ * *expires. 1 when made, 0 when none is due, -1 on a store failure.
+ */
+int
+mail_token_issue(struct service *svc, struct store *st,
+    const struct store_game *row, const struct game *g, int color,
+    int64_t now, char *buf, size_t size, int64_t *expires)
+{
+	struct store_mail_token	 t;
+	struct store_doors	 d;
+	uint8_t			 raw[SERVICE_TOKEN_BYTES];
+	char			 auth[STORE_AUTH_SIZE];
+	bool			 open;
+
+	if (!svc->has_server_key || !game_ongoing(g) ||
+	    game_turn(g) != color || size < sodium_base64_ENCODED_LEN(
+	    sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
+		return 0;
+	memset(&t, 0, sizeof t);
+	t.player_id = color == CHESS_WHITE ? row->white : row->black;
+	if (store_game_auth_get(st, row->id, auth) != STORE_OK ||
+	    store_doors_get(st, t.player_id, &d) != STORE_OK)
+		return -1;
+	open = d.mail_token;
+	sodium_memzero(&d, sizeof d);
+	if (!open || strcmp(auth, "signed-or-attested") != 0)
+		return 0;
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2base64(buf, size, raw, sizeof raw,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	sodium_memzero(raw, sizeof raw);
+	token_hash(buf, t.token_hash);
+	t.game_id = row->id;
+	t.ply = (int)game_ply(g);
+	t.created = now;
+	t.expires = now + SERVICE_MAIL_TOKEN_DAYS * INT64_C(86400);
+	if (store_mail_token_add(st, &t) != STORE_OK)
+		return -1;
+	*expires = t.expires;
+	return 1;
 }

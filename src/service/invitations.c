@@ -27,8 +27,8 @@
 
 #include "service/service_int.h"
 
-/* Hash a token as it is stored. */
-static void
+/* Hash a token as it is stored (invitations, mail tokens). */
+void
 token_hash(const char *token, uint8_t hash[STORE_HASH_LEN])
 {
 	crypto_generichash(hash, STORE_HASH_LEN, (const uint8_t *)token,

@@ -63,6 +63,9 @@ mail_job_prepare(struct service *svc, const struct service_mail_in *m,
 	j->kind = JOB_MAIL;
 	j->err = err;
 	j->u.mail.mail = m;
+	if (m->statement == NULL && m->token != NULL && *m->token != '\0' &&
+	    !m->too_large)
+		return mail_token_prepare(svc, m, p, j, err);
 	if (m->statement == NULL)
 		return 0;
 	if (action_prepare(svc, 0, m->statement, m->statement_len, p,
@@ -367,6 +370,7 @@ job_mail(struct service *svc, struct job *j, int64_t now)
 	struct job_mail			*jm = &j->u.mail;
 	const struct service_mail_in	*m = jm->mail;
 	struct store_mail_seen		 seen;
+	struct store_mail_token		 token;
 	enum store_status		 ss;
 	int				 rc = 0;
 
@@ -386,12 +390,21 @@ job_mail(struct service *svc, struct job *j, int64_t now)
 		mail_too_large(svc, m, j->err);
 		jm->outcome = SERVICE_MAIL_REFUSED;
 	} else if (jm->s.st != NULL && !jm->refused) {
-		if (job_game(svc, j, now) == 0)
+		/* A token is used up only by the action it brought. */
+		rc = jm->has_token ? mail_token_check(svc, j, now, &token) : 0;
+		if (rc == 0)
+			rc = job_game(svc, j, now);
+		if (rc == 0 && jm->has_token && store_mail_token_use(
+		    svc->wstore, token.id, now) != STORE_OK)
+			return service_store_fail(j->err, svc->wstore,
+			    "use the mail token");
+		if (rc == 0)
 			jm->outcome = SERVICE_MAIL_APPLIED;
 		else if (j->err->status == 500)
 			return -1;
 		else
 			jm->outcome = SERVICE_MAIL_REFUSED;
+		rc = 0;
 	} else if (jm->refused)
 		jm->outcome = SERVICE_MAIL_REFUSED;
 	else

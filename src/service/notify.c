@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "letters/mail_reply.h"
 #include "service/service_int.h"
 
 /*
@@ -139,7 +140,8 @@ notify_game_reason(struct service *svc, struct store *st,
 	struct notice		 n;
 	const char		**sanv;
 	char			*pgn;
-	int			 c, rc = 0;
+	char			 token[MAIL_TOKEN_SIZE];
+	int			 c, k, rc = 0;
 
 	if (!svc->mail)
 		return 0;
@@ -166,6 +168,15 @@ notify_game_reason(struct service *svc, struct store *st,
 				continue;
 		}
 		n.recipient = c;
+		/* The player to move may answer by mail without a key. */
+		n.reply_token = NULL;
+		if ((k = mail_token_issue(svc, st, row, g, c, now, token,
+		    sizeof token, &n.reply_token_expires)) < 0) {
+			rc = -1;
+			break;
+		}
+		if (k == 1)
+			n.reply_token = token;
 		rc = notify_queue(svc, st, &n, now);
 	}
  out:

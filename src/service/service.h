@@ -264,6 +264,20 @@ struct service_attested {
 int service_attest(struct service *, const struct service_attested *,
     struct service_game *out, struct service_error *);
 
+/*
+ * Replies by mail without a key: a notice to the player to move whose
+ * mail-token door is open, in a game that takes attested actions, carries
+ * a token of SERVICE_TOKEN_BYTES random bytes (base64url), valid for that
+ * game, ply and player, once, for SERVICE_MAIL_TOKEN_DAYS. A mail from
+ * the player's registered address with a live token and an action on its
+ * first line is played as an action attested "mail-token". Refusals: 403
+ * "bad-token" (not one the server gave), 403 "token-wrong-sender", 409
+ * "token-used", 409 "token-stale" (the game moved on), 410
+ * "token-expired"; the action's own refusals leave the token unused.
+ */
+#define SERVICE_TOKEN_BYTES	16
+#define SERVICE_MAIL_TOKEN_DAYS	90
+
 /* Players (admin). */
 int service_player_create(struct service *, const char *name,
     const char *email, const char *lang, const char *const *keys,
@@ -451,6 +465,10 @@ struct service_mail_in {
 					   its size and the limit */
 	uint64_t	 size;		/* its size in bytes (0: not known) */
 	uint64_t	 size_limit;	/* the limit it is over */
+	/* Without a statement: the token of a reply without a key and the
+	 * action on its first line (NULL, "" when none). */
+	const char	*token;
+	const char	*reply_action;
 };
 
 enum service_mail_outcome {

@@ -120,6 +120,9 @@ struct job_mail {
 	struct job_statement		 s;
 	bool				 refused;	/* before the writer */
 	enum service_mail_outcome	 outcome;
+	bool				 has_token;	/* a reply without a
+							   key: its token */
+	uint8_t				 token_hash[STORE_HASH_LEN];
 };
 
 /* JOB_REMIND: the thresholds in seconds, nearest first. */
@@ -489,6 +492,7 @@ int	signers_init(struct service *);
 void	signers_free(struct service *);
 
 /* invitations.c */
+void	token_hash(const char *, uint8_t[STORE_HASH_LEN]);
 int	job_invite(struct service *, struct job *, int64_t);
 int	job_enrol(struct service *, struct job *, int64_t);
 
@@ -539,6 +543,13 @@ char	*pgn_text(struct store *, const struct store_game *,
 
 /* doors.c */
 int	job_doors_set(struct service *, struct job *, int64_t);
+int	mail_token_prepare(struct service *, const struct service_mail_in *,
+	    struct prepared *, struct job *, struct service_error *);
+int	mail_token_check(struct service *, struct job *, int64_t,
+	    struct store_mail_token *);
+int	mail_token_issue(struct service *, struct store *,
+	    const struct store_game *, const struct game *, int, int64_t,
+	    char *, size_t, int64_t *);
 int	attested_allowed(struct service *, const struct job_statement *,
 	    const struct store_game *, struct service_error *);
 

@@ -152,3 +152,61 @@ store_event_auth_set(struct store *s, int64_t event_id, const char *auth)
 {
 	return auth_set(s, ST_EVENT_AUTH_SET, event_id, auth, "event");
 }
+
+/* Record a token of replies by mail. */
+enum store_status
+store_mail_token_add(struct store *s, struct store_mail_token *t)
+{
+	struct db_stmt	*st;
+
+	if ((st = store_stmt(s, ST_MAIL_TOKEN_INSERT)) == NULL)
+		return STORE_ERROR;
+	db_bind_blob(st, 1, t->token_hash, STORE_HASH_LEN);
+	db_bind_int64(st, 2, t->game_id);
+	db_bind_int64(st, 3, t->player_id);
+	db_bind_int(st, 4, t->ply);
+	db_bind_int64(st, 5, t->created);
+	db_bind_int64(st, 6, t->expires);
+	return store_exec_insert(s, st, "record a mail token", &t->id);
+}
+
+/* Find a token of replies by mail by its hash. */
+enum store_status
+store_mail_token_find(struct store *s,
+    const uint8_t token_hash[STORE_HASH_LEN], struct store_mail_token *out)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_MAIL_TOKEN_FIND)) == NULL)
+		return STORE_ERROR;
+	db_bind_blob(st, 1, token_hash, STORE_HASH_LEN);
+	status = store_step_one(s, st, "find a mail token", "no such token");
+	if (status == STORE_OK) {
+		memset(out, 0, sizeof *out);
+		out->id = db_column_int64(st, 0);
+		memcpy(out->token_hash, token_hash, STORE_HASH_LEN);
+		out->game_id = db_column_int64(st, 1);
+		out->player_id = db_column_int64(st, 2);
+		out->ply = db_column_int(st, 3);
+		out->created = db_column_int64(st, 4);
+		out->expires = db_column_int64(st, 5);
+		out->used = db_column_int64(st, 6);
+	}
+	store_done(st);
+	return status;
+}
+
+/* Mark a token of replies by mail used. */
+enum store_status
+store_mail_token_use(struct store *s, int64_t id, int64_t at)
+{
+	struct db_stmt	*st;
+
+	if ((st = store_stmt(s, ST_MAIL_TOKEN_USE)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, at);
+	return store_exec_change(s, st, "use a mail token",
+	    "the token is used already");
+}

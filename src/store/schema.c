@@ -408,6 +408,22 @@ static const char *const store_migrations[] = {
 	"  created INTEGER NOT NULL,"
 	"  expires INTEGER NOT NULL"
 	");",
+
+	/* 16 -> 17: single-use tokens of replies by mail: a notice to the
+	 * player to move carries one, bound to (game, ply, player); only its
+	 * hash is kept. used: when a reply played it (0: not yet). */
+	"CREATE TABLE mail_tokens ("
+	"  id INTEGER PRIMARY KEY,"
+	"  token_hash BLOB NOT NULL UNIQUE,"
+	"  game_id INTEGER NOT NULL REFERENCES games (id),"
+	"  player_id INTEGER NOT NULL REFERENCES players (id),"
+	"  ply INTEGER NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  expires INTEGER NOT NULL,"
+	"  used INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE INDEX mail_tokens_game ON mail_tokens (game_id);"
+	"CREATE INDEX mail_tokens_player ON mail_tokens (player_id);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

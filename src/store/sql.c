@@ -380,4 +380,12 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "WHERE player_id = ?1" },
 	[ST_EMAIL_CHANGE_CLEAR] = { "email-change-clear", 0,
 	    "DELETE FROM email_changes WHERE player_id = ?1" },
+	[ST_MAIL_TOKEN_INSERT] = { "mail-token-insert", 0,
+	    "INSERT INTO mail_tokens (token_hash, game_id, player_id, ply, "
+	    "created, expires) VALUES (?1, ?2, ?3, ?4, ?5, ?6)" },
+	[ST_MAIL_TOKEN_FIND] = { "mail-token-find", 0,
+	    "SELECT id, game_id, player_id, ply, created, expires, used "
+	    "FROM mail_tokens WHERE token_hash = ?1" },
+	[ST_MAIL_TOKEN_USE] = { "mail-token-use", 0,
+	    "UPDATE mail_tokens SET used = ?2 WHERE id = ?1 AND used = 0" },
 };

@@ -86,7 +86,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	16
+#define STORE_SCHEMA_VERSION	17
 
 enum store_status {
 	STORE_OK = 0,
@@ -544,6 +544,34 @@ enum store_status store_invitation_find(struct store *,
  * when it is used already. */
 enum store_status store_invitation_use(struct store *, int64_t id,
     int64_t at, int64_t key_id);
+
+/*
+ * Tokens of replies by mail (store/doors.c): one per notice to the player
+ * to move whose mail-token door is open, bound to the game, the ply and
+ * the player; only the token's hash is stored.
+ */
+struct store_mail_token {
+	int64_t		id;
+	uint8_t		token_hash[STORE_HASH_LEN];
+	int64_t		game_id;
+	int64_t		player_id;
+	int		ply;
+	int64_t		created;
+	int64_t		expires;
+	int64_t		used;		/* when a reply played it, or 0 */
+};
+
+/* Record a token; sets t->id. STORE_EXISTS when the hash is taken. */
+enum store_status store_mail_token_add(struct store *,
+    struct store_mail_token *t);
+
+/* Find a token by its hash (STORE_NOTFOUND: none). */
+enum store_status store_mail_token_find(struct store *,
+    const uint8_t token_hash[STORE_HASH_LEN], struct store_mail_token *out);
+
+/* Mark a token used at `at`; STORE_NOTFOUND when it is used already. */
+enum store_status store_mail_token_use(struct store *, int64_t id,
+    int64_t at);
 
 /* Count the games of a status ("ongoing" or "finished") into *n. */
 enum store_status store_game_count(struct store *, const char *status,
