@@ -1042,14 +1042,14 @@ start_http(struct corrchessd *d)
 		log_info("xfcc: the endpoint is POST %s", d->conf.xfcc.path);
 	if (d->nfds == 1)
 		log_info("corrchessd %s listening on socket-activated fd %d "
-		    "port %u (%s; [server] listen and port unused)",
+		    "port %u (%s[server] listen and port unused)",
 		    PACKAGE_VERSION, SDNOTIFY_LISTEN_FDS_START,
 		    http_server_port(d->srv), http_tls_serving(d->srv) ?
-		    "HTTPS" : "HTTP");
-	else
-		log_info("corrchessd %s listening on %s port %u (%s)",
+		    "HTTPS; " : "");
+	else	/* Scripts read the port at the end of this line. */
+		log_info("corrchessd %s listening on %s port %u%s",
 		    PACKAGE_VERSION, cs->listen, http_server_port(d->srv),
-		    http_tls_serving(d->srv) ? "HTTPS" : "HTTP");
+		    http_tls_serving(d->srv) ? " (HTTPS)" : "");
 	return 0;
 }
 
