@@ -212,6 +212,10 @@ move 3 bob 1 "move f5"
 move 3 alice 2 "move Qh5"
 req GET /api/v1/games/3/board.svg
 has "board.svg: check marked" 'cc-check'
+# The page of game 3 read (and kept) just before a move: the next read
+# is of the game after it.
+req GET /games/3
+lacks "game 3 before the offer: nothing to accept" 'data-action="accept-draw"'
 move 3 bob 3 "move g6 offer-draw"
 page "a game with a draw offered" /games/3
 has "the draw offered can be accepted" 'data-action="accept-draw"'

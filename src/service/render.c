@@ -33,8 +33,8 @@
 static struct render_slot *
 render_slot(struct service *svc, int64_t id, enum service_render kind)
 {
-	return &svc->renders[((uint64_t)id * 2 + (uint64_t)kind) %
-	    SERVICE_RENDER_SLOTS];
+	return &svc->renders[((uint64_t)id * SERVICE_RENDER_KINDS +
+	    (uint64_t)kind) % SERVICE_RENDER_SLOTS];
 }
 
 /* Look a game's rendered answer up. */

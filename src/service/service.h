@@ -167,7 +167,12 @@ struct service_game {
 enum service_render {
 	SERVICE_RENDER_JSON = 0,	/* GET /api/v1/games/{id}, JSON */
 	SERVICE_RENDER_TEXT = 1,	/* the same, text/plain */
+	SERVICE_RENDER_PAGE_EN = 2,	/* GET /games/{id}, in English */
+	SERVICE_RENDER_PAGE_FR = 3,	/* in French */
+	SERVICE_RENDER_PAGE_EN_FLIP = 4,	/* the board turned, English */
+	SERVICE_RENDER_PAGE_FR_FLIP = 5,	/* the board turned, French */
 };
+#define SERVICE_RENDER_KINDS	6
 
 /* The bytes of game `id`'s answer of `kind`: 1 with a copy in *bytes
  * (the caller frees it), 0 when none is kept for the game as it stands

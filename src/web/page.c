@@ -140,6 +140,31 @@ page_headers(struct http_response *resp)
 	http_response_header(resp, "Referrer-Policy", "same-origin");
 }
 
+/* Close the page: its footer and the end of the document. */
+void
+page_close(struct page *pg)
+{
+	if (pg->closed)
+		return;
+	page_raw(pg, "</main>\n<footer class=\"cc-foot\"><p>%s "
+	    "<a href=\"/api/v1\">API</a></p></footer>\n</body>\n</html>\n",
+	    page_tr(pg, "Every move here is a signed statement.",
+	    "Chaque coup ici est une déclaration signée."));
+	pg->closed = true;
+}
+
+/* Answer with a page's bytes. */
+void
+page_respond_bytes(struct http_response *resp, unsigned status,
+    const char *html, size_t len)
+{
+	http_respond_data(resp, status, "text/html; charset=utf-8", html,
+	    len);
+	page_headers(resp);
+	http_response_header(resp, "Vary", "Accept-Language");
+	http_response_header(resp, "Cache-Control", "no-cache");
+}
+
 /* Close the page and answer. */
 void
 page_respond(struct page *pg, struct http_response *resp, unsigned status)
@@ -147,20 +172,13 @@ page_respond(struct page *pg, struct http_response *resp, unsigned status)
 	char	*html;
 	size_t	 len;
 
-	page_raw(pg, "</main>\n<footer class=\"cc-foot\"><p>%s "
-	    "<a href=\"/api/v1\">API</a></p></footer>\n</body>\n</html>\n",
-	    page_tr(pg, "Every move here is a signed statement.",
-	    "Chaque coup ici est une déclaration signée."));
+	page_close(pg);
 	if ((html = buf_take(&pg->b, &len)) == NULL) {
 		http_respond_error(resp, 500, "internal", "out of memory");
 		return;
 	}
-	http_respond_data(resp, status, "text/html; charset=utf-8", html,
-	    len);
+	page_respond_bytes(resp, status, html, len);
 	free(html);
-	page_headers(resp);
-	http_response_header(resp, "Vary", "Accept-Language");
-	http_response_header(resp, "Cache-Control", "no-cache");
 }
 
 /* Answer an error page. */

@@ -40,6 +40,7 @@
 struct page {
 	struct buf	b;
 	enum chess_lang	lang;
+	bool		closed;		/* page_close() wrote the end */
 };
 
 /* The text in the page's language: `en` or `fr`. */
@@ -73,6 +74,14 @@ void page_time(struct page *, int64_t t, const char *class);
  * above. Frees the page's buffer.
  */
 void page_respond(struct page *, struct http_response *, unsigned status);
+
+/* Close the page (its footer and the end of the document), once; the
+ * bytes are then pg->b's, for a caller that keeps them. */
+void page_close(struct page *);
+
+/* Answer with a whole page's bytes (copied) and the headers above. */
+void page_respond_bytes(struct http_response *, unsigned status,
+    const char *html, size_t len);
 
 /* Add the security headers of every web answer (pages and assets). */
 void page_headers(struct http_response *);

@@ -349,10 +349,34 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	enum chess_lang		 lang = page_request_lang(req);
 	const char		*flip = http_request_query(req, "flip");
 	char			*svg, words[BOARD_WORDS_MAX], title[160];
+	char			*kept;
 	size_t			 len;
+	struct store_game	 row;
+	enum service_render	 kind;
+	int64_t			 id = http_request_param_int(req, "id");
+	int			 rc;
 
-	if (service_game_get(user, http_request_param_int(req, "id"), &g,
-	    &err) != 0) {
+	/*
+	 * The page is a function of the game's row, the second, the
+	 * language and the board's side: kept as bytes, it is served again
+	 * while those hold (service/render.c), without replaying the game.
+	 */
+	memset(&o, 0, sizeof o);
+	o.flip = flip != NULL && strcmp(flip, "1") == 0;
+	kind = lang == CHESS_LANG_FR ? (o.flip ? SERVICE_RENDER_PAGE_FR_FLIP :
+	    SERVICE_RENDER_PAGE_FR) : (o.flip ? SERVICE_RENDER_PAGE_EN_FLIP :
+	    SERVICE_RENDER_PAGE_EN);
+	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
+	    &err)) < 0) {
+		page_service_error(resp, lang, &err);
+		return;
+	}
+	if (rc == 1) {
+		page_respond_bytes(resp, 200, kept, len);
+		free(kept);
+		return;
+	}
+	if (service_game_get(user, id, &g, &err) != 0) {
 		page_service_error(resp, lang, &err);
 		return;
 	}
@@ -361,8 +385,6 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 		http_respond_error(resp, 500, "internal", "out of memory");
 		return;
 	}
-	memset(&o, 0, sizeof o);
-	o.flip = flip != NULL && strcmp(flip, "1") == 0;
 	o.coords = o.check = o.interactive = true;
 	o.size = 480;
 	o.lang = lang;
@@ -422,6 +444,9 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	    page_tr(&pg, "Verify every signature and hash",
 	    "Vérifier chaque signature et chaque empreinte"));
 	page_raw(&pg, "</div>\n</div>\n</article>\n");
+	page_close(&pg);
+	if (!pg.b.failed)
+		service_render_put(user, &g, kind, pg.b.data, pg.b.len);
 	service_game_free(&g);
 	free(svg);
 	page_respond(&pg, resp, 200);
