@@ -91,7 +91,7 @@ fi
 engine=
 for f in "$src"/*/*.c "$src"/*/*.h; do
 	case ${f#"$src"/} in
-	store/db_sqlite.c) continue ;;
+	store/db_*.c) continue ;;
 	esac
 	grep -Eq '^#[ \t]*include[ \t]*<(sqlite3|libpq-fe)\.h>' "$f" &&
 	    engine="$engine ${f#"$src"/}"

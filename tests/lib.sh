@@ -230,10 +230,27 @@ daemon_launch() {
 	[ -n "$port" ]
 }
 
+# pg_conf CONF STATE: with CORRCHESS_TEST_PG set (tests/store-pg.sh), point
+# CONF's [storage] at PostgreSQL: a schema of its own for the state
+# directory STATE (made on first use, kept across restarts).
+pg_conf() {
+	[ -n "${CORRCHESS_TEST_PG:-}" ] || return 0
+	pg_schema=d$(printf '%s' "$2" | cksum | cut -d' ' -f1)
+	psql -X -q -d "$CORRCHESS_TEST_PG" -v ON_ERROR_STOP=1 \
+	    -c "CREATE SCHEMA IF NOT EXISTS $pg_schema" >/dev/null 2>&1 || {
+		echo "pg_conf: cannot make schema $pg_schema" >&2
+		return 1
+	}
+	sed -i -e 's/^engine = .*/engine = postgresql/' \
+	    -e "s|^conninfo =.*|conninfo = $CORRCHESS_TEST_PG options='-csearch_path=$pg_schema'|" \
+	    "$1"
+}
+
 # daemon_start [VAR=VALUE...]: corrchessd with $tmp/test.conf on the state
 # directory $tmp/state, its clock read from $tmp/clock, VAR=VALUE in its
 # environment; set $pid, $port, $base and $token (the admin token).
 daemon_start() {
+	pg_conf "$tmp/test.conf" "$tmp/state" || return 1
 	daemon_launch env CORRCHESSD_TEST_CLOCK_FILE="$tmp/clock" "$@" \
 	    "$corrchessd" --config "$tmp/test.conf" \
 	    --state-dir "$tmp/state" || return 1

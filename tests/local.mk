@@ -92,8 +92,12 @@ tests_test_sig_LDADD = $(SIG_LIBS) $(CMOCKA_LIBS)
 # --- store: SQLite ----------------------------------------------------------
 check_PROGRAMS += tests/test_store
 TESTS += tests/test_store
-tests_test_store_SOURCES = tests/test_store.c tests/testutil.h
-tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+# The same store, service and clock tests and tests/daemon.sh on a private
+# PostgreSQL (tests/pgenv.sh); skipped (77) without PostgreSQL.
+TESTS += tests/store-pg.sh
+EXTRA_DIST += tests/store-pg.sh tests/pgenv.sh
+tests_test_store_SOURCES = tests/test_store.c tests/testutil.h tests/testpg.h
+tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS) $(PQ_CFLAGS)
 tests_test_store_LDADD = $(STORE_LIBS) $(CMOCKA_LIBS)
 
 # --- letters: mail content --------------------------------------------------
@@ -114,9 +118,10 @@ tests_test_notice_LDADD = $(LETTERS_LIBS) $(CMOCKA_LIBS)
 # --- service: actions on a real SQLite file, group commit, metrics ---------
 check_PROGRAMS += tests/test_service
 TESTS += tests/test_service
-tests_test_service_SOURCES = tests/test_service.c tests/testutil.h
+tests_test_service_SOURCES = tests/test_service.c tests/testutil.h \
+	tests/testpg.h
 tests_test_service_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) \
-	$(SQLITE_CFLAGS) $(JANSSON_CFLAGS)
+	$(SQLITE_CFLAGS) $(JANSSON_CFLAGS) $(PQ_CFLAGS)
 tests_test_service_LDADD = $(API_LIBS) $(CMOCKA_LIBS)
 
 # --- http: the server core over the wire (libcurl) --------------------------
@@ -145,8 +150,9 @@ TESTS += tests/test_conf tests/test_clock
 tests_test_conf_SOURCES = tests/test_conf.c tests/testutil.h
 tests_test_conf_CFLAGS = $(TEST_CFLAGS)
 tests_test_conf_LDADD = src/daemon/libdaemon.a $(UTIL_LIBS) $(CMOCKA_LIBS)
-tests_test_clock_SOURCES = tests/test_clock.c tests/testutil.h
-tests_test_clock_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_clock_SOURCES = tests/test_clock.c tests/testutil.h tests/testpg.h
+tests_test_clock_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS) \
+	$(PQ_CFLAGS)
 tests_test_clock_LDADD = src/daemon/libdaemon.a $(SERVICE_LIBS) \
 	$(CMOCKA_LIBS)
 

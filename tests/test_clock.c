@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "testpg.h"
 
 #include "daemon/clock.h"
 #include "service/service.h"
@@ -45,7 +46,7 @@ enum { K_ALICE, K_BOB, K_COUNT };
 
 struct fx {
 	char		 dir[256];
-	char		 db[300];
+	char		 db[512];
 	struct service	*svc;
 	struct store	*st;		/* the tests' own view */
 	_Atomic int64_t	 now;
@@ -93,7 +94,7 @@ setup(void **state)
 	fx = calloc(1, sizeof *fx);
 	assert_non_null(fx);
 	test_mkdtemp(fx->dir, sizeof fx->dir, "test_clock");
-	snprintf(fx->db, sizeof fx->db, "%s/corrchess.db", fx->dir);
+	test_db_in(fx->db, sizeof fx->db, fx->dir);
 	atomic_store(&fx->now, T0);
 	for (k = 0; k < K_COUNT; k++)
 		assert_int_equal(sig_keypair(fx->pk[k], fx->sk[k]), 0);

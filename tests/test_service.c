@@ -31,6 +31,7 @@
 #include <sodium.h>
 
 #include "testutil.h"
+#include "testpg.h"
 
 #include "api/api_json.h"
 #include "util/metrics.h"
@@ -52,7 +53,7 @@ enum {
 
 struct fx {
 	char		 dir[256];
-	char		 db[300];
+	char		 db[512];
 	struct service	*svc;
 	_Atomic int64_t	 now;
 	uint8_t		 pk[K_COUNT][SIG_PUBKEY_BYTES];
@@ -131,7 +132,7 @@ setup(void **state)
 	fx = calloc(1, sizeof *fx);
 	assert_non_null(fx);
 	test_mkdtemp(fx->dir, sizeof fx->dir, "test_service");
-	snprintf(fx->db, sizeof fx->db, "%s/corrchess.db", fx->dir);
+	test_db_in(fx->db, sizeof fx->db, fx->dir);
 	atomic_store(&fx->now, T0);
 	for (k = 0; k < K_COUNT; k++)
 		assert_int_equal(sig_keypair(fx->pk[k], fx->sk[k]), 0);

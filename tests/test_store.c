@@ -12,8 +12,12 @@
 
 /*
  * The store, on real SQLite: in-memory databases and files in a temporary
- * directory, two handles on one file from two threads.
+ * directory, two handles on one file from two threads. With
+ * CORRCHESS_TEST_PG set (tests/store-pg.sh), the same tests on PostgreSQL,
+ * each in a schema of its own, and the engine's own tests.
  */
+
+#include "config.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -23,6 +27,7 @@
 #include <sqlite3.h>
 
 #include "testutil.h"
+#include "testpg.h"
 #include "store/store.h"
 
 #define START_FEN \
@@ -31,15 +36,29 @@
 /* A temporary directory per test that needs files. */
 struct tmpdir {
 	char	dir[256];
-	char	db[300];
+	char	db[512];
 };
 
-/* Make a temporary directory and a database path in it. */
+/* Make a temporary directory and a database path in it (on PostgreSQL,
+ * a new schema). */
 static void
 tmp_make(struct tmpdir *t)
 {
+	char	file[300];
+
 	test_mkdtemp(t->dir, sizeof t->dir, "test_store");
-	snprintf(t->db, sizeof t->db, "%s/corrchess.db", t->dir);
+	snprintf(file, sizeof file, "%s/corrchess.db", t->dir);
+	test_db_fresh(t->db, sizeof t->db, file);
+}
+
+/* Return a new empty database: ":memory:" on SQLite. Valid until the
+ * next call. */
+static const char *
+mem_db(void)
+{
+	static char	buf[512];
+
+	return test_db_fresh(buf, sizeof buf, ":memory:");
 }
 
 /* Remove the temporary directory and every file in it. */
@@ -234,7 +253,7 @@ test_open_memory(void **state)
 	char		 err[256];
 
 	(void)state;
-	s = store_open(":memory:", err, sizeof err);
+	s = store_open(mem_db(), err, sizeof err);
 	assert_non_null(s);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	assert_int_equal(store_integrity_check(s), STORE_OK);
@@ -294,7 +313,7 @@ test_player_records(void **state)
 	int64_t			 bob;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	bob = add_player(s, "bob");
 	add_player(s, "alice");
 	add_player(s, "carol");
@@ -341,7 +360,7 @@ test_player_errors(void **state)
 	struct players_seen	 seen;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	add_player(s, "alice");
 
 	memset(&p, 0, sizeof p);
@@ -383,7 +402,7 @@ test_invitations(void **state)
 	int64_t			 alice;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	memset(&inv, 0, sizeof inv);
 	inv.player_id = alice;
@@ -428,7 +447,7 @@ test_keys(void **state)
 	uint8_t			 unknown[STORE_PUBKEY_LEN];
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 
@@ -510,7 +529,7 @@ test_game_records(void **state)
 	int64_t			 alice, bob;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 
@@ -593,7 +612,7 @@ test_game_errors(void **state)
 	int64_t			 alice, bob;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 
@@ -637,7 +656,7 @@ test_game_list(void **state)
 	int64_t			 alice, bob, carol, id[4], self;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 	carol = add_player(s, "carol");
@@ -723,7 +742,7 @@ test_game_due(void **state)
 	int			 i;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 	for (i = 0; i < 4; i++)
@@ -776,7 +795,7 @@ test_actions(void **state)
 	uint8_t			 h1[STORE_HASH_LEN];
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 	game = add_game(s, alice, bob);
@@ -866,7 +885,7 @@ test_conditionals(void **state)
 	char				 lines[] = "e5 Nf3";
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 	game = add_game(s, alice, bob);
@@ -943,7 +962,7 @@ test_rollback(void **state)
 	int64_t			 alice, bob, game;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	assert_int_equal(store_begin(s), STORE_OK);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
@@ -1164,7 +1183,8 @@ static void *
 mover(void *arg)
 {
 	struct mover		*m = arg;
-	struct store_options	 opts = { STORE_SYNC_NORMAL, 30000, 0 };
+	struct store_options	 opts = { .sync = STORE_SYNC_NORMAL,
+	    .busy_timeout_ms = 30000 };
 	struct store		*s;
 	struct store_game	 g;
 	struct store_action	 a;
@@ -1275,7 +1295,7 @@ test_busy(void **state)
 {
 	struct tmpdir		 t;
 	struct store		*s1, *s2;
-	struct store_options	 quick = { STORE_SYNC_FULL, 20, 0 };
+	struct store_options	 quick = { .busy_timeout_ms = 20 };
 	struct store_player	 p;
 
 	(void)state;
@@ -1307,6 +1327,12 @@ has_index(const char *path, const char *name)
 	sqlite3_stmt	*st = NULL;
 	int		 found = -1;
 
+#ifdef HAVE_POSTGRESQL
+	if (store_target_is_pg(path))
+		return test_pg_run(path, "SELECT count(*) FROM pg_indexes "
+		    "WHERE schemaname = current_schema() AND indexname = $1",
+		    name) > 0;
+#endif
 	if (sqlite3_open(path, &db) != SQLITE_OK)
 		goto out;
 	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master "
@@ -1327,7 +1353,7 @@ test_migrate_from_v1(void **state)
 {
 	struct tmpdir		 t;
 	struct store		*s;
-	struct store_options	 v1 = { STORE_SYNC_FULL, 0, 1 };
+	struct store_options	 v1 = { .schema_version = 1 };
 	struct store_game	 g;
 	struct games_seen	 seen;
 	int64_t			 game;
@@ -1402,7 +1428,7 @@ test_migrate_shared_keys(void **state)
 {
 	struct tmpdir		 t;
 	struct store		*s;
-	struct store_options	 v6 = { STORE_SYNC_FULL, 0, 6 };
+	struct store_options	 v6 = { .schema_version = 6 };
 	struct store_key	 k;
 	struct dups		 d;
 	char			 owner[STORE_NAME_SIZE];
@@ -1458,6 +1484,12 @@ raw_exec(const char *path, const char *sql)
 	sqlite3	*db = NULL;
 	char	*msg = NULL;
 
+#ifdef HAVE_POSTGRESQL
+	if (store_target_is_pg(path)) {
+		test_pg_run(path, sql, NULL);
+		return;
+	}
+#endif
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
 		fail_msg("%s: %s", sql, msg);
@@ -1513,7 +1545,7 @@ test_backup(void **state)
 	store_close(b);
 
 	/* From memory too. */
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	fill_store(s, &game);
 	snprintf(path, sizeof path, "%s/memory.db", t.dir);
 	assert_int_equal(store_backup(s, path), STORE_OK);
@@ -1609,7 +1641,7 @@ test_query_plans(void **state)
 	size_t		 i;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 	alice = add_player(s, "alice");
 	bob = add_player(s, "bob");
 	assert_int_equal(store_begin(s), STORE_OK);
@@ -1656,7 +1688,7 @@ test_mail(void **state)
 	int64_t			 first, second, third;
 
 	(void)state;
-	s = open_or_fail(":memory:", NULL);
+	s = open_or_fail(mem_db(), NULL);
 
 	assert_int_equal(store_mail_state_get(s, "INBOX", &uv, &last),
 	    STORE_NOTFOUND);
@@ -1748,13 +1780,47 @@ test_mail(void **state)
 	store_close(s);
 }
 
+/* PostgreSQL: a server that cannot be reached fails with a reason that
+ * does not repeat the connection string (it may hold a password). */
+static void
+test_pg_open_failure(void **state)
+{
+	char	err[512] = "";
+
+	(void)state;
+	assert_null(store_open("postgresql:host=/nonexistent-dir "
+	    "password=sekrit dbname=x", err, sizeof err));
+	assert_non_null(strstr(err, "PostgreSQL: "));
+	assert_null(strstr(err, "sekrit"));
+}
+
+/* PostgreSQL: the backup is refused with the engine's own tools named. */
+static void
+test_pg_backup(void **state)
+{
+	struct tmpdir	 t;
+	struct store	*s;
+	char		 path[400];
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	snprintf(path, sizeof path, "%s/backup.db", t.dir);
+	assert_int_equal(store_backup(s, path), STORE_ERROR);
+	assert_non_null(strstr(store_errmsg(s), "pg_dump"));
+	assert_int_equal(access(path, F_OK), -1);
+	assert_string_equal(store_engine_name(s), "postgresql");
+	store_close(s);
+	tmp_remove(&t);
+}
+
 int
 main(void)
 {
+	/* What every engine must answer alike. */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_memory),
 		cmocka_unit_test(test_invitations),
-		cmocka_unit_test(test_open_failure),
 		cmocka_unit_test(test_sync_parse),
 		cmocka_unit_test(test_name_valid),
 		cmocka_unit_test(test_player_records),
@@ -1775,10 +1841,29 @@ main(void)
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_migrate_shared_keys),
 		cmocka_unit_test(test_newer_schema),
+	};
+	/* SQLite's files, its online backup, its checks and plans. */
+	const struct CMUnitTest sqlite_tests[] = {
+		cmocka_unit_test(test_open_failure),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_integrity_fault),
 		cmocka_unit_test(test_query_plans),
 	};
+	/* PostgreSQL's connection errors and backups. */
+	const struct CMUnitTest pg_tests[] = {
+		cmocka_unit_test(test_pg_open_failure),
+		cmocka_unit_test(test_pg_backup),
+	};
+	int	failed;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	if (test_pg() != NULL)
+		printf("# engine: PostgreSQL (CORRCHESS_TEST_PG)\n");
+	failed = cmocka_run_group_tests_name("store", tests, NULL, NULL);
+	if (test_pg() != NULL)
+		failed += cmocka_run_group_tests_name("store-postgresql",
+		    pg_tests, NULL, NULL);
+	else
+		failed += cmocka_run_group_tests_name("store-sqlite",
+		    sqlite_tests, NULL, NULL);
+	return failed;
 }

@@ -42,6 +42,12 @@
 
 #define OFF(field)	offsetof(struct conf, field)
 
+static const struct conf_choice conf_engine_choices[] = {
+	{ "sqlite", CONF_ENGINE_SQLITE },
+	{ "postgresql", CONF_ENGINE_POSTGRESQL },
+	{ NULL, 0 }
+};
+
 static const struct conf_choice conf_synchronous_choices[] = {
 	{ "full", CONF_SYNC_FULL },
 	{ "normal", CONF_SYNC_NORMAL },
@@ -146,11 +152,29 @@ const struct conf_key conf_table[] = {
 	  .help = "The certificate's private key (PEM, unencrypted, "
 	  "readable by corrchessd only); read again on SIGHUP." },
 
+	{ .section = "storage", .name = "engine", .type = CONF_CHOICE,
+	  .choices = conf_engine_choices, .def = "sqlite",
+	  .offset = OFF(storage.engine),
+	  .help = "sqlite: one file, STATE_DIRECTORY/corrchess.db; "
+	  "postgresql: the database that conninfo names (corrchessd "
+	  "creates and migrates its tables there)." },
+	{ .section = "storage", .name = "conninfo", .type = CONF_STRING,
+	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(storage.conninfo),
+	  .help = "PostgreSQL: a libpq connection string, \"host=/run/"
+	  "postgresql dbname=corrchess user=corrchessd\" or a "
+	  "postgresql:// URI (keep passwords in password_file)." },
+	{ .section = "storage", .name = "password_file", .type = CONF_PATH,
+	  .flags = CONF_EMPTY_OK, .def = "",
+	  .offset = OFF(storage.password_file),
+	  .help = "PostgreSQL: a password file in libpq's format "
+	  "(hostname:port:database:username:password lines, mode 0600); "
+	  "empty: libpq's own (~/.pgpass, PGPASSFILE)." },
 	{ .section = "storage", .name = "synchronous", .type = CONF_CHOICE,
 	  .choices = conf_synchronous_choices, .def = "full",
 	  .offset = OFF(storage.synchronous),
 	  .help = "full: every accepted action survives a power loss; "
-	  "normal: faster, but not durable across power loss." },
+	  "normal: faster, but not durable across power loss "
+	  "(PostgreSQL: synchronous_commit on or off)." },
 
 	{ .section = "clock", .name = "interval", .type = CONF_DURATION,
 	  .min = 1, .max = 1 * HOUR, .def = "1m",

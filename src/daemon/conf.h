@@ -41,6 +41,12 @@
 /* Room for any error text from this module. */
 #define CONF_ERR_SIZE	512
 
+/* [storage] engine. */
+enum conf_engine {
+	CONF_ENGINE_SQLITE,
+	CONF_ENGINE_POSTGRESQL,
+};
+
 /* [storage] synchronous: SQLite's synchronous pragma. */
 enum conf_synchronous {
 	CONF_SYNC_FULL,
@@ -78,6 +84,9 @@ struct conf {
 		char		*tls_key;
 	} server;
 	struct conf_storage {
+		long long	 engine;	/* enum conf_engine */
+		char		*conninfo;	/* PostgreSQL's */
+		char		*password_file;	/* "" = none */
 		long long	 synchronous;	/* enum conf_synchronous */
 	} storage;
 	struct conf_clock {

@@ -728,6 +728,23 @@ check_startup(const struct conf *conf, char *err, size_t errsize)
 	}
 	if (check_tls(&conf->server, err, errsize) != 0)
 		return -1;
+	if (conf->storage.engine == CONF_ENGINE_POSTGRESQL) {
+		if (store_target("postgresql", "", addr, sizeof addr) != 0) {
+			snprintf(err, errsize, "[storage] engine = postgresql: "
+			    "this corrchessd was built without PostgreSQL "
+			    "(configure --with-postgresql, libpq-dev)");
+			return -1;
+		}
+		if (*conf->storage.conninfo == '\0') {
+			snprintf(err, errsize, "[storage] engine = postgresql "
+			    "needs conninfo, as \"host=/run/postgresql "
+			    "dbname=corrchess\"");
+			return -1;
+		}
+		if (check_readable("storage", "password_file",
+		    conf->storage.password_file, err, errsize) != 0)
+			return -1;
+	}
 	if (!m->enabled)
 		return 0;
 	mailer_bare_address(m->from, addr, sizeof addr);
@@ -860,6 +877,69 @@ shared_key_print(void *arg, const char *fingerprint, const char *players)
 	    players);
 }
 
+/* Write the store path of the configured engine into a new string;
+ * NULL when out of memory or too long (logged). */
+static char *
+store_path(const struct conf *conf, const char *absdir)
+{
+	char	*path = NULL;
+	size_t	 size;
+
+	if (conf->storage.engine != CONF_ENGINE_POSTGRESQL) {
+		if (asprintf(&path, "%s/corrchess.db", absdir) == -1)
+			path = NULL;
+	} else {
+		size = strlen(conf->storage.conninfo) + sizeof "postgresql:";
+		if ((path = malloc(size)) != NULL && store_target("postgresql",
+		    conf->storage.conninfo, path, size) != 0) {
+			free(path);
+			path = NULL;
+		}
+	}
+	if (path == NULL)
+		log_errorx("out of memory");
+	return path;
+}
+
+/*
+ * --check-config on PostgreSQL: connect and read the schema version,
+ * changing nothing. 0, or -1 after logging why.
+ */
+static int
+check_pg(const struct conf *conf)
+{
+	struct store_options	 opts = { .password_file =
+	    *conf->storage.password_file != '\0' ?
+	    conf->storage.password_file : NULL };
+	char			*path, err[CONF_ERR_SIZE];
+	int			 version;
+
+	if ((path = store_path(conf, "")) == NULL)
+		return -1;
+	version = store_peek_version(path, &opts, err, sizeof err);
+	free(path);
+	if (version < 0) {
+		log_errorx("database: %s", err);
+		return -1;
+	}
+	if (version > STORE_SCHEMA_VERSION) {
+		log_errorx("database: PostgreSQL: schema version %d is newer "
+		    "than this corrchessd's (%d)", version,
+		    STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	if (version == STORE_SCHEMA_VERSION)
+		printf("database: PostgreSQL, schema version %d\n", version);
+	else if (version == 0)
+		printf("database: PostgreSQL, no schema yet: corrchessd "
+		    "creates version %d at start\n", STORE_SCHEMA_VERSION);
+	else
+		printf("database: PostgreSQL, schema version %d: corrchessd "
+		    "migrates it to %d at start\n", version,
+		    STORE_SCHEMA_VERSION);
+	return 0;
+}
+
 /*
  * --check-config: with the configuration read, report what the database
  * holds that the admin must see (keys shared by several players), without
@@ -871,6 +951,11 @@ check_config(struct corrchessd *d)
 	char	*db = NULL, err[CONF_ERR_SIZE];
 	int	 rc;
 
+	if (d->conf.storage.engine == CONF_ENGINE_POSTGRESQL) {
+		if (check_pg(&d->conf) != 0)
+			return -1;
+		goto done;
+	}
 	if (asprintf(&db, "%s/corrchess.db",
 	    d->conf.server.state_directory) == -1) {
 		log_errorx("out of memory");
@@ -883,6 +968,7 @@ check_config(struct corrchessd *d)
 		log_errorx("database: %s", err);
 		return -1;
 	}
+done:
 	check_warnings(&d->conf);
 	if (d->conf.game.abort_moves > 0)
 		printf("admin: a game may be aborted until each side has "
@@ -908,18 +994,19 @@ open_service(struct corrchessd *d)
 	struct service_error	 serr;
 	char			 err[CONF_ERR_SIZE], *at, path[PATH_MAX + 8];
 	size_t			 i;
+	bool			 pg;
 
-	if (asprintf(&d->db_path, "%s/corrchess.db", d->absdir) == -1) {
-		d->db_path = NULL;
-		log_errorx("out of memory");
+	if ((d->db_path = store_path(conf, d->absdir)) == NULL)
 		return -1;
-	}
-	for (i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+	pg = conf->storage.engine == CONF_ENGINE_POSTGRESQL;
+	for (i = 0; !pg && i < sizeof suffix / sizeof suffix[0]; i++) {
 		snprintf(path, sizeof path, "%s%s", d->db_path, suffix[i]);
 		mode_check(path, 077, "600");
 	}
 	memset(&scfg, 0, sizeof scfg);
 	scfg.db_path = d->db_path;
+	if (*conf->storage.password_file != '\0')
+		scfg.password_file = conf->storage.password_file;
 	scfg.leave_days = (int)conf->game.leave_days;
 	scfg.abort_moves = conf->game.abort_moves > 0 ?
 	    (int)conf->game.abort_moves : -1;
@@ -956,11 +1043,19 @@ open_service(struct corrchessd *d)
 	    "signed-or-attested" : "signed";
 	d->svc = service_open(&scfg, err, sizeof err);
 	sodium_memzero(d->server_sk, sizeof d->server_sk);
+	/* A connection string may hold a password: not logged. */
 	if (d->svc == NULL) {
-		log_errorx("database %s: %s", d->db_path, err);
+		if (pg)
+			log_errorx("database: %s", err);
+		else
+			log_errorx("database %s: %s", d->db_path, err);
 		return -1;
 	}
-	log_info("database %s", d->db_path);
+	if (pg)
+		log_info("database on PostgreSQL, schema version %d",
+		    STORE_SCHEMA_VERSION);
+	else
+		log_info("database %s", d->db_path);
 	if (service_shared_keys(d->svc, shared_key_log, NULL, &serr) != 0)
 		log_warnx("keys of several players: %s", serr.message);
 	return 0;

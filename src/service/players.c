@@ -447,7 +447,8 @@ service_shared_keys_file(const char *path, service_shared_key_cb cb,
     void *arg, char *err, size_t errsize)
 {
 	/* Version 1 has the keys: an older file is read, never upgraded. */
-	struct store_options	 opts = { STORE_SYNC_FULL, 0, 1 };
+	struct store_options	 opts = { .sync = STORE_SYNC_FULL,
+	    .schema_version = 1 };
 	struct shared_keys	 sk = { cb, arg };
 	struct store		*st;
 	enum store_status	 ss;

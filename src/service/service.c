@@ -95,7 +95,8 @@ service_now(struct service *svc)
 struct store *
 pool_get(struct service *svc, struct service_error *err)
 {
-	struct store_options	 opts = { .sync = svc->sync };
+	struct store_options	 opts = { .sync = svc->sync,
+	    .password_file = svc->password_file };
 	struct store		*st = NULL;
 	char			 why[256];
 
@@ -310,7 +311,8 @@ service_metrics_init(void)
 struct service *
 service_open(const struct service_config *cfg, char *err, size_t errsize)
 {
-	struct store_options	 opts = { .sync = cfg->sync };
+	struct store_options	 opts = { .sync = cfg->sync,
+	    .password_file = cfg->password_file };
 	struct service		*svc;
 
 	if (sig_init() != 0) {
@@ -325,7 +327,9 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	    sizeof *svc->views)) == NULL ||
 	    (svc->renders = calloc(SERVICE_RENDER_SLOTS,
 	    sizeof *svc->renders)) == NULL || signers_init(svc) != 0 ||
-	    (svc->db_path = strdup(cfg->db_path)) == NULL) {
+	    (svc->db_path = strdup(cfg->db_path)) == NULL ||
+	    (cfg->password_file != NULL && (svc->password_file =
+	    strdup(cfg->password_file)) == NULL)) {
 		snprintf(err, errsize, "out of memory");
 		goto fail;
 	}
@@ -441,6 +445,7 @@ service_close(struct service *svc)
 	free(svc->mail_reply_to);
 	free(svc->mail_domain);
 	free(svc->db_path);
+	free(svc->password_file);
 	free(svc);
 }
 
@@ -449,7 +454,8 @@ service_close(struct service *svc)
 /*
  * Copy the database with SQLite's online backup API (writers go on
  * meanwhile) into an unlinked file next to it; *fdp is that file, open for
- * reading at its start, *sizep its size.
+ * reading at its start, *sizep its size. On PostgreSQL, 409 "postgresql":
+ * its backups are its own tools'.
  */
 int
 service_backup(struct service *svc, int *fdp, int64_t *sizep,
@@ -461,6 +467,10 @@ service_backup(struct service *svc, int *fdp, int64_t *sizep,
 	int		 fd = -1, rc = -1;
 
 	*fdp = -1;
+	if (store_target_is_pg(svc->db_path))
+		return service_fail(err, 409, "postgresql", "the database is "
+		    "on PostgreSQL: back it up with PostgreSQL's own tools "
+		    "(pg_dump, or pg_basebackup with WAL archiving)");
 	if (asprintf(&path, "%s.backup-XXXXXX", strcmp(svc->db_path,
 	    ":memory:") == 0 ? "/tmp/corrchess" : svc->db_path) == -1) {
 		path = NULL;

@@ -63,7 +63,10 @@ struct service_ratings {
 };
 
 struct service_config {
-	const char	*db_path;	/* SQLite file, or ":memory:" (tests) */
+	const char	*db_path;	/* store_open()'s: an SQLite file,
+					   ":memory:" (tests), or
+					   "postgresql:CONNINFO" */
+	const char	*password_file;	/* PostgreSQL's, or NULL */
 	enum store_sync	 sync;
 	/* Mail: when `mail` is set, every event a player must hear of is
 	 * queued in the outbox with the action; From, Reply-To and the

@@ -296,6 +296,7 @@ struct render_slot {
 
 struct service {
 	char			*db_path;
+	char			*password_file;	/* NULL: none */
 	bool			 mail;		/* queue notices */
 	char			*mail_from;
 	char			*mail_reply_to;

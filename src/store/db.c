@@ -12,7 +12,25 @@
 
 #include "config.h"
 
+#include <stdio.h>
+
 #include "store/db.h"
+
+#ifndef HAVE_POSTGRESQL
+/* Say that this build has no PostgreSQL engine. */
+struct db *
+db_pg_open(const char *conninfo, const char *password_file, bool sync_full,
+    int busy_ms, char *err, size_t errsize)
+{
+	(void)conninfo;
+	(void)password_file;
+	(void)sync_full;
+	(void)busy_ms;
+	snprintf(err, errsize, "this corrchess was built without PostgreSQL "
+	    "(configure --with-postgresql, with libpq-dev installed)");
+	return NULL;
+}
+#endif
 
 /* Close a connection (NULL is fine). */
 void

@@ -13,7 +13,8 @@
 
 /*
  * The query files of src/store talk to the database only through these
- * calls; only an engine's own file (db_sqlite.c) names its library. The
+ * calls; only an engine's own file (db_sqlite.c, db_pg.c) names its
+ * library. The
  * calls follow SQLite's shape, one for one: prepare, bind by position
  * (from 1), step to DB_ROW or DB_DONE, read columns (from 0), reset.
  *
@@ -63,6 +64,7 @@ enum db_rc {
 
 enum db_engine {
 	DB_SQLITE = 0,
+	DB_POSTGRESQL,
 };
 
 struct db;
@@ -77,6 +79,16 @@ struct db_stmt;
  */
 struct db	*db_sqlite_open(const char *path, bool sync_full, int busy_ms,
 		    char *err, size_t errsize);
+/*
+ * Connect to PostgreSQL: `conninfo` is a libpq connection string
+ * ("host=... dbname=..." or a postgresql:// URI), `password_file` (or
+ * NULL) a file in libpq's password file format. The session commits
+ * durably (synchronous_commit on; off when !sync_full) and waits for a
+ * lock at most busy_ms. NULL with a reason in err on failure, or when
+ * corrchess was built without PostgreSQL.
+ */
+struct db	*db_pg_open(const char *conninfo, const char *password_file,
+		    bool sync_full, int busy_ms, char *err, size_t errsize);
 /* Close a connection (NULL is fine), rolling back an open transaction and
  * finalising its statements. */
 void		 db_close(struct db *);

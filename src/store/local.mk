@@ -1,4 +1,5 @@
-# store/local.mk: every SQL statement, behind store.h (SQLite, WAL).
+# store/local.mk: every SQL statement, behind store.h (SQLite, WAL;
+# PostgreSQL when libpq is found).
 # corrchess - a correspondence chess server
 # Copyright (C) 2026 The corrchess developers
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,3 +16,8 @@ src_store_libstore_a_SOURCES = \
 	src/store/invitations.c
 src_store_libstore_a_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 STORE_LIBS = src/store/libstore.a $(SQLITE_LIBS)
+if POSTGRESQL
+src_store_libstore_a_SOURCES += src/store/db_pg.c
+src_store_libstore_a_CFLAGS += $(PQ_CFLAGS)
+STORE_LIBS += $(PQ_LIBS)
+endif

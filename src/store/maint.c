@@ -11,10 +11,11 @@
  */
 
 /*
- * The copy itself is the engine's (db_backup(): SQLite's online backup);
- * the checks and the plans are SQLite's PRAGMA integrity_check and
- * foreign_key_check and EXPLAIN QUERY PLAN; another engine answers the
- * same three calls its own way.
+ * The copy itself is the engine's (db_backup(): SQLite's online backup;
+ * on PostgreSQL a refusal that names pg_dump); the checks and the plans
+ * are SQLite's PRAGMA integrity_check and foreign_key_check and EXPLAIN
+ * QUERY PLAN (PostgreSQL enforces its constraints on every write: the
+ * check asks it that it answers; plans are SQLite's only).
  */
 
 #include "config.h"
@@ -101,6 +102,11 @@ store_integrity_check(struct store *s)
 	const char		*text;
 	int			 rc;
 
+	/* PostgreSQL keeps its constraints at every write; a query
+	 * answers that the server is there. */
+	if (db_engine(s->db) == DB_POSTGRESQL)
+		return store_exec(s, "SELECT 1") == DB_OK ? STORE_OK :
+		    store_fail(s, DB_ERROR, "integrity check");
 	if ((st = db_prepare(s->db, "PRAGMA integrity_check", false)) ==
 	    NULL) {
 		status = store_fail(s, DB_ERROR, "integrity check");
@@ -153,6 +159,11 @@ store_explain(struct store *s,
 	char		 sql[2048];
 	int		 i, rc;
 
+	if (db_engine(s->db) == DB_POSTGRESQL) {
+		store_seterr(s, "query plans are shown for SQLite only (on "
+		    "PostgreSQL, EXPLAIN the statements of store/sql.c)");
+		return STORE_ERROR;
+	}
 	for (i = ST_VERSION; i < ST_COUNT; i++) {
 		snprintf(sql, sizeof sql, "EXPLAIN QUERY PLAN %s",
 		    store_sql[i].sql);

@@ -17,8 +17,10 @@
  * what PostgreSQL also accepts where that costs nothing: no INSERT OR
  * REPLACE, no RETURNING (SQLite 3.31 lacks it), explicit column lists,
  * LIMIT/OFFSET with a plain number, ORDER BY an ordinal in compound
- * selects, partial indexes. BEGIN IMMEDIATE is SQLite's (PostgreSQL: BEGIN,
- * relying on the (game_id, seq) key against a concurrent append).
+ * selects, partial indexes. Where PostgreSQL needs other words, a row
+ * gives them as its fourth field: BEGIN IMMEDIATE (BEGIN and an advisory
+ * lock), group_concat (string_agg). tests/test_store runs every one on
+ * both engines.
  *
  * The readers of rows (store_player_read() and the like) take the columns
  * by position: the column lists below and those readers change together.
@@ -70,7 +72,10 @@
 
 /* Every statement; `scan` marks listings allowed to walk a table. */
 const struct store_statement store_sql[ST_COUNT] = {
-	[ST_BEGIN] = { "begin", 0, "BEGIN IMMEDIATE" },
+	/* PostgreSQL: a transaction-scoped advisory lock stands for
+	 * SQLite's write lock, so writers queue as they do on SQLite. */
+	[ST_BEGIN] = { "begin", 0, "BEGIN IMMEDIATE",
+	    "BEGIN; SELECT pg_advisory_xact_lock(" STORE_PG_WRITE_LOCK ")" },
 	[ST_COMMIT] = { "commit", 0, "COMMIT" },
 	[ST_ROLLBACK] = { "rollback", 0, "ROLLBACK" },
 	[ST_SAVEPOINT] = { "savepoint", 0, "SAVEPOINT action" },
@@ -122,6 +127,10 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "WHERE k.pubkey = ?1 AND k.player_id <> ?2 ORDER BY k.id LIMIT 1" },
 	[ST_KEY_DUPLICATES] = { "key-duplicates", 1,
 	    "SELECT k.pubkey, group_concat(p.name, ', ') "
+	    "FROM (SELECT DISTINCT pubkey, player_id FROM player_keys) k "
+	    "JOIN players p ON p.id = k.player_id "
+	    "GROUP BY k.pubkey HAVING count(*) > 1 ORDER BY min(p.name)",
+	    "SELECT k.pubkey, string_agg(p.name, ', ' ORDER BY p.name) "
 	    "FROM (SELECT DISTINCT pubkey, player_id FROM player_keys) k "
 	    "JOIN players p ON p.id = k.player_id "
 	    "GROUP BY k.pubkey HAVING count(*) > 1 ORDER BY min(p.name)" },
@@ -205,8 +214,10 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_REFUSAL_HOLD] = { "refusal-hold", 0,
 	    "INSERT INTO refusal_answers (recipient, player_id, held, "
 	    "held_since, summary_at) VALUES (?1, ?2, 1, ?3, 0) "
-	    "ON CONFLICT (recipient) DO UPDATE SET held = held + 1, "
-	    "held_since = CASE WHEN held = 0 THEN ?3 ELSE held_since END, "
+	    "ON CONFLICT (recipient) DO UPDATE SET "
+	    "held = refusal_answers.held + 1, "
+	    "held_since = CASE WHEN refusal_answers.held = 0 THEN ?3 "
+	    "ELSE refusal_answers.held_since END, "
 	    "player_id = ?2 RETURNING held, held_since, summary_at" },
 	[ST_REFUSAL_SUMMARISED] = { "refusal-summarised", 0,
 	    "UPDATE refusal_answers SET held = 0, summary_at = ?2 "

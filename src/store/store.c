@@ -72,7 +72,9 @@ store_stmt(struct store *s, enum stmt_id id)
 {
 	if (s->stmt[id] != NULL)
 		return s->stmt[id];
-	s->stmt[id] = db_prepare(s->db, store_sql[id].sql, true);
+	s->stmt[id] = db_prepare(s->db, db_engine(s->db) == DB_POSTGRESQL &&
+	    store_sql[id].pg != NULL ? store_sql[id].pg : store_sql[id].sql,
+	    true);
 	if (s->stmt[id] == NULL) {
 		store_seterr(s, "prepare %s: %s", store_sql[id].name,
 		    db_errmsg(s->db));
@@ -264,12 +266,46 @@ store_open(const char *path, char *err, size_t errsize)
 	return store_open_with(path, NULL, err, errsize);
 }
 
+/* Connect to the engine that `path` names, without touching the schema;
+ * NULL with a reason in err. */
+static struct store *
+store_connect(const char *path, const struct store_options *opts,
+    char *err, size_t errsize)
+{
+	struct store	*s;
+	const char	*label = path;
+	int		 busy;
+
+	if ((s = calloc(1, sizeof *s)) == NULL) {
+		snprintf(err, errsize, "out of memory");
+		return NULL;
+	}
+	busy = opts->busy_timeout_ms > 0 ? opts->busy_timeout_ms :
+	    STORE_BUSY_DEFAULT;
+	if (store_target_is_pg(path)) {
+		/* The string may hold a password: never repeat it. */
+		label = "PostgreSQL";
+		s->db = db_pg_open(strncmp(path, "postgresql:", 11) == 0 &&
+		    path[11] != '/' ? path + 11 : path, opts->password_file,
+		    opts->sync != STORE_SYNC_NORMAL, busy, s->err,
+		    sizeof s->err);
+	} else
+		s->db = db_sqlite_open(path, opts->sync != STORE_SYNC_NORMAL,
+		    busy, s->err, sizeof s->err);
+	if (s->db == NULL) {
+		snprintf(err, errsize, "%s: %s", label, s->err);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* Open, configure and migrate a database. */
 struct store *
 store_open_with(const char *path, const struct store_options *opts,
     char *err, size_t errsize)
 {
-	struct store_options	 defaults = { STORE_SYNC_FULL, 0, 0 };
+	struct store_options	 defaults = { .sync = STORE_SYNC_FULL };
 	struct store		*s;
 	int			 target;
 
@@ -281,23 +317,32 @@ store_open_with(const char *path, const struct store_options *opts,
 		snprintf(err, errsize, "unknown schema version %d", target);
 		return NULL;
 	}
-	if ((s = calloc(1, sizeof *s)) == NULL) {
-		snprintf(err, errsize, "out of memory");
+	if ((s = store_connect(path, opts, err, errsize)) == NULL)
+		return NULL;
+	if (store_schema_migrate(s, target) != 0) {
+		snprintf(err, errsize, "%s: %s", store_target_is_pg(path) ?
+		    "PostgreSQL" : path, s->err);
+		store_close(s);
 		return NULL;
 	}
-	s->db = db_sqlite_open(path, opts->sync != STORE_SYNC_NORMAL,
-	    opts->busy_timeout_ms > 0 ? opts->busy_timeout_ms :
-	    STORE_BUSY_DEFAULT, s->err, sizeof s->err);
-	if (s->db == NULL)
-		goto fail;
-	if (store_schema_migrate(s, target) != 0)
-		goto fail;
 	return s;
+}
 
-fail:
-	snprintf(err, errsize, "%s: %s", path, s->err);
+/* Connect and read the schema version, changing nothing. */
+int
+store_peek_version(const char *path, const struct store_options *opts,
+    char *err, size_t errsize)
+{
+	struct store_options	 defaults = { .sync = STORE_SYNC_FULL };
+	struct store		*s;
+	int			 version;
+
+	if ((s = store_connect(path, opts != NULL ? opts : &defaults, err,
+	    errsize)) == NULL)
+		return -1;
+	version = store_schema_peek(s);
 	store_close(s);
-	return NULL;
+	return version;
 }
 
 /* Close a handle, rolling back an open transaction. */
@@ -331,13 +376,24 @@ store_txn(struct store *s, enum stmt_id id)
 enum store_status
 store_begin(struct store *s)
 {
-	return store_txn(s, ST_BEGIN);
+	enum store_status	status;
+
+	/* On PostgreSQL, BEGIN may have passed and the lock not. */
+	if ((status = store_txn(s, ST_BEGIN)) != STORE_OK &&
+	    db_in_txn(s->db))
+		db_exec(s->db, "ROLLBACK");
+	return status;
 }
 
 /* Commit the transaction. */
 enum store_status
 store_commit(struct store *s)
 {
+	/* PostgreSQL would only warn. */
+	if (!db_in_txn(s->db)) {
+		store_seterr(s, "commit: no transaction is open");
+		return STORE_ERROR;
+	}
 	return store_txn(s, ST_COMMIT);
 }
 
@@ -384,6 +440,42 @@ store_rollback_to(struct store *s)
 	if ((status = store_txn(s, ST_ROLLBACK_TO)) != STORE_OK)
 		return status;
 	return store_txn(s, ST_RELEASE);
+}
+
+/* --- engines ------------------------------------------------------------ */
+
+/* Return whether a path names a PostgreSQL database. */
+bool
+store_target_is_pg(const char *path)
+{
+	return strncmp(path, "postgresql:", 11) == 0 ||
+	    strncmp(path, "postgres://", 11) == 0;
+}
+
+/* Write the path of store_open() for an engine's settings. */
+int
+store_target(const char *engine, const char *where, char *buf, size_t size)
+{
+	int	n;
+
+	if (strcmp(engine, "sqlite") == 0)
+		n = snprintf(buf, size, "%s", where);
+	else if (strcmp(engine, "postgresql") == 0) {
+#ifndef HAVE_POSTGRESQL
+		return -1;
+#endif
+		n = snprintf(buf, size, "%s%s", store_target_is_pg(where) ?
+		    "" : "postgresql:", where);
+	} else
+		return -1;
+	return n >= 0 && (size_t)n < size ? 0 : -1;
+}
+
+/* Return the name of the handle's engine. */
+const char *
+store_engine_name(const struct store *s)
+{
+	return db_engine(s->db) == DB_POSTGRESQL ? "postgresql" : "sqlite";
 }
 
 /* --- engine-neutral ----------------------------------------------------- */

@@ -12,9 +12,8 @@
 
 /*
  * The store: every SQL statement of the daemon, behind one narrow interface,
- * on SQLite in WAL mode. Nothing outside src/store knows SQL, so another
- * engine (PostgreSQL through libpq) can take its place behind the same
- * functions.
+ * on SQLite in WAL mode or on PostgreSQL (libpq; store_open()'s path says
+ * which). Nothing outside src/store knows SQL.
  *
  * Engine-neutral: this header (the types, sizes, statuses and what each
  * call promises); the SQL of store/sql.c, kept to what PostgreSQL also
@@ -117,6 +116,8 @@ struct store_options {
 	int		busy_timeout_ms;	/* 0: default (5000) */
 	int		schema_version;		/* migrate up to this version
 						   only; 0: latest (tests) */
+	const char	*password_file;		/* PostgreSQL: libpq's
+						   password file, or NULL */
 };
 
 struct store;
@@ -231,12 +232,38 @@ typedef int (*store_action_cb)(void *arg, const struct store_action *);
  * Open (creating and migrating as needed) the database at `path`, or a
  * private in-memory one for ":memory:", with the default options (FULL).
  * NULL on failure with a reason in `err`.
+ *
+ * `path` names the engine: an SQLite file; or PostgreSQL, as
+ * "postgresql:" followed by a libpq connection string ("postgresql:host=
+ * /run/postgresql dbname=corrchess"), or a URI ("postgresql://..." or
+ * "postgres://..."). store_target() writes it from an engine's settings.
  */
 struct store *store_open(const char *path, char *err, size_t errsize);
 
 /* Open with options (NULL: defaults). */
 struct store *store_open_with(const char *path, const struct store_options *,
     char *err, size_t errsize);
+
+/*
+ * Write the `path` of store_open() for an engine ("sqlite" with a file,
+ * "postgresql" with a connection string) into buf. -1 when the engine is
+ * unknown, not built in, or the text does not fit.
+ */
+int store_target(const char *engine, const char *where, char *buf,
+    size_t size);
+
+/*
+ * Connect to the database at `path` and return its schema version (0: no
+ * schema yet), creating and migrating nothing; -1 with a reason in err.
+ */
+int store_peek_version(const char *path, const struct store_options *,
+    char *err, size_t errsize);
+
+/* Return whether `path` names a PostgreSQL database. */
+bool store_target_is_pg(const char *path);
+
+/* Return the name of the handle's engine, "sqlite" or "postgresql". */
+const char *store_engine_name(const struct store *);
 
 /* Close a handle; NULL is fine. An open transaction is rolled back. */
 void store_close(struct store *);

@@ -19,6 +19,7 @@
  *
  *   db.h, db.c  the statement layer: connection, statements, values
  *   db_sqlite.c the SQLite engine behind it
+ *   db_pg.c     the PostgreSQL engine behind it (libpq)
  *   store.c     the handle: open, close; transactions; errors; the
  *               statement cache; binding and reading optional values
  *   schema.c    the schema: schema_version and each migration step
@@ -150,12 +151,22 @@ enum stmt_id {
 	ST_COUNT
 };
 
-/* A statement: its name (in errors and plans), and its text. */
+/*
+ * A statement: its name (in errors and plans), and its text; `pg`, when
+ * set, is PostgreSQL's text where SQLite's will not do (placeholders may
+ * stay "?N": the engine writes them "$N").
+ */
 struct store_statement {
 	const char	*name;
 	int		 scan;		/* a listing allowed to walk a table */
 	const char	*sql;
+	const char	*pg;		/* NULL: the same as sql */
 };
+
+/* The key of the advisory lock that store_begin() takes on PostgreSQL:
+ * SQLite's BEGIN IMMEDIATE, one writer at a time. */
+#define STORE_PG_WRITE_LOCK	"716196266303"
+
 
 /* sql.c */
 extern const struct store_statement	store_sql[ST_COUNT];
@@ -240,5 +251,7 @@ int64_t	store_col_opt_int(struct db_stmt *, int col, int64_t none);
  * (1..STORE_SCHEMA_VERSION). -1 with a reason in the handle.
  */
 int	store_schema_migrate(struct store *, int target);
+/* Read the version without a lock; 0 when there is no version table. */
+int	store_schema_peek(struct store *);
 
 #endif /* CORRCHESS_STORE_INT_H */

@@ -1,0 +1,736 @@
+/*
+ * store/db_pg.c: the PostgreSQL engine of the statement layer (libpq).
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The only file of corrchess that calls PQ*. SQLite's calls, one for one,
+ * over libpq:
+ *
+ *   - a statement is prepared on the server (PQprepare) under a name of
+ *     its own, its "?N" placeholders written "$N"; one-off SQL and texts
+ *     of several statements run as simple queries (PQexec);
+ *   - parameters are sent as text (numbers printed), blobs in binary;
+ *     results come as text, read with strtoll()/strtod(), bytea decoded
+ *     from its hex form;
+ *   - the first db_step() runs the statement and keeps its result; each
+ *     further step moves to the next row;
+ *   - SQLSTATEs become enum db_rc: 23505 DB_UNIQUE, 23503 DB_FOREIGN,
+ *     40001, 40P01 and 55P03 (lock_timeout) DB_BUSY;
+ *   - a failed statement does not spoil the transaction around it, as in
+ *     SQLite: inside a transaction an INSERT runs in a savepoint of its own
+ *     (an UPDATE or SELECT that fails fails its caller's job, whose
+ *     savepoint the service rolls back);
+ *   - db_last_insert_id() is lastval() (every id column is an identity).
+ *
+ * The session: synchronous_commit on (off for sync = normal), lock_timeout
+ * the busy timeout, client_encoding UTF8, notices dropped.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store/db.h"
+
+#define PG_ERR_SIZE	512
+#define PG_BYTEA_OID	17
+#define PG_TEXT_OID	25
+#define PG_MAX_PARAMS	64
+
+struct db_pg {
+	struct db	 base;
+	PGconn		*conn;
+	char		 err[PG_ERR_SIZE];
+	int64_t		 changes;
+	unsigned	 nstmt;		/* names given out: s1, s2, ... */
+};
+
+struct db_pg_stmt {
+	struct db_stmt	 base;
+	char		 name[16];	/* "" for a simple query */
+	char		*sql;		/* as sent */
+	bool		 insert;	/* an INSERT: run in a savepoint */
+	int		 nparams;
+	const char	*values[PG_MAX_PARAMS];
+	int		 lengths[PG_MAX_PARAMS];
+	int		 formats[PG_MAX_PARAMS];
+	char		 num[PG_MAX_PARAMS][32];
+	char		*copies[PG_MAX_PARAMS];
+	PGresult	*res;		/* NULL: not run since the reset */
+	int		 row, nrows, ncols;
+	unsigned char	**blobs;	/* decoded bytea, per column */
+	size_t		*bloblen;
+};
+
+/* Return the engine's connection. */
+static struct db_pg *
+pg_db(struct db *db)
+{
+	return (struct db_pg *)db;
+}
+
+/* Return the engine's statement. */
+static struct db_pg_stmt *
+pg_st(struct db_stmt *st)
+{
+	return (struct db_pg_stmt *)st;
+}
+
+/* Record the reason of a failed result and turn its SQLSTATE into a
+ * db_rc. */
+static enum db_rc
+pg_fail(struct db_pg *d, const PGresult *res)
+{
+	const char	*state = NULL, *msg = NULL, *detail = NULL;
+	size_t		 len;
+
+	if (res != NULL) {
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+		detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	}
+	if (msg != NULL)
+		snprintf(d->err, sizeof d->err, "%s%s%s", msg,
+		    detail != NULL ? ": " : "", detail != NULL ? detail : "");
+	else {
+		snprintf(d->err, sizeof d->err, "%s", PQerrorMessage(d->conn));
+		len = strlen(d->err);
+		while (len > 0 && d->err[len - 1] == '\n')
+			d->err[--len] = '\0';
+	}
+	if (state == NULL)
+		return DB_ERROR;
+	if (strcmp(state, "23505") == 0)
+		return DB_UNIQUE;
+	if (strcmp(state, "23503") == 0)
+		return DB_FOREIGN;
+	if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 ||
+	    strcmp(state, "55P03") == 0)
+		return DB_BUSY;
+	return DB_ERROR;
+}
+
+/* Run one-off SQL and check its result; DB_OK or the failure. */
+static enum db_rc
+pg_simple(struct db_pg *d, const char *sql)
+{
+	PGresult	*res;
+	enum db_rc	 rc = DB_OK;
+
+	res = PQexec(d->conn, sql);
+	switch (PQresultStatus(res)) {
+	case PGRES_COMMAND_OK:
+	case PGRES_TUPLES_OK:
+	case PGRES_EMPTY_QUERY:
+		break;
+	default:
+		rc = pg_fail(d, res);
+		break;
+	}
+	PQclear(res);
+	return rc;
+}
+
+/* Close a connection, rolling back an open transaction. */
+static void
+pg_close(struct db *db)
+{
+	struct db_pg	*d = pg_db(db);
+
+	if (d->conn != NULL)
+		PQfinish(d->conn);	/* the server rolls back */
+	free(d);
+}
+
+/* Run one-off SQL. */
+static enum db_rc
+pg_exec(struct db *db, const char *sql)
+{
+	return pg_simple(pg_db(db), sql);
+}
+
+/* Return the message of the last failure. */
+static const char *
+pg_errmsg(struct db *db)
+{
+	return pg_db(db)->err;
+}
+
+/* Return whether a transaction is open (or failed and not yet ended). */
+static bool
+pg_in_txn(struct db *db)
+{
+	PGTransactionStatusType	t = PQtransactionStatus(pg_db(db)->conn);
+
+	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR ||
+	    t == PQTRANS_ACTIVE;
+}
+
+/* Return the rows the last statement touched. */
+static int64_t
+pg_changes(struct db *db)
+{
+	return pg_db(db)->changes;
+}
+
+/* Return the last id an identity column handed out in this session. */
+static int64_t
+pg_last_insert_id(struct db *db)
+{
+	struct db_pg	*d = pg_db(db);
+	PGresult	*res;
+	int64_t		 id = 0;
+
+	res = PQexec(d->conn, "SELECT lastval()");
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	else
+		pg_fail(d, res);
+	PQclear(res);
+	return id;
+}
+
+/* Refuse to copy: PostgreSQL has its own backups. */
+static int
+pg_backup(struct db *db, const char *path, char *err, size_t errsize)
+{
+	(void)db;
+	(void)path;
+	snprintf(err, errsize, "the database is on PostgreSQL: back it up "
+	    "with PostgreSQL's own tools (pg_dump, or a base backup with "
+	    "pg_basebackup and WAL archiving)");
+	return -1;
+}
+
+/*
+ * Copy SQL for the server: "?N" and "?" placeholders become "$N" outside
+ * quotes. Sets *nparams to the highest number and marks in `used` the
+ * numbers that appear. NULL when out of memory or over PG_MAX_PARAMS.
+ */
+static char *
+pg_translate(const char *sql, int *nparams, bool used[PG_MAX_PARAMS + 1])
+{
+	char		*out, *o;
+	const char	*p;
+	char		 quote = 0;
+	int		 next = 1, n;
+
+	*nparams = 0;
+	/* "?" grows to at most "$64": 3 bytes for 1. */
+	if ((out = malloc(strlen(sql) * 3 + 1)) == NULL)
+		return NULL;
+	for (p = sql, o = out; *p != '\0'; p++) {
+		if (quote != 0) {
+			if (*p == quote)
+				quote = 0;
+			*o++ = *p;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			quote = *p;
+			*o++ = *p;
+			continue;
+		}
+		if (*p != '?') {
+			*o++ = *p;
+			continue;
+		}
+		if (p[1] >= '0' && p[1] <= '9') {
+			n = (int)strtol(p + 1, (char **)&p, 10);
+			p--;
+		} else
+			n = next;
+		if (n < 1 || n > PG_MAX_PARAMS) {
+			free(out);
+			return NULL;
+		}
+		next = n + 1;
+		used[n] = true;
+		if (n > *nparams)
+			*nparams = n;
+		o += sprintf(o, "$%d", n);
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Return whether SQL holds several statements (a ';' outside quotes
+ * before its end). */
+static bool
+pg_several(const char *sql)
+{
+	const char	*p;
+	char		 quote = 0;
+
+	for (p = sql; *p != '\0'; p++) {
+		if (quote != 0) {
+			if (*p == quote)
+				quote = 0;
+		} else if (*p == '\'' || *p == '"')
+			quote = *p;
+		else if (*p == '$' && p[1] == '$')
+			return true;	/* a dollar-quoted body */
+		else if (*p == ';' && p[strspn(p + 1, " \t\n") + 1] != '\0')
+			return true;
+	}
+	return false;
+}
+
+/* Prepare a statement on the server (or keep a simple query's text). */
+static struct db_stmt *
+pg_prepare(struct db *db, const char *sql, bool keep)
+{
+	struct db_pg		*d = pg_db(db);
+	struct db_pg_stmt	*st;
+	PGresult		*res;
+	Oid			 types[PG_MAX_PARAMS];
+	bool			 used[PG_MAX_PARAMS + 1] = { false };
+	int			 i;
+
+	(void)keep;
+	if ((st = calloc(1, sizeof *st)) == NULL) {
+		snprintf(d->err, sizeof d->err, "out of memory");
+		return NULL;
+	}
+	st->base.db = db;
+	st->insert = strncmp(sql + strspn(sql, " \t\n"), "INSERT", 6) == 0;
+	if (pg_several(sql)) {
+		/* Run as it is, without parameters. */
+		if ((st->sql = strdup(sql)) == NULL) {
+			snprintf(d->err, sizeof d->err, "out of memory");
+			goto fail;
+		}
+		return &st->base;
+	}
+	if ((st->sql = pg_translate(sql, &st->nparams, used)) == NULL) {
+		snprintf(d->err, sizeof d->err, "cannot translate: %.200s",
+		    sql);
+		goto fail;
+	}
+	/* A number the text skips has no type to infer: say text. */
+	for (i = 0; i < st->nparams; i++)
+		types[i] = used[i + 1] ? 0 : PG_TEXT_OID;
+	snprintf(st->name, sizeof st->name, "s%u", ++d->nstmt);
+	res = PQprepare(d->conn, st->name, st->sql, st->nparams, types);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pg_fail(d, res);
+		PQclear(res);
+		goto fail;
+	}
+	PQclear(res);
+	return &st->base;
+
+fail:
+	free(st->sql);
+	free(st);
+	return NULL;
+}
+
+/* Forget a statement's result and its decoded blobs. */
+static void
+pg_clear_result(struct db_pg_stmt *st)
+{
+	int	i;
+
+	if (st->blobs != NULL) {
+		for (i = 0; i < st->ncols; i++)
+			PQfreemem(st->blobs[i]);
+		free(st->blobs);
+		free(st->bloblen);
+		st->blobs = NULL;
+		st->bloblen = NULL;
+	}
+	PQclear(st->res);
+	st->res = NULL;
+	st->row = st->nrows = st->ncols = 0;
+}
+
+/* Free a statement; its server-side twin goes with it. */
+static void
+pg_finalize(struct db_stmt *base)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+	struct db_pg		*d = pg_db(base->db);
+	char			 sql[48];
+	int			 i;
+
+	pg_clear_result(st);
+	if (st->name[0] != '\0' && d->conn != NULL &&
+	    PQstatus(d->conn) == CONNECTION_OK) {
+		snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
+		PQclear(PQexec(d->conn, sql));
+	}
+	for (i = 0; i < PG_MAX_PARAMS; i++)
+		free(st->copies[i]);
+	free(st->sql);
+	free(st);
+}
+
+/* Run a statement (the first step): keep its result. */
+static enum db_rc
+pg_run(struct db_pg *d, struct db_pg_stmt *st)
+{
+	const char	*n;
+	bool		 guard;
+	enum db_rc	 rc;
+
+	guard = st->insert && PQtransactionStatus(d->conn) == PQTRANS_INTRANS;
+	if (guard && (rc = pg_simple(d, "SAVEPOINT db_stmt")) != DB_OK)
+		return rc;
+	if (st->name[0] == '\0')
+		st->res = PQexec(d->conn, st->sql);
+	else
+		st->res = PQexecPrepared(d->conn, st->name, st->nparams,
+		    st->values, st->lengths, st->formats, 0);
+	switch (PQresultStatus(st->res)) {
+	case PGRES_COMMAND_OK:
+	case PGRES_EMPTY_QUERY:
+		rc = DB_DONE;
+		break;
+	case PGRES_TUPLES_OK:
+		/* Several statements (BEGIN and its lock) return no rows. */
+		if (st->name[0] == '\0') {
+			rc = DB_DONE;
+			break;
+		}
+		st->nrows = PQntuples(st->res);
+		st->ncols = PQnfields(st->res);
+		rc = st->nrows > 0 ? DB_ROW : DB_DONE;
+		break;
+	default:
+		rc = pg_fail(d, st->res);
+		break;
+	}
+	n = PQcmdTuples(st->res);
+	if (rc == DB_DONE || rc == DB_ROW)
+		d->changes = n != NULL && *n != '\0' ? strtoll(n, NULL, 10) : 0;
+	if (guard) {
+		if (rc == DB_DONE || rc == DB_ROW)
+			pg_simple(d, "RELEASE SAVEPOINT db_stmt");
+		else {
+			char	keep[PG_ERR_SIZE];
+
+			/* Undo the statement alone; keep its reason. */
+			snprintf(keep, sizeof keep, "%s", d->err);
+			pg_simple(d, "ROLLBACK TO SAVEPOINT db_stmt");
+			pg_simple(d, "RELEASE SAVEPOINT db_stmt");
+			snprintf(d->err, sizeof d->err, "%s", keep);
+		}
+	}
+	return rc;
+}
+
+/* Step a statement: run it first, then walk its rows. */
+static enum db_rc
+pg_step(struct db_stmt *base)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+	int			 i;
+
+	if (st->res == NULL)
+		return pg_run(pg_db(base->db), st);
+	if (st->blobs != NULL) {
+		for (i = 0; i < st->ncols; i++) {
+			PQfreemem(st->blobs[i]);
+			st->blobs[i] = NULL;
+		}
+	}
+	if (st->row + 1 < st->nrows) {
+		st->row++;
+		return DB_ROW;
+	}
+	st->row = st->nrows;
+	return DB_DONE;
+}
+
+/* Reset a statement and clear its bindings. */
+static void
+pg_reset(struct db_stmt *base)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+	int			 i;
+
+	pg_clear_result(st);
+	for (i = 0; i < st->nparams; i++) {
+		free(st->copies[i]);
+		st->copies[i] = NULL;
+		st->values[i] = NULL;
+		st->lengths[i] = 0;
+		st->formats[i] = 0;
+	}
+}
+
+/* Check a parameter number: SQLite's range check. */
+static bool
+pg_param_ok(struct db_pg_stmt *st, int i)
+{
+	return i >= 1 && i <= st->nparams;
+}
+
+/* Bind an integer, printed. */
+static enum db_rc
+pg_bind_int64(struct db_stmt *base, int i, int64_t v)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+
+	if (!pg_param_ok(st, i))
+		return DB_ERROR;
+	snprintf(st->num[i - 1], sizeof st->num[i - 1], "%lld", (long long)v);
+	st->values[i - 1] = st->num[i - 1];
+	st->formats[i - 1] = 0;
+	return DB_OK;
+}
+
+/* Bind a double, printed to round-trip. */
+static enum db_rc
+pg_bind_double(struct db_stmt *base, int i, double v)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+
+	if (!pg_param_ok(st, i))
+		return DB_ERROR;
+	snprintf(st->num[i - 1], sizeof st->num[i - 1], "%.17g", v);
+	st->values[i - 1] = st->num[i - 1];
+	st->formats[i - 1] = 0;
+	return DB_OK;
+}
+
+/* Bind NULL. */
+static enum db_rc
+pg_bind_null(struct db_stmt *base, int i)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+
+	if (!pg_param_ok(st, i))
+		return DB_ERROR;
+	st->values[i - 1] = NULL;
+	st->formats[i - 1] = 0;
+	return DB_OK;
+}
+
+/* Bind a text, borrowed or copied. */
+static enum db_rc
+pg_bind_text(struct db_stmt *base, int i, const char *text, bool copy)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+
+	if (!pg_param_ok(st, i))
+		return DB_ERROR;
+	free(st->copies[i - 1]);
+	st->copies[i - 1] = NULL;
+	if (copy && text != NULL) {
+		if ((st->copies[i - 1] = strdup(text)) == NULL)
+			return DB_ERROR;
+		text = st->copies[i - 1];
+	}
+	st->values[i - 1] = text;
+	st->formats[i - 1] = 0;
+	return DB_OK;
+}
+
+/* Bind borrowed bytes, sent in binary. */
+static enum db_rc
+pg_bind_blob(struct db_stmt *base, int i, const void *p, size_t len)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+
+	if (!pg_param_ok(st, i))
+		return DB_ERROR;
+	st->values[i - 1] = p;
+	st->lengths[i - 1] = (int)len;
+	st->formats[i - 1] = 1;
+	return DB_OK;
+}
+
+/* Return the text of a column of the current row, NULL for NULL. */
+static const char *
+pg_value(struct db_pg_stmt *st, int col)
+{
+	if (st->res == NULL || st->row >= st->nrows || col < 0 ||
+	    col >= st->ncols || PQgetisnull(st->res, st->row, col))
+		return NULL;
+	return PQgetvalue(st->res, st->row, col);
+}
+
+/* Read an integer column (a boolean reads as 0 or 1). */
+static int64_t
+pg_column_int64(struct db_stmt *base, int col)
+{
+	const char	*v = pg_value(pg_st(base), col);
+
+	if (v == NULL)
+		return 0;
+	if (strcmp(v, "t") == 0)
+		return 1;
+	return strtoll(v, NULL, 10);
+}
+
+/* Read a double column. */
+static double
+pg_column_double(struct db_stmt *base, int col)
+{
+	const char	*v = pg_value(pg_st(base), col);
+
+	return v != NULL ? strtod(v, NULL) : 0.0;
+}
+
+/* Read a text column. */
+static const char *
+pg_column_text(struct db_stmt *base, int col)
+{
+	return pg_value(pg_st(base), col);
+}
+
+/* Decode a bytea column of the current row; NULL for NULL. */
+static const unsigned char *
+pg_blob(struct db_pg_stmt *st, int col, size_t *len)
+{
+	const char	*v = pg_value(st, col);
+
+	*len = 0;
+	if (v == NULL)
+		return NULL;
+	if (st->blobs == NULL) {
+		st->blobs = calloc(st->ncols, sizeof *st->blobs);
+		st->bloblen = calloc(st->ncols, sizeof *st->bloblen);
+		if (st->blobs == NULL || st->bloblen == NULL) {
+			free(st->blobs);
+			free(st->bloblen);
+			st->blobs = NULL;
+			st->bloblen = NULL;
+			return NULL;
+		}
+	}
+	if (st->blobs[col] == NULL)
+		st->blobs[col] = PQunescapeBytea((const unsigned char *)v,
+		    &st->bloblen[col]);
+	*len = st->bloblen[col];
+	return st->blobs[col];
+}
+
+/* Read a blob column. */
+static const void *
+pg_column_blob(struct db_stmt *base, int col)
+{
+	size_t	len;
+
+	return pg_blob(pg_st(base), col, &len);
+}
+
+/* Return a column's length in bytes (a bytea's decoded length). */
+static int
+pg_column_bytes(struct db_stmt *base, int col)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+	size_t			 len;
+
+	if (pg_value(st, col) == NULL)
+		return 0;
+	if (PQftype(st->res, col) == PG_BYTEA_OID) {
+		pg_blob(st, col, &len);
+		return (int)len;
+	}
+	return PQgetlength(st->res, st->row, col);
+}
+
+/* Return whether a column is NULL. */
+static bool
+pg_column_is_null(struct db_stmt *base, int col)
+{
+	return pg_value(pg_st(base), col) == NULL;
+}
+
+static const struct db_ops db_pg_ops = {
+	.engine = DB_POSTGRESQL,
+	.close = pg_close,
+	.exec = pg_exec,
+	.errmsg = pg_errmsg,
+	.in_txn = pg_in_txn,
+	.changes = pg_changes,
+	.last_insert_id = pg_last_insert_id,
+	.backup = pg_backup,
+	.prepare = pg_prepare,
+	.finalize = pg_finalize,
+	.step = pg_step,
+	.reset = pg_reset,
+	.bind_int64 = pg_bind_int64,
+	.bind_double = pg_bind_double,
+	.bind_null = pg_bind_null,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.column_int64 = pg_column_int64,
+	.column_double = pg_column_double,
+	.column_text = pg_column_text,
+	.column_blob = pg_column_blob,
+	.column_bytes = pg_column_bytes,
+	.column_is_null = pg_column_is_null,
+};
+
+/* Drop the server's notices ("relation already exists, skipping"). */
+static void
+pg_notice(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* Connect to a PostgreSQL server and set up the session. */
+struct db *
+db_pg_open(const char *conninfo, const char *password_file, bool sync_full,
+    int busy_ms, char *err, size_t errsize)
+{
+	const char	*keys[4], *values[4];
+	struct db_pg	*d;
+	char		 sql[160];
+	int		 n = 0;
+
+	if ((d = calloc(1, sizeof *d)) == NULL) {
+		snprintf(err, errsize, "out of memory");
+		return NULL;
+	}
+	d->base.ops = &db_pg_ops;
+	/* The connection string (key=value or URI) is expanded from
+	 * dbname; what follows it wins. */
+	keys[n] = "dbname";
+	values[n++] = conninfo;
+	if (password_file != NULL && *password_file != '\0') {
+		keys[n] = "passfile";
+		values[n++] = password_file;
+	}
+	keys[n] = "client_encoding";
+	values[n++] = "UTF8";
+	keys[n] = NULL;
+	values[n] = NULL;
+	d->conn = PQconnectdbParams(keys, values, 1);
+	if (d->conn == NULL || PQstatus(d->conn) != CONNECTION_OK) {
+		snprintf(err, errsize, "%s", d->conn != NULL ?
+		    PQerrorMessage(d->conn) : "out of memory");
+		err[strcspn(err, "\n")] = '\0';
+		goto fail;
+	}
+	PQsetNoticeProcessor(d->conn, pg_notice, NULL);
+	snprintf(sql, sizeof sql, "SET synchronous_commit = %s; "
+	    "SET lock_timeout = %d; SET client_min_messages = warning",
+	    sync_full ? "on" : "off", busy_ms);
+	if (pg_simple(d, sql) != DB_OK) {
+		snprintf(err, errsize, "%s", d->err);
+		goto fail;
+	}
+	return &d->base;
+
+fail:
+	pg_close(&d->base);
+	return NULL;
+}
