@@ -802,6 +802,7 @@ sqlite3 "$tmp/state/corrchess.db" "
     DROP TABLE player_settings;
     DROP TABLE player_records;
     DROP TABLE email_changes;
+    DROP INDEX outbox_kind;
     UPDATE schema_version SET version = 6;
     INSERT INTO player_keys (player_id, pubkey, comment, added)
         SELECT d.id, k.pubkey, 'shared', 0 FROM player_keys k

@@ -868,6 +868,135 @@ has_words(const char *text, const char *phrase)
 	return false;
 }
 
+/* --- summaries of held refusals --------------------------------------- */
+
+/*
+ * Mail `n` statements naming `victim`, signed with key k (not theirs),
+ * from a stranger's address: each is refused.
+ */
+static void
+forged(struct fx *fx, int64_t game, const char *victim, int k, int first,
+    int n)
+{
+	struct service_mail_in		in;
+	enum service_mail_outcome	out;
+	struct service_error		err;
+	struct sig_statement		st;
+	enum sig_error			e;
+	char				buf[SIG_SIGNED_SIZE], mid[64];
+	int				i;
+
+	memset(&st, 0, sizeof st);
+	st.game = (uint64_t)game;
+	snprintf(st.player, sizeof st.player, "%s", victim);
+	if (sig_action_parse("resign", 6, &st.action, &e) != 0 ||
+	    sig_statement_build(&st, &e) != 0 ||
+	    sig_statement_sign(&st, fx->sk[k], SIG_FORM_RAW, buf, sizeof buf,
+	    &e) != 0)
+		fail_msg("signing: %s", sig_strerror(e));
+	for (i = first; i < first + n; i++) {
+		memset(&in, 0, sizeof in);
+		snprintf(mid, sizeof mid, "<forged%d@evil.example>", i);
+		in.mailbox = "INBOX";
+		in.uidvalidity = 1;
+		in.uid = i;
+		in.message_id = mid;
+		in.sender = "mallory@evil.example";
+		in.subject = "resign";
+		in.statement = buf;
+		in.statement_len = strlen(buf);
+		assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
+		assert_int_equal(out, SERVICE_MAIL_REFUSED);
+	}
+}
+
+/* Run the clock's summaries; the number queued. */
+static size_t
+summaries(struct fx *fx)
+{
+	struct service_error	err;
+	size_t			n = 0;
+
+	if (service_clock_summaries(fx->svc, &n, &err) != 0)
+		fail_msg("summaries: %s %s", err.code, err.message);
+	return n;
+}
+
+/* The time `t` as a summary writes it. */
+static void
+when_text(int64_t t, char *buf, size_t size)
+{
+	struct tm	tm;
+	time_t		tt = (time_t)t;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+/*
+ * Refusals held back past the hourly bound are summed up by the clock a
+ * day after the last summary, also when no refusal follows them, each in
+ * the player's language; nothing when nothing is held.
+ */
+static void
+test_refusal_summary(void **state)
+{
+	struct fx	*fx = *state;
+	struct mails	 ms;
+	const char	*text = NULL;
+	char		 when[32], phrase[512];
+	int64_t		 g;
+
+	g = game_make(fx, NULL, NULL);
+	/* alice: 3 answers, the summary of the fourth at once, one held. */
+	forged(fx, g, "alice", K_BOB, 1, 5);
+	/* bob: 3 answers and the summary of the fourth; an hour later 3
+	 * more answers and 2 held: the day's summary is spent. */
+	forged(fx, g, "bob", K_ALICE, 100, 4);
+	atomic_store(&fx->now, T0 + HOUR + 1);
+	forged(fx, g, "bob", K_ALICE, 200, 5);
+	/* The answers are about the game, the summaries about none. */
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "refused", "alice@example.org", g,
+	    NULL), 3);
+	assert_int_equal(mails_count(&ms, "refused", "alice@example.org", 0,
+	    NULL), 1);
+	assert_int_equal(mails_count(&ms, "refused", "bob@example.org", g,
+	    NULL), 6);
+	assert_int_equal(mails_count(&ms, "refused", "bob@example.org", 0,
+	    NULL), 1);
+	assert_int_equal(mails_count(&ms, "refused", "mallory@evil.example",
+	    0, NULL), 0);
+	mails_free(&ms);
+	atomic_store(&fx->now, T0 + 2 * HOUR);
+	assert_int_equal(summaries(fx), 0);
+
+	/* A day after the last summaries: one each, with no new refusal. */
+	atomic_store(&fx->now, T0 + DAY + 1);
+	assert_int_equal(summaries(fx), 2);
+	mails_read(fx, &ms);
+	assert_int_equal(mails_count(&ms, "refused", "alice@example.org", 0,
+	    &text), 2);
+	when_text(T0, when, sizeof when);
+	snprintf(phrase, sizeof phrase, "1 mail in your name was refused "
+	    "since %s and not answered one by one (at most 3 answers an hour "
+	    "go to one address); the last: the statement names alice but is "
+	    "signed with the key", when);
+	assert_true(has_words(text, phrase));
+	assert_int_equal(mails_count(&ms, "refused", "bob@example.org", 0,
+	    &text), 2);
+	when_text(T0 + HOUR + 1, when, sizeof when);
+	snprintf(phrase, sizeof phrase, "2 courriels en votre nom ont été "
+	    "refusés depuis le %s sans réponse un par un (au plus 3 réponses "
+	    "par heure vont à une même adresse) ; le dernier :", when);
+	assert_true(has_words(text, phrase));
+	mails_free(&ms);
+
+	/* Nothing held any more: nothing the next day. */
+	atomic_store(&fx->now, T0 + 3 * DAY);
+	assert_int_equal(summaries(fx), 0);
+}
+
 /* A leave tells the opponent of each ongoing game, in their language,
  * and not the player who takes it. */
 static void
@@ -1178,6 +1307,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_leave_allowance, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_digest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusal_summary, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_player_set, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_clock_thread, setup,

@@ -718,6 +718,100 @@ test_mail_too_large(void **state)
 	assert_int_equal(outbox_count(fx, "mallory@evil.example").howto, 0);
 }
 
+/* Mail without a statement from `n` addresses, first..first+n-1. */
+static void
+howto_mail(struct fx *fx, int first, int n)
+{
+	struct service_mail_in		in;
+	enum service_mail_outcome	out;
+	struct service_error		err;
+	char				mid[64], from[64];
+	int				i;
+
+	for (i = first; i < first + n; i++) {
+		memset(&in, 0, sizeof in);
+		snprintf(mid, sizeof mid, "<howto%d@example.net>", i);
+		snprintf(from, sizeof from, "someone%d@example.net", i);
+		in.mailbox = "INBOX";
+		in.uidvalidity = 1;
+		in.uid = 1000 + i;
+		in.message_id = mid;
+		in.sender = from;
+		in.subject = "hello";
+		assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
+		assert_int_equal(out, SERVICE_MAIL_NO_STATEMENT);
+	}
+}
+
+/* Mail without a statement again from address i, as a new message. */
+static void
+howto_mail_again(struct fx *fx, int i)
+{
+	struct service_mail_in		in;
+	enum service_mail_outcome	out;
+	struct service_error		err;
+	char				from[64];
+
+	memset(&in, 0, sizeof in);
+	snprintf(from, sizeof from, "someone%d@example.net", i);
+	in.mailbox = "INBOX";
+	in.uidvalidity = 1;
+	in.uid = 5000 + i;
+	in.message_id = "again@example.net";
+	in.sender = from;
+	in.subject = "hello again";
+	assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
+	assert_int_equal(out, SERVICE_MAIL_NO_STATEMENT);
+}
+
+/* How many how-tos the outbox holds, over every address. */
+static int
+howto_total(struct fx *fx, int first, int n)
+{
+	char	to[64];
+	int	i, total = 0;
+
+	for (i = first; i < first + n; i++) {
+		snprintf(to, sizeof to, "someone%d@example.net", i);
+		total += outbox_count(fx, to).howto;
+	}
+	return total;
+}
+
+/*
+ * How-to answers from many forged senders: at most MAIL_HOWTOS_PER_HOUR
+ * an hour over every address, the rest counted in the metrics.
+ */
+static void
+test_howto_cap(void **state)
+{
+	struct fx	*fx = *state;
+	int64_t		 capped0, held0;
+
+	fx_open_mail(fx);
+	capped0 = metric_value("corrchess_mail_answers_capped_total"
+	    "{kind=\"howto\"}");
+	held0 = metric_value("corrchess_mail_answers_held_total"
+	    "{kind=\"howto\"}");
+	howto_mail(fx, 0, 35);
+	assert_int_equal(howto_total(fx, 0, 35), 30);
+	assert_int_equal(metric_value("corrchess_mail_answers_capped_total"
+	    "{kind=\"howto\"}") - capped0, 5);
+	assert_int_equal(metric_value("corrchess_mail_answers_held_total"
+	    "{kind=\"howto\"}") - held0, 0);
+	/* An hour later there is room again, for new addresses: one that
+	 * had its how-to today is held by its own bound, counted apart. */
+	atomic_store(&fx->now, T0 + HOUR + 1);
+	howto_mail(fx, 200, 2);
+	assert_int_equal(howto_total(fx, 200, 2), 2);
+	howto_mail_again(fx, 0);
+	assert_int_equal(howto_total(fx, 0, 1), 1);
+	assert_int_equal(metric_value("corrchess_mail_answers_held_total"
+	    "{kind=\"howto\"}") - held0, 1);
+	assert_int_equal(metric_value("corrchess_mail_answers_capped_total"
+	    "{kind=\"howto\"}") - capped0, 5);
+}
+
 /*
  * A stranger's flood of mail naming alice: three answers an hour go to
  * alice's registered address, then one summary a day of the rest, none
@@ -1923,6 +2017,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_key_revoked_in_flight,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mail_too_large, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_howto_cap, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_mail_refusal_flood,
 		    setup, teardown),

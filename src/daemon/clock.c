@@ -34,8 +34,8 @@ struct clock {
 	uint64_t		 ticks;
 };
 
-/* One tick: end the games on time, then queue the daily digests and the
- * reminders due. */
+/* One tick: end the games on time, then queue the daily digests, the
+ * summaries of held refusals and the reminders due. */
 static void
 clock_tick(struct clock *c)
 {
@@ -53,6 +53,12 @@ clock_tick(struct clock *c)
 		log_warnx("clock: digests: %s", err.message);
 	if (n > 0)
 		log_info("clock: %zu digest%s queued", n, n == 1 ? "" : "s");
+	memset(&err, 0, sizeof err);
+	if (service_clock_summaries(c->svc, &n, &err) != 0)
+		log_warnx("clock: summaries of refusals: %s", err.message);
+	if (n > 0)
+		log_info("clock: %zu summar%s of refusals queued", n,
+		    n == 1 ? "y" : "ies");
 	if (c->nreminders == 0)
 		return;
 	memset(&err, 0, sizeof err);

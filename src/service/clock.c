@@ -49,7 +49,7 @@ clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
 	}
 	for (i = 0; i < l->n; i++) {
 		jobs[i].kind = kind;
-		if (kind == JOB_DIGEST)
+		if (kind == JOB_DIGEST || kind == JOB_SUMMARY)
 			jobs[i].u.digest.player_id = l->ids[i];
 		else
 			jobs[i].game_id = l->ids[i];
@@ -72,8 +72,9 @@ clock_jobs(struct service *svc, enum job_kind kind, const struct id_list *l,
 		}
 		if (errs[i].status == 404)
 			continue;
-		log_warnx("clock: %s %" PRId64 ": %s", kind == JOB_DIGEST ?
-		    "player" : "game", l->ids[i], errs[i].message);
+		log_warnx("clock: %s %" PRId64 ": %s", kind == JOB_DIGEST ||
+		    kind == JOB_SUMMARY ? "player" : "game", l->ids[i],
+		    errs[i].message);
 		if (rc == 0 && err != NULL)
 			*err = errs[i];
 		rc = -1;
@@ -472,6 +473,43 @@ service_clock_digest(struct service *svc, size_t *sent,
 	if (rc == 0)
 		rc = clock_jobs(svc, JOB_DIGEST, &dl.l, NULL, 0, &n, err);
 	free(dl.l.ids);
+	if (sent != NULL)
+		*sent = n;
+	return rc;
+}
+
+/*
+ * Queue the summary of the refusals held for each player whose last
+ * summary is a day old: held refusals are told within a day, also when no
+ * refusal comes after them.
+ */
+int
+service_clock_summaries(struct service *svc, size_t *sent,
+    struct service_error *err)
+{
+	struct store	*st;
+	struct id_list	 l;
+	size_t		 n = 0;
+	int		 rc = 0;
+
+	if (sent != NULL)
+		*sent = 0;
+	if (!svc->mail)
+		return 0;
+	memset(&l, 0, sizeof l);
+	if ((l.ids = calloc(SERVICE_CLOCK_BATCH, sizeof *l.ids)) == NULL)
+		return service_fail(err, 500, "internal", "out of memory");
+	if ((st = pool_get(svc, err)) == NULL) {
+		free(l.ids);
+		return -1;
+	}
+	if (store_refusal_due(st, service_now(svc) - GAME_DAY, l.ids,
+	    SERVICE_CLOCK_BATCH, &l.n) != STORE_OK)
+		rc = service_store_fail(err, st, "list the held refusals");
+	pool_put(svc, st);
+	if (rc == 0)
+		rc = clock_jobs(svc, JOB_SUMMARY, &l, NULL, 0, &n, err);
+	free(l.ids);
 	if (sent != NULL)
 		*sent = n;
 	return rc;

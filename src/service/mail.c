@@ -159,42 +159,106 @@ service_mail_position(struct service *svc, const char *mailbox,
 }
 
 /*
+ * Queue player p's summary of `held` refusals in their name since `since`,
+ * the last with `code` and `reason`, in the player's language, and record
+ * it. `subject`: the subject of the mail it answers, or NULL.
+ */
+static int
+refusal_summary(struct service *svc, const struct store_player *p,
+    int64_t held, int64_t since, const char *code, const char *reason,
+    const char *subject, int64_t now)
+{
+	struct notice	 n;
+	struct tm	 tm;
+	time_t		 t;
+	char		 text[1024], when[32];
+
+	t = (time_t)since;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+	if (player_lang(p) == CHESS_LANG_FR)
+		snprintf(text, sizeof text, "%" PRId64 " courriel%s en votre "
+		    "nom %s refusé%s depuis le %s sans réponse un par un (au "
+		    "plus %d réponses par heure vont à une même adresse) ; le "
+		    "dernier : %s", held, held == 1 ? "" : "s",
+		    held == 1 ? "a été" : "ont été", held == 1 ? "" : "s",
+		    when, MAIL_REFUSALS_PER_HOUR, reason);
+	else
+		snprintf(text, sizeof text, "%" PRId64 " mail%s in your name "
+		    "%s refused since %s and not answered one by one (at most "
+		    "%d answers an hour go to one address); the last: %s",
+		    held, held == 1 ? "" : "s", held == 1 ? "was" : "were",
+		    when, MAIL_REFUSALS_PER_HOUR, reason);
+	notify_start(&n, NOTICE_REFUSED, p->email, p->name, player_lang(p));
+	n.answered_subject = subject;
+	n.reason = text;
+	n.reason_code = code;
+	if (notify_queue(svc, svc->wstore, &n, now) != 0 ||
+	    store_refusal_summarised(svc->wstore, p->email, now) != STORE_OK)
+		return -1;
+	service_count_answer("summary", false);
+	return 0;
+}
+
+/*
  * Hold back the answer to a mail refused in player p's name: the hour's
  * answers are spent. Once a day at most, a summary of the refusals held
- * since the last one goes instead, with the last refusal's reason.
+ * since the last one goes instead, with the last refusal's reason: at
+ * once when the last summary is a day old, else from the clock once it
+ * is (service_clock_summaries()).
  */
 static int
 mail_hold_refusal(struct service *svc, const struct job *j,
     const struct store_player *p, int64_t now)
 {
-	struct notice	 n;
-	struct tm	 tm;
-	time_t		 t;
-	int64_t		 held, since, summary_at;
-	char		 reason[sizeof j->err->message + 256], when[32];
+	int64_t	held, since, summary_at;
 
-	if (store_refusal_hold(svc->wstore, p->email, p->id, now, &held,
-	    &since, &summary_at) != STORE_OK)
+	if (store_refusal_hold(svc->wstore, p->email, p->id, now,
+	    j->err->code, j->err->message, &held, &since, &summary_at) !=
+	    STORE_OK)
 		return -1;
 	service_count_answer("refused", true);
 	if (summary_at > now - GAME_DAY)
 		return 0;
-	t = (time_t)since;
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-	snprintf(reason, sizeof reason, "%" PRId64 " mail%s in your name "
-	    "%s refused since %s and not answered one by one (at most %d "
-	    "answers an hour go to one address); the last: %s", held,
-	    held == 1 ? "" : "s", held == 1 ? "was" : "were", when,
-	    MAIL_REFUSALS_PER_HOUR, j->err->message);
-	notify_start(&n, NOTICE_REFUSED, p->email, p->name, player_lang(p));
-	n.answered_subject = j->u.mail.mail->subject;
-	n.reason = reason;
-	n.reason_code = j->err->code;
-	if (notify_queue(svc, svc->wstore, &n, now) != 0 ||
-	    store_refusal_summarised(svc->wstore, p->email, now) != STORE_OK)
-		return -1;
-	service_count_answer("summary", false);
+	return refusal_summary(svc, p, held, since, j->err->code,
+	    j->err->message, j->u.mail.mail->subject, now);
+}
+
+/* In the writer: the clock's summary of a player's held refusals. */
+int
+job_summary(struct service *svc, struct job *j, int64_t now)
+{
+	struct store_player	p;
+	struct store_refusal	r;
+	enum store_status	ss;
+
+	ss = store_player_get(svc->wstore, j->u.digest.player_id, &p);
+	if (ss == STORE_OK)
+		ss = store_refusal_get(svc->wstore, p.id, &r);
+	if (ss == STORE_NOTFOUND)
+		return 0;
+	if (ss != STORE_OK)
+		return service_store_fail(j->err, svc->wstore,
+		    "read the held refusals");
+	/* Read again in the writer's transaction: still due? */
+	if (r.summary_at > now - GAME_DAY)
+		return 0;
+	/* No address left: nothing to tell, nothing to keep. */
+	if (p.email[0] == '\0') {
+		if (store_refusal_summarised(svc->wstore, r.recipient, now) !=
+		    STORE_OK)
+			return service_store_fail(j->err, svc->wstore,
+			    "record the summary");
+		return 0;
+	}
+	/* The address may have changed since: the row is the old one's. */
+	if (refusal_summary(svc, &p, r.held, r.since, r.last_code,
+	    r.last_reason, NULL, now) != 0 || (strcmp(r.recipient,
+	    p.email) != 0 && store_refusal_summarised(svc->wstore,
+	    r.recipient, now) != STORE_OK))
+		return service_store_fail(j->err, svc->wstore,
+		    "queue the summary");
+	j->changed = true;
 	return 0;
 }
 
@@ -278,6 +342,14 @@ mail_answer_howto(struct service *svc, const struct job *j, int64_t now)
 		return -1;
 	if (recent > 0) {
 		service_count_answer("howto", true);
+		return 0;
+	}
+	/* And over every address: a flood from many forged senders. */
+	if (store_outbox_recent_all(svc->wstore, notice_kind_name(
+	    NOTICE_HOWTO), now - GAME_DAY / 24, &recent) != STORE_OK)
+		return -1;
+	if (recent >= MAIL_HOWTOS_PER_HOUR) {
+		service_count_howto_capped();
 		return 0;
 	}
 	service_count_answer("howto", false);

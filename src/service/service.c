@@ -231,6 +231,7 @@ service_count_accepted(void)
 
 /* Answers to mail, by kind: queued, and held back by their bounds. */
 static struct metric	*m_answers[3][2];
+static struct metric	*m_howto_capped;
 static const char *const answer_kinds[3] = { "refused", "summary", "howto" };
 
 /* Count an answer to a mail, queued or held back. */
@@ -242,6 +243,13 @@ service_count_answer(const char *kind, bool held)
 	for (i = 0; i < 3; i++)
 		if (strcmp(kind, answer_kinds[i]) == 0)
 			metrics_inc(m_answers[i][held]);
+}
+
+/* Count a how-to answer held back by the overall hourly cap. */
+void
+service_count_howto_capped(void)
+{
+	metrics_inc(m_howto_capped);
 }
 
 /* Count one transaction of the writer and the jobs it committed. */
@@ -295,6 +303,9 @@ service_metrics_init(void)
 		m_answers[i][1] = metrics_counter(name, "Answers to mail held "
 		    "back by their bounds (per address and hour or day)");
 	}
+	m_howto_capped = metrics_counter("corrchess_mail_answers_capped_total"
+	    "{kind=\"howto\"}", "How-to answers held back by the cap over "
+	    "every address (MAIL_HOWTOS_PER_HOUR an hour)");
 	m_batches = metrics_counter("corrchess_commit_batches_total",
 	    "Transactions of the action writer (group commit)");
 	m_batched = metrics_counter("corrchess_commit_jobs_total",

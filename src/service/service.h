@@ -588,6 +588,15 @@ int service_clock_digest(struct service *, size_t *sent,
     struct service_error *);
 
 /*
+ * Queue, for each player with refusals held back (mail refused in their
+ * name past the hourly bound) whose last summary is 24 hours old or more,
+ * one mail in their language that sums them up: how many, since when,
+ * the last reason. *sent (when not NULL) gets the number of mails queued.
+ */
+int service_clock_summaries(struct service *, size_t *sent,
+    struct service_error *);
+
+/*
  * Events: a round robin (single or double, paired by the FIDE Berger
  * tables) or a match, whose games share their rules. An event is created
  * with its rules and players; players may be added or removed until it

@@ -62,6 +62,7 @@ enum job_kind {
 				   the answer it gets */
 	JOB_REMIND,		/* remind the side to move of its deadline */
 	JOB_DIGEST,		/* queue a player's daily digest if due */
+	JOB_SUMMARY,		/* a player's summary of held refusals */
 	JOB_PLAYER_CREATE,	/* the admin's writes, each all or nothing */
 	JOB_PLAYER_SET,
 	JOB_KEY_ADD,
@@ -131,7 +132,8 @@ struct job_remind {
 	size_t				 nthresholds;
 };
 
-/* JOB_DIGEST: the player whose digest may be due. */
+/* JOB_DIGEST, JOB_SUMMARY: the player whose digest or summary of held
+ * refusals may be due. */
 struct job_digest {
 	int64_t				 player_id;
 };
@@ -349,6 +351,9 @@ struct service {
 /* Answers to refused mail one address gets in an hour; the rest are
  * summed up in one mail a day. */
 #define MAIL_REFUSALS_PER_HOUR	3
+/* How-to answers to mail without a statement, over every address, in an
+ * hour (each address gets one a day at most). */
+#define MAIL_HOWTOS_PER_HOUR	30
 
 /* A statement checked on the caller's thread, ready for the writer. */
 struct prepared {
@@ -382,6 +387,7 @@ void	service_count_batch(size_t);
 /* Count an answer to a mail ("refused", "summary", "howto"), sent or
  * held back. */
 void	service_count_answer(const char *kind, bool held);
+void	service_count_howto_capped(void);
 
 /* writer.c */
 int	writer_start(struct service *);
@@ -468,6 +474,7 @@ int	job_leave(struct service *, const struct job_statement *,
 int	job_remind(struct service *, struct job *, struct store_game *,
 	    struct cached *, int64_t);
 int	job_digest(struct service *, struct job *, int64_t);
+int	job_summary(struct service *, struct job *, int64_t);
 
 /* players.c */
 enum chess_lang player_lang(const struct store_player *);

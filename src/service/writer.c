@@ -76,6 +76,8 @@ static const struct job_type {
 				  "commit the action" },
 	[JOB_DIGEST] =		{ job_digest, UNDO_ALWAYS,
 				  "commit the digest" },
+	[JOB_SUMMARY] =		{ job_summary, UNDO_ALWAYS,
+				  "commit the summary" },
 	[JOB_PLAYER_CREATE] =	{ job_player_create, UNDO_ALWAYS,
 				  "commit the player" },
 	[JOB_PLAYER_SET] =	{ job_player_set, UNDO_ALWAYS,

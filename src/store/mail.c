@@ -239,10 +239,25 @@ store_outbox_recent(struct store *s, const char *recipient, const char *kind,
 	return store_exec_count(s, st, "count recent mail", n);
 }
 
+/* Count the messages of `kind` queued for anyone since `since`. */
+enum store_status
+store_outbox_recent_all(struct store *s, const char *kind, int64_t since,
+    int64_t *n)
+{
+	struct db_stmt	*st;
+
+	if ((st = store_stmt(s, ST_OUTBOX_RECENT_ALL)) == NULL)
+		return STORE_ERROR;
+	db_bind_text(st, 1, kind);
+	db_bind_int64(st, 2, since);
+	return store_exec_count(s, st, "count recent mail", n);
+}
+
 /* Hold back one answer to a refused mail, and count what is held. */
 enum store_status
 store_refusal_hold(struct store *s, const char *recipient, int64_t player_id,
-    int64_t now, int64_t *held, int64_t *since, int64_t *summary_at)
+    int64_t now, const char *code, const char *reason, int64_t *held,
+    int64_t *since, int64_t *summary_at)
 {
 	struct db_stmt		*st;
 	enum store_status	 status;
@@ -252,6 +267,8 @@ store_refusal_hold(struct store *s, const char *recipient, int64_t player_id,
 	db_bind_text(st, 1, recipient);
 	db_bind_int64(st, 2, player_id);
 	db_bind_int64(st, 3, now);
+	db_bind_text(st, 4, code);
+	db_bind_text(st, 5, reason);
 	status = store_step_one(s, st, "hold an answer", "no row");
 	if (status == STORE_OK) {
 		*held = db_column_int64(st, 0);
@@ -273,6 +290,56 @@ store_refusal_summarised(struct store *s, const char *recipient, int64_t now)
 	db_bind_text(st, 1, recipient);
 	db_bind_int64(st, 2, now);
 	return store_exec_stmt(s, st, "record the summary");
+}
+
+/* List the players whose held refusals are due for a summary. */
+enum store_status
+store_refusal_due(struct store *s, int64_t before, int64_t *ids, size_t max,
+    size_t *n)
+{
+	struct db_stmt		*st;
+	enum store_status	 status = STORE_OK;
+	enum db_rc		 rc;
+
+	*n = 0;
+	if ((st = store_stmt(s, ST_REFUSAL_DUE)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, before);
+	db_bind_int64(st, 2, (int64_t)max);
+	while ((rc = db_step(st)) == DB_ROW && *n < max)
+		ids[(*n)++] = db_column_int64(st, 0);
+	if (rc != DB_ROW && rc != DB_DONE)
+		status = store_fail(s, rc, "list the held refusals");
+	store_done(st);
+	return status;
+}
+
+/* Read what is held for a player. */
+enum store_status
+store_refusal_get(struct store *s, int64_t player_id,
+    struct store_refusal *out)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	if ((st = store_stmt(s, ST_REFUSAL_GET)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, player_id);
+	status = store_step_one(s, st, "read the held refusals",
+	    "nothing held");
+	if (status == STORE_OK) {
+		snprintf(out->recipient, sizeof out->recipient, "%s",
+		    db_column_text(st, 0));
+		out->held = db_column_int64(st, 1);
+		out->since = db_column_int64(st, 2);
+		out->summary_at = db_column_int64(st, 3);
+		snprintf(out->last_code, sizeof out->last_code, "%s",
+		    db_column_text(st, 4));
+		snprintf(out->last_reason, sizeof out->last_reason, "%s",
+		    db_column_text(st, 5));
+	}
+	store_done(st);
+	return status;
 }
 
 /* Count the messages waiting to be sent. */

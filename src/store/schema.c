@@ -430,6 +430,16 @@ static const char *const store_migrations[] = {
 	");"
 	"CREATE INDEX mail_tokens_game ON mail_tokens (game_id);"
 	"CREATE INDEX mail_tokens_player ON mail_tokens (player_id);",
+
+	/* 17 -> 18: the last held refusal's code and sentence, for the
+	 * summary the clock sends a day after the previous one; the how-to
+	 * answers counted over every address (an hourly cap). */
+	"ALTER TABLE refusal_answers ADD COLUMN last_code TEXT NOT NULL"
+	"  DEFAULT '';"
+	"ALTER TABLE refusal_answers ADD COLUMN last_reason TEXT NOT NULL"
+	"  DEFAULT '';"
+	"CREATE INDEX refusal_answers_player ON refusal_answers (player_id);"
+	"CREATE INDEX outbox_kind ON outbox (kind, created);",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

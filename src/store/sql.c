@@ -213,15 +213,27 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "WHERE recipient = ?1 AND kind = ?2 AND created >= ?3" },
 	[ST_REFUSAL_HOLD] = { "refusal-hold", 0,
 	    "INSERT INTO refusal_answers (recipient, player_id, held, "
-	    "held_since, summary_at) VALUES (?1, ?2, 1, ?3, 0) "
+	    "held_since, summary_at, last_code, last_reason) "
+	    "VALUES (?1, ?2, 1, ?3, 0, ?4, ?5) "
 	    "ON CONFLICT (recipient) DO UPDATE SET "
 	    "held = refusal_answers.held + 1, "
 	    "held_since = CASE WHEN refusal_answers.held = 0 THEN ?3 "
 	    "ELSE refusal_answers.held_since END, "
-	    "player_id = ?2 RETURNING held, held_since, summary_at" },
+	    "player_id = ?2, last_code = ?4, last_reason = ?5 "
+	    "RETURNING held, held_since, summary_at" },
 	[ST_REFUSAL_SUMMARISED] = { "refusal-summarised", 0,
 	    "UPDATE refusal_answers SET held = 0, summary_at = ?2 "
 	    "WHERE recipient = ?1" },
+	[ST_REFUSAL_DUE] = { "refusal-due", 1,
+	    "SELECT DISTINCT player_id FROM refusal_answers "
+	    "WHERE held > 0 AND summary_at <= ?1 ORDER BY player_id "
+	    "LIMIT ?2" },
+	[ST_REFUSAL_GET] = { "refusal-get", 0,
+	    "SELECT recipient, held, held_since, summary_at, last_code, "
+	    "last_reason FROM refusal_answers WHERE player_id = ?1 "
+	    "AND held > 0 ORDER BY summary_at, recipient LIMIT 1" },
+	[ST_OUTBOX_RECENT_ALL] = { "outbox-recent-all", 0,
+	    "SELECT COUNT(*) FROM outbox WHERE kind = ?1 AND created >= ?2" },
 	[ST_OUTBOX_PENDING] = { "outbox-pending", 0,
 	    "SELECT COUNT(*) FROM outbox WHERE sent IS NULL AND failed IS NULL "
 	    "AND next_attempt >= 0" },

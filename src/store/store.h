@@ -85,7 +85,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	17
+#define STORE_SCHEMA_VERSION	18
 
 enum store_status {
 	STORE_OK = 0,
@@ -850,17 +850,41 @@ enum store_status store_outbox_failed(struct store *, int64_t id, int64_t at,
 
 /*
  * Hold back one answer to a mail refused in the name of player
- * `player_id`, whose address is `recipient`: count it, and give the
- * refusals held since the last summary (*held, the first at *since) and
- * when that summary was queued (*summary_at, 0: never).
+ * `player_id`, whose address is `recipient`, with its code and sentence
+ * (kept as the last one): count it, and give the refusals held since the
+ * last summary (*held, the first at *since) and when that summary was
+ * queued (*summary_at, 0: never).
  */
 enum store_status store_refusal_hold(struct store *, const char *recipient,
-    int64_t player_id, int64_t now, int64_t *held, int64_t *since,
-    int64_t *summary_at);
+    int64_t player_id, int64_t now, const char *code, const char *reason,
+    int64_t *held, int64_t *since, int64_t *summary_at);
 
 /* Record that a summary of the held refusals went out at `now`. */
 enum store_status store_refusal_summarised(struct store *,
     const char *recipient, int64_t now);
+
+/*
+ * The players with refusals held and no summary since `before`: up to
+ * `max` ids into ids[], their number into *n.
+ */
+enum store_status store_refusal_due(struct store *, int64_t before,
+    int64_t *ids, size_t max, size_t *n);
+
+/* What is held for a player (STORE_NOTFOUND: nothing). */
+struct store_refusal {
+	char	 recipient[STORE_EMAIL_SIZE];
+	int64_t	 held;			/* refusals not answered */
+	int64_t	 since;			/* the first of them */
+	int64_t	 summary_at;		/* the last summary, 0: never */
+	char	 last_code[32];
+	char	 last_reason[512];
+};
+enum store_status store_refusal_get(struct store *, int64_t player_id,
+    struct store_refusal *out);
+
+/* Messages of `kind` queued for anyone since `since` (overall caps). */
+enum store_status store_outbox_recent_all(struct store *, const char *kind,
+    int64_t since, int64_t *n);
 
 /* Messages of `kind` queued for `recipient` since `since` (rate limits). */
 enum store_status store_outbox_recent(struct store *, const char *recipient,
