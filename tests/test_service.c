@@ -718,50 +718,38 @@ test_mail_too_large(void **state)
 	assert_int_equal(outbox_count(fx, "mallory@evil.example").howto, 0);
 }
 
+/* Mail without a statement from `from`, as message `uid`. */
+static void
+howto_one(struct fx *fx, int uid, const char *from)
+{
+	struct service_mail_in		in;
+	enum service_mail_outcome	out;
+	struct service_error		err;
+	char				mid[64];
+
+	memset(&in, 0, sizeof in);
+	snprintf(mid, sizeof mid, "<howto%d@example.net>", uid);
+	in.mailbox = "INBOX";
+	in.uidvalidity = 1;
+	in.uid = uid;
+	in.message_id = mid;
+	in.sender = from;
+	in.subject = "hello";
+	assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
+	assert_int_equal(out, SERVICE_MAIL_NO_STATEMENT);
+}
+
 /* Mail without a statement from `n` addresses, first..first+n-1. */
 static void
 howto_mail(struct fx *fx, int first, int n)
 {
-	struct service_mail_in		in;
-	enum service_mail_outcome	out;
-	struct service_error		err;
-	char				mid[64], from[64];
-	int				i;
+	char	from[64];
+	int	i;
 
 	for (i = first; i < first + n; i++) {
-		memset(&in, 0, sizeof in);
-		snprintf(mid, sizeof mid, "<howto%d@example.net>", i);
 		snprintf(from, sizeof from, "someone%d@example.net", i);
-		in.mailbox = "INBOX";
-		in.uidvalidity = 1;
-		in.uid = 1000 + i;
-		in.message_id = mid;
-		in.sender = from;
-		in.subject = "hello";
-		assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
-		assert_int_equal(out, SERVICE_MAIL_NO_STATEMENT);
+		howto_one(fx, 1000 + i, from);
 	}
-}
-
-/* Mail without a statement again from address i, as a new message. */
-static void
-howto_mail_again(struct fx *fx, int i)
-{
-	struct service_mail_in		in;
-	enum service_mail_outcome	out;
-	struct service_error		err;
-	char				from[64];
-
-	memset(&in, 0, sizeof in);
-	snprintf(from, sizeof from, "someone%d@example.net", i);
-	in.mailbox = "INBOX";
-	in.uidvalidity = 1;
-	in.uid = 5000 + i;
-	in.message_id = "again@example.net";
-	in.sender = from;
-	in.subject = "hello again";
-	assert_int_equal(service_mail(fx->svc, &in, &out, &err), 0);
-	assert_int_equal(out, SERVICE_MAIL_NO_STATEMENT);
 }
 
 /* How many how-tos the outbox holds, over every address. */
@@ -804,7 +792,7 @@ test_howto_cap(void **state)
 	atomic_store(&fx->now, T0 + HOUR + 1);
 	howto_mail(fx, 200, 2);
 	assert_int_equal(howto_total(fx, 200, 2), 2);
-	howto_mail_again(fx, 0);
+	howto_one(fx, 5000, "someone0@example.net");
 	assert_int_equal(howto_total(fx, 0, 1), 1);
 	assert_int_equal(metric_value("corrchess_mail_answers_held_total"
 	    "{kind=\"howto\"}") - held0, 1);
