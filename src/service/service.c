@@ -367,7 +367,6 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	pthread_mutex_init(&svc->render_lock, NULL);
 	pthread_mutex_init(&svc->lock, NULL);
 	pthread_cond_init(&svc->work, NULL);
-	pthread_cond_init(&svc->done, NULL);
 	if (cfg->server_sk != NULL) {
 		memcpy(svc->server_sk, cfg->server_sk, SIG_SECKEY_BYTES);
 		svc->has_server_key = true;
@@ -446,7 +445,6 @@ service_close(struct service *svc)
 		pthread_mutex_destroy(&svc->render_lock);
 		pthread_mutex_destroy(&svc->lock);
 		pthread_cond_destroy(&svc->work);
-		pthread_cond_destroy(&svc->done);
 	}
 	if (svc->logins != NULL)
 		pthread_mutex_destroy(&svc->login_lock);

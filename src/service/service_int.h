@@ -274,7 +274,8 @@ struct job {
 							   ended; JOB_REMIND,
 							   JOB_DIGEST: a mail
 							   was queued */
-	bool				 done;
+	/* Who waits for this job (writer.c): the writer wakes only them. */
+	struct job_waiter		*waiter;
 };
 
 /* The rebuilt state of one game, owned by the writer thread. */
@@ -318,7 +319,7 @@ struct service {
 
 	pthread_mutex_t		 lock;		/* queue and job results */
 	pthread_cond_t		 work;		/* the writer waits here */
-	pthread_cond_t		 done;		/* callers wait here */
+	bool			 idle;		/* ... and is waiting */
 	struct job		*head, *tail;
 	bool			 stopping;
 	pthread_t		 writer;

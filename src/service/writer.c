@@ -202,18 +202,30 @@ batch_run(struct service *svc, struct job *batch)
 	service_count_batch(n);
 }
 
+/*
+ * A caller waiting for its jobs: the writer wakes each caller once, when
+ * the last of its jobs is done, instead of every caller after every batch.
+ */
+struct job_waiter {
+	pthread_cond_t	cv;
+	size_t		left;	/* jobs not done yet */
+};
+
 /* Run the writer thread: take waiting jobs, commit them together. */
 static void *
 writer_main(void *arg)
 {
 	struct service	*svc = arg;
-	struct job	*batch, *j, *last;
+	struct job	*batch, *j, *last, *next;
 	int		 n;
 
 	pthread_mutex_lock(&svc->lock);
 	for (;;) {
-		while (svc->head == NULL && !svc->stopping)
+		while (svc->head == NULL && !svc->stopping) {
+			svc->idle = true;
 			pthread_cond_wait(&svc->work, &svc->lock);
+			svc->idle = false;
+		}
 		if (svc->head == NULL)
 			break;
 		batch = last = svc->head;
@@ -228,9 +240,13 @@ writer_main(void *arg)
 		batch_run(svc, batch);
 
 		pthread_mutex_lock(&svc->lock);
-		for (j = batch; j != NULL; j = j->next)
-			j->done = true;
-		pthread_cond_broadcast(&svc->done);
+		/* A job belongs to its caller again once its waiter is told:
+		 * read next first. */
+		for (j = batch; j != NULL; j = next) {
+			next = j->next;
+			if (--j->waiter->left == 0)
+				pthread_cond_signal(&j->waiter->cv);
+		}
 	}
 	pthread_mutex_unlock(&svc->lock);
 	return NULL;
@@ -244,32 +260,38 @@ writer_main(void *arg)
 int
 writer_submit_all(struct service *svc, struct job *jobs, size_t n)
 {
-	size_t	i;
+	struct job_waiter	w;
+	size_t			i;
 
 	if (n == 0)
 		return 0;
+	pthread_cond_init(&w.cv, NULL);
+	w.left = n;
 	pthread_mutex_lock(&svc->lock);
 	if (svc->stopping) {
 		pthread_mutex_unlock(&svc->lock);
+		pthread_cond_destroy(&w.cv);
 		for (i = 0; i < n; i++)
 			jobs[i].rc = service_fail(jobs[i].err, 503, "stopping",
 			    "the server is stopping; try again in a moment");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		jobs[i].next = NULL;
-		jobs[i].done = false;
-		if (svc->tail != NULL)
-			svc->tail->next = &jobs[i];
-		else
-			svc->head = &jobs[i];
-		svc->tail = &jobs[i];
+		jobs[i].next = i + 1 < n ? &jobs[i + 1] : NULL;
+		jobs[i].waiter = &w;
 	}
-	pthread_cond_signal(&svc->work);
-	for (i = 0; i < n; i++)
-		while (!jobs[i].done)
-			pthread_cond_wait(&svc->done, &svc->lock);
+	if (svc->tail != NULL)
+		svc->tail->next = &jobs[0];
+	else
+		svc->head = &jobs[0];
+	svc->tail = &jobs[n - 1];
+	/* A busy writer takes the job with its next batch. */
+	if (svc->idle)
+		pthread_cond_signal(&svc->work);
+	while (w.left > 0)
+		pthread_cond_wait(&w.cv, &svc->lock);
 	pthread_mutex_unlock(&svc->lock);
+	pthread_cond_destroy(&w.cv);
 	return 0;
 }
 
