@@ -907,8 +907,37 @@ req GET "/api/v1/games/$ga" -H 'Accept: text/plain'
 check "its text read twice: the same bytes" cmp -s "$tmp/out" \
     "$tmp/game1.txt"
 check "its text is the board, not JSON" sh -c "! grep -q '^{' '$tmp/out'"
+# ETag and If-None-Match: 304 without the bytes while they are the same.
+# etag_of PATH: the ETag of a GET of PATH.
+etag_of() {
+	curl -s -D "$tmp/hdr" -o /dev/null "$base$1"
+	sed -n 's/^[Ee][Tt][Aa][Gg]: *\("[0-9a-f]*"\).*/\1/p' "$tmp/hdr"
+}
+etag=$(etag_of "/api/v1/games/$ga")
+check "a game's answer has an ETag" test -n "$etag"
+check "and Cache-Control: no-cache" grep -qi '^cache-control: no-cache' \
+    "$tmp/hdr"
+rm -f "$tmp/out"	# curl writes no file for an answer without a body
+req GET "/api/v1/games/$ga" -H "If-None-Match: $etag"
+expect "the game asked again with its ETag" 304
+check "a 304 has no body" test ! -e "$tmp/out"
+req GET "/api/v1/games/$ga" -H "If-None-Match: \"0\", W/$etag"
+expect "its ETag, weak, among others" 304
+req GET "/api/v1/games/$ga" -H "If-None-Match: *"
+expect "If-None-Match: *" 304
+req GET "/api/v1/games/$ga" -H 'Accept: text/plain' -H "If-None-Match: $etag"
+expect "the text, other bytes, with the JSON's ETag" 200
+check "the text answered whole" grep -q 'Next statement to sign' "$tmp/out"
+ptag=$(etag_of "/api/v1/games/$ga/pgn")
+req GET "/api/v1/games/$ga/pgn" -H "If-None-Match: $ptag"
+expect "the PGN asked again with its ETag" 304
 admin PATCH /api/v1/players/bob/doors -d '{"xfcc":true}'
 expect "bob opens the Xfcc door again" 200
+req GET "/api/v1/games/$ga" -H "If-None-Match: $etag"
+expect "the game changed (a door opened): the old ETag gets the bytes" 200
+check "... with bob's Xfcc door open" grep -q '"black":\["signed","xfcc"\]}}$' \
+    "$tmp/out"
+same "... and a new ETag" "$(etag_of "/api/v1/games/$ga" | grep -c "^$etag\$")" 0
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "a game of the server's default" 201
 check "its doors: signatures only" grep -q \

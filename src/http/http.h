@@ -71,6 +71,14 @@ typedef void (*http_handler)(struct http_request *req,
  * such requests can wait at once (their actions then commit together).
  */
 #define HTTP_ROUTE_SLOW	0x1
+/*
+ * HTTP_ROUTE_ETAG: a 200 answer of bytes gets an ETag, a hash of those
+ * bytes, and Cache-Control: no-cache (ask again, but ask with the tag); a
+ * request whose If-None-Match names the tag is answered 304 Not Modified
+ * without the bytes. The handler runs as always: what is saved is the
+ * sending, and the client's reading.
+ */
+#define HTTP_ROUTE_ETAG	0x2
 
 struct http_route {
 	const char	*method;	/* "GET", "POST", ... */
@@ -218,6 +226,10 @@ void	http_respond_text(struct http_response *resp, unsigned status,
 void	http_respond_error(struct http_response *resp, unsigned status,
 	    const char *code, const char *fmt, ...)
 	    __attribute__((__format__(__printf__, 4, 5)));
+/* Tell whether an If-None-Match header value (NULL: none) names `etag`
+ * (a quoted entity tag), weakly compared, or is "*". */
+bool	http_etag_matches(const char *inm, const char *etag);
+
 /* Add a header to the answer (copied); call after http_respond_*. */
 void	http_response_header(struct http_response *resp, const char *name,
 	    const char *value);

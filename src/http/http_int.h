@@ -152,6 +152,13 @@ struct http_request {
 	struct http_request	*wnext;
 };
 
+/* response.c */
+
+/* A quoted entity tag: two 64-bit halves in hex. */
+#define HTTP_ETAG_SIZE	35
+/* Tag a 200 answer (HTTP_ROUTE_ETAG); 304 when If-None-Match names it. */
+void	http_response_etag(struct http_request *, struct http_response *);
+
 /* guard.c */
 
 /* Set up, start, stop and free the guards (see guard.c). */

@@ -88,6 +88,9 @@ http_queue(struct http_server *srv, struct http_request *req,
 		http_respond_error(resp, 500, "internal",
 		    "the server failed to answer");
 	}
+	if (req->croute != NULL &&
+	    (req->croute->route->flags & HTTP_ROUTE_ETAG) != 0)
+		http_response_etag(req, resp);
 	if (resp->has_fd) {
 		mr = MHD_create_response_from_fd64(resp->fd_size, resp->fd);
 		if (mr != NULL)

@@ -24,25 +24,6 @@ assets_url(enum asset_id id)
 	return assets_data[id].url;
 }
 
-/* Tell whether an If-None-Match header names `etag` (or is "*"). */
-static int
-etag_matches(const char *inm, const char *etag)
-{
-	size_t	n = strlen(etag), k;
-
-	while (inm != NULL && *inm != '\0') {
-		inm += strspn(inm, " \t,");
-		k = strcspn(inm, ", \t");
-		if ((k == 1 && inm[0] == '*') || (k == n &&
-		    strncmp(inm, etag, n) == 0) || (k == n + 2 &&
-		    strncmp(inm, "W/", 2) == 0 &&
-		    strncmp(inm + 2, etag, n) == 0))
-			return 1;
-		inm += k;
-	}
-	return 0;
-}
-
 /* Answer an asset. */
 void
 assets_respond(struct http_request *req, struct http_response *resp,
@@ -61,7 +42,8 @@ assets_respond(struct http_request *req, struct http_response *resp,
 	}
 	type = strstr(a->name, ".js") != NULL ?
 	    "text/javascript; charset=utf-8" : "text/css; charset=utf-8";
-	if (etag_matches(http_request_header(req, "If-None-Match"), a->etag))
+	if (http_etag_matches(http_request_header(req, "If-None-Match"),
+	    a->etag))
 		http_respond_data(resp, 304, type, "", 0);
 	else
 		http_respond_data(resp, 200, type, a->data, a->size);
