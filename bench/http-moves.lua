@@ -19,6 +19,10 @@
 --       GET /api/v1/games/ID, ID cycling through FIRST..LAST.
 --   wrk -t N -c N ... -s http-moves.lua URL -- page GAMES
 --       GET /games/ID (the web page), ID cycling through 1..GAMES.
+--   wrk -t N -c N ... -s http-moves.lua URL -- revisit GAMES
+--       as get, each with If-None-Match: the ETag this connection was
+--       last given for the game (a poller's visit; 304 is the answer
+--       wanted once every game was seen).
 --
 -- At the end it prints "answers: STATUSxCOUNT ...", "requests: N" (answers
 -- received), "non-201: N" (moves) or "non-200: N" (get), and "exhausted: N"
@@ -33,7 +37,8 @@ function setup(thread)
 	table.insert(threads, thread)
 end
 
-local lines, nlines, pos, ngames, next_game
+local lines, nlines, pos, ngames, next_game, asked
+local tags = {}
 local counts = {}
 exhausted = 0
 
@@ -81,8 +86,12 @@ function request()
 	if mode == "page" then
 		return wrk.format("GET", "/games/" .. next_game)
 	end
-	return wrk.format("GET", "/api/v1/games/" ..
-	    (first_game + next_game - 1))
+	asked = first_game + next_game - 1
+	if mode == "revisit" and tags[asked] ~= nil then
+		return wrk.format("GET", "/api/v1/games/" .. asked,
+		    { ["If-None-Match"] = tags[asked] })
+	end
+	return wrk.format("GET", "/api/v1/games/" .. asked)
 end
 
 function response(status, headers, body)
@@ -93,7 +102,11 @@ function response(status, headers, body)
 	if mode == "moves" then
 		pos = pos + 1
 	end
-	if status ~= 201 and status ~= 200 and first_bad == nil then
+	if mode == "revisit" and asked ~= nil and headers["ETag"] ~= nil then
+		tags[asked] = headers["ETag"]
+	end
+	if status ~= 201 and status ~= 200 and status ~= 304 and
+	    first_bad == nil then
 		first_bad = status .. " " .. body
 	end
 end
@@ -116,7 +129,9 @@ function done(summary, latency, requests)
 		for k, v in c:gmatch("(%d+)=(%d+)") do
 			total[k] = (total[k] or 0) + tonumber(v)
 		end
-		if t:get("mode") ~= "moves" then
+		if t:get("mode") == "revisit" then
+			want = 304
+		elseif t:get("mode") ~= "moves" then
 			want = 200
 		end
 		nexh = nexh + (t:get("exhausted") or 0)
