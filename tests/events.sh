@@ -683,5 +683,31 @@ check "names the event's allowance" grep -q \
 try "$g" ivy "leave $y-03-01 $y-03-15"
 expect "a leave within it" 201
 
+# --- Rated games outside events -----------------------------------------
+
+admin POST /api/v1/games -d '{"white":"gus","black":"ivy","rated":"yes"}'
+expect "rated must be true or false" 400 bad-request
+admin POST /api/v1/games -d '{"white":"gus","black":"ivy"}'
+expect "an ordinary game, rated by the server's default" 201
+g=$(jval id)
+act "$g" gus "move d4"
+act "$g" ivy resign
+req GET /api/v1/ratings/gus
+expect "gus is rated after it" 200
+same "the ordinary game in gus's history" "$(jpy '[(h["game"], h["opponent"],
+    h["score"]) for h in j["history"]]')" "[($g, 'ivy', 1.0)]"
+same "rated as tests/glicko2.py rates one game between new players" \
+    "$(jpy '"%.4f" % j["rating"]')" "$(echo "0 gus ivy 1" |
+    python3 "$top_srcdir/tests/glicko2.py" 0.5 86400 |
+    awk '$1 == "gus" { printf "%.4f\n", $2 }')"
+req GET /api/v1/ratings -H 'Accept: text/plain'
+check "gus in the rating list" grep -q 'gus' "$tmp/out"
+admin POST /api/v1/games -d '{"white":"hal","black":"ivy","rated":false}'
+expect "an unrated ordinary game" 201
+g=$(jval id)
+act "$g" hal resign
+req GET /api/v1/ratings/hal
+expect "an unrated game rates no one" 404 not-rated
+
 daemon_stop
 finish

@@ -70,7 +70,9 @@ move_result() {
 	    "$tmp/out")
 }
 
-sed -e 's/^port = .*/port = 0/' \
+# Only the games of rated events are rated here ([game] rated = no), so
+# that the ratings in GetMyGames are those of the one rated game below.
+sed -e 's/^port = .*/port = 0/' -e 's/^rated = yes$/rated = no/' \
     -e '/^\[xfcc\]/,/^\[/s/^enabled = no$/enabled = yes/' "$example" \
     >"$tmp/test.conf"
 echo 0 >"$tmp/clock"

@@ -166,7 +166,7 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 {
 	static const char *const	 keys[] = { "white", "black", "variant",
 	    "fen", "time_control", "policy", "event", "site", "round",
-	    "auth", "chess960" };
+	    "auth", "chess960", "rated" };
 	const char			**dst[] = { &gp->white, &gp->black,
 	    &gp->variant, &gp->fen, &gp->time_control, &gp->policy, &gp->event,
 	    &gp->site, &gp->round, &gp->auth };
@@ -176,6 +176,7 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 
 	memset(gp, 0, sizeof *gp);
 	gp->chess960 = -1;
+	gp->rated = -1;
 	if (!json_is_object(body))
 		return errbuf_set(why, whysize,
 		    "the body must be a JSON object");
@@ -185,6 +186,13 @@ api_json_game(json_t *body, struct service_game_params *gp, char *why,
 	for (i = 0; i < sizeof dst / sizeof dst[0]; i++)
 		if (!api_json_member_str(body, keys[i], dst[i]))
 			return bad_member(why, whysize, keys[i], "a string");
+	n = json_object_get(body, "rated");
+	if (n != NULL && !json_is_null(n)) {
+		if (!json_is_boolean(n))
+			return bad_member(why, whysize, "rated",
+			    "true or false");
+		gp->rated = json_is_true(n) ? 1 : 0;
+	}
 	n = json_object_get(body, "chess960");
 	if (n == NULL || json_is_null(n))
 		return API_JSON_OK;

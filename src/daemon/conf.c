@@ -202,6 +202,11 @@ const struct conf_key conf_table[] = {
 	  "only before this many moves are played, that is while fewer "
 	  "than twice as many half-moves are (0: never; a game further on "
 	  "is adjudicated instead)." },
+	{ .section = "game", .name = "rated", .type = CONF_BOOL,
+	  .def = "yes", .offset = OFF(game.rated),
+	  .help = "Rate a game created without \"rated\" (Glicko-2, the "
+	  "[ratings] below) when it ends over the board; an event's games "
+	  "follow the event's own rule (rated by default)." },
 	{ .section = "game", .name = "auth", .type = CONF_CHOICE,
 	  .choices = conf_auth_choices, .def = "signed",
 	  .offset = OFF(game.auth),

@@ -98,6 +98,7 @@ struct conf {
 		long long	 leave_days;		/* per player and year */
 		long long	 abort_moves;		/* admin abort before */
 		long long	 auth;			/* enum conf_auth */
+		long long	 rated;			/* bool */
 	} game;
 	struct conf_ratings {
 		long long	 tau;			/* millionths */

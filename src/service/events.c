@@ -781,8 +781,9 @@ job_event_withdraw(struct service *svc, struct job *j, int64_t now)
 
 /*
  * In the writer, in the transaction where game `row` ended: the game is
- * rated when its event is, and the event (if any) finishes with its last
- * game.
+ * rated when it was created rated (an event's game as its event, another
+ * as its creation or the server's [game] rated said), and its event (if
+ * any) finishes with its last game.
  */
 int
 event_game_over(struct service *svc, const struct store_game *row,
@@ -790,18 +791,24 @@ event_game_over(struct service *svc, const struct store_game *row,
 {
 	struct store_event	e;
 	struct store_event_game	eg;
+	struct store_game_rules	gr;
+	bool			in_event;
 
+	if (store_game_rules_get(svc->wstore, row->id, &gr) != STORE_OK)
+		return -1;
 	switch (store_event_get_by_game(svc->wstore, row->id, &e, &eg)) {
 	case STORE_OK:
+		in_event = true;
 		break;
 	case STORE_NOTFOUND:
-		return 0;
+		in_event = false;
+		break;
 	default:
 		return -1;
 	}
 	/* A game ended by a withdrawal is not rated. */
-	if (e.rated && eg.adjusted[0] == '\0' &&
+	if (gr.rated && (!in_event || eg.adjusted[0] == '\0') &&
 	    rating_game(svc, row, now) != 0)
 		return -1;
-	return event_finish_check(svc, &e, now, NULL);
+	return in_event ? event_finish_check(svc, &e, now, NULL) : 0;
 }

@@ -241,7 +241,8 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 				       .u.game_create = { .row = &row,
 				       .g = &g, .now = now,
 				       .auth = gp->auth,
-				       .rated = gp->rated == 1 } };
+				       .rated = gp->rated >= 0 ? gp->rated == 1 :
+				       svc->rated_default } };
 	int			 rc = -1;
 
 	memset(&g, 0, sizeof g);

@@ -87,6 +87,8 @@ struct service_config {
 	 * "signed-or-attested". */
 	const uint8_t	*server_sk;	/* SIG_SECKEY_BYTES */
 	const char	*auth_default;
+	bool		 rated_default;	/* a game created without "rated"
+					   is rated (Glicko-2) */
 	struct service_ratings ratings;
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
@@ -121,7 +123,8 @@ struct service_game_params {
 	const char	*round;
 	const char	*auth;		/* "signed", "signed-or-attested";
 					   NULL: the server's default */
-	int		 rated;		/* 1, 0, or -1: not rated */
+	int		 rated;		/* 1, 0, or -1: the server's
+					   rated_default */
 	int		 draw_min_move;	/* ICCF draw rules (0: none): no
 					   offer before this move, */
 	int		 draw_offer_every;	/* one a player per N moves */

@@ -344,6 +344,7 @@ struct service {
 	bool			 has_server_key;
 	uint8_t			 server_sk[SIG_SECKEY_BYTES];
 	char			 auth_default[STORE_AUTH_SIZE];
+	bool			 rated_default;
 	/* Failed logins by player and by address (doors.c). */
 	pthread_mutex_t		 login_lock;
 	struct login_slot	*logins;	/* SERVICE_LOGIN_SLOTS */
