@@ -1118,20 +1118,76 @@ record_collect(void *arg, const struct store_action *a)
 	    "attested", a->attested[0] ? a->attested : NULL));
 }
 
-/* GET /api/v1/games/{id}/records: the signed record, with its hash chain. */
+/* Add the keys a game's record is checked with to `o`: both players'
+ * (revoked ones too), each with its player, and the server's. */
+static int
+record_keys(struct service *svc, int64_t id, json_t *o,
+    struct service_error *err)
+{
+	struct service_game	 g;
+	struct service_player	 sp;
+	const char		*names[2];
+	uint8_t			 pk[SIG_PUBKEY_BYTES];
+	char			 line[SIG_PUBKEY_LINE_SIZE + 32];
+	json_t			*a = json_array(), *k;
+	size_t			 c, i;
+
+	if (service_game_get(svc, id, &g, err) != 0) {
+		json_decref(a);
+		return -1;
+	}
+	names[0] = g.row.white_name;
+	names[1] = g.row.black_name;
+	for (c = 0; c < 2; c++) {
+		if (service_player_get(svc, names[c], &sp, err) != 0) {
+			service_game_free(&g);
+			json_decref(a);
+			return -1;
+		}
+		for (i = 0; i < sp.nkeys; i++) {
+			k = key_json(&sp.keys[i]);
+			json_object_set_new(k, "player", json_string(names[c]));
+			json_array_append_new(a, k);
+		}
+		service_player_free(&sp);
+	}
+	service_game_free(&g);
+	json_object_set_new(o, "keys", a);
+	if (service_server_key(svc, pk) == 0 &&
+	    sig_pubkey_format(pk, "corrchessd", line, sizeof line) == 0) {
+		line[strcspn(line, "\n")] = '\0';
+		json_object_set_new(o, "server_key", json_string(line));
+	}
+	return 0;
+}
+
+/*
+ * GET /api/v1/games/{id}/records: the signed record, with its hash chain
+ * and the keys to check it with.
+ */
 static void
 api_game_records(struct http_request *req, struct http_response *resp,
     void *user)
 {
 	struct service_error	 err;
-	json_t			*a;
+	int64_t			 id = http_request_param_int(req, "id");
+	json_t			*a, *o;
 
 	if (api_query_refused(req, resp, ""))
 		return;
 	a = json_array();
-	api_list_respond(resp, service_game_records(user,
-	    http_request_param_int(req, "id"), record_collect, a, &err), a,
-	    "records", &err);
+	if (service_game_records(user, id, record_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	o = json_pack("{s:o}", "records", a);
+	if (record_keys(user, id, o, &err) != 0) {
+		json_decref(o);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, o);
 }
 
 /*

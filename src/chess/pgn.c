@@ -164,8 +164,37 @@ chess_pgn_game_free(struct chess_pgn_game *g)
 	for (i = 0; i < g->tagcap; i++)
 		pgn_block_free(g->tags[i].name);
 	free(g->tags);
+	for (i = 0; i < g->ncomments; i++)
+		free(g->comments[i].text);
+	free(g->comments);
 	chess_game_free(&g->game);
 	memset(g, 0, sizeof *g);
+}
+
+/* Keep `n` bytes of comment text after `ply` moves; 0 or -1. */
+static int
+pgn_keep_comment(struct chess_pgn_game *g, size_t ply, const char *s,
+    size_t n)
+{
+	struct chess_pgn_comment	*v;
+	size_t				 cap;
+
+	if (n > CHESS_PGN_COMMENT_MAX || memchr(s, '}', n) != NULL ||
+	    g->ncomments >= CHESS_PGN_COMMENTS_MAX)
+		return -1;
+	if (g->ncomments == g->commentcap) {
+		cap = g->commentcap ? 2 * g->commentcap : 16;
+		if ((v = realloc(g->comments, cap * sizeof *v)) == NULL)
+			return -1;
+		g->comments = v;
+		g->commentcap = cap;
+	}
+	if ((g->comments[g->ncomments].text = malloc(n + 1)) == NULL)
+		return -1;
+	memcpy(g->comments[g->ncomments].text, s, n);
+	g->comments[g->ncomments].text[n] = '\0';
+	g->comments[g->ncomments++].ply = ply;
+	return 0;
 }
 
 /* Return the value of tag `name`, or NULL. */
@@ -254,6 +283,8 @@ pgn_reset(struct chess_pgn_game *g)
 	struct chess_position	start;
 
 	pgn_clear_tags(g);
+	while (g->ncomments > 0)
+		free(g->comments[--g->ncomments].text);
 	memcpy(g->result, "*", 2);
 	chess_position_start(&start);
 	if (g->game.keys == NULL || g->game.cap == 0)
@@ -455,6 +486,13 @@ pgn_count_lines(const char *s, size_t n)
 		s = nl + 1;
 	}
 	return lines;
+}
+
+/* Add a comment after `ply` moves. */
+int
+chess_pgn_add_comment(struct chess_pgn_game *g, size_t ply, const char *text)
+{
+	return pgn_keep_comment(g, ply, text, strlen(text));
 }
 
 /* Skip a {comment}; r->off is at the brace. */
@@ -661,9 +699,15 @@ chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g,
 			pgn_tag(&p);
 			continue;
 		case '{':
+			start = r->off + 1;
 			if (pgn_skip_comment(r) == -1) {
 				p.any = 1;
 				pgn_fail(&p, "comment not closed");
+			} else if (r->keep_comments && !p.failed &&
+			    pgn_keep_comment(g, g->game.nply, s + start,
+			    r->off - 1 - start) == -1) {
+				p.any = 1;
+				pgn_fail(&p, "too many or too long comments");
 			}
 			continue;
 		case ';':
@@ -815,6 +859,45 @@ pgn_out_word(struct pgn_out *o, const char *s, size_t n)
 	o->col += n;
 }
 
+/* Append a {comment}, its words wrapped like moves (runs of blanks and
+ * line ends become one space or one line end). */
+static void
+pgn_out_comment(struct pgn_out *o, const char *text)
+{
+	const char	*p = text, *w;
+	bool		 first = true;
+	char		 open[2] = "{";
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		w = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\n' &&
+		    *p != '\r')
+			p++;
+		if (first) {
+			/* The brace sticks to the first word. */
+			if (o->col > 0 && o->col + 2 + (size_t)(p - w) >
+			    PGN_COLUMNS) {
+				pgn_out_add(o, "\n", 1);
+				o->col = 0;
+			} else if (o->col > 0) {
+				pgn_out_add(o, " ", 1);
+				o->col++;
+			}
+			pgn_out_add(o, open, 1);
+			pgn_out_add(o, w, (size_t)(p - w));
+			o->col += 1 + (size_t)(p - w);
+			first = false;
+		} else if (p > w)
+			pgn_out_word(o, w, (size_t)(p - w));
+		if (*p == '\0')
+			break;
+	}
+	pgn_out_add(o, "}", 1);
+	o->col++;
+}
+
 /* True if `name` is written by chess_pgn_write() itself. */
 static int
 pgn_own_tag(const struct chess_pgn_game *g, const char *name)
@@ -839,8 +922,9 @@ chess_pgn_write(const struct chess_pgn_game *g, size_t *lenp)
 	char			 fen[CHESS_FEN_MAX], stdfen[CHESS_FEN_MAX];
 	char			 word[32];
 	const char		*v, *result;
-	size_t			 i, n;
+	size_t			 i, n, c;
 	unsigned long		 fullmove;
+	bool			 again;
 
 	memset(&o, 0, sizeof o);
 	result = g->result[0] != '\0' ? g->result : chess_pgn_tag(g, "Result");
@@ -868,8 +952,14 @@ chess_pgn_write(const struct chess_pgn_game *g, size_t *lenp)
 	pgn_out_add(&o, "\n", 1);
 
 	fullmove = pos.fullmove;
+	c = 0;
 	for (i = 0; i < g->game.nply; i++) {
-		if (pos.side == CHESS_WHITE || i == 0) {
+		again = i == 0;
+		while (c < g->ncomments && g->comments[c].ply <= i) {
+			pgn_out_comment(&o, g->comments[c++].text);
+			again = true;
+		}
+		if (pos.side == CHESS_WHITE || again) {
 			n = snprintf(word, sizeof word, "%lu%s", fullmove,
 			    pos.side == CHESS_WHITE ? "." : "...");
 			pgn_out_word(&o, word, n);
@@ -881,6 +971,8 @@ chess_pgn_write(const struct chess_pgn_game *g, size_t *lenp)
 			fullmove++;
 		chess_position_make(&pos, g->game.moves[i]);
 	}
+	while (c < g->ncomments)
+		pgn_out_comment(&o, g->comments[c++].text);
 	pgn_out_word(&o, result, strlen(result));
 	pgn_out_add(&o, "\n", 1);
 	if (o.oom) {

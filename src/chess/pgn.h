@@ -32,6 +32,21 @@ struct chess_pgn_tag {
 };
 
 /*
+ * A {comment} of the movetext: its text between the braces, as written
+ * (line ends and all), and where it stands: after `ply` moves (0: before
+ * the first). Owned by the game.
+ */
+struct chess_pgn_comment {
+	size_t	 ply;
+	char	*text;
+};
+
+/* Longest comment kept, and most comments kept per game: beyond them the
+ * game is refused. */
+#define CHESS_PGN_COMMENT_MAX	65536
+#define CHESS_PGN_COMMENTS_MAX	8192
+
+/*
  * One game. chess_pgn_next() fills it, reusing its memory from one game to
  * the next; chess_pgn_game_free() releases it. A zeroed struct is a valid
  * empty game.
@@ -43,6 +58,12 @@ struct chess_pgn_game {
 	struct chess_game	 game;		/* start position and moves */
 	char			 result[8];	/* "1-0" "0-1" "1/2-1/2" "*" */
 	unsigned long		 line;		/* input line where it began */
+	/* The movetext's comments in order (outside variations): read when
+	 * the reader keeps them; written by chess_pgn_write(). Set with
+	 * chess_pgn_add_comment(). */
+	struct chess_pgn_comment *comments;
+	size_t			 ncomments;
+	size_t			 commentcap;
 };
 
 /* A reader over a PGN text held in memory (BOM and CRLF allowed). The
@@ -52,6 +73,7 @@ struct chess_pgn_reader {
 	size_t		 len;
 	size_t		 off;
 	unsigned long	 line;		/* current line, from 1 */
+	int		 keep_comments;	/* set after init: fill comments */
 };
 
 /* Start reading `len` bytes at `buf`. */
@@ -91,6 +113,11 @@ void chess_pgn_reader_init(struct chess_pgn_reader *, const char *buf,
 int chess_pgn_next(struct chess_pgn_reader *, struct chess_pgn_game *g,
     char *err, size_t errsize);
 
+/* Add a comment after `ply` moves (text copied; it must not hold '}').
+ * 0, or -1 when out of memory or over the limits. */
+int chess_pgn_add_comment(struct chess_pgn_game *g, size_t ply,
+    const char *text);
+
 /* Release a game's memory; the struct is left zeroed. */
 void chess_pgn_game_free(struct chess_pgn_game *);
 
@@ -108,7 +135,10 @@ int chess_pgn_set_tag(struct chess_pgn_game *g, const char *name,
  * and the final marker are g->result (the Result tag when that is empty).
  * SetUp and FEN are made from g->game.start, never copied from the tags;
  * Chess960 games get Variant "Chess960" and a Shredder-FEN. Comments, NAGs
- * and variations are not kept on import, so none are written. Line ends
+ * and variations are not kept on import (comments are, when the reader
+ * keeps them); the game's comments are written where they stand, words
+ * wrapped like moves, and a Black move after a comment gets its number
+ * again ("1. e4 {...} 1... e5"). Line ends
  * are LF; no empty line follows the result. Returns a malloc'd
  * NUL-terminated string (caller frees) and its length in *lenp, or NULL when
  * out of memory.

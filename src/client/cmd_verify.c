@@ -11,18 +11,18 @@
  */
 
 /*
- * `corrchess verify GAME...` reads each game's record (GET
- * /api/v1/games/ID/records) and the server's key (GET /api/v1/server-key)
- * and checks, as doc/signatures.md says: every record's hash recomputed
- * from the one before, its statement and its signature bytes; every
- * record the server attested signed by the server's key over its
- * statement. It lists the attested plies, with the door. A record signed
- * by the player is checked against the chain; its signature is the
- * player's, whose keys the server does not publish.
+ * `corrchess verify [-s URL] GAME|FILE...`: for a game number, its record
+ * as the server exports it (GET /api/v1/games/ID/records, with the
+ * players' keys and the server's); for a FILE, a records export saved
+ * (JSON) or a PGN export (every game in it, read with its comments), even
+ * after a PGN tool rewrote it: checked offline by client/verify.c. "-"
+ * reads standard input.
  */
 
 #include "config.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +31,13 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "chess/pgn.h"
 #include "client/cli.h"
 #include "client/cli_conf.h"
 #include "client/cli_http.h"
 #include "client/cmd_verify.h"
+#include "client/verify.h"
 #include "sig/sig.h"
-#include "util/buf.h"
 
 /* GET a JSON object from the server; NULL (said) on failure. */
 static json_t *
@@ -60,155 +61,120 @@ get_json(const struct cli_cmd *self, const char *server, const char *path)
 	return j;
 }
 
-/* Read a 32-byte hash in hex; -1 when it is not one. */
+/* Verify game `id` as the server exports it; 0 or -1. */
 static int
-hash_read(const char *hex, uint8_t out[SIG_HASH_BYTES])
+verify_server(const struct cli_cmd *self, const char *server, uint64_t id)
 {
-	size_t	n = 0;
-
-	if (hex == NULL || strlen(hex) != 2 * SIG_HASH_BYTES ||
-	    sodium_hex2bin(out, SIG_HASH_BYTES, hex, strlen(hex), NULL, &n,
-	    NULL) != 0 || n != SIG_HASH_BYTES)
-		return -1;
-	return 0;
-}
-
-/* The door that let a record in without its player's signature: the
- * attested member, or "admin" for the admin's abort and adjudicate (signed
- * by the server too); NULL for a player's own. */
-static const char *
-record_door(const json_t *rec)
-{
-	const char	*kind = cli_http_json_str(rec, "kind");
-
-	if (cli_http_json_str(rec, "attested") != NULL)
-		return cli_http_json_str(rec, "attested");
-	if (kind != NULL && (strcmp(kind, "abort") == 0 ||
-	    strcmp(kind, "adjudicate") == 0))
-		return "admin";
-	return NULL;
-}
-
-/*
- * Check one record after `prev` (updated to its hash): the chain, and the
- * server's signature when it is attested. 0, or -1 with why in `why`.
- */
-static int
-record_check(const json_t *rec, uint8_t prev[SIG_HASH_BYTES],
-    const uint8_t server_pk[SIG_PUBKEY_BYTES], bool have_key, char *why,
-    size_t whysize)
-{
-	const char		*stmt = cli_http_json_str(rec, "statement");
-	const char		*sig = cli_http_json_str(rec, "signature");
-	const char		*kind = cli_http_json_str(rec, "kind");
-	const char		*attested = record_door(rec);
-	struct sig_statement	 st;
-	struct sig_signature	 sg;
-	enum sig_error		 se;
-	struct buf		 b = { 0 };
-	const uint8_t		*gb = NULL;
-	uint8_t			 h[SIG_HASH_BYTES], want[SIG_HASH_BYTES];
-	uint8_t			 back[SIG_HASH_BYTES];
-	size_t			 gl = 0;
+	struct verify_game	 vg;
+	json_t			*j, *k = NULL;
+	const char		*b64;
+	char			 path[64], why[256];
+	size_t			 n = 0;
 	int			 rc = -1;
-
-	if (hash_read(cli_http_json_str(rec, "prev_hash"), back) != 0 ||
-	    hash_read(cli_http_json_str(rec, "hash"), want) != 0 ||
-	    kind == NULL) {
-		snprintf(why, whysize, "the record is malformed");
-		goto out;
-	}
-	if (memcmp(back, prev, SIG_HASH_BYTES) != 0) {
-		snprintf(why, whysize, "prev_hash is not the hash of the "
-		    "record before");
-		goto out;
-	}
-	if (stmt != NULL) {
-		buf_addf(&b, "%s%s", stmt, sig != NULL ? sig : "");
-		if (b.data == NULL || sig_statement_parse(b.data, b.len, &st,
-		    &sg, &se) != 0) {
-			snprintf(why, whysize, "the statement or signature "
-			    "cannot be read: %s", b.data == NULL ?
-			    "out of memory" : sig_strerror(se));
-			goto out;
-		}
-		gb = sig_signature_bytes(&sg, &gl);
-	}
-	sig_record_hash(prev, (const uint8_t *)(stmt != NULL ? stmt : kind),
-	    strlen(stmt != NULL ? stmt : kind), gb, gl, h);
-	if (memcmp(h, want, SIG_HASH_BYTES) != 0) {
-		snprintf(why, whysize, "its hash does not match its contents");
-		goto out;
-	}
-	if (attested != NULL) {
-		if (!have_key) {
-			snprintf(why, whysize, "attested, but the server "
-			    "publishes no key");
-			goto out;
-		}
-		if (stmt == NULL || sg.form != SIG_FORM_RAW ||
-		    sig_verify(st.canon, st.canon_len, sg.raw,
-		    server_pk) != 0) {
-			snprintf(why, whysize, "attested (%s), but not signed "
-			    "by the server's key", attested);
-			goto out;
-		}
-	}
-	memcpy(prev, h, SIG_HASH_BYTES);
-	rc = 0;
- out:
-	buf_free(&b);
-	return rc;
-}
-
-/* Verify one game's record and print what was found; 0 or -1. */
-static int
-verify_game(const struct cli_cmd *self, const char *server, uint64_t id,
-    const uint8_t server_pk[SIG_PUBKEY_BYTES], bool have_key)
-{
-	json_t		*j, *recs, *rec;
-	uint8_t		 prev[SIG_HASH_BYTES] = { 0 };
-	char		 path[64], why[256];
-	struct buf	 plies = { 0 };
-	size_t		 i, n, nattested = 0;
-	json_int_t	 ply;
-	int		 rc = -1;
 
 	snprintf(path, sizeof path, "/api/v1/games/%llu/records",
 	    (unsigned long long)id);
 	if ((j = get_json(self, server, path)) == NULL)
 		return -1;
-	recs = json_object_get(j, "records");
-	n = json_is_array(recs) ? json_array_size(recs) : 0;
-	for (i = 0; i < n; i++) {
-		rec = json_array_get(recs, i);
-		if (record_check(rec, prev, server_pk, have_key, why,
-		    sizeof why) != 0) {
-			printf("game %llu: record %zu: %s\n",
-			    (unsigned long long)id, i + 1, why);
-			goto out;
-		}
-		if (record_door(rec) != NULL) {
-			cli_http_json_int(rec, "ply", &ply);
-			buf_addf(&plies, "%s%lld (%s, %s)", nattested ? ", " :
-			    "", (long long)ply, cli_http_json_str(rec, "san") ?
-			    cli_http_json_str(rec, "san") :
-			    cli_http_json_str(rec, "kind"), record_door(rec));
-			nattested++;
-		}
+	if (verify_from_json(j, id, &vg, why, sizeof why) != 0)
+		cli_error(self, "game %llu: %s", (unsigned long long)id, why);
+	else {
+		/* A server of before the keys in the export. */
+		if (!vg.has_server && (k = get_json(self, server,
+		    "/api/v1/server-key")) != NULL &&
+		    (b64 = cli_http_json_str(k, "base64")) != NULL &&
+		    sodium_base642bin(vg.server, sizeof vg.server, b64,
+		    strlen(b64), NULL, &n, NULL,
+		    sodium_base64_VARIANT_ORIGINAL) == 0 &&
+		    n == sizeof vg.server)
+			vg.has_server = true;
+		rc = verify_run(&vg, stdout);
 	}
-	printf("game %llu: %zu records, the chain holds; %zu attested by the "
-	    "server%s%s\n", (unsigned long long)id, n, nattested,
-	    nattested == 0 ? "" : nattested == 1 ? " at ply " : " at plies ",
-	    nattested ? plies.data : "");
-	rc = 0;
- out:
-	buf_free(&plies);
+	verify_game_free(&vg);
+	json_decref(k);
 	json_decref(j);
 	return rc;
 }
 
-/* corrchess verify [-s URL] GAME... */
+/* Verify every game of a PGN text; 0 or -1. */
+static int
+verify_pgn(const struct cli_cmd *self, const char *path, const char *text,
+    size_t len)
+{
+	struct chess_pgn_reader	 rd;
+	struct chess_pgn_game	 pg;
+	struct verify_game	 vg;
+	char			 why[384];
+	int			 got, rc = 0, ngames = 0;
+
+	memset(&pg, 0, sizeof pg);
+	chess_pgn_reader_init(&rd, text, len);
+	rd.keep_comments = 1;
+	while ((got = chess_pgn_next(&rd, &pg, why, sizeof why)) != 0) {
+		ngames++;
+		if (got < 0) {
+			cli_error(self, "%s: %s", path, why);
+			rc = -1;
+			continue;
+		}
+		if (verify_from_pgn(&pg, &vg, why, sizeof why) != 0) {
+			printf("%s: game %d: FAIL: %s\n", path, ngames, why);
+			rc = -1;
+		} else if (verify_run(&vg, stdout) != 0)
+			rc = -1;
+		verify_game_free(&vg);
+	}
+	chess_pgn_game_free(&pg);
+	if (ngames == 0) {
+		cli_error(self, "%s: no game in it", path);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Verify a file: a records export (JSON) or a PGN; 0 or -1. */
+static int
+verify_file(const struct cli_cmd *self, const char *path)
+{
+	struct verify_game	 vg;
+	json_error_t		 je;
+	json_t			*j;
+	char			*text = NULL, why[256];
+	size_t			 len = 0, skip;
+	int			 rc = -1;
+
+	memset(&vg, 0, sizeof vg);
+	if (cli_read_file(path, &text, &len) != 0) {
+		cli_error(self, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	skip = strspn(text, " \t\r\n");
+	if (skip < len && text[skip] == '{') {
+		if ((j = json_loadb(text, len, 0, &je)) == NULL)
+			cli_error(self, "%s: not JSON: %s (line %d)", path,
+			    je.text, je.line);
+		else if (verify_from_json(j, 0, &vg, why, sizeof why) != 0)
+			cli_error(self, "%s: %s", path, why);
+		else
+			rc = verify_run(&vg, stdout);
+		verify_game_free(&vg);
+		json_decref(j);
+	} else
+		rc = verify_pgn(self, path, text, len);
+	free(text);
+	return rc;
+}
+
+/* True when `s` is a game number. */
+static bool
+is_game(const char *s)
+{
+	uint64_t	id;
+
+	return cli_conf_number(s, SIG_GAME_MAX, &id) == 0 && id > 0;
+}
+
+/* corrchess verify [-s URL] GAME|FILE... */
 int
 cmd_verify(const struct cli_cmd *self, int argc, char **argv)
 {
@@ -217,46 +183,32 @@ cmd_verify(const struct cli_cmd *self, int argc, char **argv)
 		{ NULL, 0, 0, 0 }
 	};
 	struct cli_conf	 cf;
-	json_t		*k = NULL;
-	uint8_t		 pk[SIG_PUBKEY_BYTES];
 	uint64_t	 id;
-	const char	*b64;
-	size_t		 n = 0, i;
-	int		 ind, rc, started = 0, failed = 0;
-	bool		 have_key = false;
+	int		 ind, rc, i, started = 0, failed = 0;
 
 	memset(&cf, 0, sizeof cf);
 	if ((rc = cli_conf_options(self, argc, argv, opts, &cf, NULL, NULL,
 	    &ind)) != CLI_EXIT_OK)
 		goto out;
 	if (ind == argc) {
-		rc = cli_usage(self, "give game numbers");
+		rc = cli_usage(self, "give game numbers or files");
 		goto out;
 	}
-	for (i = (size_t)ind; i < (size_t)argc; i++)
-		if (cli_conf_number(argv[i], SIG_GAME_MAX, &id) == -1 ||
-		    id == 0) {
-			rc = cli_usage(self, "'%s' is not a game number",
-			    argv[i]);
+	for (i = ind; i < argc; i++) {
+		if (!is_game(argv[i])) {
+			failed |= verify_file(self, argv[i]);
+			continue;
+		}
+		if (!started && cli_http_start(self) == -1) {
+			rc = CLI_EXIT_FAIL;
 			goto out;
 		}
-	if (cli_http_start(self) == -1) {
-		rc = CLI_EXIT_FAIL;
-		goto out;
-	}
-	started = 1;
-	if ((k = get_json(self, cf.server, "/api/v1/server-key")) != NULL &&
-	    (b64 = cli_http_json_str(k, "base64")) != NULL &&
-	    sodium_base642bin(pk, sizeof pk, b64, strlen(b64), NULL, &n, NULL,
-	    sodium_base64_VARIANT_ORIGINAL) == 0 && n == sizeof pk)
-		have_key = true;
-	for (i = (size_t)ind; i < (size_t)argc; i++) {
+		started = 1;
 		cli_conf_number(argv[i], SIG_GAME_MAX, &id);
-		failed |= verify_game(self, cf.server, id, pk, have_key);
+		failed |= verify_server(self, cf.server, id);
 	}
 	rc = failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:
-	json_decref(k);
 	if (started)
 		cli_http_stop();
 	cli_conf_free(&cf);

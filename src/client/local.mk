@@ -19,6 +19,7 @@ src_corrchess_SOURCES = \
 	src/client/cmd_event.h src/client/cmd_event.c \
 	src/client/cmd_record.h src/client/cmd_record.c \
 	src/client/cmd_verify.h src/client/cmd_verify.c \
+	src/client/verify.h src/client/verify.c \
 	src/client/cmd_mail.h src/client/cmd_mail.c \
 	src/client/cmd_admin.h src/client/cmd_admin.c
 src_corrchess_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) \

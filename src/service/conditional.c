@@ -86,7 +86,7 @@ cond_notify(struct service *svc, const struct store_game *row,
 	if (!svc->mail)
 		return 0;
 	memset(&n, 0, sizeof n);
-	if (notify_fill(svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
+	if (notify_fill(svc, svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
 	    &pgn, now) != 0) {
 		rc = -1;
 		goto out;

@@ -106,7 +106,7 @@ notify_leave(struct service *svc, const struct store_game *row,
 	if (!svc->mail || (color != CHESS_WHITE && color != CHESS_BLACK))
 		return 0;
 	memset(&n, 0, sizeof n);
-	if (notify_fill(svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
+	if (notify_fill(svc, svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
 	    &pgn, now) != 0) {
 		rc = -1;
 		goto out;

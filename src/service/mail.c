@@ -310,7 +310,7 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 	if (j->game_id != 0 && store_game_get(svc->wstore, j->game_id,
 	    &row) == STORE_OK && row_color(&row, p.id) != -1 &&
 	    (c = cache_get(svc, &row, &ignore)) != NULL) {
-		if (notify_fill(svc->wstore, &row, &c->state, c->san, pl, &n,
+		if (notify_fill(svc, svc->wstore, &row, &c->state, c->san, pl, &n,
 		    &sanv, &pgn, now) != 0) {
 			rc = -1;
 			goto out;

@@ -72,7 +72,8 @@ notify_queue(struct service *svc, struct store *st, struct notice *n,
 /* Fill a notice with the game: players, moves, position, clocks, PGN. The
  * caller frees *sanp and *pgnp. */
 int
-notify_fill(struct store *st, const struct store_game *row,
+notify_fill(struct service *svc, struct store *st,
+    const struct store_game *row,
     const struct game *g, char (*san)[CHESS_SAN_MAX],
     struct store_player pl[2], struct notice *n, const char ***sanp,
     char **pgnp, int64_t now)
@@ -108,7 +109,7 @@ notify_fill(struct store *st, const struct store_game *row,
 	n->termination = game_termination_name(g->termination);
 	n->time_control = row->time_control;
 	n->deadline = game_ongoing(g) ? game_deadline(g) : 0;
-	n->pgn = *pgnp = pgn_text(st, row, g, &n->pgn_len);
+	n->pgn = *pgnp = pgn_text(svc, st, row, g, &n->pgn_len);
 	*sanp = sanv;
 	return n->pgn != NULL ? 0 : -1;
 }
@@ -146,7 +147,7 @@ notify_game_reason(struct service *svc, struct store *st,
 	if (!svc->mail)
 		return 0;
 	memset(&n, 0, sizeof n);
-	if (notify_fill(st, row, g, san, pl, &n, &sanv, &pgn, now) != 0) {
+	if (notify_fill(svc, st, row, g, san, pl, &n, &sanv, &pgn, now) != 0) {
 		rc = -1;
 		goto out;
 	}

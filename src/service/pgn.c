@@ -10,9 +10,19 @@
  * any later version. See the file COPYING.
  */
 
+/*
+ * Each record of the game's chain is a comment of its own, after the move
+ * it played (or where it stands among the moves): its proof as %-commands
+ * (sig/proof.h), which PGN tools keep through a re-wrap, so that
+ * `corrchess verify FILE` checks the PGN alone. The first comment names
+ * the players' keys and the server's. An admin's abort or adjudication
+ * is followed by its reason in words.
+ */
+
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,50 +34,146 @@
 #include "chess/pgn.h"
 #include "service/service_int.h"
 
-/* The signed record's comment, and the admin's words on the game's end. */
-struct pgn_records {
-	struct buf	rec;
-	struct buf	admin;
+/* The keys a game's record is checked with: both players' and the
+ * server's. */
+struct pgn_keys {
+	struct sig_proof	 p;	/* keys and server */
+	int64_t			 ids[SIG_PROOF_KEYS_MAX];
+	const char		*name;	/* of the player being listed */
+	bool			 over;
 };
 
-/* Write the comment on an admin's record: what was done and why, from
- * its statement ("action: abort REASON"); '}' would end the comment. */
-static void
-admin_comment(struct buf *b, const struct store_action *a)
-{
-	struct sig_statement	st;
-	const char		*p;
+/* What the records' listing writes into. */
+struct pgn_records {
+	struct chess_pgn_game	*pg;
+	const struct pgn_keys	*keys;
+	bool			 failed;
+};
 
-	if (a->statement == NULL || sig_statement_parse(a->statement,
-	    strlen(a->statement), &st, NULL, NULL) != 0)
-		return;
-	buf_addf(b, "{%s by the club's admin: ", strcmp(a->kind, "abort") ==
-	    0 ? "Aborted" : "Adjudicated");
-	for (p = st.action.reason; *p != '\0'; p++)
-		buf_addf(b, "%c", *p == '}' ? ')' : *p);
-	buf_adds(b, "}\n");
+/* Keep one of a player's keys. */
+static int
+key_one(void *arg, const struct store_key *k)
+{
+	struct pgn_keys		*pk = arg;
+	struct sig_proof_key	*d;
+
+	if (pk->p.nkeys == SIG_PROOF_KEYS_MAX) {
+		pk->over = true;
+		return 0;
+	}
+	d = &pk->p.keys[pk->p.nkeys];
+	snprintf(d->name, sizeof d->name, "%s", pk->name);
+	memcpy(d->pk, k->pubkey, SIG_PUBKEY_BYTES);
+	pk->ids[pk->p.nkeys++] = k->id;
+	return 0;
 }
 
-/* Append one record of the signed record to the PGN comment. */
+/* Gather the players' keys and the server's. */
+static int
+keys_load(struct service *svc, struct store *st, const struct store_game *row,
+    struct pgn_keys *pk)
+{
+	memset(pk, 0, sizeof *pk);
+	pk->name = row->white_name;
+	if (store_key_list(st, row->white, key_one, pk) != STORE_OK)
+		return -1;
+	pk->name = row->black_name;
+	if (store_key_list(st, row->black, key_one, pk) != STORE_OK)
+		return -1;
+	if (service_server_key(svc, pk->p.server) == 0)
+		pk->p.has_server = true;
+	return 0;
+}
+
+/* The comment on an admin's record: what was done and why, from its
+ * statement; '}' would end the comment. */
+static int
+admin_comment(struct chess_pgn_game *pg, size_t ply,
+    const struct sig_statement *st)
+{
+	char	text[SIG_REASON_MAX + 64], *p;
+
+	snprintf(text, sizeof text, "%s by the club's admin: %s",
+	    st->action.kind == SIG_ACT_ABORT ? "Aborted" : "Adjudicated",
+	    st->action.reason);
+	for (p = text; *p != '\0'; p++)
+		if (*p == '}')
+			*p = ')';
+	return chess_pgn_add_comment(pg, ply, text);
+}
+
+/* Fill a record's proof: what it is, its statement, signature and hash. */
+static int
+proof_fill(const struct store_action *a, const struct pgn_keys *pk,
+    struct sig_proof *p, struct sig_statement *st)
+{
+	struct sig_signature	 sg;
+	char			 text[SIG_SIGNED_SIZE];
+	const uint8_t		*g;
+	size_t			 i, glen;
+	struct tm		 tm;
+	time_t			 t = (time_t)a->at;
+	bool			 admin = strcmp(a->kind, "abort") == 0 ||
+				    strcmp(a->kind, "adjudicate") == 0;
+
+	memset(p, 0, sizeof *p);
+	gmtime_r(&t, &tm);
+	p->has_date = strftime(p->date, sizeof p->date, "%Y.%m.%d,%H:%M:%S",
+	    &tm) > 0;
+	p->has_record = true;
+	p->seq = a->seq;
+	snprintf(p->kind, sizeof p->kind, "%s", a->kind);
+	p->ply = (uint32_t)a->ply;
+	snprintf(p->door, sizeof p->door, "%s", a->attested[0] != '\0' ?
+	    a->attested : admin ? "admin" : a->statement != NULL ? "signed" :
+	    "none");
+	snprintf(p->fp, sizeof p->fp, "-");
+	memcpy(p->hash, a->hash, SIG_HASH_BYTES);
+	p->has_hash = true;
+	if (a->statement == NULL)
+		return 0;
+	snprintf(text, sizeof text, "%s%s", a->statement,
+	    a->signature != NULL ? a->signature : "");
+	if (sig_statement_parse(text, strlen(text), st, &sg, NULL) != 0)
+		return -1;
+	p->st = *st;
+	p->has_statement = true;
+	g = sig_signature_bytes(&sg, &glen);
+	if (glen > sizeof p->sig)
+		return -1;
+	memcpy(p->sig, g, glen);
+	p->siglen = glen;
+	if (strcmp(p->door, "signed") != 0) {
+		if (pk->p.has_server)
+			sig_pubkey_fingerprint(pk->p.server, p->fp);
+	} else
+		for (i = 0; i < pk->p.nkeys; i++)
+			if (pk->ids[i] == a->key_id)
+				sig_pubkey_fingerprint(pk->p.keys[i].pk, p->fp);
+	return 0;
+}
+
+/* Add one record's proof as a comment where it stands: after the move it
+ * played, or after the moves played before it. */
 static int
 rec_one(void *arg, const struct store_action *a)
 {
 	struct pgn_records	*pr = arg;
-	struct buf		*r = &pr->rec;
-	char			 hex[STORE_HASH_LEN * 2 + 1];
+	struct sig_proof	 p;
+	struct sig_statement	 st;
+	char			 text[SIG_PROOF_SIZE];
+	size_t			 ply = (size_t)a->ply + (a->san[0] != '\0');
 
-	sodium_bin2hex(hex, sizeof hex, a->hash, STORE_HASH_LEN);
-	buf_addf(r, "\nrecord %" PRId64 " (%s, %s%s%s%s):\n", a->seq, a->kind,
-	    a->source, a->attested[0] != '\0' ? ", attested by the server ("
-	    : "", a->attested, a->attested[0] != '\0' ? ")" : "");
-	if (a->statement != NULL)
-		buf_adds(r, a->statement);
-	if (a->signature != NULL)
-		buf_adds(r, a->signature);
-	buf_addf(r, "hash: %s\n", hex);
-	if (strcmp(a->kind, "abort") == 0 || strcmp(a->kind, "adjudicate") == 0)
-		admin_comment(&pr->admin, a);
-	return r->failed || pr->admin.failed ? -1 : 0;
+	if (proof_fill(a, pr->keys, &p, &st) != 0 ||
+	    sig_proof_format(&p, text, sizeof text) != 0 ||
+	    chess_pgn_add_comment(pr->pg, ply, text) != 0 ||
+	    (p.has_statement && (st.action.kind == SIG_ACT_ABORT ||
+	    st.action.kind == SIG_ACT_ADJUDICATE) &&
+	    admin_comment(pr->pg, ply, &st) != 0)) {
+		pr->failed = true;
+		return -1;
+	}
+	return 0;
 }
 
 /* Add the WhiteElo (c 0) or BlackElo tag when the player has a rating. */
@@ -85,35 +191,45 @@ elo_tag(struct store *st, const struct store_game *row, int c,
 }
 
 /*
- * Write the game as PGN, its signed record in a comment before the
- * result; the records are read with handle `st` (the writer's sees its own
- * work).
+ * Write the game as PGN, each record's proof in a comment; the records
+ * are read with handle `st` (the writer's sees its own work).
  */
 char *
-pgn_text(struct store *st, const struct store_game *row, const struct game *g,
-    size_t *lenp)
+pgn_text(struct service *svc, struct store *st, const struct store_game *row,
+    const struct game *g, size_t *lenp)
 {
 	struct chess_pgn_game	 pg;
-	struct pgn_records	 pr = { { 0 }, { 0 } };
-	struct buf		 outb = { 0 };
-	char			*pgn = NULL, *res = NULL;
+	struct pgn_keys		*pk = NULL;
+	struct pgn_records	 pr;
+	char			*pgn = NULL, *text = NULL, *res = NULL;
 	char			 date[16], num[32];
-	size_t			 plen = 0, i, rlen;
+	size_t			 plen = 0, i;
 	struct tm		 tm;
 	time_t			 t;
 
 	memset(&pg, 0, sizeof pg);
-	if (store_action_list(st, row->id, rec_one, &pr) != STORE_OK)
+	if ((pk = calloc(1, sizeof *pk)) == NULL ||
+	    (text = malloc(SIG_PROOF_SIZE)) == NULL ||
+	    keys_load(svc, st, row, pk) != 0 ||
+	    sig_proof_format(&pk->p, text, SIG_PROOF_SIZE) != 0)
 		goto out;
-	t = (time_t)row->created;
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof date, "%Y.%m.%d", &tm);
-	snprintf(num, sizeof num, "%" PRId64, row->id);
 	if (chess_game_init(&pg.game, &g->chess.start) != 0)
 		goto out;
 	for (i = 0; i < g->chess.nply; i++)
 		if (chess_game_push(&pg.game, g->chess.moves[i]) != 0)
 			goto out;
+	if (text[0] != '\0' && chess_pgn_add_comment(&pg, 0, text) != 0)
+		goto out;
+	pr.pg = &pg;
+	pr.keys = pk;
+	pr.failed = false;
+	if (store_action_list(st, row->id, rec_one, &pr) != STORE_OK ||
+	    pr.failed)
+		goto out;
+	t = (time_t)row->created;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y.%m.%d", &tm);
+	snprintf(num, sizeof num, "%" PRId64, row->id);
 	snprintf(pg.result, sizeof pg.result, "%s",
 	    game_result_name(g->result));
 	if (chess_pgn_set_tag(&pg, "Event", row->event[0] ? row->event :
@@ -136,26 +252,23 @@ pgn_text(struct store *st, const struct store_game *row, const struct game *g,
 	if (!game_ongoing(g) && chess_pgn_set_tag(&pg, "Termination",
 	    game_termination_pgn(g->termination)) != 0)
 		goto out;
-	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL || pr.rec.failed)
+	/* An empty line after the game, so that games follow one another. */
+	free(text);
+	text = NULL;
+	if ((pgn = chess_pgn_write(&pg, &plen)) == NULL ||
+	    (text = realloc(pgn, plen + 2)) == NULL)
 		goto out;
-	/* Insert the record comment before the final result token. */
-	rlen = strlen(pg.result);
-	while (plen > 0 && (pgn[plen - 1] == '\n' || pgn[plen - 1] == ' '))
-		plen--;
-	if (plen < rlen)
-		goto out;
-	buf_add(&outb, pgn, plen - rlen);
-	if (pr.admin.len > 0)
-		buf_add(&outb, pr.admin.data, pr.admin.len);
-	if (pr.rec.len > 0)
-		buf_addf(&outb, "{corrchess signed record%s}\n", pr.rec.data);
-	buf_addf(&outb, "%s\n\n", pg.result);
-	res = buf_take(&outb, lenp);
+	pgn = NULL;
+	text[plen++] = '\n';
+	text[plen] = '\0';
+	if (lenp != NULL)
+		*lenp = plen;
+	res = text;
+	text = NULL;
  out:
+	free(pk);
+	free(text);
 	free(pgn);
-	buf_free(&pr.rec);
-	buf_free(&pr.admin);
-	buf_free(&outb);
 	chess_pgn_game_free(&pg);
 	return res;
 }
@@ -172,7 +285,7 @@ service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
 	if (service_game_get(svc, id, &g, err) != 0)
 		return NULL;
 	if ((st = pool_get(svc, err)) != NULL) {
-		if ((res = pgn_text(st, &g.row, &g.state, lenp)) == NULL)
+		if ((res = pgn_text(svc, st, &g.row, &g.state, lenp)) == NULL)
 			service_fail(err, 500, "internal",
 			    "the game cannot be exported; try again later");
 		pool_put(svc, st);

@@ -429,9 +429,10 @@ void	notify_start(struct notice *, enum notice_kind, const char *,
 	    const char *, enum chess_lang);
 int	notify_queue(struct service *, struct store *, struct notice *,
 	    int64_t);
-int	notify_fill(struct store *, const struct store_game *,
-	    const struct game *, char (*)[CHESS_SAN_MAX], struct store_player[2],
-	    struct notice *, const char ***, char **, int64_t);
+int	notify_fill(struct service *, struct store *,
+	    const struct store_game *, const struct game *,
+	    char (*)[CHESS_SAN_MAX], struct store_player[2], struct notice *,
+	    const char ***, char **, int64_t);
 int	notify_game(struct service *, struct store *,
 	    const struct store_game *, const struct game *,
 	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, int64_t);
@@ -548,7 +549,7 @@ int	event_game_over(struct service *, const struct store_game *,
 	    int64_t);
 
 /* pgn.c */
-char	*pgn_text(struct store *, const struct store_game *,
+char	*pgn_text(struct service *, struct store *, const struct store_game *,
 	    const struct game *, size_t *);
 
 /* doors.c */

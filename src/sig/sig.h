@@ -22,6 +22,7 @@
  *	sig/key.h	 sig/key.c	 public and secret keys, key files
  *	sig/sshsig.h	 sig/sshsig.c	 OpenSSH SSHSIG blocks
  *	sig/statement.h	 sig/statement.c the statement: parse, build, sign
+ *	sig/proof.h	 sig/proof.c	 a record's proof in a PGN comment
  *	(sig/wire.h	 sig/wire.c	 encodings the files share; internal)
  *
  * Conventions (libsodium's): the caller owns every buffer; fixed sizes are
@@ -140,6 +141,7 @@ enum sig_form {
 #include "sig/key.h"
 #include "sig/sshsig.h"
 #include "sig/statement.h"
+#include "sig/proof.h"
 
 /* Return a constant sentence describing an error, for a person. */
 const char *sig_strerror(enum sig_error);

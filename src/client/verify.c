@@ -1,0 +1,537 @@
+/*
+ * client/verify.c: a game's record checked: chain, signatures and moves.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "chess/chess.h"
+#include "client/verify.h"
+#include "util/buf.h"
+
+static int	vfail(char *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* Write a reason and return -1. */
+static int
+vfail(char *why, size_t whysize, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, whysize, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Make room for one more record; NULL when out of memory. */
+static struct verify_record *
+rec_new(struct verify_game *vg)
+{
+	struct verify_record	*v;
+	size_t			 cap;
+
+	if (vg->nrecs == vg->reccap) {
+		cap = vg->reccap ? 2 * vg->reccap : 32;
+		if ((v = realloc(vg->recs, cap * sizeof *v)) == NULL)
+			return NULL;
+		vg->recs = v;
+		vg->reccap = cap;
+	}
+	v = &vg->recs[vg->nrecs++];
+	memset(v, 0, sizeof *v);
+	return v;
+}
+
+/* Keep a player's key; -1 when out of memory. */
+static int
+key_add(struct verify_game *vg, const char *name,
+    const uint8_t pk[SIG_PUBKEY_BYTES])
+{
+	struct sig_proof_key	*k;
+	size_t			 cap;
+
+	if (vg->nkeys == vg->keycap) {
+		cap = vg->keycap ? 2 * vg->keycap : 8;
+		if ((k = realloc(vg->keys, cap * sizeof *k)) == NULL)
+			return -1;
+		vg->keys = k;
+		vg->keycap = cap;
+	}
+	k = &vg->keys[vg->nkeys++];
+	snprintf(k->name, sizeof k->name, "%s", name);
+	memcpy(k->pk, pk, SIG_PUBKEY_BYTES);
+	return 0;
+}
+
+/* Read a 32-byte hash in hex; -1 when it is not one. */
+static int
+hash_read(const char *hex, uint8_t out[SIG_HASH_BYTES])
+{
+	size_t	n = 0;
+
+	if (hex == NULL || strlen(hex) != 2 * SIG_HASH_BYTES ||
+	    sodium_hex2bin(out, SIG_HASH_BYTES, hex, strlen(hex), NULL, &n,
+	    NULL) != 0 || n != SIG_HASH_BYTES)
+		return -1;
+	return 0;
+}
+
+/* A string member of a JSON object, or NULL. */
+static const char *
+jstr(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* Fill a record from one of the JSON export. */
+static int
+json_record(const json_t *r, struct verify_record *v, char *why,
+    size_t whysize)
+{
+	const char	*stmt = jstr(r, "statement"), *sig = jstr(r, "signature");
+	const char	*kind = jstr(r, "kind"), *att = jstr(r, "attested");
+	json_t		*n;
+	struct buf	 b = { 0 };
+	enum sig_error	 se;
+	int		 rc = 0;
+
+	v->seq = json_integer_value(json_object_get(r, "seq"));
+	n = json_object_get(r, "ply");
+	if (kind == NULL || !json_is_integer(n) || json_integer_value(n) < 0 ||
+	    hash_read(jstr(r, "hash"), v->hash) != 0 ||
+	    hash_read(jstr(r, "prev_hash"), v->prev) != 0)
+		return vfail(why, whysize, "record %" PRId64 " is malformed",
+		    v->seq);
+	v->ply = (uint32_t)json_integer_value(n);
+	v->has_hash = v->has_prev = true;
+	snprintf(v->kind, sizeof v->kind, "%s", kind);
+	snprintf(v->san, sizeof v->san, "%s", jstr(r, "san") != NULL ?
+	    jstr(r, "san") : "");
+	snprintf(v->date, sizeof v->date, "%s", jstr(r, "at") != NULL ?
+	    jstr(r, "at") : "");
+	snprintf(v->door, sizeof v->door, "%s", att != NULL ? att :
+	    strcmp(kind, "abort") == 0 || strcmp(kind, "adjudicate") == 0 ?
+	    "admin" : stmt != NULL ? "signed" : "none");
+	if (stmt == NULL)
+		return 0;
+	buf_addf(&b, "%s%s", stmt, sig != NULL ? sig : "");
+	if (b.data == NULL || sig_statement_parse(b.data, b.len, &v->st,
+	    &v->sg, &se) != 0)
+		rc = vfail(why, whysize, "record %" PRId64 ": the statement "
+		    "or signature cannot be read: %s", v->seq, b.data == NULL ?
+		    "out of memory" : sig_strerror(se));
+	v->has_statement = rc == 0;
+	buf_free(&b);
+	return rc;
+}
+
+/* Fill `vg` from a records export. */
+int
+verify_from_json(const json_t *obj, uint64_t id, struct verify_game *vg,
+    char *why, size_t whysize)
+{
+	json_t			*recs = json_object_get(obj, "records");
+	json_t			*keys = json_object_get(obj, "keys"), *k;
+	struct verify_record	*v;
+	uint8_t			 pk[SIG_PUBKEY_BYTES];
+	size_t			 i;
+
+	memset(vg, 0, sizeof *vg);
+	vg->id = id;
+	if (!json_is_array(recs))
+		return vfail(why, whysize, "no \"records\" array");
+	json_array_foreach(keys, i, k) {
+		if (jstr(k, "player") == NULL || jstr(k, "key") == NULL ||
+		    sig_pubkey_parse(jstr(k, "key"), pk, NULL) != 0)
+			return vfail(why, whysize, "key %zu of \"keys\" is "
+			    "malformed", i + 1);
+		if (key_add(vg, jstr(k, "player"), pk) != 0)
+			return vfail(why, whysize, "out of memory");
+	}
+	if (jstr(obj, "server_key") != NULL) {
+		if (sig_pubkey_parse(jstr(obj, "server_key"), vg->server,
+		    NULL) != 0)
+			return vfail(why, whysize, "\"server_key\" is "
+			    "malformed");
+		vg->has_server = true;
+	}
+	json_array_foreach(recs, i, k) {
+		if ((v = rec_new(vg)) == NULL)
+			return vfail(why, whysize, "out of memory");
+		if (json_record(k, v, why, whysize) != 0)
+			return -1;
+		if (vg->id == 0 && v->has_statement)
+			vg->id = v->st.game;
+	}
+	return 0;
+}
+
+/* Fill a record from a comment's proof. */
+static int
+proof_record(const struct sig_proof *p, struct verify_record *v,
+    char *why, size_t whysize)
+{
+	enum sig_error	se;
+
+	v->seq = p->seq;
+	v->ply = p->ply;
+	snprintf(v->kind, sizeof v->kind, "%s", p->kind);
+	snprintf(v->door, sizeof v->door, "%s", p->door);
+	snprintf(v->date, sizeof v->date, "%s", p->has_date ? p->date : "");
+	v->has_hash = p->has_hash;
+	memcpy(v->hash, p->hash, SIG_HASH_BYTES);
+	v->has_statement = p->has_statement;
+	v->st = p->st;
+	if (p->siglen > 0 && sig_proof_signature(p, &v->sg, &se) != 0)
+		return vfail(why, whysize, "record %" PRId64 ", ply %" PRIu32
+		    ": the signature cannot be read: %s", p->seq, p->ply,
+		    sig_strerror(se));
+	if (p->has_statement && p->siglen == 0)
+		return vfail(why, whysize, "record %" PRId64 ", ply %" PRIu32
+		    ": a statement without its signature", p->seq, p->ply);
+	return 0;
+}
+
+/* Fill `vg` from a PGN game read with its comments. */
+int
+verify_from_pgn(const struct chess_pgn_game *pg, struct verify_game *vg,
+    char *why, size_t whysize)
+{
+	struct sig_proof	*p;
+	struct verify_record	*v;
+	const char		*id = chess_pgn_tag(pg, "GameId");
+	size_t			 i, k;
+	int			 rc = -1;
+	char			 sub[192];
+
+	memset(vg, 0, sizeof *vg);
+	vg->pg = pg;
+	if (id == NULL || sscanf(id, "%" SCNu64, &vg->id) != 1 || vg->id == 0)
+		return vfail(why, whysize, "no GameId tag: this is not a "
+		    "corrchess export");
+	if ((p = malloc(sizeof *p)) == NULL)
+		return vfail(why, whysize, "out of memory");
+	for (i = 0; i < pg->ncomments; i++) {
+		if (sig_proof_parse(pg->comments[i].text,
+		    strlen(pg->comments[i].text), p, sub, sizeof sub) != 0) {
+			vfail(why, whysize, "comment %zu (after %zu half-moves): "
+			    "%s", i + 1, pg->comments[i].ply, sub);
+			goto out;
+		}
+		for (k = 0; k < p->nkeys; k++)
+			if (key_add(vg, p->keys[k].name, p->keys[k].pk) != 0)
+				goto oom;
+		if (p->has_server) {
+			memcpy(vg->server, p->server, SIG_PUBKEY_BYTES);
+			vg->has_server = true;
+		}
+		if (!p->has_record)
+			continue;
+		if ((v = rec_new(vg)) == NULL)
+			goto oom;
+		if (proof_record(p, v, why, whysize) != 0)
+			goto out;
+	}
+	if (vg->nrecs == 0 && pg->game.nply > 0) {
+		vfail(why, whysize, "no signed record in the comments (an "
+		    "export of before corrchess 0.2.0, or its comments were "
+		    "removed)");
+		goto out;
+	}
+	rc = 0;
+	goto out;
+ oom:
+	vfail(why, whysize, "out of memory");
+ out:
+	free(p);
+	return rc;
+}
+
+/* Release what a game holds. */
+void
+verify_game_free(struct verify_game *vg)
+{
+	if (vg == NULL)
+		return;
+	free(vg->keys);
+	free(vg->recs);
+	memset(vg, 0, sizeof *vg);
+}
+
+/* True when a record plays a move of the movetext. */
+static bool
+plays_move(const struct verify_record *v)
+{
+	if (strcmp(v->kind, "move") == 0 ||
+	    strcmp(v->kind, "move-offer-draw") == 0 ||
+	    strcmp(v->kind, "conditional-move") == 0)
+		return true;
+	return strcmp(v->kind, "claim-draw") == 0 && v->has_statement &&
+	    v->st.action.move[0] != '\0';
+}
+
+/* True when `text` names move `m` at `pos` in English or French. */
+static bool
+names_move(const struct chess_position *pos, const char *text, chess_move m)
+{
+	chess_move	got;
+
+	return (chess_move_parse(pos, text, CHESS_LANG_EN, &got, NULL, 0) ==
+	    CHESS_OK && got == m) || (chess_move_parse(pos, text,
+	    CHESS_LANG_FR, &got, NULL, 0) == CHESS_OK && got == m);
+}
+
+/* True when a word of a conditional's lines names move `m` at `pos`. */
+static bool
+lines_name_move(const struct chess_position *pos, const char *lines,
+    chess_move m)
+{
+	char	w[SIG_MOVE_MAX + 1];
+	size_t	n;
+
+	while (*lines != '\0') {
+		n = strcspn(lines, " ;");
+		if (n > 0 && n < sizeof w) {
+			memcpy(w, lines, n);
+			w[n] = '\0';
+			if (names_move(pos, w, m))
+				return true;
+		}
+		lines += n;
+		while (*lines == ' ' || *lines == ';')
+			lines++;
+	}
+	return false;
+}
+
+/* Where the check of a game stands. */
+struct run {
+	const struct verify_game *vg;
+	struct chess_position	 *pos;	/* before each move of the PGN */
+	bool			 *covered;
+	char			  why[384];
+	char			  fp[SIG_FINGERPRINT_SIZE];
+	char			  who[96];
+};
+
+/* Check a record's signature; its signer and key go to r->who, r->fp. */
+static int
+check_signature(struct run *r, const struct verify_record *v)
+{
+	const struct verify_game *vg = r->vg;
+	uint8_t		(*pks)[SIG_PUBKEY_BYTES] = NULL;
+	bool		 admin = v->has_statement &&
+			    (v->st.action.kind == SIG_ACT_ABORT ||
+			    v->st.action.kind == SIG_ACT_ADJUDICATE);
+	size_t		 i, n = 0, which = 0;
+	enum sig_error	 se;
+	int		 rc = -1;
+
+	snprintf(r->fp, sizeof r->fp, "-");
+	if (strcmp(v->door, "none") == 0) {
+		if (v->has_statement || sig_signature_bytes(&v->sg, &n) != NULL)
+			return vfail(r->why, sizeof r->why, "marked unsigned, "
+			    "but it carries a statement or signature");
+		snprintf(r->who, sizeof r->who, "no signature (%s)", v->kind);
+		return 0;
+	}
+	if (!v->has_statement)
+		return vfail(r->why, sizeof r->why, "marked %s, but without "
+		    "its statement", v->door);
+	if (v->st.game != vg->id)
+		return vfail(r->why, sizeof r->why, "the statement is for "
+		    "game %" PRIu64 ", not %" PRIu64, v->st.game, vg->id);
+	if (admin != (strcmp(v->door, "admin") == 0) ||
+	    (admin && strcmp(v->st.player, SIG_ADMIN) != 0))
+		return vfail(r->why, sizeof r->why, "an admin's action must "
+		    "be the server's, for the player \"admin\"");
+	if (strcmp(v->door, "signed") != 0) {
+		if (!vg->has_server)
+			return vfail(r->why, sizeof r->why, "signed by the "
+			    "server (%s), but the export gives no server key",
+			    v->door);
+		if (v->sg.form != SIG_FORM_RAW || sig_verify(v->st.canon,
+		    v->st.canon_len, v->sg.raw, vg->server) != 0)
+			return vfail(r->why, sizeof r->why, "%s, but not "
+			    "signed by the server's key", admin ? "the "
+			    "admin's" : "attested");
+		sig_pubkey_fingerprint(vg->server, r->fp);
+		snprintf(r->who, sizeof r->who, admin ? "the admin, signed "
+		    "by the server" : "%s, attested (%s) by the server",
+		    v->st.player, v->door);
+		return 0;
+	}
+	if ((pks = calloc(vg->nkeys + 1, sizeof *pks)) == NULL)
+		return vfail(r->why, sizeof r->why, "out of memory");
+	for (i = 0; i < vg->nkeys; i++)
+		if (strcmp(vg->keys[i].name, v->st.player) == 0)
+			memcpy(pks[n++], vg->keys[i].pk, SIG_PUBKEY_BYTES);
+	if (n == 0)
+		vfail(r->why, sizeof r->why, "the export lists no key of %s",
+		    v->st.player);
+	else if (sig_signature_verify(&v->st, &v->sg,
+	    (const uint8_t (*)[SIG_PUBKEY_BYTES])pks, n, &which, &se) != 0)
+		vfail(r->why, sizeof r->why, "the signature does not verify "
+		    "against %s's keys (%zu in the export): %s", v->st.player,
+		    n, sig_strerror(se));
+	else {
+		sig_pubkey_fingerprint(pks[which], r->fp);
+		snprintf(r->who, sizeof r->who, "%s", v->st.player);
+		rc = 0;
+	}
+	free(pks);
+	return rc;
+}
+
+/* Check that a record's statement names the PGN's move at its ply. */
+static int
+check_move(struct run *r, const struct verify_record *v, const char *label)
+{
+	const struct chess_pgn_game *pg = r->vg->pg;
+	chess_move	m;
+	bool		cond = strcmp(v->kind, "conditional-move") == 0;
+
+	if (v->ply >= pg->game.nply)
+		return vfail(r->why, sizeof r->why, "a move at ply %" PRIu32
+		    ", but the PGN has %zu half-moves", v->ply,
+		    pg->game.nply);
+	m = pg->game.moves[v->ply];
+	if (!v->has_statement)
+		return vfail(r->why, sizeof r->why, "a move without its "
+		    "statement");
+	if (cond ? v->st.action.kind != SIG_ACT_CONDITIONAL ||
+	    v->st.ply > v->ply || !lines_name_move(&r->pos[v->ply],
+	    v->st.action.lines, m) : v->st.ply != v->ply ||
+	    !names_move(&r->pos[v->ply], v->st.action.move, m))
+		return vfail(r->why, sizeof r->why, "the PGN's move is %s, "
+		    "but the signed statement says \"%s\" at ply %" PRIu32,
+		    label, cond ? v->st.action.lines : v->st.action.move,
+		    v->st.ply);
+	if (r->covered[v->ply])
+		return vfail(r->why, sizeof r->why, "a second record for "
+		    "the move of ply %" PRIu32, v->ply);
+	r->covered[v->ply] = true;
+	return 0;
+}
+
+/* Write "12. Nf3" or "12... Nf6" for ply `ply` of the PGN. */
+static void
+move_label(const struct run *r, size_t ply, char *buf, size_t size)
+{
+	const struct chess_position *pos = &r->pos[ply];
+	char	san[CHESS_SAN_MAX];
+
+	chess_move_san(pos, r->vg->pg->game.moves[ply], CHESS_LANG_EN, san,
+	    sizeof san);
+	snprintf(buf, size, "%u%s %s", (unsigned)pos->fullmove,
+	    pos->side == CHESS_WHITE ? "." : "...", san);
+}
+
+/* Check the game, printing what was found. */
+int
+verify_run(const struct verify_game *vg, FILE *out)
+{
+	struct run			 r;
+	const struct verify_record	*v;
+	struct buf			 plies = { 0 };
+	const uint8_t			*gb, *s;
+	uint8_t				 prev[SIG_HASH_BYTES] = { 0 };
+	uint8_t				 h[SIG_HASH_BYTES];
+	char				 label[64], san[CHESS_SAN_MAX];
+	size_t				 i, gl, sl, n = 0, nply = 0;
+	int				 rc = -1;
+
+	memset(&r, 0, sizeof r);
+	r.vg = vg;
+	if (vg->pg != NULL) {
+		nply = vg->pg->game.nply;
+		r.pos = calloc(nply + 1, sizeof *r.pos);
+		r.covered = calloc(nply + 1, sizeof *r.covered);
+		if (r.pos == NULL || r.covered == NULL) {
+			fprintf(out, "game %" PRIu64 ": out of memory\n",
+			    vg->id);
+			goto out;
+		}
+		r.pos[0] = vg->pg->game.start;
+		for (i = 0; i < nply; i++) {
+			r.pos[i + 1] = r.pos[i];
+			chess_position_make(&r.pos[i + 1],
+			    vg->pg->game.moves[i]);
+		}
+	}
+	for (i = 0; i < vg->nrecs; i++) {
+		v = &vg->recs[i];
+		snprintf(san, sizeof san, "%s", v->san);
+		if (vg->pg != NULL && plays_move(v) && v->ply < nply) {
+			move_label(&r, v->ply, label, sizeof label);
+			chess_move_san(&r.pos[v->ply], vg->pg->game.moves[v->ply],
+			    CHESS_LANG_EN, san, sizeof san);
+		} else
+			snprintf(label, sizeof label, "%s", san[0] != '\0' ?
+			    san : v->kind);
+		gb = sig_signature_bytes(&v->sg, &gl);
+		s = v->has_statement ? v->st.canon : (const uint8_t *)v->kind;
+		sl = v->has_statement ? v->st.canon_len : strlen(v->kind);
+		sig_record_hash(prev, s, sl, gb, gl, h);
+		if (v->has_prev && memcmp(v->prev, prev, SIG_HASH_BYTES) != 0)
+			vfail(r.why, sizeof r.why, "prev_hash is not the hash "
+			    "of the record before");
+		else if (v->has_hash && memcmp(v->hash, h, SIG_HASH_BYTES) !=
+		    0)
+			vfail(r.why, sizeof r.why, "its hash does not match "
+			    "its statement and signature");
+		else if (check_signature(&r, v) == 0 && (vg->pg == NULL ||
+		    !plays_move(v) || check_move(&r, v, label) == 0)) {
+			fprintf(out, "game %" PRIu64 ": record %" PRId64
+			    ", ply %" PRIu32 " (%s): %s %s OK\n", vg->id,
+			    v->seq, v->ply, label, r.who, r.fp);
+			if (strcmp(v->door, "signed") != 0 &&
+			    strcmp(v->door, "none") != 0) {
+				buf_addf(&plies, "%s%" PRIu32 " (%s, %s)",
+				    n ? ", " : "", v->ply, san[0] != '\0' ?
+				    san : v->kind, v->door);
+				n++;
+			}
+			memcpy(prev, h, SIG_HASH_BYTES);
+			continue;
+		}
+		fprintf(out, "game %" PRIu64 ": record %" PRId64 ", ply %"
+		    PRIu32 " (%s): FAIL: %s\n", vg->id, v->seq, v->ply, label,
+		    r.why);
+		goto out;
+	}
+	for (i = 0; i < nply; i++)
+		if (!r.covered[i]) {
+			move_label(&r, i, label, sizeof label);
+			fprintf(out, "game %" PRIu64 ": ply %zu (%s): FAIL: "
+			    "the move has no signed record\n", vg->id, i,
+			    label);
+			goto out;
+		}
+	fprintf(out, "game %" PRIu64 ": %zu records, the chain holds; %zu "
+	    "attested by the server%s%s\n", vg->id, vg->nrecs, n,
+	    n == 0 ? "" : n == 1 ? " at ply " : " at plies ",
+	    n ? plies.data : "");
+	rc = 0;
+ out:
+	buf_free(&plies);
+	free(r.pos);
+	free(r.covered);
+	return rc;
+}
