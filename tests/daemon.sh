@@ -324,17 +324,22 @@ for tag in '[Event "Club championship"]' '[Round "1"]' '[White "alice"]' \
     '[Black "bob"]' '[Result "1/2-1/2"]'; do
 	check "PGN tag $tag" grep -qxF "$tag" "$tmp/g1.pgn"
 done
-tr '\n' ' ' <"$tmp/g1.pgn" | sed 's/{[^}]*}//g' | tr -s ' ' >"$tmp/movetext"
+tr '\n' ' ' <"$tmp/g1.pgn" | sed 's/{[^}]*}//g; s/ [0-9]*\.\.\. / /g' |
+    tr -s ' ' >"$tmp/movetext"
 check "PGN moves" grep -q \
     '1\. e4 Nf6 2\. e5 d5 3\. exd6 e6 4\. dxc7 Qd5 5\. cxb8=Q Rxb8 6\. Nf3 Bd6 7\. Be2 O-O 8\. O-O Ne8 9\. Ne1 Nf6 10\. Nf3 Ne8 11\. Ne1 Nf6 12\. Nf3 1/2-1/2' \
     "$tmp/movetext"
-check "PGN record: a statement" grep -qx "action: move exd6 e.p." "$tmp/g1.pgn"
-check "PGN record: the decline" grep -qx "action: decline-draw" "$tmp/g1.pgn"
-check "PGN record: a raw signature" grep -qxF \
-    "signature: $(grep '^signature: ' "$tmp/replay" | cut -c12-)" \
-    "$tmp/g1.pgn"
-check "PGN record: SSH signatures" grep -q '^-----BEGIN SSH SIGNATURE-----$' \
-    "$tmp/g1.pgn"
+tr '\n' ' ' <"$tmp/g1.pgn" >"$tmp/g1.line"
+check "PGN proof: a statement" grep -q \
+    "\[%ccst $g1 [0-9]* alice move%20exd6%20e\.p\.\]" "$tmp/g1.line"
+check "PGN proof: the decline" grep -q "\[%ccrec [0-9]* decline-draw " \
+    "$tmp/g1.line"
+check "PGN proof: the date of each record" grep -q \
+    "\[%ccsnt [0-9]\{4\}\.[0-9][0-9]\.[0-9][0-9],[0-9:]\{8\}\]" "$tmp/g1.line"
+check "PGN proof: the players' keys" grep -q "\[%cckey alice [^]]*\] \[%cckey" \
+    "$tmp/g1.line"
+check "PGN proof: no line over 80 columns" sh -c \
+    "! awk 'length > 80' '$tmp/g1.pgn' | grep -q ."
 
 # The record chain: 23 moves and the decline, each chained to the last.
 req GET "/api/v1/games/$g1/records"
@@ -354,8 +359,8 @@ check "records: hashes differ" [ "$(cut -d' ' -f2 "$tmp/chain" | sort -u |
 check "records: the statements kept verbatim" grep -qF \
     "\"statement\":\"corrchess-v1\\ngame: $g1\\nply: 14\\nplayer: alice\\naction: move 0-0 offer-draw\\n\"" \
     "$tmp/out"
-check "records: PGN hashes are the chain's" [ "$(sed -n \
-    's/^hash: \([0-9a-f]*\)$/\1/p' "$tmp/g1.pgn" | tail -n1)" = \
+check "records: PGN hashes are the chain's" [ "$(tr '\n' ' ' <"$tmp/g1.pgn" |
+    grep -o '\[%cchash [0-9a-f]*\]' | tail -n1 | cut -c10-73)" = \
     "$(tail -n1 "$tmp/chain" | cut -d' ' -f2)" ]
 
 # --- Game 2: threefold under the claim policy ---------------------------
@@ -635,11 +640,26 @@ recs = []
 for r in json.load(open(out + "/records.json"))["records"]:
     if r.get("statement"):
         recs.append(("json", r["seq"], r["statement"], r["signature"]))
+# The PGN: each record's proof in a comment (doc/signatures.md), read
+# back into a statement and a signature in either form.
 pgn = open(out + "/game.pgn").read()
-for m in re.finditer(r"record (\d+) \([^)]*\):\n(corrchess-v1\n(?:.*\n){4})"
-                     r"(signature: .*\n|-----BEGIN SSH SIGNATURE-----\n"
-                     r"(?:.*\n)*?-----END SSH SIGNATURE-----\n)hash: ", pgn):
-    recs.append(("pgn", int(m.group(1)), m.group(2), m.group(3)))
+for c in re.findall(r"\{([^}]*)\}", pgn):
+    cmd = {m.group(1): m.group(2).split()
+           for m in re.finditer(r"\[%(\w+)\s+([^\]]*)\]", c)}
+    if "ccst" not in cmd or cmd["ccrec"][3] != "signed":
+        continue
+    game, ply, player, act = cmd["ccst"]
+    act = re.sub(r"%([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), act)
+    st = f"corrchess-v1\ngame: {game}\nply: {ply}\nplayer: {player}\naction: {act}\n"
+    blob = base64.b64decode("".join(cmd["ccsig"]), validate=True)
+    if len(blob) == 64:
+        sig = "signature: " + base64.b64encode(blob).decode() + "\n"
+    else:
+        b = base64.b64encode(blob).decode()
+        sig = ("-----BEGIN SSH SIGNATURE-----\n" +
+               "".join(b[i:i + 70] + "\n" for i in range(0, len(b), 70)) +
+               "-----END SSH SIGNATURE-----\n")
+    recs.append(("pgn", int(cmd["ccrec"][0]), st, sig))
 for src, seq, st, sig in recs:
     d = f"{out}/{src}.{seq}"
     os.mkdir(d)
@@ -945,5 +965,83 @@ check "its doors: signatures only" grep -q \
     "$tmp/out"
 admin POST /api/v1/games -d '{"white":"alice","black":"bob","auth":"trust-me"}'
 expect "an auth rule that does not exist" 400 bad-auth
+
+# --- Every game's PGN verifies offline, also after pgn-extract ----------
+
+# verify_pgn NAME FILE: corrchess verify FILE holds (status 0, no FAIL).
+verify_pgn() {
+	"$corrchess" verify "$2" >"$tmp/vout" 2>&1
+	vst=$?
+	if [ "$vst" -eq 0 ] && ! grep -q FAIL "$tmp/vout"; then
+		ok
+	else
+		bad "$1: status $vst: $(tail -n 3 "$tmp/vout")"
+	fi
+}
+
+if [ -x "${PGN_EXTRACT:=/usr/games/pgn-extract}" ] ||
+    PGN_EXTRACT=$(command -v pgn-extract); then
+	req GET '/api/v1/games?limit=1000'
+	ids=$(grep -o '"id":[0-9]*' "$tmp/out" | cut -d: -f2)
+	nv=0
+	for id in $ids; do
+		req GET "/api/v1/games/$id/pgn"
+		cp "$tmp/out" "$tmp/rt.pgn"
+		req GET "/api/v1/games/$id/records"
+		cp "$tmp/out" "$tmp/rt.json"
+		"$PGN_EXTRACT" -s "$tmp/rt.pgn" >"$tmp/rt2.pgn" 2>"$tmp/pe.err"
+		verify_pgn "game $id: its PGN" "$tmp/rt.pgn"
+		verify_pgn "game $id: its PGN after pgn-extract" "$tmp/rt2.pgn"
+		verify_pgn "game $id: its records JSON" "$tmp/rt.json"
+		check "game $id: pgn-extract has nothing to warn of" \
+		    [ ! -s "$tmp/pe.err" ]
+		nv=$((nv + 1))
+	done
+	echo "pgn-extract round trips verified: $nv games" >&2
+	check "every game was exported and verified" [ "$nv" -gt 5 ]
+
+	# One byte changed in game 1's PGN, after pgn-extract: a move, a
+	# statement in a comment, a signature; each named by its ply.
+	req GET "/api/v1/games/$g1/pgn"
+	"$PGN_EXTRACT" -s "$tmp/out" >"$tmp/g1rt.pgn" 2>/dev/null
+	# fails NAME WANT: corrchess verify $tmp/bad.pgn fails, saying WANT.
+	fails() {
+		"$corrchess" verify "$tmp/bad.pgn" >"$tmp/vout" 2>&1
+		same "$1: verify fails" "$?" 1
+		check "$1: names the ply" grep -q "$2" "$tmp/vout"
+	}
+	python3 - "$tmp/g1rt.pgn" "$tmp/bad.pgn" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"12\.(\s+)Nf3", r"12.\1Nd3", s))
+PY
+	check "a move changed" sh -c "! cmp -s '$tmp/g1rt.pgn' '$tmp/bad.pgn'"
+	fails "a changed move" \
+	    "ply 22 (12. Nd3): FAIL: the PGN's move is 12. Nd3, but the signed statement says"
+	sed 's/move%20Nf6\]/move%20Nh6]/' "$tmp/g1rt.pgn" >"$tmp/bad.pgn"
+	fails "a changed statement" \
+	    "record 2, ply 1 (1... Nf6): FAIL: its hash does not match"
+	python3 - "$tmp/g1rt.pgn" "$tmp/bad.pgn" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+# A byte of the Ed25519 signature itself, at the end of the blob.
+i = s.index("]", s.index("[%ccsig", s.index("[%ccrec 2 "))) - 12
+open(sys.argv[2], "w").write(s[:i] + ("B" if s[i] == "A" else "A") + s[i + 1:])
+PY
+	fails "a changed signature" \
+	    "record 2, ply 1 (1... Nf6): FAIL: its hash does not match"
+	python3 - "$tmp/g1rt.pgn" "$tmp/bad.pgn" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.index("[%ccrec 2 ")
+j = s.index("]", s.index("[%ccsig", i)) - 12
+s = s[:j] + ("B" if s[j] == "A" else "A") + s[j + 1:]
+open(sys.argv[2], "w").write(re.sub(r"\[%cchash\s+[0-9a-f]+\]", "", s))
+PY
+	fails "a changed signature, the hashes gone" \
+	    "record 2, ply 1 (1... Nf6): FAIL: the signature does not verify against bob's keys"
+else
+	bad "pgn-extract is not installed (.ci/install-deps)"
+fi
 
 finish

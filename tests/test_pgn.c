@@ -1054,6 +1054,43 @@ test_malformed(void **state)
 	chess_pgn_game_free(&g);
 }
 
+/* Comments: read where they stand when asked, written back there, words
+ * re-wrapped, a Black move numbered again after one. */
+static void
+test_comments(void **state)
+{
+	static const char in[] =
+	    "[Event \"x\"]\n\n{before [%cckey a\nAAAA]} 1. e4 {one}\n"
+	    "{two  words} e5 (1... c5 {in a variation}) 2. Nf3 {end} *\n";
+	struct chess_pgn_reader	 r;
+	struct chess_pgn_game	 g;
+	char			 err[256], *out;
+	size_t			 len;
+
+	(void)state;
+	memset(&g, 0, sizeof g);
+	chess_pgn_reader_init(&r, in, strlen(in));
+	assert_int_equal(chess_pgn_next(&r, &g, err, sizeof err), 1);
+	assert_int_equal(g.ncomments, 0);	/* not kept unless asked */
+	chess_pgn_reader_init(&r, in, strlen(in));
+	r.keep_comments = 1;
+	assert_int_equal(chess_pgn_next(&r, &g, err, sizeof err), 1);
+	assert_int_equal(g.ncomments, 4);
+	assert_int_equal(g.comments[0].ply, 0);
+	assert_string_equal(g.comments[0].text, "before [%cckey a\nAAAA]");
+	assert_int_equal(g.comments[1].ply, 1);
+	assert_string_equal(g.comments[1].text, "one");
+	assert_int_equal(g.comments[2].ply, 1);
+	assert_int_equal(g.comments[3].ply, 3);
+	out = chess_pgn_write(&g, &len);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "\n{before [%cckey a AAAA]} 1. e4 {one} "
+	    "{two words} 1... e5 2. Nf3 {end} *\n"));
+	free(out);
+	assert_int_equal(chess_pgn_add_comment(&g, 0, "a } inside"), -1);
+	chess_pgn_game_free(&g);
+}
+
 int
 main(void)
 {
@@ -1071,6 +1108,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_every_legal_move),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_comments),
 	};
 
 	chess_init();

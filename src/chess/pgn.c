@@ -89,6 +89,7 @@ chess_pgn_reader_init(struct chess_pgn_reader *r, const char *buf, size_t len)
 	r->len = buf == NULL ? 0 : len;
 	r->off = 0;
 	r->line = 1;
+	r->keep_comments = 0;
 	if (r->len >= 3 && (unsigned char)buf[0] == 0xef &&
 	    (unsigned char)buf[1] == 0xbb && (unsigned char)buf[2] == 0xbf)
 		r->off = 3;

@@ -285,13 +285,17 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  every game of NAME instead of GAMEs\n",
 	  0 },
 	{ "verify", cmd_verify,
-	  "[-s URL] GAME...",
-	  "Check the record of each GAME as the server exports it: every\n"
+	  "[-s URL] GAME|FILE...",
+	  "Check the record of each GAME as the server exports it, or of\n"
+	  "every game in FILE offline: a PGN export (also after pgn-extract)\n"
+	  "or a records export saved as JSON; - reads standard input. Every\n"
 	  "record's hash from the one before, its statement and signature\n"
-	  "(doc/signatures.md), and every record the server attested (a move\n"
-	  "made through Xfcc or a mail token) against the server's key (GET\n"
-	  "/api/v1/server-key). Prints one line a game, with the attested\n"
-	  "plies; exit status 1 when a record does not hold.\n"
+	  "(doc/signatures.md); each player's signature against the player's\n"
+	  "keys in the export; each attested or admin record against the\n"
+	  "server's key; in a PGN, that every move has its signed record.\n"
+	  "Prints one line per record (ply, signer, key, OK) and one a game,\n"
+	  "with the attested plies; exit status 1 at the first record that\n"
+	  "does not hold, named with its ply and FAIL.\n"
 	  "\n"
 	  "  -s, --server URL   the server\n",
 	  0 },
