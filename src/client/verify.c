@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +22,7 @@
 #include "chess/chess.h"
 #include "client/verify.h"
 #include "util/buf.h"
-
-static int	vfail(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
-
-/* Write a reason and return -1. */
-static int
-vfail(char *why, size_t whysize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, whysize, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "util/errbuf.h"
 
 /* Make room for one more record; NULL when out of memory. */
 static struct verify_record *
@@ -116,7 +101,7 @@ json_record(const json_t *r, struct verify_record *v, char *why,
 	if (kind == NULL || !json_is_integer(n) || json_integer_value(n) < 0 ||
 	    hash_read(jstr(r, "hash"), v->hash) != 0 ||
 	    hash_read(jstr(r, "prev_hash"), v->prev) != 0)
-		return vfail(why, whysize, "record %" PRId64 " is malformed",
+		return errbuf_set(why, whysize, "record %" PRId64 " is malformed",
 		    v->seq);
 	v->ply = (uint32_t)json_integer_value(n);
 	v->has_hash = v->has_prev = true;
@@ -133,7 +118,7 @@ json_record(const json_t *r, struct verify_record *v, char *why,
 	buf_addf(&b, "%s%s", stmt, sig != NULL ? sig : "");
 	if (b.data == NULL || sig_statement_parse(b.data, b.len, &v->st,
 	    &v->sg, &se) != 0)
-		rc = vfail(why, whysize, "record %" PRId64 ": the statement "
+		rc = errbuf_set(why, whysize, "record %" PRId64 ": the statement "
 		    "or signature cannot be read: %s", v->seq, b.data == NULL ?
 		    "out of memory" : sig_strerror(se));
 	v->has_statement = rc == 0;
@@ -155,25 +140,25 @@ verify_from_json(const json_t *obj, uint64_t id, struct verify_game *vg,
 	memset(vg, 0, sizeof *vg);
 	vg->id = id;
 	if (!json_is_array(recs))
-		return vfail(why, whysize, "no \"records\" array");
+		return errbuf_set(why, whysize, "no \"records\" array");
 	json_array_foreach(keys, i, k) {
 		if (jstr(k, "player") == NULL || jstr(k, "key") == NULL ||
 		    sig_pubkey_parse(jstr(k, "key"), pk, NULL) != 0)
-			return vfail(why, whysize, "key %zu of \"keys\" is "
+			return errbuf_set(why, whysize, "key %zu of \"keys\" is "
 			    "malformed", i + 1);
 		if (key_add(vg, jstr(k, "player"), pk) != 0)
-			return vfail(why, whysize, "out of memory");
+			return errbuf_set(why, whysize, "out of memory");
 	}
 	if (jstr(obj, "server_key") != NULL) {
 		if (sig_pubkey_parse(jstr(obj, "server_key"), vg->server,
 		    NULL) != 0)
-			return vfail(why, whysize, "\"server_key\" is "
+			return errbuf_set(why, whysize, "\"server_key\" is "
 			    "malformed");
 		vg->has_server = true;
 	}
 	json_array_foreach(recs, i, k) {
 		if ((v = rec_new(vg)) == NULL)
-			return vfail(why, whysize, "out of memory");
+			return errbuf_set(why, whysize, "out of memory");
 		if (json_record(k, v, why, whysize) != 0)
 			return -1;
 		if (vg->id == 0 && v->has_statement)
@@ -199,11 +184,11 @@ proof_record(const struct sig_proof *p, struct verify_record *v,
 	v->has_statement = p->has_statement;
 	v->st = p->st;
 	if (p->siglen > 0 && sig_proof_signature(p, &v->sg, &se) != 0)
-		return vfail(why, whysize, "record %" PRId64 ", ply %" PRIu32
+		return errbuf_set(why, whysize, "record %" PRId64 ", ply %" PRIu32
 		    ": the signature cannot be read: %s", p->seq, p->ply,
 		    sig_strerror(se));
 	if (p->has_statement && p->siglen == 0)
-		return vfail(why, whysize, "record %" PRId64 ", ply %" PRIu32
+		return errbuf_set(why, whysize, "record %" PRId64 ", ply %" PRIu32
 		    ": a statement without its signature", p->seq, p->ply);
 	return 0;
 }
@@ -223,14 +208,14 @@ verify_from_pgn(const struct chess_pgn_game *pg, struct verify_game *vg,
 	memset(vg, 0, sizeof *vg);
 	vg->pg = pg;
 	if (id == NULL || sscanf(id, "%" SCNu64, &vg->id) != 1 || vg->id == 0)
-		return vfail(why, whysize, "no GameId tag: this is not a "
+		return errbuf_set(why, whysize, "no GameId tag: this is not a "
 		    "corrchess export");
 	if ((p = malloc(sizeof *p)) == NULL)
-		return vfail(why, whysize, "out of memory");
+		return errbuf_set(why, whysize, "out of memory");
 	for (i = 0; i < pg->ncomments; i++) {
 		if (sig_proof_parse(pg->comments[i].text,
 		    strlen(pg->comments[i].text), p, sub, sizeof sub) != 0) {
-			vfail(why, whysize, "comment %zu (after %zu half-moves): "
+			errbuf_set(why, whysize, "comment %zu (after %zu half-moves): "
 			    "%s", i + 1, pg->comments[i].ply, sub);
 			goto out;
 		}
@@ -249,7 +234,7 @@ verify_from_pgn(const struct chess_pgn_game *pg, struct verify_game *vg,
 			goto out;
 	}
 	if (vg->nrecs == 0 && pg->game.nply > 0) {
-		vfail(why, whysize, "no signed record in the comments (an "
+		errbuf_set(why, whysize, "no signed record in the comments (an "
 		    "export of before corrchess 0.2.0, or its comments were "
 		    "removed)");
 		goto out;
@@ -257,7 +242,7 @@ verify_from_pgn(const struct chess_pgn_game *pg, struct verify_game *vg,
 	rc = 0;
 	goto out;
  oom:
-	vfail(why, whysize, "out of memory");
+	errbuf_set(why, whysize, "out of memory");
  out:
 	free(p);
 	return rc;
@@ -346,29 +331,29 @@ check_signature(struct run *r, const struct verify_record *v)
 	snprintf(r->fp, sizeof r->fp, "-");
 	if (strcmp(v->door, "none") == 0) {
 		if (v->has_statement || sig_signature_bytes(&v->sg, &n) != NULL)
-			return vfail(r->why, sizeof r->why, "marked unsigned, "
+			return errbuf_set(r->why, sizeof r->why, "marked unsigned, "
 			    "but it carries a statement or signature");
 		snprintf(r->who, sizeof r->who, "no signature (%s)", v->kind);
 		return 0;
 	}
 	if (!v->has_statement)
-		return vfail(r->why, sizeof r->why, "marked %s, but without "
+		return errbuf_set(r->why, sizeof r->why, "marked %s, but without "
 		    "its statement", v->door);
 	if (v->st.game != vg->id)
-		return vfail(r->why, sizeof r->why, "the statement is for "
+		return errbuf_set(r->why, sizeof r->why, "the statement is for "
 		    "game %" PRIu64 ", not %" PRIu64, v->st.game, vg->id);
 	if (admin != (strcmp(v->door, "admin") == 0) ||
 	    (admin && strcmp(v->st.player, SIG_ADMIN) != 0))
-		return vfail(r->why, sizeof r->why, "an admin's action must "
+		return errbuf_set(r->why, sizeof r->why, "an admin's action must "
 		    "be the server's, for the player \"admin\"");
 	if (strcmp(v->door, "signed") != 0) {
 		if (!vg->has_server)
-			return vfail(r->why, sizeof r->why, "signed by the "
+			return errbuf_set(r->why, sizeof r->why, "signed by the "
 			    "server (%s), but the export gives no server key",
 			    v->door);
 		if (v->sg.form != SIG_FORM_RAW || sig_verify(v->st.canon,
 		    v->st.canon_len, v->sg.raw, vg->server) != 0)
-			return vfail(r->why, sizeof r->why, "%s, but not "
+			return errbuf_set(r->why, sizeof r->why, "%s, but not "
 			    "signed by the server's key", admin ? "the "
 			    "admin's" : "attested");
 		sig_pubkey_fingerprint(vg->server, r->fp);
@@ -378,16 +363,16 @@ check_signature(struct run *r, const struct verify_record *v)
 		return 0;
 	}
 	if ((pks = calloc(vg->nkeys + 1, sizeof *pks)) == NULL)
-		return vfail(r->why, sizeof r->why, "out of memory");
+		return errbuf_set(r->why, sizeof r->why, "out of memory");
 	for (i = 0; i < vg->nkeys; i++)
 		if (strcmp(vg->keys[i].name, v->st.player) == 0)
 			memcpy(pks[n++], vg->keys[i].pk, SIG_PUBKEY_BYTES);
 	if (n == 0)
-		vfail(r->why, sizeof r->why, "the export lists no key of %s",
+		errbuf_set(r->why, sizeof r->why, "the export lists no key of %s",
 		    v->st.player);
 	else if (sig_signature_verify(&v->st, &v->sg,
 	    (const uint8_t (*)[SIG_PUBKEY_BYTES])pks, n, &which, &se) != 0)
-		vfail(r->why, sizeof r->why, "the signature does not verify "
+		errbuf_set(r->why, sizeof r->why, "the signature does not verify "
 		    "against %s's keys (%zu in the export): %s", v->st.player,
 		    n, sig_strerror(se));
 	else {
@@ -408,23 +393,23 @@ check_move(struct run *r, const struct verify_record *v, const char *label)
 	bool		cond = strcmp(v->kind, "conditional-move") == 0;
 
 	if (v->ply >= pg->game.nply)
-		return vfail(r->why, sizeof r->why, "a move at ply %" PRIu32
+		return errbuf_set(r->why, sizeof r->why, "a move at ply %" PRIu32
 		    ", but the PGN has %zu half-moves", v->ply,
 		    pg->game.nply);
 	m = pg->game.moves[v->ply];
 	if (!v->has_statement)
-		return vfail(r->why, sizeof r->why, "a move without its "
+		return errbuf_set(r->why, sizeof r->why, "a move without its "
 		    "statement");
 	if (cond ? v->st.action.kind != SIG_ACT_CONDITIONAL ||
 	    v->st.ply > v->ply || !lines_name_move(&r->pos[v->ply],
 	    v->st.action.lines, m) : v->st.ply != v->ply ||
 	    !names_move(&r->pos[v->ply], v->st.action.move, m))
-		return vfail(r->why, sizeof r->why, "the PGN's move is %s, "
+		return errbuf_set(r->why, sizeof r->why, "the PGN's move is %s, "
 		    "but the signed statement says \"%s\" at ply %" PRIu32,
 		    label, cond ? v->st.action.lines : v->st.action.move,
 		    v->st.ply);
 	if (r->covered[v->ply])
-		return vfail(r->why, sizeof r->why, "a second record for "
+		return errbuf_set(r->why, sizeof r->why, "a second record for "
 		    "the move of ply %" PRIu32, v->ply);
 	r->covered[v->ply] = true;
 	return 0;
@@ -490,11 +475,11 @@ verify_run(const struct verify_game *vg, FILE *out)
 		sl = v->has_statement ? v->st.canon_len : strlen(v->kind);
 		sig_record_hash(prev, s, sl, gb, gl, h);
 		if (v->has_prev && memcmp(v->prev, prev, SIG_HASH_BYTES) != 0)
-			vfail(r.why, sizeof r.why, "prev_hash is not the hash "
+			errbuf_set(r.why, sizeof r.why, "prev_hash is not the hash "
 			    "of the record before");
 		else if (v->has_hash && memcmp(v->hash, h, SIG_HASH_BYTES) !=
 		    0)
-			vfail(r.why, sizeof r.why, "its hash does not match "
+			errbuf_set(r.why, sizeof r.why, "its hash does not match "
 			    "its statement and signature");
 		else if (check_signature(&r, v) == 0 && (vg->pg == NULL ||
 		    !plays_move(v) || check_move(&r, v, label) == 0)) {

@@ -13,4 +13,4 @@ src_sig_libsig_a_SOURCES = \
 	src/sig/proof.h src/sig/proof.c \
 	src/sig/wire.h src/sig/wire.c
 src_sig_libsig_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS)
-SIG_LIBS = src/sig/libsig.a $(SODIUM_LIBS)
+SIG_LIBS = src/sig/libsig.a $(UTIL_LIBS) $(SODIUM_LIBS)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sig/wire.h"
+#include "util/errbuf.h"
 
 /* Most arguments of one command ([%ccsig] takes the most). */
 #define ARGS_MAX	64
@@ -31,23 +32,6 @@ struct arg {
 	const char	*p;
 	size_t		 n;
 };
-
-static int	proof_fail(char *, size_t, const char *, ...)
-		    __attribute__((format(printf, 3, 4)));
-
-/* Write a reason and return -1. */
-static int
-proof_fail(char *why, size_t whysize, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (why != NULL && whysize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(why, whysize, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* True for the blanks that separate arguments (a re-wrapped comment may
  * break a line anywhere between them). */
@@ -165,27 +149,27 @@ cmd_rec(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	size_t		i;
 
 	if (n != 5)
-		return proof_fail(why, whysize, "[%%ccrec] takes 5 words "
+		return errbuf_set(why, whysize, "[%%ccrec] takes 5 words "
 		    "(record, kind, ply, door, key), not %zu", n);
 	if (decimal(&a[0], INT64_MAX, &v) != 0 || v == 0)
-		return proof_fail(why, whysize, "[%%ccrec]: bad record number");
+		return errbuf_set(why, whysize, "[%%ccrec]: bad record number");
 	p->seq = (int64_t)v;
 	if (word(&a[1], p->kind, sizeof p->kind) != 0)
-		return proof_fail(why, whysize, "[%%ccrec]: bad kind");
+		return errbuf_set(why, whysize, "[%%ccrec]: bad kind");
 	if (decimal(&a[2], SIG_PLY_MAX, &v) != 0)
-		return proof_fail(why, whysize, "[%%ccrec]: bad ply");
+		return errbuf_set(why, whysize, "[%%ccrec]: bad ply");
 	p->ply = (uint32_t)v;
 	if (word(&a[3], p->door, sizeof p->door) != 0)
-		return proof_fail(why, whysize, "[%%ccrec]: bad door");
+		return errbuf_set(why, whysize, "[%%ccrec]: bad door");
 	for (i = 0; i < sizeof doors / sizeof doors[0]; i++)
 		if (strcmp(p->door, doors[i]) == 0)
 			break;
 	if (i == sizeof doors / sizeof doors[0])
-		return proof_fail(why, whysize, "[%%ccrec]: unknown door "
+		return errbuf_set(why, whysize, "[%%ccrec]: unknown door "
 		    "\"%s\"", p->door);
 	if (a[4].n >= sizeof p->fp || (!(a[4].n == 1 && a[4].p[0] == '-') &&
 	    !wire_line_starts(a[4].p, a[4].n, "SHA256:")))
-		return proof_fail(why, whysize, "[%%ccrec]: bad key "
+		return errbuf_set(why, whysize, "[%%ccrec]: bad key "
 		    "fingerprint");
 	memcpy(p->fp, a[4].p, a[4].n);
 	p->fp[a[4].n] = '\0';
@@ -204,23 +188,23 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	enum sig_error	se;
 
 	if (n != 4)
-		return proof_fail(why, whysize, "[%%ccst] takes 4 words (game, "
+		return errbuf_set(why, whysize, "[%%ccst] takes 4 words (game, "
 		    "ply, player, action), not %zu", n);
 	memset(&p->st, 0, sizeof p->st);
 	if (decimal(&a[0], SIG_GAME_MAX, &v) != 0 || v == 0)
-		return proof_fail(why, whysize, "[%%ccst]: bad game number");
+		return errbuf_set(why, whysize, "[%%ccst]: bad game number");
 	p->st.game = v;
 	if (decimal(&a[1], SIG_PLY_MAX, &v) != 0)
-		return proof_fail(why, whysize, "[%%ccst]: bad ply");
+		return errbuf_set(why, whysize, "[%%ccst]: bad ply");
 	p->st.ply = (uint32_t)v;
 	if (word(&a[2], p->st.player, sizeof p->st.player) != 0)
-		return proof_fail(why, whysize, "[%%ccst]: bad player");
+		return errbuf_set(why, whysize, "[%%ccst]: bad player");
 	if (pct_decode(&a[3], action, sizeof action, &len) != 0)
-		return proof_fail(why, whysize, "[%%ccst]: bad %%-encoding of "
+		return errbuf_set(why, whysize, "[%%ccst]: bad %%-encoding of "
 		    "the action");
 	if (sig_action_parse(action, len, &p->st.action, &se) != 0 ||
 	    sig_statement_build(&p->st, &se) != 0)
-		return proof_fail(why, whysize, "[%%ccst]: %s",
+		return errbuf_set(why, whysize, "[%%ccst]: %s",
 		    sig_strerror(se));
 	p->has_statement = true;
 	return 0;
@@ -235,17 +219,17 @@ cmd_sig(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	size_t	i, len = 0;
 
 	if (n == 0)
-		return proof_fail(why, whysize, "[%%ccsig] without a signature");
+		return errbuf_set(why, whysize, "[%%ccsig] without a signature");
 	for (i = 0; i < n; i++) {
 		if (len + a[i].n >= sizeof b64)
-			return proof_fail(why, whysize, "[%%ccsig]: the "
+			return errbuf_set(why, whysize, "[%%ccsig]: the "
 			    "signature is too long");
 		memcpy(b64 + len, a[i].p, a[i].n);
 		len += a[i].n;
 	}
 	if (wire_b64_decode_padded(b64, len, p->sig, sizeof p->sig,
 	    &p->siglen) != 0 || p->siglen == 0)
-		return proof_fail(why, whysize, "[%%ccsig]: invalid base64");
+		return errbuf_set(why, whysize, "[%%ccsig]: invalid base64");
 	return 0;
 }
 
@@ -257,17 +241,17 @@ command(struct sig_proof *p, const char *name, size_t nl, const struct arg *a,
 	size_t	got = 0;
 
 	if (wire_line_is(name, nl, "ccrec"))
-		return p->has_record ? proof_fail(why, whysize,
+		return p->has_record ? errbuf_set(why, whysize,
 		    "[%%ccrec] twice") : cmd_rec(p, a, n, why, whysize);
 	if (wire_line_is(name, nl, "ccst"))
-		return p->has_statement ? proof_fail(why, whysize,
+		return p->has_statement ? errbuf_set(why, whysize,
 		    "[%%ccst] twice") : cmd_st(p, a, n, why, whysize);
 	if (wire_line_is(name, nl, "ccsig"))
-		return p->siglen > 0 ? proof_fail(why, whysize,
+		return p->siglen > 0 ? errbuf_set(why, whysize,
 		    "[%%ccsig] twice") : cmd_sig(p, a, n, why, whysize);
 	if (wire_line_is(name, nl, "ccsnt")) {
 		if (p->has_date || n != 1 || date_check(&a[0]) != 0)
-			return proof_fail(why, whysize, "[%%ccsnt] takes one "
+			return errbuf_set(why, whysize, "[%%ccsnt] takes one "
 			    "date, YYYY.MM.DD,HH:MM:SS");
 		memcpy(p->date, a[0].p, a[0].n);
 		p->date[a[0].n] = '\0';
@@ -279,7 +263,7 @@ command(struct sig_proof *p, const char *name, size_t nl, const struct arg *a,
 		    sodium_hex2bin(p->hash, SIG_HASH_BYTES, a[0].p, a[0].n,
 		    NULL, &got, NULL) != 0 ||
 		    got != SIG_HASH_BYTES)
-			return proof_fail(why, whysize, "[%%cchash] takes one "
+			return errbuf_set(why, whysize, "[%%cchash] takes one "
 			    "hash of 64 hex digits");
 		p->has_hash = true;
 		return 0;
@@ -289,7 +273,7 @@ command(struct sig_proof *p, const char *name, size_t nl, const struct arg *a,
 		    word(&a[0], p->keys[p->nkeys].name,
 		    sizeof p->keys[0].name) != 0 ||
 		    key_b64(&a[1], p->keys[p->nkeys].pk) != 0)
-			return proof_fail(why, whysize, "[%%cckey] takes a "
+			return errbuf_set(why, whysize, "[%%cckey] takes a "
 			    "player and a key in base64 (at most %d keys)",
 			    SIG_PROOF_KEYS_MAX);
 		p->nkeys++;
@@ -297,7 +281,7 @@ command(struct sig_proof *p, const char *name, size_t nl, const struct arg *a,
 	}
 	if (wire_line_is(name, nl, "ccserver")) {
 		if (p->has_server || n != 1 || key_b64(&a[0], p->server) != 0)
-			return proof_fail(why, whysize, "[%%ccserver] takes "
+			return errbuf_set(why, whysize, "[%%ccserver] takes "
 			    "the server's key in base64");
 		p->has_server = true;
 		return 0;
@@ -329,12 +313,12 @@ sig_proof_parse(const char *text, size_t len, struct sig_proof *p, char *why,
 			while (s < e && is_blank(*s))
 				s++;
 			if (s == e)
-				return proof_fail(why, whysize, "[%%%.*s is not "
+				return errbuf_set(why, whysize, "[%%%.*s is not "
 				    "closed", (int)(nl < 16 ? nl : 16), name);
 			if (*s == ']')
 				break;
 			if (n == ARGS_MAX)
-				return proof_fail(why, whysize, "[%%%.*s has too "
+				return errbuf_set(why, whysize, "[%%%.*s has too "
 				    "many words", (int)(nl < 16 ? nl : 16),
 				    name);
 			a[n].p = s;
