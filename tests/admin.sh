@@ -226,8 +226,9 @@ req GET "/api/v1/games/$ga/pgn"
 check "PGN: Termination abandoned" grep -q '^\[Termination "abandoned"\]$' \
     "$tmp/out"
 check "PGN: Result *" grep -q '^\[Result "\*"\]$' "$tmp/out"
+tr '\n' ' ' <"$tmp/out" >"$tmp/pgn.line"
 check "PGN: the reason as a comment" grep -q \
-    "{Aborted by the club's admin: made by mistake}" "$tmp/out"
+    "{Aborted by the club's admin: made by mistake}" "$tmp/pgn.line"
 req GET "/api/v1/games/$ga/records"
 check "records: the abort, its statement by admin, signed, source admin" \
     grep -q "\"kind\":\"abort\",\"san\":null,\"move\":null,\"statement\":\"corrchess-v1\\\\ngame: $ga\\\\nply: 1\\\\nplayer: admin\\\\naction: abort made by mistake\\\\n\",\"signature\":\"signature: [^\"]*\",\"at\":\"[^\"]*\",\"source\":\"admin\"" \
@@ -283,8 +284,15 @@ req GET "/api/v1/games/$gb/pgn"
 check "PGN: Termination adjudication" grep -q \
     '^\[Termination "adjudication"\]$' "$tmp/out"
 check "PGN: Result 0-1" grep -q '^\[Result "0-1"\]$' "$tmp/out"
+tr '\n' ' ' <"$tmp/out" >"$tmp/pgn.line"
 check "PGN: the reason" grep -q \
-    "{Adjudicated by the club's admin: tablebase: Black mates}" "$tmp/out"
+    "{Adjudicated by the club's admin: tablebase: Black mates}" "$tmp/pgn.line"
+cp "$tmp/out" "$tmp/gb.pgn"
+run verify "$tmp/gb.pgn"
+same "corrchess verify FILE: the PGN with the adjudication holds" "$status" 0
+check "the admin's record checked against the server's key" grep -q \
+    "^game $gb: record 3, ply 2 (adjudicate): the admin, signed by the server SHA256:[^ ]* OK$" \
+    "$tmp/out"
 outbox "$gb"
 check "mail: the adjudication's reason" grep -q \
     "The club's admin gave this reason: tablebase: Black mates" "$tmp/mails"

@@ -116,8 +116,15 @@ check "the record of the answer" grep -q \
     '"seq":3,"ply":2,"kind":"conditional-move","san":"Nf3","move":"Nf3","statement":"corrchess-v1\\ngame: '"$g"'\\nply: 1\\nplayer: alice\\naction: conditional e5 Ng1-f3 Nc6 f1b5; e5 Nf3 Nf6 Nxe5; c5 g1f3\\n","signature":"-----BEGIN SSH SIGNATURE-----' \
     "$tmp/out"
 req GET "/api/v1/games/$g/pgn"
+tr '\n' ' ' <"$tmp/out" >"$tmp/pgn.line"
 check "the PGN names the signed conditional" grep -q \
-    '^action: conditional e5 Ng1-f3' "$tmp/out"
+    "\[%ccst $g 1 alice conditional%20e5%20Ng1-f3%20Nc6%20f1b5;%20e5" \
+    "$tmp/pgn.line"
+cp "$tmp/out" "$tmp/cond.pgn"
+"$corrchess" verify "$tmp/cond.pgn" >"$tmp/verify" 2>&1
+same "corrchess verify FILE: the conditional's answer holds" "$?" 0
+check "the answer checked against the conditional's lines" grep -q \
+    "^game $g: record 3, ply 2 (2. Nf3): alice SHA256:[^ ]* OK$" "$tmp/verify"
 
 play "$g" alice "show-conditional"
 say "after one answer: played" '"played":1'
