@@ -197,7 +197,11 @@ same "nothing played" "$(ply 1)" 5
 # --- The record checked -----------------------------------------------------
 
 "$corrchess" verify -s "$base" 1 >"$tmp/verify" 2>&1
-same "verify: the chain holds, the attested ply listed" "$(cat "$tmp/verify")" \
+check "verify: the token's move signed by the server" grep -q \
+    "^game 1: record 2, ply 1 (Nf6): bob, attested (mail-token) by the server SHA256:[^ ]* OK$" \
+    "$tmp/verify"
+same "verify: the chain holds, the attested ply listed" \
+    "$(tail -n 1 "$tmp/verify")" \
     "game 1: 5 records, the chain holds; 1 attested by the server at ply 1 (Nf6, mail-token)"
 
 finish
