@@ -17,7 +17,8 @@
 #                                 and the keyboard, verify the record
 #   browser.py after STATE        the record of a tampered copy fails to
 #                                 verify; the French page of the French
-#                                 player; 360 px wide; screenshots
+#                                 player; 360 px wide (a game's page and
+#                                 an event's); screenshots
 #   browser.py https STATE        (tests/tls.sh) enrol carol at
 #                                 https://corrchess.test, play a move
 #
@@ -598,6 +599,21 @@ def after(state, log):
                 check(name + ': screenshot not blank (%d colours)' % n,
                       n >= 16)
                 print('screenshot ' + path, flush=True)
+        # The event's page on the phone (360 px, dark): no horizontal
+        # scroll, the crosstable's results links to the games.
+        alice.goto(base + '/events/ladder')
+        sw = alice.eval('document.documentElement.scrollWidth')
+        check('event page: no horizontal scroll at 360 px (%s px)' % sw,
+              sw <= 360)
+        check('event page: the crosstable links its games', alice.eval(
+            'document.querySelectorAll("#cc-crosstable a[href^=\'/games/\']")'
+            '.length') == 4)
+        path = os.path.join(shots, 'event-phone-dark.png')
+        alice.shot(path)
+        n = png_colours(path)
+        check('event-phone-dark: screenshot not blank (%d colours)' % n,
+              n >= 16)
+        print('screenshot ' + path, flush=True)
     finally:
         alice.close()
         bob.close()

@@ -136,6 +136,13 @@ echo "$base" >"$tmp/b/tampered"
 bg_pids="$bg_pids $pid"
 pid=$first_pid base=$first_base
 
+# An event of theirs, for its page on a phone.
+admin POST /api/v1/events -d '{"name":"ladder","players":["alice","bob"],
+    "format":"match","games":2}'
+expect "an event of alice and bob" 201
+admin POST /api/v1/events/ladder/start
+expect "the event started" 200
+
 browser after
 
 finish
