@@ -338,6 +338,7 @@ test_refuse_signature(void **state)
 	enum sig_error		 e;
 	char			 buf[SIG_SIGNED_SIZE];
 	char			 armor[SIG_SSHSIG_ARMOR_SIZE];
+	char			 fp[SIG_FINGERPRINT_SIZE], want[512];
 	char			*p;
 	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
 
@@ -359,6 +360,32 @@ test_refuse_signature(void **state)
 	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_BOB,
 	    SIG_FORM_RAW, &err), &err, 403, "wrong-key");
 	assert_non_null(strstr(err.message, "signed with the key SHA256:"));
+
+	/* carol reads French: the same refusals, word for word. */
+	sig_pubkey_fingerprint(fx->pk[K_BOB], fp);
+	assert_refused(submit(fx, id, id, 0, "carol", "move e4", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 403, "wrong-key");
+	snprintf(want, sizeof want, "la déclaration nomme carol mais elle "
+	    "est signée avec la clé %s, qui est celle de bob : vérifiez la "
+	    "clé avec laquelle vous signez (-k) et le joueur que vous nommez "
+	    "(-p)", fp);
+	assert_string_equal(err.message, want);
+	assert_refused(submit(fx, id, id, 0, "carol", "move e4", K_STRANGER,
+	    SIG_FORM_SSHSIG, &err), &err, 403, "unknown-key");
+	assert_string_equal(err.message, "la déclaration est signée avec une "
+	    "clé qui n'est pas enregistrée pour carol");
+	assert_refused(submit(fx, id, id, 0, "carol", "move e4", K_STRANGER,
+	    SIG_FORM_RAW, &err), &err, 403, "bad-signature");
+	assert_string_equal(err.message, "la signature ne correspond ni à "
+	    "cette déclaration ni à aucune clé de carol");
+	assert_string_equal(sig_strerror_lang(SIG_ESIG_TWICE, CHESS_LANG_FR),
+	    "une seconde signature suit la première : envoyez une déclaration "
+	    "avec une seule signature");
+	assert_string_equal(sig_strerror_lang(SIG_ESIG_TWICE, CHESS_LANG_EN),
+	    sig_strerror(SIG_ESIG_TWICE));
+	/* A client's key-file fault has no French: English. */
+	assert_string_equal(sig_strerror_lang(SIG_EEXIST, CHESS_LANG_FR),
+	    sig_strerror(SIG_EEXIST));
 
 	/* alice's key, the statement changed after signing: d4 for e4. */
 	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,

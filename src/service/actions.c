@@ -131,6 +131,8 @@ verify(struct store *rs, const struct sig_statement *st,
 	int64_t		*ids = NULL;
 	size_t		 n = 0, i, which;
 	enum sig_error	 se, valid_se = SIG_EBADSIG;
+	enum chess_lang	 lang = player_lang(&sp->p);
+	bool		 fr = lang == CHESS_LANG_FR;
 	int		 pass, rc = -1;
 
 	if ((keys = calloc(sp->nkeys + 1, sizeof *keys)) == NULL ||
@@ -150,7 +152,9 @@ verify(struct store *rs, const struct sig_statement *st,
 		if (sig_signature_verify(st, sg, (const uint8_t (*)[32])keys,
 		    n, &which, &se) == 0) {
 			if (pass == 1) {
-				service_fail(err, 403, "key-revoked",
+				service_fail(err, 403, "key-revoked", fr ?
+				    "la déclaration est signée avec une clé de "
+				    "%s qui a été révoquée" :
 				    "the statement is signed with a key of %s "
 				    "that was revoked", st->player);
 				goto out;
@@ -160,15 +164,15 @@ verify(struct store *rs, const struct sig_statement *st,
 			goto out;
 		}
 		if (se == SIG_ENAMESPACE) {
-			service_fail(err, 403, "wrong-namespace",
-			    "the SSH signature was made for another namespace: "
-			    "sign with ssh-keygen -Y sign -n corrchess");
+			service_fail(err, 403, "wrong-namespace", "%s",
+			    sig_strerror_lang(SIG_ENAMESPACE, lang));
 			goto out;
 		}
 		if (pass == 0 && se != SIG_EKEY_MISMATCH && se != SIG_EBADSIG) {
-			service_fail(err, 400, "bad-signature",
+			service_fail(err, 400, "bad-signature", fr ?
+			    "la signature est illisible : %s" :
 			    "the signature cannot be read: %s",
-			    sig_strerror(se));
+			    sig_strerror_lang(se, lang));
 			goto out;
 		}
 		if (pass == 0)
@@ -176,18 +180,25 @@ verify(struct store *rs, const struct sig_statement *st,
 	}
 	/* Signed with another player's key: say whose, and what to check. */
 	if (signer_find(rs, st, sg, fp, name) == 0)
-		service_fail(err, 403, "wrong-key",
+		service_fail(err, 403, "wrong-key", fr ?
+		    "la déclaration nomme %s mais elle est signée avec la clé "
+		    "%s, qui est celle de %s : vérifiez la clé avec laquelle "
+		    "vous signez (-k) et le joueur que vous nommez (-p)" :
 		    "the statement names %s but is signed with the key %s, "
 		    "which is %s's: check the key you sign with (-k) and the "
 		    "player you name (-p)", st->player, fp, name);
 	/* Judge by the valid keys: an SSH signature by one of them that
 	 * does not verify is a bad signature, not an unknown key. */
 	else if (sg->form == SIG_FORM_SSHSIG && valid_se == SIG_EKEY_MISMATCH)
-		service_fail(err, 403, "unknown-key",
+		service_fail(err, 403, "unknown-key", fr ?
+		    "la déclaration est signée avec une clé qui n'est pas "
+		    "enregistrée pour %s" :
 		    "the statement is signed with a key that is not registered "
 		    "for %s", st->player);
 	else
-		service_fail(err, 403, "bad-signature",
+		service_fail(err, 403, "bad-signature", fr ?
+		    "la signature ne correspond ni à cette déclaration ni à "
+		    "aucune clé de %s" :
 		    "the signature does not match this statement and any key of "
 		    "%s", st->player);
  out:
@@ -427,10 +438,14 @@ key_still_valid(struct service *svc, const struct job_statement *s,
 		return service_store_fail(err, svc->wstore, "read the key");
 	if (ss == STORE_NOTFOUND || k.player_id != s->player_id)
 		return service_fail(err, 403, "unknown-key",
+		    s->lang == CHESS_LANG_FR ? "la déclaration est signée "
+		    "avec une clé qui n'est pas enregistrée pour %s" :
 		    "the statement is signed with a key that is not "
 		    "registered for %s", s->st->player);
 	if (k.revoked != 0)
 		return service_fail(err, 403, "key-revoked",
+		    s->lang == CHESS_LANG_FR ? "la déclaration est signée "
+		    "avec une clé de %s qui a été révoquée" :
 		    "the statement is signed with a key of %s that was "
 		    "revoked", s->st->player);
 	return 0;

@@ -115,6 +115,89 @@ sig_strerror(enum sig_error e)
 	return "unknown error";
 }
 
+/* Describe a statement's or a signature's fault in French; NULL: none. */
+static const char *
+strerror_fr(enum sig_error e)
+{
+	switch (e) {
+	case SIG_ENOHEADER:
+		return "aucune déclaration trouvée : elle doit commencer par une ligne « corrchess-v1 »";
+	case SIG_EVERSION:
+		return "version de déclaration inconnue : ce serveur lit les déclarations « corrchess-v1 »";
+	case SIG_ESYNTAX:
+		return "ligne de déclaration mal formée : écrivez « nom: valeur », le nom en minuscules, deux-points et une espace (game, ply, player, action)";
+	case SIG_EFIELD_UNKNOWN:
+		return "champ inconnu dans la déclaration : seuls game, ply, player et action sont permis";
+	case SIG_EFIELD_DUP:
+		return "un champ de la déclaration est donné deux fois";
+	case SIG_EFIELD_ORDER:
+		return "champs de la déclaration dans le désordre : écrivez game, ply, player, action dans cet ordre";
+	case SIG_EFIELD_MISSING:
+		return "la déclaration est incomplète : il lui faut les lignes game, ply, player et action, juste après « corrchess-v1 »";
+	case SIG_EGAME:
+		return "numéro de partie invalide : écrivez un nombre décimal sans zéro en tête (0 pour vos réglages et vos clés)";
+	case SIG_EPLY:
+		return "ply invalide : écrivez le nombre de demi-coups joués jusqu'ici, un nombre décimal sans zéro en tête";
+	case SIG_EPLAYER:
+		return "nom de joueur invalide : de 1 à 32 lettres minuscules, chiffres, « _ », « . » ou « - »";
+	case SIG_EACTION:
+		return "action inconnue : move, accept-draw, decline-draw, resign, claim-draw, leave, conditional, cancel-conditional, show-conditional ; avec game 0 : add-key, revoke-key, set, email, confirm-email ou show-settings";
+	case SIG_EACTION_ARGS:
+		return "mots incorrects après l'action : écrivez « move COUP », « move COUP offer-draw », « accept-draw », « decline-draw », « resign », « claim-draw », « claim-draw COUP » ou « leave AAAA-MM-JJ AAAA-MM-JJ », les mots séparés par une espace";
+	case SIG_EMOVE:
+		return "coup illisible : donnez un coup de 1 à 32 caractères ASCII imprimables";
+	case SIG_EDATE:
+		return "dates de congé invalides : écrivez deux vraies dates AAAA-MM-JJ, le premier jour d'absence puis le dernier, le premier pas après le dernier";
+	case SIG_ETOOLONG:
+		return "l'action est trop longue : 64 caractères au plus, le coup 32 au plus, les lignes d'un coup conditionnel 768 au plus";
+	case SIG_ELINES:
+		return "lignes conditionnelles invalides : écrivez « conditional » puis les coups séparés par une espace, celui de l'adversaire d'abord, les lignes séparées par « ; » (conditional e5 Cf3; d5 exd5)";
+	case SIG_ELINE_ENDS:
+		return "la déclaration et sa signature mélangent les fins de ligne : terminez chaque ligne de la même façon (LF, CRLF ou CR)";
+	case SIG_ENOSIG:
+		return "signature manquante : mettez une ligne « signature: BASE64 » ou un bloc SSH SIGNATURE (ssh-keygen -Y sign -n corrchess) juste après la déclaration";
+	case SIG_EBASE64:
+		return "base64 invalide dans la signature ou la clé";
+	case SIG_ESIGLEN:
+		return "la ligne signature doit contenir une signature Ed25519 de 64 octets (88 caractères base64)";
+	case SIG_ESIGFORM:
+		return "la ligne signature doit contenir 88 caractères de base64 standard, bourrage « = » compris";
+	case SIG_ESIG_TWICE:
+		return "une seconde signature suit la première : envoyez une déclaration avec une seule signature";
+	case SIG_EARMOR:
+		return "le bloc SSH SIGNATURE n'a pas de ligne « -----END SSH SIGNATURE----- »";
+	case SIG_ESSHSIG:
+		return "signature SSH mal formée (tronquée, trop longue, ou pas faite par ssh-keygen -Y sign)";
+	case SIG_ESSHSIG_VERSION:
+		return "version de signature SSH inconnue (seule la version 1 est connue)";
+	case SIG_ESSHSIG_HASH:
+		return "empreinte de signature SSH non prise en charge : utilisez sha512 ou sha256";
+	case SIG_ENAMESPACE:
+		return "la signature SSH a été faite pour un autre usage : signez avec ssh-keygen -Y sign -n corrchess";
+	case SIG_EBADSIG:
+		return "la signature ne correspond ni à la déclaration ni aux clés du joueur";
+	case SIG_EKEY_MISMATCH:
+		return "la signature SSH a été faite avec une clé qui n'est pas enregistrée pour ce joueur";
+	case SIG_EKEY_TYPE:
+		return "type de clé non pris en charge : seules les clés Ed25519 sont acceptées (ssh-keygen -t ed25519)";
+	case SIG_EPLAYER_GAME:
+		return "une déclaration sur vous-même (add-key, revoke-key, set, email, confirm-email, show-settings) porte « game: 0 », et l'action d'une partie nomme sa partie";
+	default:
+		return NULL;
+	}
+}
+
+/* Describe an error for a person, in their language. */
+const char *
+sig_strerror_lang(enum sig_error e, enum chess_lang lang)
+{
+	const char	*fr;
+
+	if (lang == CHESS_LANG_FR && (fr = strerror_fr(e)) != NULL)
+		return fr;
+	return sig_strerror(e);
+}
+
 /* Initialise libsodium. */
 int
 sig_init(void)

@@ -66,6 +66,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chess/chess.h"
+
 #define SIG_PUBKEY_BYTES	32	/* Ed25519 public key */
 #define SIG_SECKEY_BYTES	64	/* libsodium secret key: seed || pk */
 #define SIG_SEED_BYTES		32	/* Ed25519 seed (RFC 8032 secret key) */
@@ -145,6 +147,13 @@ enum sig_form {
 
 /* Return a constant sentence describing an error, for a person. */
 const char *sig_strerror(enum sig_error);
+
+/*
+ * The same sentence in a player's language: French for every fault of a
+ * statement or a signature a player may send; the key-file faults of the
+ * client stay in English.
+ */
+const char *sig_strerror_lang(enum sig_error, enum chess_lang);
 
 /* Initialise libsodium. Call once at start-up, before any other function;
  * thread-safe and idempotent. Returns 0, or -1 if libsodium cannot start. */
