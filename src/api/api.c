@@ -29,6 +29,7 @@
 #include <sodium.h>
 
 #include "api/api_events.h"
+#include "api/api_stream.h"
 #include "api/api_json.h"
 #include "api/api_ratings.h"
 #include "api/api_respond.h"
@@ -1007,6 +1008,74 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	free(kept);
 }
 
+/* Open a stream whose first line is JSON object `o` (stolen). */
+static void
+stream_open(struct http_request *req, struct http_response *resp,
+    int64_t id, bool player, json_t *o)
+{
+	char	*first = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	if (first == NULL) {
+		http_respond_error(resp, 503, "out-of-memory",
+		    "the server cannot open a stream now; try again later");
+		return;
+	}
+	api_stream_open(req, resp, id, player, first);
+	free(first);
+}
+
+/*
+ * GET /api/v1/games/{id}/stream: the game (as GET /games/{id}, with
+ * "type":"game"), then one line per event as it commits; NDJSON, or SSE
+ * for Accept: text/event-stream.
+ */
+static void
+api_game_stream(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	 g;
+	struct service_error	 err;
+	json_t			*o;
+	int64_t			 id = http_request_param_int(req, "id");
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	if (service_game_get(user, id, &g, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	o = game_json(&g);
+	service_game_free(&g);
+	if (o != NULL)
+		json_object_set_new(o, "type", json_string("game"));
+	stream_open(req, resp, id, false, o);
+}
+
+/* GET /api/v1/players/{name}/stream: the events of all the player's
+ * games (started, moves, offers, ends, clocks). */
+static void
+api_player_stream(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player	 sp;
+	struct service_error	 err;
+	int64_t			 id;
+	json_t			*o;
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	if (service_player_get(user, http_request_param(req, "name"), &sp,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	id = sp.p.id;
+	o = json_pack("{s:s,s:s}", "type", "player", "player", sp.p.name);
+	service_player_free(&sp);
+	stream_open(req, resp, id, true, o);
+}
+
 /* GET /api/v1/games/{id}/pgn */
 static void
 api_game_pgn(struct http_request *req, struct http_response *resp,
@@ -1410,6 +1479,8 @@ const struct http_route routes_api[] = {
 	    api_key_add, 0 },
 	{ "POST", "/api/v1/players/{name}/actions", HTTP_AUTH_NONE,
 	    api_player_action, HTTP_ROUTE_SLOW },
+	{ "GET", "/api/v1/players/{name}/stream", HTTP_AUTH_NONE,
+	    api_player_stream, 0 },
 	{ "GET", "/api/v1/players/{name}/keys", HTTP_AUTH_NONE, api_key_list,
 	    0 },
 	{ "POST", "/api/v1/players/{name}/invitations", HTTP_AUTH_ADMIN,
@@ -1427,6 +1498,8 @@ const struct http_route routes_api[] = {
 	{ "GET", "/api/v1/games", HTTP_AUTH_NONE, api_game_list, 0 },
 	{ "GET", "/api/v1/games/{id:int}", HTTP_AUTH_NONE, api_game_get,
 	    HTTP_ROUTE_ETAG },
+	{ "GET", "/api/v1/games/{id:int}/stream", HTTP_AUTH_NONE,
+	    api_game_stream, 0 },
 	{ "GET", "/api/v1/games/{id:int}/pgn", HTTP_AUTH_NONE, api_game_pgn,
 	    HTTP_ROUTE_ETAG },
 	{ "GET", "/api/v1/games/{id:int}/board.svg", HTTP_AUTH_NONE,

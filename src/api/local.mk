@@ -9,6 +9,7 @@ src_api_libapi_a_SOURCES = \
 	src/api/api_json.h src/api/api_json.c \
 	src/api/api_respond.h src/api/api_respond.c \
 	src/api/api_events.h src/api/api_events.c \
+	src/api/api_stream.h src/api/api_stream.c \
 	src/api/api_ratings.h src/api/api_ratings.c
 src_api_libapi_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) \
 	$(SODIUM_CFLAGS) $(SQLITE_CFLAGS)

@@ -51,6 +51,7 @@
 #include "http/http.h"
 #include "util/log.h"
 #include "api/routes.h"
+#include "api/api_stream.h"
 #include "web/pages.h"
 #include "daemon/clock.h"
 #include "mail/mailer.h"
@@ -558,6 +559,7 @@ struct corrchessd {
 	char			*db_path;
 	char			 domain[256];	/* of [mail] from */
 	struct service		*svc;
+	struct api_streams	*streams;	/* the live streams' hub */
 	sigset_t		 signals;	/* the ones sigwait takes */
 	struct http_server	*srv;
 	struct http_route	*routes;	/* the API's, then the pages' */
@@ -1042,6 +1044,14 @@ open_service(struct corrchessd *d)
 	scfg.server_sk = d->server_sk;
 	scfg.auth_default = conf->game.auth == CONF_AUTH_SIGNED_OR_ATTESTED ?
 	    "signed-or-attested" : "signed";
+	/* The live streams hear of each commit. */
+	if ((d->streams = api_streams_start(API_STREAM_HEARTBEAT,
+	    API_STREAM_MAX_PENDING)) == NULL) {
+		log_errorx("out of memory");
+		return -1;
+	}
+	scfg.events = api_streams_publish;
+	scfg.events_arg = d->streams;
 	d->svc = service_open(&scfg, err, sizeof err);
 	sodium_memzero(d->server_sk, sizeof d->server_sk);
 	/* A connection string may hold a password: not logged. */
@@ -1264,6 +1274,7 @@ stop(struct corrchessd *d)
 	if (d->served)
 		log_info("stopped");
 	service_close(d->svc);
+	api_streams_stop(d->streams);
 	sodium_memzero(d->token, sizeof d->token);
 	free(d->db_path);
 	free(d->token_path);

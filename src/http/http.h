@@ -229,6 +229,26 @@ void	http_respond_error(struct http_response *resp, unsigned status,
 /* Tell whether an If-None-Match header value (NULL: none) names `etag`
  * (a quoted entity tag), weakly compared, or is "*". */
 bool	http_etag_matches(const char *inm, const char *etag);
+/*
+ * STREAMS. Answer with bytes that come later: `first` (len bytes, copied)
+ * at once, then each http_stream_push() as it comes, chunked, until
+ * http_stream_release() or the client leaves. While nothing waits the
+ * connection is suspended (no thread, no polling). At most `max` bytes
+ * wait unsent: a push past them ends the stream (the client reconnects).
+ * Returns the caller's reference (release it in every case), or NULL
+ * having answered 503. Push and release from any thread.
+ */
+struct http_stream;
+struct http_stream *http_respond_stream(struct http_response *resp,
+	    unsigned status, const char *content_type, const void *first,
+	    size_t len, size_t max);
+/* Push bytes: 0, or -1 when the stream ended (the client left, it fell
+ * too far behind, or the server stops): release it then. */
+int	http_stream_push(struct http_stream *, const void *data, size_t len);
+/* End the stream from our side and drop the caller's reference. */
+void	http_stream_release(struct http_stream *);
+/* The streams open now. */
+unsigned http_server_streams(struct http_server *);
 
 /* Add a header to the answer (copied); call after http_respond_*. */
 void	http_response_header(struct http_response *resp, const char *name,

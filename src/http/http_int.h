@@ -22,6 +22,7 @@
  *   listen.c    the listening socket: bound here or inherited
  *   workers.c   the worker threads for HTTP_ROUTE_SLOW handlers
  *   guard.c     each request's deadline; room kept for new addresses
+ *   stream.c    answers that stay open, fed by other threads
  *   builtin.c   GET /healthz and GET /metrics
  */
 
@@ -114,6 +115,10 @@ struct http_server {
 	unsigned		 gcount;
 	pthread_t		 gthread;
 	bool			 gstarted, gstop;
+	/* Open streams (stream.c), to end them when the server stops. */
+	pthread_mutex_t		 slock;
+	struct http_stream	*shead;
+	unsigned		 nstreams;
 };
 
 struct http_response {
@@ -127,6 +132,8 @@ struct http_response {
 	uint64_t		 fd_size;
 	char			**headers;	/* name, value, name, ... */
 	size_t			 nheaders;
+	struct http_stream	*stream;	/* a stream: its answer's
+						   reference until queued */
 	int			 set;
 };
 
@@ -175,6 +182,16 @@ void	http_guard_notify(void *cls, struct MHD_Connection *,
  * deadline starts). */
 void	http_guard_whole(struct http_server *, struct MHD_Connection *);
 void	http_guard_next(struct http_server *, struct MHD_Connection *);
+
+/* stream.c */
+
+/* libmicrohttpd's answer of a stream; it takes the answer's reference
+ * (NULL when out of memory: then call http_stream_unqueued()). */
+struct MHD_Response *http_stream_response(struct http_stream *);
+/* Drop the answer's reference of a stream that was never queued. */
+void	http_stream_unqueued(struct http_stream *);
+/* End every open stream (the server stops). */
+void	http_streams_end(struct http_server *);
 
 /* route.c */
 

@@ -9,7 +9,7 @@ src_http_libhttp_a_SOURCES = \
 	src/http/route.c src/http/request.c src/http/response.c \
 	src/http/status.c src/http/server.c src/http/listen.c \
 	src/http/workers.c src/http/builtin.c src/http/guard.c \
-	src/http/tls.c
+	src/http/tls.c src/http/stream.c
 src_http_libhttp_a_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(GNUTLS_CFLAGS) \
 	$(JANSSON_CFLAGS)
 HTTP_LIBS = src/http/libhttp.a $(UTIL_LIBS) $(MHD_LIBS) $(GNUTLS_LIBS) \

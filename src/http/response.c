@@ -35,6 +35,9 @@ http_response_clear(struct http_response *resp)
 {
 	size_t	i;
 
+	if (resp->stream != NULL)
+		http_stream_unqueued(resp->stream);
+	resp->stream = NULL;
 	free(resp->content_type);
 	free(resp->data);
 	if (resp->has_fd)

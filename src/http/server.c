@@ -78,7 +78,7 @@ http_queue(struct http_server *srv, struct http_request *req,
 	double			 ms;
 
 	if (!resp->set || (resp->data == NULL && !resp->has_fd &&
-	    resp->status < 500)) {
+	    resp->stream == NULL && resp->status < 500)) {
 		if (resp->set)
 			log_warnx("http: %s %s: response lost (out of "
 			    "memory)", req->method, req->path);
@@ -91,7 +91,11 @@ http_queue(struct http_server *srv, struct http_request *req,
 	if (req->croute != NULL &&
 	    (req->croute->route->flags & HTTP_ROUTE_ETAG) != 0)
 		http_response_etag(req, resp);
-	if (resp->has_fd) {
+	if (resp->stream != NULL) {
+		mr = http_stream_response(resp->stream);
+		if (mr != NULL)
+			resp->stream = NULL;	/* MHD holds its reference */
+	} else if (resp->has_fd) {
 		mr = MHD_create_response_from_fd64(resp->fd_size, resp->fd);
 		if (mr != NULL)
 			resp->has_fd = 0;	/* MHD closes it */
@@ -415,6 +419,7 @@ http_server_free(struct http_server *srv)
 		return;
 	http_workers_free(srv);
 	http_guard_free(srv);
+	pthread_mutex_destroy(&srv->slock);
 	for (i = 0; i < srv->nroutes; i++)
 		http_route_clear(&srv->routes[i]);
 	free(srv->routes);
@@ -452,6 +457,7 @@ http_server_start(const struct http_options *opts,
 	srv->user = user;
 	http_workers_init(srv);
 	http_guard_init(srv);
+	pthread_mutex_init(&srv->slock, NULL);
 	srv->opts = *opts;
 	srv->opts.admin_token = NULL;
 	atomic_store(&srv->log_requests, opts->log_requests);
@@ -576,6 +582,8 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 	 */
 	if (quiesced && srv->opts.listen_fd <= 0)
 		shutdown(fd, SHUT_RDWR);
+	/* Streams would hold their connections open: end them first. */
+	http_streams_end(srv);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (atomic_load(&srv->inflight) > 0) {
 		clock_gettime(CLOCK_MONOTONIC, &now);

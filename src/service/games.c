@@ -284,6 +284,7 @@ game_insert(struct service *svc, struct store_game *row, struct game *g,
 	    NOTICE_NEW_GAME, -1, -1, now) != 0)
 		return service_store_fail(err, svc->wstore,
 		    "create the game");
+	live_note(svc, SERVICE_LIVE_START, row, g, -1, NULL, now);
 	return 0;
 }
 

@@ -12,7 +12,8 @@ src_service_libservice_a_SOURCES = \
 	src/service/clock.c src/service/players.c src/service/games.c \
 	src/service/pgn.c src/service/mail.c src/service/events.c \
 	src/service/event_read.c src/service/doors.c \
-	src/service/conditional.c src/service/self.c src/service/ratings.c \
+	src/service/conditional.c src/service/self.c src/service/live.c \
+	src/service/ratings.c \
 	src/service/invitations.c src/service/admin.c
 src_service_libservice_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) \
 	$(SQLITE_CFLAGS)

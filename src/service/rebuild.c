@@ -315,6 +315,7 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
 		return -1;
 	c->nrec++;
 	memcpy(c->head, a->hash, STORE_HASH_LEN);
+	live_record(svc, row, c, a, was_ongoing, now);
 	/* The game's event (ratings, standings) hears of its end in the
 	 * same transaction. */
 	if (was_ongoing && strcmp(row->status, "ongoing") != 0)

@@ -362,6 +362,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	    SERVICE_ABORT_MOVES;
 	svc->now = cfg->now;
 	svc->now_arg = cfg->now_arg;
+	svc->events_cb = cfg->events;
+	svc->events_arg = cfg->events_arg;
 	pthread_mutex_init(&svc->pool_lock, NULL);
 	pthread_mutex_init(&svc->view_lock, NULL);
 	pthread_mutex_init(&svc->render_lock, NULL);
@@ -438,6 +440,7 @@ service_close(struct service *svc)
 			service_game_free(&svc->views[i]);
 		free(svc->views);
 	}
+	free(svc->events);
 	render_free(svc);
 	signers_free(svc);
 	if (svc->db_path != NULL) {

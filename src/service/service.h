@@ -62,6 +62,45 @@ struct service_ratings {
 	double		 provisional_rd;	/* above: provisional; 110 */
 };
 
+/*
+ * LIVE EVENTS. After each batch of the writer commits, the events it
+ * caused go to service_config.events (never before the commit, never for
+ * work that was undone), on the writer's thread: keep it short.
+ */
+enum service_live_kind {
+	SERVICE_LIVE_START = 0,	/* a game was created */
+	SERVICE_LIVE_MOVE,		/* a move (a conditional answer too) */
+	SERVICE_LIVE_OFFER,		/* a draw offered with a move */
+	SERVICE_LIVE_DECLINE,		/* a draw offer declined */
+	SERVICE_LIVE_END,		/* the game ended: result, why */
+	SERVICE_LIVE_CLOCK,		/* the clocks changed (leave) or a
+					   reminder threshold was passed */
+};
+
+struct service_live {
+	enum service_live_kind	 kind;
+	int64_t			 game_id;
+	int64_t			 white, black;	/* player ids */
+	char			 white_name[STORE_NAME_SIZE];
+	char			 black_name[STORE_NAME_SIZE];
+	int			 ply;		/* after the event */
+	bool			 ongoing;
+	int			 turn;		/* side to move */
+	int			 by;		/* who acted: a colour, or -1 */
+	char			 san[CHESS_SAN_MAX];	/* a move's */
+	bool			 conditional;	/* a conditional answer */
+	char			 fen[STORE_FEN_SIZE];
+	char			 result[STORE_RESULT_SIZE];
+	char			 termination[STORE_TERM_SIZE];
+	int64_t			 clock[2];	/* seconds left, or -1 */
+	int64_t			 deadline;	/* 0: none */
+	int64_t			 warning;	/* a reminder's threshold, s */
+	int64_t			 at;
+};
+
+typedef void (*service_live_cb)(void *arg, const struct service_live *,
+    size_t n);
+
 struct service_config {
 	const char	*db_path;	/* store_open()'s: an SQLite file,
 					   ":memory:" (tests), or
@@ -90,6 +129,9 @@ struct service_config {
 	bool		 rated_default;	/* a game created without "rated"
 					   is rated (Glicko-2) */
 	struct service_ratings ratings;
+	/* Live events after each commit (NULL: none kept). */
+	service_live_cb	 events;
+	void		*events_arg;
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
 	void		*now_arg;

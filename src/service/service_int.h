@@ -345,6 +345,11 @@ struct service {
 	uint8_t			 server_sk[SIG_SECKEY_BYTES];
 	char			 auth_default[STORE_AUTH_SIZE];
 	bool			 rated_default;
+	/* Live events of the batch being run (writer only; live.c). */
+	service_live_cb	 events_cb;
+	void			*events_arg;
+	struct service_live	*events;
+	size_t			 nevents, events_cap;
 	/* Failed logins by player and by address (doors.c). */
 	pthread_mutex_t		 login_lock;
 	struct login_slot	*logins;	/* SERVICE_LOGIN_SLOTS */
@@ -423,6 +428,14 @@ int	row_get(struct store *, int64_t, struct store_game *,
 	    struct service_error *);
 int	rebuild_read(struct service *, struct store *, int64_t, int64_t,
 	    struct service_game *, struct service_error *);
+
+/* live.c */
+void	live_note(struct service *, enum service_live_kind,
+	    const struct store_game *, const struct game *, int, const char *,
+	    int64_t);
+void	live_record(struct service *, const struct store_game *,
+	    const struct cached *, const struct store_action *, bool, int64_t);
+void	live_publish(struct service *);
 
 /* notify.c */
 void	notify_start(struct notice *, enum notice_kind, const char *,

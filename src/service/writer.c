@@ -132,6 +132,7 @@ job_undone(const struct job *j)
 static void
 job_run(struct service *svc, struct job *j, int64_t now)
 {
+	size_t	mark;
 	int	rc;
 
 	/* The batch's transaction was lost (undone by the engine after a
@@ -146,10 +147,13 @@ job_run(struct service *svc, struct job *j, int64_t now)
 		    "start the action");
 		return;
 	}
+	mark = svc->nevents;
 	rc = job_types[j->kind].run(svc, j, now);
 	/* The cache is checked against the stored head, so undone work is
-	 * never trusted; the slot is emptied all the same. */
+	 * never trusted; the slot is emptied all the same. Its live events
+	 * go with it. */
 	if (rc != 0 && job_undone(j)) {
+		svc->nevents = mark;
 		store_rollback_to(svc->wstore);
 		cache_forget(svc, j->game_id);
 	} else if (store_release(svc->wstore) != STORE_OK) {
@@ -198,7 +202,9 @@ batch_run(struct service *svc, struct job *batch)
 			    job_types[j->kind].commit);
 			cache_forget(svc, j->game_id);
 		}
-	}
+		svc->nevents = 0;
+	} else
+		live_publish(svc);
 	service_count_batch(n);
 }
 

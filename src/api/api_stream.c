@@ -1,0 +1,375 @@
+/*
+ * api/api_stream.c: live event streams of games and players (NDJSON, SSE).
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * The hub: every open stream is a subscription to one game or to one
+ * player, kept in buckets by id. The writer hands it each batch's events
+ * after the batch committed (api_streams_publish); each event is written
+ * once as JSON and pushed to the streams of its game and of its two
+ * players, framed as each stream speaks (a line of NDJSON, or an SSE
+ * event). A thread pushes a keep-alive to every stream every few seconds,
+ * which is also how a stream whose client left is found and dropped.
+ *
+ * There is one hub per process, made by api_streams_start() before the
+ * HTTP server starts and freed by api_streams_stop() after it stopped;
+ * the route handlers (api.c) reach it through api_stream_open().
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "api/api_stream.h"
+#include "util/log.h"
+#include "util/metrics.h"
+
+#define STREAM_BUCKETS	4096
+
+/* One open stream. */
+struct sub {
+	struct sub		*next;		/* in its bucket */
+	struct http_stream	*st;
+	int64_t			 id;		/* the game's or player's */
+	bool			 player;	/* a player's stream */
+	bool			 sse;		/* text/event-stream */
+};
+
+struct api_streams {
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;
+	struct sub	*games[STREAM_BUCKETS];
+	struct sub	*players[STREAM_BUCKETS];
+	size_t		 n;
+	unsigned	 heartbeat;	/* seconds */
+	size_t		 max_pending;	/* bytes a stream may hold */
+	pthread_t	 thread;
+	bool		 started, stop;
+};
+
+static struct api_streams	*hub;
+static struct metric		*m_open, *m_events, *m_dropped;
+
+/* The bucket of an id. */
+static struct sub **
+bucket(struct api_streams *h, bool player, int64_t id)
+{
+	return &(player ? h->players : h->games)[(uint64_t)id %
+	    STREAM_BUCKETS];
+}
+
+/* Push one framed event to a stream: `type` and its JSON. */
+static int
+sub_push(struct sub *s, const char *type, const char *json, size_t len)
+{
+	char	head[64];
+	int	n;
+
+	if (!s->sse) {
+		/* NDJSON: the JSON is pushed with its line end. */
+		return http_stream_push(s->st, json, len + 1);
+	}
+	n = snprintf(head, sizeof head, "event: %s\ndata: ", type);
+	if (http_stream_push(s->st, head, (size_t)n) != 0 ||
+	    http_stream_push(s->st, json, len) != 0)
+		return -1;
+	return http_stream_push(s->st, "\n\n", 2);
+}
+
+/*
+ * Push to the streams of bucket `pp` that are `id`'s (any, with id -1),
+ * the event `type` and its JSON, or a keep-alive when type is NULL; drop
+ * those that are gone or too far behind. The caller holds the hub's lock.
+ */
+static void
+bucket_push(struct api_streams *h, struct sub **pp, int64_t id,
+    const char *type, const char *json, size_t len)
+{
+	struct sub	*s;
+	int		 rc;
+
+	while ((s = *pp) != NULL) {
+		rc = 0;
+		if (type == NULL)
+			rc = http_stream_push(s->st, s->sse ? ": keep-alive\n\n" :
+			    "\n", s->sse ? 15 : 1);
+		else if (s->id == id)
+			rc = sub_push(s, type, json, len);
+		if (rc != 0) {
+			*pp = s->next;
+			http_stream_release(s->st);
+			free(s);
+			h->n--;
+			metrics_set(m_open, (int64_t)h->n);
+			metrics_inc(m_dropped);
+			continue;
+		}
+		pp = &s->next;
+	}
+}
+
+/* Name an event's type, as the streams say it. */
+static const char *
+event_type(enum service_live_kind k)
+{
+	switch (k) {
+	case SERVICE_LIVE_START:
+		return "start";
+	case SERVICE_LIVE_MOVE:
+		return "move";
+	case SERVICE_LIVE_OFFER:
+		return "offer";
+	case SERVICE_LIVE_DECLINE:
+		return "decline";
+	case SERVICE_LIVE_END:
+		return "end";
+	case SERVICE_LIVE_CLOCK:
+		return "clock";
+	}
+	return "event";
+}
+
+/* Name a colour, or NULL. */
+static const char *
+color_name(int c)
+{
+	return c == 0 ? "white" : c == 1 ? "black" : NULL;
+}
+
+/* Write an event as one line of JSON ending in "\n" (malloc'd). */
+static char *
+event_json(const struct service_live *e, size_t *lenp)
+{
+	json_t	*o;
+	char	*text, *line;
+	size_t	 n;
+
+	o = json_pack("{s:s,s:I,s:s,s:s,s:i,s:s?,s:s?,s:s?,s:b}",
+	    "type", event_type(e->kind), "game", (json_int_t)e->game_id,
+	    "white", e->white_name, "black", e->black_name, "ply", e->ply,
+	    "turn", e->ongoing ? color_name(e->turn) : NULL,
+	    "by", color_name(e->by), "fen", e->fen[0] ? e->fen : NULL,
+	    "ongoing", e->ongoing);
+	if (o == NULL)
+		return NULL;
+	if (e->kind == SERVICE_LIVE_MOVE) {
+		json_object_set_new(o, "san", json_string(e->san));
+		json_object_set_new(o, "conditional",
+		    json_boolean(e->conditional));
+	}
+	if (e->kind == SERVICE_LIVE_END) {
+		json_object_set_new(o, "result", json_string(e->result));
+		json_object_set_new(o, "termination",
+		    json_string(e->termination));
+	}
+	if (e->kind == SERVICE_LIVE_CLOCK && e->warning > 0)
+		json_object_set_new(o, "warning",
+		    json_integer((json_int_t)e->warning));
+	if (e->clock[0] >= 0 && e->clock[1] >= 0)
+		json_object_set_new(o, "clocks", json_pack("{s:I,s:I}",
+		    "white", (json_int_t)e->clock[0], "black",
+		    (json_int_t)e->clock[1]));
+	if (e->deadline > 0)
+		json_object_set_new(o, "deadline",
+		    json_integer((json_int_t)e->deadline));
+	json_object_set_new(o, "at", json_integer((json_int_t)e->at));
+	text = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	if (text == NULL)
+		return NULL;
+	n = strlen(text);
+	if ((line = realloc(text, n + 2)) == NULL) {
+		free(text);
+		return NULL;
+	}
+	line[n] = '\n';
+	line[n + 1] = '\0';
+	*lenp = n;
+	return line;
+}
+
+/* Fan a committed batch's events out to the streams that want them. */
+void
+api_streams_publish(void *arg, const struct service_live *ev, size_t n)
+{
+	struct api_streams	*h = arg;
+	char			*json;
+	size_t			 i, len;
+	const char		*type;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		if ((json = event_json(&ev[i], &len)) == NULL) {
+			log_warnx("streams: out of memory writing an event");
+			continue;
+		}
+		type = event_type(ev[i].kind);
+		pthread_mutex_lock(&h->lock);
+		bucket_push(h, bucket(h, false, ev[i].game_id),
+		    ev[i].game_id, type, json, len);
+		bucket_push(h, bucket(h, true, ev[i].white), ev[i].white,
+		    type, json, len);
+		if (ev[i].black != ev[i].white)
+			bucket_push(h, bucket(h, true, ev[i].black),
+			    ev[i].black, type, json, len);
+		pthread_mutex_unlock(&h->lock);
+		metrics_inc(m_events);
+		free(json);
+	}
+}
+
+/* Push keep-alives every few seconds until the hub stops. */
+static void *
+heartbeat_main(void *arg)
+{
+	struct api_streams	*h = arg;
+	struct timespec		 until;
+	size_t			 b;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stop) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += h->heartbeat;
+		while (!h->stop && pthread_cond_timedwait(&h->cond, &h->lock,
+		    &until) == 0)
+			;
+		if (h->stop)
+			break;
+		for (b = 0; b < STREAM_BUCKETS; b++) {
+			bucket_push(h, &h->games[b], -1, NULL, NULL, 0);
+			bucket_push(h, &h->players[b], -1, NULL, NULL, 0);
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+/* Start the hub. */
+struct api_streams *
+api_streams_start(unsigned heartbeat, size_t max_pending)
+{
+	struct api_streams	*h;
+
+	if ((h = calloc(1, sizeof *h)) == NULL)
+		return NULL;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->cond, NULL);
+	h->heartbeat = heartbeat > 0 ? heartbeat : API_STREAM_HEARTBEAT;
+	h->max_pending = max_pending > 0 ? max_pending :
+	    API_STREAM_MAX_PENDING;
+	if (m_open == NULL) {
+		m_open = metrics_gauge("corrchess_streams_open",
+		    "Event streams open (games' and players')");
+		m_events = metrics_counter("corrchess_stream_events_total",
+		    "Events fanned out to the streams");
+		m_dropped = metrics_counter("corrchess_streams_closed_total",
+		    "Streams closed: the client left, or fell too far behind");
+	}
+	if (pthread_create(&h->thread, NULL, heartbeat_main, h) != 0) {
+		pthread_cond_destroy(&h->cond);
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return NULL;
+	}
+	h->started = true;
+	hub = h;
+	return h;
+}
+
+/* Stop the hub: every stream ends. */
+void
+api_streams_stop(struct api_streams *h)
+{
+	struct sub	*s, *next;
+	size_t		 b, k;
+
+	if (h == NULL)
+		return;
+	pthread_mutex_lock(&h->lock);
+	h->stop = true;
+	pthread_cond_signal(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	if (h->started)
+		pthread_join(h->thread, NULL);
+	if (hub == h)
+		hub = NULL;
+	for (k = 0; k < 2; k++)
+		for (b = 0; b < STREAM_BUCKETS; b++)
+			for (s = (k ? h->players : h->games)[b]; s != NULL;
+			    s = next) {
+				next = s->next;
+				http_stream_release(s->st);
+				free(s);
+			}
+	pthread_cond_destroy(&h->cond);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+/* Open a stream of a game's or a player's events. */
+void
+api_stream_open(struct http_request *req, struct http_response *resp,
+    int64_t id, bool player, const char *first)
+{
+	struct api_streams	*h = hub;
+	struct sub		*s, **b;
+	const char		*accept = http_request_header(req, "Accept");
+	char			*frame = NULL;
+	size_t			 len;
+	bool			 sse;
+
+	if (h == NULL) {
+		http_respond_error(resp, 503, "no-streams",
+		    "this server does not serve event streams");
+		return;
+	}
+	sse = accept != NULL && strstr(accept, "text/event-stream") != NULL;
+	if (sse) {
+		if (asprintf(&frame, "event: %s\ndata: %s\n\n", player ?
+		    "player" : "game", first) == -1)
+			frame = NULL;
+	} else if (asprintf(&frame, "%s\n", first) == -1)
+		frame = NULL;
+	if (frame == NULL || (s = calloc(1, sizeof *s)) == NULL) {
+		free(frame);
+		http_respond_error(resp, 503, "out-of-memory",
+		    "the server cannot open a stream now; try again later");
+		return;
+	}
+	len = strlen(frame);
+	s->st = http_respond_stream(resp, 200, sse ? "text/event-stream" :
+	    "application/x-ndjson", frame, len, h->max_pending);
+	free(frame);
+	if (s->st == NULL) {
+		free(s);
+		return;
+	}
+	http_response_header(resp, "Cache-Control", "no-cache");
+	http_response_header(resp, "X-Accel-Buffering", "no");
+	s->id = id;
+	s->player = player;
+	s->sse = sse;
+	pthread_mutex_lock(&h->lock);
+	b = bucket(h, player, id);
+	s->next = *b;
+	*b = s;
+	h->n++;
+	metrics_set(m_open, (int64_t)h->n);
+	pthread_mutex_unlock(&h->lock);
+}
