@@ -9,7 +9,8 @@ BENCH_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
 	top_builddir='$(abs_top_builddir)' STOCKFISH='$(STOCKFISH)' \
 	NODE='$(NODE)'
 EXTRA_DIST += bench/perft bench/replay bench/replay-chessops.mjs \
-	bench/http bench/http-moves.lua bench/rss bench/mail bench/abuse
+	bench/http bench/http-moves.lua bench/rss bench/mail bench/abuse \
+	bench/streams
 
 # Rules core: perft against Stockfish, PGN replay and SAN against chessops.
 bench: src/corrchess$(EXEEXT)
@@ -77,3 +78,13 @@ bench-mail-e2e: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 .PHONY: bench-mail bench-mail-e2e
 
 CLEANFILES += $(EXTRA_PROGRAMS)
+
+# Live event streams: 10,000 held open, memory a stream, a move's delivery
+# to all of them (p50, p99).
+EXTRA_PROGRAMS += bench/streams-load
+bench_streams_load_SOURCES = bench/streams.c
+bench_streams_load_CFLAGS = $(AM_CFLAGS)
+bench-streams: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT) \
+	    bench/streams-load$(EXEEXT)
+	$(BENCH_ENVIRONMENT) $(top_srcdir)/bench/streams
+.PHONY: bench-streams

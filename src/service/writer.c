@@ -203,8 +203,7 @@ batch_run(struct service *svc, struct job *batch)
 			cache_forget(svc, j->game_id);
 		}
 		svc->nevents = 0;
-	} else
-		live_publish(svc);
+	}
 	service_count_batch(n);
 }
 
@@ -252,6 +251,13 @@ writer_main(void *arg)
 			next = j->next;
 			if (--j->waiter->left == 0)
 				pthread_cond_signal(&j->waiter->cv);
+		}
+		/* The batch's live events, once its callers are answered:
+		 * a fan-out to many streams does not hold up the answers. */
+		if (svc->nevents > 0) {
+			pthread_mutex_unlock(&svc->lock);
+			live_publish(svc);
+			pthread_mutex_lock(&svc->lock);
 		}
 	}
 	pthread_mutex_unlock(&svc->lock);

@@ -1,0 +1,269 @@
+/*
+ * bench/streams.c: many open event streams, and how fast a move reaches them.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+/*
+ * bench/streams PORT GAME N PID BODY...: open N streams of GAME on
+ * 127.0.0.1:PORT (one epoll loop), wait until every one has its first
+ * line, print corrchessd's (PID) VmRSS before and after and the bytes per
+ * stream; then post each signed statement BODY in turn and time until
+ * every stream has read the move's line: from the POST sent, and from its
+ * answer (the commit is between the two). Prints p50, p99 and the
+ * slowest of every delivery; asserts nothing.
+ */
+
+#include "config.h"
+
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One stream: how many move lines it has read, where its line begins. */
+struct conn {
+	int	fd;
+	int	moves;
+	char	head[16];	/* the start of the line being read */
+	size_t	nhead;
+	bool	first;		/* the game's line is in */
+};
+
+/* Microseconds on the monotonic clock. */
+static double
+now_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* Read a process's VmRSS in kB. */
+static long
+rss_kb(const char *pid)
+{
+	char	path[64], line[256];
+	long	kb = -1;
+	FILE	*f;
+
+	snprintf(path, sizeof path, "/proc/%s/status", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* Connect to the server on loopback. */
+static int
+dial(int port, bool nonblock)
+{
+	struct sockaddr_in	sa;
+	int			fd, one = 1;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return -1;
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == -1) {
+		close(fd);
+		return -1;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (nonblock)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+}
+
+/* Read what a stream has; count the move lines it completed. */
+static void
+conn_read(struct conn *c)
+{
+	char	buf[8192];
+	ssize_t	n, i;
+
+	while ((n = read(c->fd, buf, sizeof buf)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (buf[i] == '\n') {
+				/* Chunk framing lines are short hex: the
+				 * JSON lines start with '{'. */
+				if (c->nhead >= 14 && memcmp(c->head,
+				    "{\"type\":\"move\"", 14) == 0)
+					c->moves++;
+				/* The game's line comes first. */
+				if (c->nhead >= 1 && c->head[0] == '{')
+					c->first = true;
+				c->nhead = 0;
+			} else if (c->nhead < sizeof c->head)
+				c->head[c->nhead++] = buf[i];
+		}
+	}
+}
+
+/* Order doubles. */
+static int
+dcmp(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Post a statement; the status of the answer, or -1. */
+static int
+post(int port, const char *game, const char *body, size_t len)
+{
+	char	req[8192], ans[4096];
+	int	fd, n, status = -1;
+	ssize_t	r;
+	size_t	got = 0;
+
+	if ((fd = dial(port, false)) == -1)
+		return -1;
+	n = snprintf(req, sizeof req, "POST /api/v1/games/%s/actions "
+	    "HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+	    "Content-Length: %zu\r\nConnection: close\r\n\r\n%.*s", game, len,
+	    (int)len, body);
+	if (write(fd, req, (size_t)n) == n)
+		while ((r = read(fd, ans + got, sizeof ans - 1 - got)) > 0)
+			got += (size_t)r;
+	ans[got] = '\0';
+	sscanf(ans, "HTTP/1.1 %d", &status);
+	close(fd);
+	return status;
+}
+
+/* Open the streams, measure, move, measure. */
+int
+main(int argc, char **argv)
+{
+	struct rlimit		 rl;
+	struct epoll_event	 ev, evs[512];
+	struct conn		*conns;
+	double			*lat_sent, *lat_ans, t0, t1, t, start;
+	char			 req[256], body[4096];
+	long			 rss0, rss1;
+	size_t			 nlat = 0, len;
+	int			 port, n, i, k, ep, open_ok = 0, ready, done;
+	FILE			*f;
+
+	if (argc < 6) {
+		fprintf(stderr, "usage: streams PORT GAME N PID BODY...\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	port = atoi(argv[1]);
+	n = atoi(argv[3]);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+	conns = calloc((size_t)n, sizeof *conns);
+	lat_sent = calloc((size_t)n * (size_t)(argc - 5), sizeof *lat_sent);
+	lat_ans = calloc((size_t)n * (size_t)(argc - 5), sizeof *lat_ans);
+	if (conns == NULL || lat_sent == NULL || lat_ans == NULL)
+		return 1;
+	ep = epoll_create1(0);
+	rss0 = rss_kb(argv[4]);
+	snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\n"
+	    "Host: 127.0.0.1\r\n\r\n", argv[2]);
+	start = now_us();
+	for (i = 0; i < n; i++) {
+		if ((conns[i].fd = dial(port, true)) == -1) {
+			fprintf(stderr, "stream %d: %s\n", i, strerror(errno));
+			break;
+		}
+		if (write(conns[i].fd, req, strlen(req)) < 0)
+			break;
+		ev.events = EPOLLIN;
+		ev.data.ptr = &conns[i];
+		epoll_ctl(ep, EPOLL_CTL_ADD, conns[i].fd, &ev);
+		open_ok++;
+	}
+	/* Every stream's first line. */
+	for (ready = 0; ready < open_ok && now_us() - start < 120e6;) {
+		k = epoll_wait(ep, evs, 512, 1000);
+		for (i = 0; i < k; i++)
+			conn_read(evs[i].data.ptr);
+		for (ready = 0, i = 0; i < open_ok; i++)
+			ready += conns[i].first;
+	}
+	rss1 = rss_kb(argv[4]);
+	printf("streams open: %d of %d, ready %d, in %.1f s\n", open_ok, n,
+	    ready, (now_us() - start) / 1e6);
+	printf("corrchessd VmRSS: %ld kB before, %ld kB with the streams: "
+	    "%.1f kB a stream\n", rss0, rss1, ready > 0 ?
+	    (double)(rss1 - rss0) / ready : 0.0);
+
+	/* Each move, to every stream. */
+	for (k = 5; k < argc; k++) {
+		if ((f = fopen(argv[k], "r")) == NULL)
+			return 1;
+		len = fread(body, 1, sizeof body, f);
+		fclose(f);
+		t0 = now_us();
+		if (post(port, argv[2], body, len) != 201) {
+			fprintf(stderr, "%s: not accepted\n", argv[k]);
+			return 1;
+		}
+		t1 = now_us();
+		for (done = 0; done < ready && now_us() - t0 < 30e6;) {
+			int	m = epoll_wait(ep, evs, 512, 1000);
+
+			t = now_us();
+			for (i = 0; i < m; i++) {
+				struct conn	*c = evs[i].data.ptr;
+				int		 before = c->moves;
+
+				conn_read(c);
+				if (c->moves > before && c->moves == k - 4) {
+					lat_sent[nlat] = t - t0;
+					lat_ans[nlat++] = t - t1;
+					done++;
+				}
+			}
+		}
+		printf("move %d: POST answered in %.1f ms, on %d streams\n",
+		    k - 4, (t1 - t0) / 1e3, done);
+	}
+	if (nlat > 0) {
+		qsort(lat_sent, nlat, sizeof *lat_sent, dcmp);
+		qsort(lat_ans, nlat, sizeof *lat_ans, dcmp);
+		printf("delivery from the POST sent:     p50 %.1f ms, p99 %.1f "
+		    "ms, max %.1f ms (%zu deliveries)\n",
+		    lat_sent[nlat / 2] / 1e3, lat_sent[nlat * 99 / 100] / 1e3,
+		    lat_sent[nlat - 1] / 1e3, nlat);
+		printf("delivery from the POST answered: p50 %.1f ms, p99 %.1f "
+		    "ms, max %.1f ms (the commit lies between the two)\n",
+		    lat_ans[nlat / 2] / 1e3, lat_ans[nlat * 99 / 100] / 1e3,
+		    lat_ans[nlat - 1] / 1e3);
+	}
+	for (i = 0; i < open_ok; i++)
+		close(conns[i].fd);
+	free(conns);
+	free(lat_sent);
+	free(lat_ans);
+	return 0;
+}
