@@ -366,6 +366,17 @@ statement() {
 	    "$1" "$2" "$3" "$4" >"$tmp/st"
 }
 
+# players NAME...: for each, an SSH key $tmp/NAME and a player with it
+# (the daemon running, the admin token in $token).
+players() {
+	for p; do
+		ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+		admin POST /api/v1/players -d "{\"name\":\"$p\",
+		    \"keys\":[\"$(cat "$tmp/$p.pub")\"]}"
+		expect "create $p" 201
+	done
+}
+
 # sign_ssh KEY [NAMESPACE]: $tmp/body = $tmp/st and its SSH signature.
 sign_ssh() {
 	rm -f "$tmp/st.sig"
