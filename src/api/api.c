@@ -531,8 +531,8 @@ legal_moves_json(const struct chess_position *pos)
 }
 
 /* The JSON of a game. */
-static json_t *
-game_json(const struct service_game *g)
+json_t *
+api_game_json(const struct service_game *g)
 {
 	json_t		*o, *moves, *clocks = NULL, *tocontrol = NULL;
 	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
@@ -742,7 +742,7 @@ respond_game(struct http_request *req, struct http_response *resp,
 		free(text);
 		return;
 	}
-	if ((o = game_json(g)) != NULL &&
+	if ((o = api_game_json(g)) != NULL &&
 	    game_doors_json(svc, &g->row, o, &err) != 0) {
 		json_decref(o);
 		api_error(resp, &err);
@@ -902,7 +902,7 @@ render_game(const struct service_game *g, enum service_render kind,
 
 	if (kind == SERVICE_RENDER_TEXT)
 		return game_text(g, lenp);
-	if ((o = game_json(g)) == NULL)
+	if ((o = api_game_json(g)) == NULL)
 		return NULL;
 	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);
@@ -1006,74 +1006,6 @@ api_game_get(struct http_request *req, struct http_response *resp,
 		http_respond_data(resp, 200, "application/json", out, olen);
 	free(out);
 	free(kept);
-}
-
-/* Open a stream whose first line is JSON object `o` (stolen). */
-static void
-stream_open(struct http_request *req, struct http_response *resp,
-    int64_t id, bool player, json_t *o)
-{
-	char	*first = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
-
-	json_decref(o);
-	if (first == NULL) {
-		http_respond_error(resp, 503, "out-of-memory",
-		    "the server cannot open a stream now; try again later");
-		return;
-	}
-	api_stream_open(req, resp, id, player, first);
-	free(first);
-}
-
-/*
- * GET /api/v1/games/{id}/stream: the game (as GET /games/{id}, with
- * "type":"game"), then one line per event as it commits; NDJSON, or SSE
- * for Accept: text/event-stream.
- */
-static void
-api_game_stream(struct http_request *req, struct http_response *resp,
-    void *user)
-{
-	struct service_game	 g;
-	struct service_error	 err;
-	json_t			*o;
-	int64_t			 id = http_request_param_int(req, "id");
-
-	if (api_query_refused(req, resp, ""))
-		return;
-	if (service_game_get(user, id, &g, &err) != 0) {
-		api_error(resp, &err);
-		return;
-	}
-	o = game_json(&g);
-	service_game_free(&g);
-	if (o != NULL)
-		json_object_set_new(o, "type", json_string("game"));
-	stream_open(req, resp, id, false, o);
-}
-
-/* GET /api/v1/players/{name}/stream: the events of all the player's
- * games (started, moves, offers, ends, clocks). */
-static void
-api_player_stream(struct http_request *req, struct http_response *resp,
-    void *user)
-{
-	struct service_player	 sp;
-	struct service_error	 err;
-	int64_t			 id;
-	json_t			*o;
-
-	if (api_query_refused(req, resp, ""))
-		return;
-	if (service_player_get(user, http_request_param(req, "name"), &sp,
-	    &err) != 0) {
-		api_error(resp, &err);
-		return;
-	}
-	id = sp.p.id;
-	o = json_pack("{s:s,s:s}", "type", "player", "player", sp.p.name);
-	service_player_free(&sp);
-	stream_open(req, resp, id, true, o);
 }
 
 /* GET /api/v1/games/{id}/pgn */

@@ -36,6 +36,8 @@
 #include <jansson.h>
 
 #include "api/api_stream.h"
+#include "api/api_respond.h"
+#include "api/routes.h"
 #include "util/log.h"
 #include "util/metrics.h"
 
@@ -372,4 +374,72 @@ api_stream_open(struct http_request *req, struct http_response *resp,
 	h->n++;
 	metrics_set(m_open, (int64_t)h->n);
 	pthread_mutex_unlock(&h->lock);
+}
+
+/* Open a stream whose first line is JSON object `o` (stolen). */
+static void
+stream_open(struct http_request *req, struct http_response *resp,
+    int64_t id, bool player, json_t *o)
+{
+	char	*first = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	if (first == NULL) {
+		http_respond_error(resp, 503, "out-of-memory",
+		    "the server cannot open a stream now; try again later");
+		return;
+	}
+	api_stream_open(req, resp, id, player, first);
+	free(first);
+}
+
+/*
+ * GET /api/v1/games/{id}/stream: the game (as GET /games/{id}, with
+ * "type":"game"), then one line per event as it commits; NDJSON, or SSE
+ * for Accept: text/event-stream.
+ */
+void
+api_game_stream(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	 g;
+	struct service_error	 err;
+	json_t			*o;
+	int64_t			 id = http_request_param_int(req, "id");
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	if (service_game_get(user, id, &g, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	o = api_game_json(&g);
+	service_game_free(&g);
+	if (o != NULL)
+		json_object_set_new(o, "type", json_string("game"));
+	stream_open(req, resp, id, false, o);
+}
+
+/* GET /api/v1/players/{name}/stream: the events of all the player's
+ * games (started, moves, offers, ends, clocks). */
+void
+api_player_stream(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_player	 sp;
+	struct service_error	 err;
+	int64_t			 id;
+	json_t			*o;
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	if (service_player_get(user, http_request_param(req, "name"), &sp,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	id = sp.p.id;
+	o = json_pack("{s:s,s:s}", "type", "player", "player", sp.p.name);
+	service_player_free(&sp);
+	stream_open(req, resp, id, true, o);
 }

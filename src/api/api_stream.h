@@ -51,4 +51,11 @@ void	api_streams_publish(void *hub, const struct service_live *, size_t n);
 void	api_stream_open(struct http_request *, struct http_response *,
 	    int64_t id, bool player, const char *first);
 
+/* GET /api/v1/games/{id}/stream and /api/v1/players/{name}/stream (rows
+ * in api.c's table; `user` is the service). */
+void	api_game_stream(struct http_request *, struct http_response *,
+	    void *);
+void	api_player_stream(struct http_request *, struct http_response *,
+	    void *);
+
 #endif /* CORRCHESS_API_STREAM_H */

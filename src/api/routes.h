@@ -20,7 +20,14 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "http/http.h"
+#include "service/service.h"
+
+/* The JSON of a game, as GET /api/v1/games/{id} answers it (new
+ * reference; NULL when out of memory). */
+json_t	*api_game_json(const struct service_game *);
 
 extern const struct http_route	routes_api[];
 extern const size_t		routes_api_count;
