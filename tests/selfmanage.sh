@@ -90,6 +90,10 @@ self alice "$tmp/alice" "set digest-hour 24"
 expect "digest-hour 24" 400 bad-setting
 self alice "$tmp/alice" "set lang de"
 expect "lang de" 400 bad-setting
+self alice "$tmp/alice" "set xfcc-password hunter2hunter2"
+expect "an Xfcc password in clear: refused (the record keeps it)" 400 \
+    bad-setting
+say "the refusal says to send the hash" "never the password itself"
 self alice "$tmp/alice" "set colour blue"
 expect "an unknown setting" 400 unknown-setting
 say "unknown-setting: the settings there are" "lang, move-mail, reminders"

@@ -20,7 +20,7 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 # shellcheck source=tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 
-need curl tclsh python3
+need curl tclsh python3 sqlite3
 scid_tcl=${SCID_CORRESPONDENCE_TCL:-/usr/share/scid/tcl/tools/correspondence.tcl}
 if [ ! -f "$scid_tcl" ] || ! echo 'package require tdom' | tclsh >/dev/null 2>&1; then
 	echo "Scid's $scid_tcl or tdom not found: run .ci/install-deps" >&2
@@ -312,6 +312,31 @@ soap GetMyGames "<username>bob</username><password>$esc</password>"
 check "GetMyGames: the set-up game's FEN" grep -q \
     '<setup>true</setup><fen>1n2kn2/8/8/8/8/8/8/4K3 b - - 0 1</fen><moves>1... Nbd7</moves>' \
     "$tmp/out"
+
+# --- alice sets her own Xfcc password by signed statement ---------------
+
+admin PATCH /api/v1/players/alice/doors -d '{"xfcc":true}'
+expect "the admin opens alice's Xfcc door, without a password" 200
+echo 'alice s3cret pass' | "$corrchess" settings -s "$base" -k "$tmp/alice" \
+    -p alice xfcc-password - >"$tmp/cc.out" 2>&1
+same "alice signs set xfcc-password (hashed by the client): exit 0" "$?" 0
+check "she is told it changed" grep -q 'your Xfcc password is changed' \
+    "$tmp/cc.out"
+req GET /api/v1/players/alice/doors
+same "her doors: a password is set" "$(jval xfcc_password)" true
+sqlite3 "$tmp/state/corrchess.db" \
+    'SELECT statement FROM player_records' >"$tmp/records"
+check "her record keeps the signed statement with the Argon2id string" \
+    grep -q '^action: set xfcc-password \$argon2id\$' "$tmp/records"
+check "and never the password" sh -c "! grep -q 's3cret' '$tmp/records'"
+soap GetMyGames "<username>alice</username><password>alice s3cret pass</password>"
+same "alice logs in to Xfcc with it" "$code" 200
+soap GetMyGames "<username>alice</username><password>alice s3cret</password>"
+same "a wrong one still fails" "$code" 500
+"$corrchess" settings -s "$base" -k "$tmp/alice" -p alice xfcc-password \
+    none >"$tmp/cc.out" 2>&1
+req GET /api/v1/players/alice/doors
+same "xfcc-password none removes it" "$(jval xfcc_password)" false
 
 # --- An event's auth rule; ratings in GetMyGames -------------------------
 

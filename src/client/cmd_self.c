@@ -238,6 +238,51 @@ cmd_self_key(const struct cli_cmd *self, int argc, char **argv)
 	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
+/*
+ * Make the action that sets the Xfcc password: the password given, or
+ * read from the first line of standard input for "-", is hashed here
+ * (Argon2id, libsodium's interactive limits, as the server hashes), so
+ * the signed statement and the player's record hold only the hash.
+ */
+static int
+xfcc_password_action(const struct cli_cmd *self, const char *given,
+    char **action)
+{
+	char	line[256], hash[crypto_pwhash_STRBYTES];
+	size_t	n;
+	int	rc = CLI_EXIT_FAIL;
+
+	*action = NULL;
+	snprintf(line, sizeof line, "%s", given);
+	if (strcmp(given, "-") == 0 &&
+	    fgets(line, sizeof line, stdin) == NULL) {
+		cli_error(self, "no password on standard input");
+		goto out;
+	}
+	line[strcspn(line, "\r\n")] = '\0';
+	n = strlen(line);
+	if (n < 8 || n > 128) {
+		cli_error(self, "an Xfcc password has 8 to 128 bytes");
+		goto out;
+	}
+	if (sodium_init() < 0 || crypto_pwhash_str(hash, line, n,
+	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
+	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0) {
+		cli_error(self, "out of memory hashing the password");
+		goto out;
+	}
+	if (asprintf(action, "set xfcc-password %s", hash) == -1) {
+		*action = NULL;
+		cli_error(self, "out of memory");
+		goto out;
+	}
+	rc = CLI_EXIT_OK;
+ out:
+	sodium_memzero(line, sizeof line);
+	sodium_memzero(hash, sizeof hash);
+	return rc;
+}
+
 /* corrchess settings [-s URL] [-k KEY] [-p NAME] [NAME VALUE | email
  * ADDRESS | confirm-email CODE] */
 int
@@ -263,6 +308,11 @@ cmd_self_settings(const struct cli_cmd *self, int argc, char **argv)
 	    strcmp(argv[ind], "confirm-email") == 0) {
 		if (asprintf(&action, "%s %s", argv[ind], argv[ind + 1]) == -1)
 			action = NULL;
+	} else if (strcmp(argv[ind], "xfcc-password") == 0 &&
+	    strcmp(argv[ind + 1], "none") != 0) {
+		if ((rc = xfcc_password_action(self, argv[ind + 1],
+		    &action)) != CLI_EXIT_OK)
+			goto out;
 	} else if (asprintf(&action, "set %s %s", argv[ind],
 	    argv[ind + 1]) == -1)
 		action = NULL;

@@ -150,6 +150,41 @@ set_reminders(struct service *svc, struct self_change *c, const char *value,
 	return 0;
 }
 
+/*
+ * set xfcc-password ARGON2ID|none: the Argon2id string of the player's
+ * Xfcc password, made on their side (corrchess settings hashes it), so
+ * that the statement kept in their record never holds the password; its
+ * parameters must be the server's own (libsodium's interactive limits).
+ */
+static int
+set_xfcc_password(struct service *svc, struct self_change *c,
+    const char *value, struct service_error *err)
+{
+	struct store_doors	d;
+	enum store_status	ss;
+
+	if (strcmp(value, "none") != 0 && (strncmp(value, "$argon2id$",
+	    10) != 0 || crypto_pwhash_str_needs_rehash(value,
+	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
+	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0))
+		return service_fail(err, 400, "bad-setting", "xfcc-password "
+		    "takes the Argon2id string of the password (libsodium's "
+		    "crypto_pwhash_str, interactive limits), as `corrchess "
+		    "settings xfcc-password -` makes it, or none; never the "
+		    "password itself: the statement is kept in your record");
+	if (store_doors_get(svc->wstore, c->p.id, &d) != STORE_OK)
+		return service_store_fail(err, svc->wstore,
+		    "read your doors");
+	snprintf(d.xfcc_hash, sizeof d.xfcc_hash, "%s",
+	    strcmp(value, "none") == 0 ? "" : value);
+	ss = store_doors_set(svc->wstore, &d);
+	sodium_memzero(&d, sizeof d);
+	if (ss != STORE_OK)
+		return service_store_fail(err, svc->wstore,
+		    "store your Xfcc password");
+	return 0;
+}
+
 /* The settings, in the order `corrchess settings` shows them. */
 static const struct setting settings[] = {
 	{ "lang", "en or fr", set_lang },
@@ -160,6 +195,8 @@ static const struct setting settings[] = {
 	{ "digest", "none or daily", set_digest },
 	{ "digest-hour", "an hour of the day, 0 to 23 (UTC), or any",
 	  set_digest_hour },
+	{ "xfcc-password", "the Argon2id string of your Xfcc password, or "
+	  "none", set_xfcc_password },
 };
 
 /*
@@ -517,7 +554,13 @@ self_apply(struct service *svc, const struct job_statement *s,
 				    set->values, a->value);
 			return -1;
 		}
-		snprintf(msg, msgsize, "%s is now %s", set->name, a->value);
+		if (set->apply == set_xfcc_password)
+			snprintf(msg, msgsize, "your Xfcc password is %s",
+			    strcmp(a->value, "none") == 0 ? "removed" :
+			    "changed");
+		else
+			snprintf(msg, msgsize, "%s is now %s", set->name,
+			    a->value);
 		return 0;
 	case SIG_ACT_EMAIL:
 		return self_email(svc, s, c, ply, msg, msgsize, err, now);
@@ -613,6 +656,11 @@ job_self(struct service *svc, struct job *j, int64_t now)
 		snprintf(action, sizeof action, "%.*s", (int)strcspn(
 		    strstr(s->canon, "\naction: ") + 9, "\n"),
 		    strstr(s->canon, "\naction: ") + 9);
+		/* The password's hash is not mailed. */
+		if (st->action.kind == SIG_ACT_SET &&
+		    strcmp(st->action.setting, "xfcc-password") == 0)
+			snprintf(action, sizeof action, "set xfcc-password "
+			    "(%s)", msg);
 		if (self_notify(svc, &sp.p, action, summary, now) != 0) {
 			service_store_fail(j->err, svc->wstore,
 			    "queue the mail that tells you of it");
