@@ -230,12 +230,13 @@ daemon_launch() {
 	[ -n "$port" ]
 }
 
-# pg_conf CONF STATE: with CORRCHESS_TEST_PG set (tests/store-pg.sh), point
-# CONF's [storage] at PostgreSQL: a schema of its own for the state
-# directory STATE (made on first use, kept across restarts).
+# pg_conf CONF STATE [SCHEMA]: with CORRCHESS_TEST_PG set
+# (tests/store-pg.sh), point CONF's [storage] at PostgreSQL: a schema of
+# its own for the state directory STATE, or SCHEMA (made on first use,
+# kept across restarts).
 pg_conf() {
 	[ -n "${CORRCHESS_TEST_PG:-}" ] || return 0
-	pg_schema=d$(printf '%s' "$2" | cksum | cut -d' ' -f1)
+	pg_schema=${3:-d$(printf '%s' "$2" | cksum | cut -d' ' -f1)}
 	psql -X -q -d "$CORRCHESS_TEST_PG" -v ON_ERROR_STOP=1 \
 	    -c "CREATE SCHEMA IF NOT EXISTS $pg_schema" >/dev/null 2>&1 || {
 		echo "pg_conf: cannot make schema $pg_schema" >&2

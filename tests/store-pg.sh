@@ -129,4 +129,94 @@ admin POST /api/v1/admin/backup
 expect "POST /api/v1/admin/backup on PostgreSQL" 409 postgresql
 daemon_stop
 
+# --- Two servers on one database -----------------------------------------
+
+# A and B share a schema (and the state directory's secrets: the admin
+# token and the server's key), each with its own port.
+# launch_on NAME: start corrchessd on $tmp/NAME (schema "multi"); its pid
+# and base URL in pid_NAME and base_NAME.
+launch_on() {
+	sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/$1.conf"
+	CORRCHESS_TEST_PG=$PG_CONNINFO pg_conf "$tmp/$1.conf" "$tmp/$1" multi ||
+	    return 1
+	daemon_launch "$corrchessd" --config "$tmp/$1.conf" \
+	    --state-dir "$tmp/$1" || return 1
+	cp "$tmp/log" "$tmp/$1.log.start"
+	eval "pid_$1=\$pid base_$1=\$base"
+	bg_pids="$bg_pids $pid"
+	pid=
+}
+mkdir -m 700 "$tmp/a"
+check "server A starts" launch_on a || finish
+mv "$tmp/log" "$tmp/a.log"
+mkdir -m 700 "$tmp/b"
+cp -p "$tmp/a/admin.token" "$tmp/a/server.key" "$tmp/b/"
+check "server B starts" launch_on b || finish
+mv "$tmp/log" "$tmp/b.log"
+token=$(cat "$tmp/a/admin.token")
+
+for p in alice bob; do
+	ssh-keygen -q -t ed25519 -N '' -C "$p@example.org" -f "$tmp/$p"
+done
+base=$base_a
+admin POST /api/v1/players -d "{\"name\":\"alice\",\"keys\":[\"$(cat "$tmp/alice.pub")\"]}"
+expect "alice, through A" 201
+base=$base_b
+admin POST /api/v1/players -d "{\"name\":\"bob\",\"keys\":[\"$(cat "$tmp/bob.pub")\"]}"
+expect "bob, through B" 201
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "a game, through B" 201
+game=$(jval id)
+
+# Each ply sent to both at once: one takes it, the other finds it played.
+ply=0
+for mv in e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6; do
+	who=alice
+	[ $((ply % 2)) -eq 1 ] && who=bob
+	statement "$game" "$ply" "$who" "move $mv"
+	sign_ssh "$tmp/$who"
+	curls=
+	for s in a b; do
+		eval "b=\$base_$s"
+		curl -s -o "$tmp/ply.$s" -w '%{http_code}\n' -X POST \
+		    -H 'Content-Type: text/plain' --data-binary "@$tmp/body" \
+		    "$b/api/v1/games/$game/actions" >"$tmp/code.$s" &
+		curls="$curls $!"
+	done
+	# shellcheck disable=SC2086 # the two pids
+	wait $curls
+	codes=$(cat "$tmp/code.a" "$tmp/code.b" | sort | tr '\n' ' ')
+	same "ply $ply ($mv) sent to A and B: one 201, one 409" "$codes" \
+	    "201 409 "
+	ply=$((ply + 1))
+done
+for s in a b; do
+	eval "base=\$base_$s"
+	req GET "/api/v1/games/$game"
+	same "server $s: the game is at ply 8" "$(jval ply)" 8
+	same "server $s: each move once" "$(jmoves)" \
+	    "e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6"
+done
+
+# One server leads the clock (whichever asked first); when it dies, the
+# other takes over.
+leads=$(grep -l 'clock: this server leads' "$tmp/a.log" "$tmp/b.log")
+same "one server leads the clock" "$(echo "$leads" | wc -w)" 1
+leader=a other=b
+[ "$leads" = "$tmp/b.log" ] && leader=b other=a
+eval "kill -9 \$pid_$leader; wait \$pid_$leader" 2>/dev/null
+i=0
+while ! grep -q 'clock: this server leads' "$tmp/$other.log" &&
+    [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "after kill -9 of the leader, the other leads the clock" grep -q \
+    'clock: this server leads' "$tmp/$other.log"
+eval "base=\$base_$other"
+statement "$game" 8 alice "move Re1"
+sign_ssh "$tmp/alice"
+submit "$game"
+expect "the other takes the next move alone" 201
+
 finish

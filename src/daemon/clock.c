@@ -22,6 +22,9 @@
 #include "daemon/clock.h"
 #include "util/log.h"
 
+/* Seconds between a follower's asks for the lead of the clock. */
+#define CLOCK_FOLLOW	2
+
 struct clock {
 	struct service		*svc;
 	int64_t			 interval;
@@ -35,13 +38,16 @@ struct clock {
 };
 
 /* One tick: end the games on time, then queue the daily digests, the
- * summaries of held refusals and the reminders due. */
-static void
+ * summaries of held refusals and the reminders due; false when another
+ * server leads the clock. */
+static bool
 clock_tick(struct clock *c)
 {
 	struct service_error	err;
 	size_t			n = 0;
 
+	if (!service_lead(c->svc, SERVICE_LEAD_CLOCK))
+		return false;
 	memset(&err, 0, sizeof err);
 	if (service_clock_tick(c->svc, &n, &err) != 0)
 		log_warnx("clock: ending games on time: %s", err.message);
@@ -60,13 +66,14 @@ clock_tick(struct clock *c)
 		log_info("clock: %zu summar%s of refusals queued", n,
 		    n == 1 ? "y" : "ies");
 	if (c->nreminders == 0)
-		return;
+		return true;
 	memset(&err, 0, sizeof err);
 	if (service_clock_remind(c->svc, c->reminders, c->nreminders, &n,
 	    &err) != 0)
 		log_warnx("clock: reminders: %s", err.message);
 	if (n > 0)
 		log_info("clock: %zu reminder%s queued", n, n == 1 ? "" : "s");
+	return true;
 }
 
 /* The clock thread: tick, then sleep `interval` or until stopped. */
@@ -75,15 +82,18 @@ clock_main(void *arg)
 {
 	struct clock	*c = arg;
 	struct timespec	 until;
+	bool		 led;
 
 	pthread_mutex_lock(&c->lock);
 	while (!c->stopping) {
 		pthread_mutex_unlock(&c->lock);
-		clock_tick(c);
+		led = clock_tick(c);
 		pthread_mutex_lock(&c->lock);
 		c->ticks++;
 		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_sec += (time_t)c->interval;
+		/* A follower asks again soon, to take over within seconds. */
+		until.tv_sec += (time_t)(led || c->interval < CLOCK_FOLLOW ?
+		    c->interval : CLOCK_FOLLOW);
 		while (!c->stopping && pthread_cond_timedwait(&c->wake,
 		    &c->lock, &until) == 0)
 			;

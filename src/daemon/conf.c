@@ -157,7 +157,8 @@ const struct conf_key conf_table[] = {
 	  .offset = OFF(storage.engine),
 	  .help = "sqlite: one file, STATE_DIRECTORY/corrchess.db; "
 	  "postgresql: the database that conninfo names (corrchessd "
-	  "creates and migrates its tables there)." },
+	  "creates and migrates its tables there; several corrchessd may "
+	  "share it)." },
 	{ .section = "storage", .name = "conninfo", .type = CONF_STRING,
 	  .flags = CONF_EMPTY_OK, .def = "", .offset = OFF(storage.conninfo),
 	  .help = "PostgreSQL: a libpq connection string, \"host=/run/"

@@ -490,7 +490,9 @@ mailer_main(void *arg)
 
 	while (!mailer_stopping(m)) {
 		now = time(NULL);
-		if (newmail || now >= m->next_poll)
+		/* Several servers on one database: one reads the mailbox. */
+		if ((newmail || now >= m->next_poll) &&
+		    service_lead(m->svc, SERVICE_LEAD_MAILBOX))
 			mailer_poll(m, now);
 		if (!idle_wait(m, time(NULL), &newmail))
 			wait_tick(m, &m->wake, NULL);
@@ -515,6 +517,11 @@ mailer_send_main(void *arg)
 		 * without waiting, a few batches at most between looks at
 		 * whether the mailer stops.
 		 */
+		/* Several servers on one database: one sends. */
+		if (!service_lead(m->svc, SERVICE_LEAD_OUTBOX)) {
+			wait_tick(m, &m->outbox_wake, &m->outbox_kicked);
+			continue;
+		}
 		for (rounds = 0; rounds < MAILER_OUTBOX_ROUNDS; rounds++) {
 			m->round_sent = 0;
 			if (service_outbox_due(m->svc, MAILER_OUTBOX_BATCH,

@@ -365,6 +365,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	svc->events_cb = cfg->events;
 	svc->events_arg = cfg->events_arg;
 	pthread_mutex_init(&svc->pool_lock, NULL);
+	pthread_mutex_init(&svc->lead_lock, NULL);
 	pthread_mutex_init(&svc->view_lock, NULL);
 	pthread_mutex_init(&svc->render_lock, NULL);
 	pthread_mutex_init(&svc->lock, NULL);
@@ -428,6 +429,7 @@ service_close(struct service *svc)
 	for (i = 0; i < svc->npool; i++)
 		store_close(svc->pool[i]);
 	store_close(svc->wstore);
+	store_close(svc->lead);
 	if (svc->cache != NULL) {
 		for (i = 0; i < SERVICE_CACHE_SLOTS; i++) {
 			game_free(&svc->cache[i].state);
@@ -445,6 +447,7 @@ service_close(struct service *svc)
 	signers_free(svc);
 	if (svc->db_path != NULL) {
 		pthread_mutex_destroy(&svc->pool_lock);
+		pthread_mutex_destroy(&svc->lead_lock);
 		pthread_mutex_destroy(&svc->view_lock);
 		pthread_mutex_destroy(&svc->render_lock);
 		pthread_mutex_destroy(&svc->lock);
@@ -460,6 +463,46 @@ service_close(struct service *svc)
 	free(svc->db_path);
 	free(svc->password_file);
 	free(svc);
+}
+
+/* --- several servers on one database ---------------------------------- */
+
+/* Ask whether this server leads a role now; see service.h. */
+bool
+service_lead(struct service *svc, enum service_role role)
+{
+	static const char *const names[SERVICE_ROLES] = {
+		"clock", "mailbox", "outbox",
+	};
+	struct store_options	 opts = { .sync = svc->sync,
+	    .password_file = svc->password_file };
+	char			 why[256];
+	bool			 held = false;
+
+	/* SQLite: one machine, one server. */
+	if (!store_target_is_pg(svc->db_path))
+		return true;
+	pthread_mutex_lock(&svc->lead_lock);
+	if (svc->lead == NULL && (svc->lead = store_open_with(svc->db_path,
+	    &opts, why, sizeof why)) == NULL) {
+		log_warnx("%s: cannot reach the database to lead: %s",
+		    names[role], why);
+		goto out;
+	}
+	if (store_lead(svc->lead, (int)role, &held) != STORE_OK) {
+		/* The connection is gone, and the lock with it. */
+		log_warnx("%s: %s", names[role], store_errmsg(svc->lead));
+		store_close(svc->lead);
+		svc->lead = NULL;
+		held = false;
+	}
+out:
+	if (held != svc->leads[role])
+		log_info("%s: %s", names[role], held ? "this server leads" :
+		    "another server leads");
+	svc->leads[role] = held;
+	pthread_mutex_unlock(&svc->lead_lock);
+	return held;
 }
 
 /* --- backup ----------------------------------------------------------- */

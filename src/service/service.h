@@ -580,6 +580,24 @@ int service_outbox_failed(struct service *, int64_t id, int64_t retry_at,
     const char *why, struct service_error *);
 
 /*
+ * Several servers on one database (PostgreSQL): the clock, the reading of
+ * the mailbox and the sending of the outbox each run on one server at a
+ * time. service_lead() says whether this server leads `role` now: it
+ * takes the role's advisory lock when free (on a connection of its own,
+ * held until the server stops or loses the database) and checks that it
+ * still holds it. Ask before each round; a server that is not the leader
+ * skips the round and asks again a few seconds later, so that it takes
+ * over within seconds of the leader's end. On SQLite always true.
+ */
+enum service_role {
+	SERVICE_LEAD_CLOCK,
+	SERVICE_LEAD_MAILBOX,
+	SERVICE_LEAD_OUTBOX,
+	SERVICE_ROLES
+};
+bool service_lead(struct service *, enum service_role);
+
+/*
  * Copy the database with SQLite's online backup API while writers go on:
  * *fdp is a consistent copy (an unlinked file next to the database, open
  * for reading; the caller closes it), *sizep its size in bytes.

@@ -350,6 +350,11 @@ struct service {
 	void			*events_arg;
 	struct service_live	*events;
 	size_t			 nevents, events_cap;
+	/* The handle that holds this server's leads (PostgreSQL), and
+	 * which it holds; guarded by lead_lock. */
+	pthread_mutex_t		 lead_lock;
+	struct store		*lead;
+	bool			 leads[SERVICE_ROLES];
 	/* Failed logins by player and by address (doors.c). */
 	pthread_mutex_t		 login_lock;
 	struct login_slot	*logins;	/* SERVICE_LOGIN_SLOTS */

@@ -81,6 +81,10 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_SAVEPOINT] = { "savepoint", 0, "SAVEPOINT action" },
 	[ST_RELEASE] = { "release", 0, "RELEASE SAVEPOINT action" },
 	[ST_ROLLBACK_TO] = { "rollback_to", 0, "ROLLBACK TO SAVEPOINT action" },
+	/* One daemon at a time leads a role (the clock, the mail): on
+	 * PostgreSQL a session's advisory lock, on SQLite always. */
+	[ST_LEAD] = { "lead", 0, "SELECT 1 + 0 * ?1",
+	    "SELECT pg_try_advisory_lock(" STORE_PG_LEAD_LOCK ", ?1::int)" },
 	[ST_VERSION] = { "version", 1, "SELECT version FROM schema_version" },
 	[ST_PLAYER_INSERT] = { "player-insert", 0,
 	    "INSERT INTO players (name, email, lang, created) "

@@ -442,6 +442,24 @@ store_rollback_to(struct store *s)
 	return store_txn(s, ST_RELEASE);
 }
 
+/* Try to take, or check, the lead of a role. */
+enum store_status
+store_lead(struct store *s, int role, bool *held)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	*held = false;
+	if ((st = store_stmt(s, ST_LEAD)) == NULL)
+		return STORE_ERROR;
+	db_bind_int(st, 1, role);
+	status = store_step_one(s, st, "take the lead", "no answer");
+	if (status == STORE_OK)
+		*held = db_column_int(st, 0) != 0;
+	store_done(st);
+	return status == STORE_NOTFOUND ? STORE_ERROR : status;
+}
+
 /* --- engines ------------------------------------------------------------ */
 
 /* Return whether a path names a PostgreSQL database. */

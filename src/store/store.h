@@ -321,6 +321,17 @@ enum store_status store_savepoint(struct store *);
 enum store_status store_release(struct store *);
 enum store_status store_rollback_to(struct store *);
 
+/*
+ * Several daemons on one database: try to take, or check that this handle
+ * still holds, the lead of `role` (0..1000), which one handle at a time
+ * holds. On PostgreSQL a session advisory lock, held until the handle is
+ * closed or its connection is lost (the server then gives it to the next
+ * that asks); on SQLite always granted (one machine, one daemon). *held
+ * says whether this handle leads; STORE_ERROR when the connection is lost
+ * (close the handle).
+ */
+enum store_status store_lead(struct store *, int role, bool *held);
+
 /* Players. */
 
 /* Add a player; sets p->id. STORE_EXISTS when the name is taken. */

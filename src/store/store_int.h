@@ -54,6 +54,7 @@ enum stmt_id {
 	ST_SAVEPOINT,
 	ST_RELEASE,
 	ST_ROLLBACK_TO,
+	ST_LEAD,
 	ST_VERSION,	/* the first that store_explain() reports */
 	ST_PLAYER_INSERT,
 	ST_PLAYER_BY_ID,
@@ -169,6 +170,9 @@ struct store_statement {
 /* The key of the advisory lock that store_begin() takes on PostgreSQL:
  * SQLite's BEGIN IMMEDIATE, one writer at a time. */
 #define STORE_PG_WRITE_LOCK	"716196266303"
+/* The first half of the advisory locks of store_lead() (the role is the
+ * second). */
+#define STORE_PG_LEAD_LOCK	"71619626"
 
 
 /* sql.c */
