@@ -82,7 +82,7 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 # Live event streams: 10,000 held open, memory a stream, a move's delivery
 # to all of them (p50, p99).
 EXTRA_PROGRAMS += bench/streams-load
-bench_streams_load_SOURCES = bench/streams.c
+bench_streams_load_SOURCES = bench/streams-load.c
 bench_streams_load_CFLAGS = $(AM_CFLAGS)
 bench-streams: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT) \
 	    bench/streams-load$(EXEEXT)

@@ -1,5 +1,5 @@
 /*
- * bench/streams.c: many open event streams, and how fast a move reaches them.
+ * bench/streams-load.c: many open event streams, and how fast a move reaches them.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
