@@ -51,7 +51,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (st.canon_len == 0 || st.canon_len > SIG_STATEMENT_MAX ||
-	    st.game == 0 || st.player[0] == '\0')
+	    (st.game == 0) != SIG_ACT_IS_PLAYERS(st.action.kind) ||
+	    st.player[0] == '\0')
 		abort();
 
 	/* The canonical bytes are a fixed point of parse and build. */
