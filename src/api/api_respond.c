@@ -1,6 +1,6 @@
 /*
  * api/api_respond.c: answers the REST handlers share: service errors and
- * refused bodies.
+ * refused bodies, and the request bodies several handlers read.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -12,6 +12,8 @@
  */
 
 #include "config.h"
+
+#include <stdlib.h>
 
 #include "api/api_json.h"
 #include "api/api_respond.h"
@@ -85,4 +87,69 @@ api_list_answer(struct http_request *req, struct http_response *resp, int rc,
 		return false;
 	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
 	return true;
+}
+/* Answer 400 for a member of the wrong type. */
+void
+api_bad_member(struct http_response *resp, const char *key, const char *want)
+{
+	http_respond_error(resp, 400, "bad-request",
+	    "\"%s\" must be %s", key, want);
+}
+
+/*
+ * Read a JSON body whose members are `n` strings, all required, named in
+ * `names` (and no other): their values go to out[] (borrowed from the
+ * returned body, which the caller releases). On a refusal answer 400 with
+ * `want[i]`, what member i must be, and return NULL.
+ */
+json_t *
+api_string_body(struct http_request *req, struct http_response *resp,
+    const char *const *names, const char *const *want, size_t n,
+    const char **out)
+{
+	json_t	*body;
+	char	 why[256];
+	size_t	 i;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return NULL;
+	if (api_json_known(body, names, n, why, sizeof why) != API_JSON_OK) {
+		api_json_refusal(resp, API_JSON_BAD, why);
+		json_decref(body);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (!api_json_member_str(body, names[i], &out[i]) ||
+		    out[i] == NULL) {
+			api_bad_member(resp, names[i], want[i]);
+			json_decref(body);
+			return NULL;
+		}
+	return body;
+}
+
+/*
+ * The signed statement of a request's body (text/plain, or JSON with
+ * "statement" and "signature"), malloc'd; NULL when the answer says why
+ * there is none.
+ */
+char *
+api_statement_body(struct http_request *req, struct http_response *resp,
+    size_t *lenp)
+{
+	const char	*body;
+	char		*text = NULL, why[256];
+	int		 rc;
+
+	body = http_request_body(req, lenp);
+	if ((rc = api_json_action(body, *lenp, http_request_header(req,
+	    "Content-Type"), &text, lenp, why, sizeof why)) != API_JSON_OK)
+		api_json_refusal(resp, rc, why);
+	else if (*lenp == 0)
+		http_respond_error(resp, 400, "bad-statement",
+		    "send the signed statement as the request body");
+	else
+		return text;
+	free(text);
+	return NULL;
 }

@@ -1,6 +1,6 @@
 /*
  * api/api_respond.h: answers the REST handlers share: service errors and
- * refused bodies.
+ * refused bodies, and the request bodies several handlers read.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -46,5 +46,27 @@ bool	api_list_answer(struct http_request *, struct http_response *, int rc,
 /* Answer PGN text, or the service's error when `pgn` is NULL. */
 void	api_pgn(struct http_response *, const char *pgn, size_t len,
 	    const struct service_error *);
+
+/* Answer 400 for a member of the wrong type: "`key` must be `want`". */
+void	api_bad_member(struct http_response *, const char *key,
+	    const char *want);
+
+/*
+ * Read a JSON body whose members are `n` strings, all required, named in
+ * `names` (and no other): their values go to out[] (borrowed from the
+ * returned body, which the caller releases). On a refusal answer 400 with
+ * `want[i]`, what member i must be, and return NULL.
+ */
+json_t	*api_string_body(struct http_request *, struct http_response *,
+	    const char *const *names, const char *const *want, size_t n,
+	    const char **out);
+
+/*
+ * The signed statement of a request's body (text/plain, or JSON with
+ * "statement" and "signature"), malloc'd, its length in *lenp; NULL when
+ * the answer says why there is none.
+ */
+char	*api_statement_body(struct http_request *, struct http_response *,
+	    size_t *lenp);
 
 #endif /* CORRCHESS_API_RESPOND_H */

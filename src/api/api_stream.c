@@ -21,7 +21,7 @@
  *
  * There is one hub per process, made by api_streams_start() before the
  * HTTP server starts and freed by api_streams_stop() after it stopped;
- * the route handlers (api.c) reach it through api_stream_open().
+ * the route handlers reach it through api_stream_open().
  */
 
 #include "config.h"
@@ -37,7 +37,7 @@
 
 #include "api/api_stream.h"
 #include "api/api_respond.h"
-#include "api/routes.h"
+#include "api/api_games.h"
 #include "util/log.h"
 #include "util/metrics.h"
 

@@ -8,6 +8,9 @@ src_api_libapi_a_SOURCES = \
 	src/api/routes.h src/api/api.c \
 	src/api/api_json.h src/api/api_json.c \
 	src/api/api_respond.h src/api/api_respond.c \
+	src/api/api_players.h src/api/api_players.c \
+	src/api/api_games.h src/api/api_games.c \
+	src/api/api_admin.h src/api/api_admin.c \
 	src/api/api_events.h src/api/api_events.c \
 	src/api/api_stream.h src/api/api_stream.c \
 	src/api/api_ratings.h src/api/api_ratings.c

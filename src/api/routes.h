@@ -1,5 +1,5 @@
 /*
- * api/routes.h: the table of /api/v1 routes (rows at the end of api.c).
+ * api/routes.h: the table of /api/v1 routes (its rows in api.c).
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -11,8 +11,8 @@
  */
 
 /*
- * The table of /api/v1 routes that corrchessd serves, defined at the end of
- * api.c beside the handlers its rows name.
+ * The table of /api/v1 routes that corrchessd serves, defined in api.c;
+ * the handlers its rows name are in a file per resource (api_*.c).
  */
 
 #ifndef CORRCHESS_ROUTES_H
@@ -20,14 +20,7 @@
 
 #include <stddef.h>
 
-#include <jansson.h>
-
 #include "http/http.h"
-#include "service/service.h"
-
-/* The JSON of a game, as GET /api/v1/games/{id} answers it (new
- * reference; NULL when out of memory). */
-json_t	*api_game_json(const struct service_game *);
 
 extern const struct http_route	routes_api[];
 extern const size_t		routes_api_count;

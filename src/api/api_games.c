@@ -1,0 +1,792 @@
+/*
+ * api/api_games.c: the REST handlers of games: create, list, read (JSON,
+ * text, PGN, SVG, records), act, and the admin's abort and adjudicate.
+ *
+ * corrchess - a correspondence chess server
+ * Copyright (C) 2026 The corrchess developers
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License as published by the Free
+ * Software Foundation, either version 3 of the License, or (at your option)
+ * any later version. See the file COPYING.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <sodium.h>
+
+#include "api/api_games.h"
+#include "api/api_json.h"
+#include "api/api_players.h"
+#include "api/api_respond.h"
+#include "util/buf.h"
+#include "http/http.h"
+#include "game/render.h"
+#include "service/service.h"
+#include "web/board_svg.h"
+#include "web/lang.h"
+
+/* "white" or "black". */
+static const char *
+color_name(int c)
+{
+	return c == CHESS_WHITE ? "white" : "black";
+}
+
+/* The statement the player to move signs next (without the action). */
+static void
+next_statement(const struct service_game *g, char *buf, size_t size)
+{
+	int	turn = game_turn(&g->state);
+
+	snprintf(buf, size, "corrchess-v1\ngame: %" PRId64 "\nply: %zu\n"
+	    "player: %s\naction: ", g->row.id, game_ply(&g->state),
+	    turn == CHESS_WHITE ? g->row.white_name : g->row.black_name);
+}
+
+/* The legal moves of the position, UCI and English SAN, for a client that
+ * offers them (the web page highlights the destinations). */
+static json_t *
+legal_moves_json(const struct chess_position *pos)
+{
+	chess_move	 moves[CHESS_MAX_MOVES];
+	char		 uci[8], san[CHESS_SAN_MAX];
+	json_t		*a = json_array();
+	int		 i, n = chess_legal_moves(pos, moves);
+
+	for (i = 0; i < n && a != NULL; i++) {
+		chess_move_uci(pos, moves[i], uci, sizeof uci);
+		chess_move_san(pos, moves[i], CHESS_LANG_EN, san, sizeof san);
+		json_array_append_new(a, json_pack("{s:s,s:s}", "uci", uci,
+		    "san", san));
+	}
+	return a;
+}
+
+/* The JSON of a game. */
+json_t *
+api_game_json(const struct service_game *g)
+{
+	json_t		*o, *moves, *clocks = NULL, *tocontrol = NULL;
+	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
+	char		 created[32], deadline[32], stmt[256];
+	int64_t		 dl = game_deadline(&g->state);
+	size_t		 i;
+	int		 c;
+
+	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
+	chess_fen_write(&g->state.chess.start, start, sizeof start);
+	render_time(g->row.created, created, sizeof created);
+	if (dl != 0)
+		render_time(dl, deadline, sizeof deadline);
+	moves = json_array();
+	for (i = 0; i < g->state.chess.nply; i++)
+		json_array_append_new(moves, json_string(g->san[i]));
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		clocks = json_object();
+		for (c = 0; c < 2; c++)
+			json_object_set_new(clocks, color_name(c),
+			    json_integer(game_time_left(&g->state, c, g->now)));
+	}
+	if (g->state.params.tc.kind == GAME_TC_MOVES_IN) {
+		tocontrol = json_object();
+		for (c = 0; c < 2; c++)
+			json_object_set_new(tocontrol, color_name(c),
+			    json_integer(game_moves_to_control(&g->state, c)));
+	}
+	next_statement(g, stmt, sizeof stmt);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:s,"
+	    "s:s,s:s,s:s}",
+	    "id", (json_int_t)g->row.id,
+	    "white", g->row.white_name,
+	    "black", g->row.black_name,
+	    "variant", g->row.variant,
+	    "initial_fen", start,
+	    "fen", fen,
+	    "ply", (json_int_t)game_ply(&g->state),
+	    "turn", color_name(game_turn(&g->state)),
+	    "moves", moves,
+	    "status", game_ongoing(&g->state) ? "ongoing" : "finished",
+	    "result", game_result_name(g->state.result),
+	    "termination", game_termination_name(g->state.termination),
+	    "time_control", g->row.time_control,
+	    "policy", g->row.policy,
+	    "created", created);
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "chess960", g->row.chess960 >= 0 ?
+	    json_integer(g->row.chess960) : json_null());
+	json_object_set_new(o, "draw_offer", g->state.draw_offer >= 0 ?
+	    json_string(color_name(g->state.draw_offer)) : json_null());
+	json_object_set_new(o, "clocks", clocks != NULL ? clocks : json_null());
+	json_object_set_new(o, "moves_to_control", tocontrol != NULL ?
+	    tocontrol : json_null());
+	json_object_set_new(o, "deadline", dl != 0 && game_ongoing(&g->state) ?
+	    json_string(deadline) : json_null());
+	json_object_set_new(o, "event", json_string(g->row.event));
+	json_object_set_new(o, "site", json_string(g->row.site));
+	json_object_set_new(o, "round", json_string(g->row.round));
+	if (game_ongoing(&g->state)) {
+		json_object_set_new(o, "next_statement", json_string(stmt));
+		json_object_set_new(o, "legal_moves",
+		    legal_moves_json(&g->state.chess.pos));
+	}
+	if (g->cond != NULL)
+		json_object_set_new(o, "conditional", json_pack(
+		    "{s:I,s:i,s:s,s:s,s:s?,s:i,s:I}", "id",
+		    (json_int_t)g->cond->id, "ply", g->cond->ply,
+		    "lines", g->cond->lines, "status", g->cond->status,
+		    "reason", g->cond->reason[0] ? g->cond->reason : NULL,
+		    "played", g->cond->played,
+		    "lines_left", (json_int_t)g->cond->left));
+	return o;
+}
+
+/* The text/plain summary of a game for curl users; malloc'd. */
+static char *
+game_text(const struct service_game *g, size_t *lenp)
+{
+	struct buf	 b = { 0 };
+	char		 board[RENDER_BOARD_MAX], fen[CHESS_FEN_MAX], t[64];
+	char		 stmt[256];
+	size_t		 i, n;
+	int		 c, turn = game_turn(&g->state);
+
+	buf_addf(&b, "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n",
+	    g->row.id, g->row.white_name, g->row.black_name,
+	    g->row.event[0] ? ", " : "", g->row.event);
+	if (g->row.chess960 >= 0)
+		buf_addf(&b, "Chess960, starting position %d\n", g->row.chess960);
+	else if (g->state.chess.start.chess960)
+		buf_adds(&b, "Chess960\n");
+	buf_adds(&b, "\n");
+	render_board(&g->state.chess.pos, true, false, board, sizeof board);
+	buf_adds(&b, board);
+	if (game_ongoing(&g->state))
+		buf_addf(&b, "\n%s to move (ply %zu)%s\n",
+		    turn == CHESS_WHITE ? "White" : "Black",
+		    game_ply(&g->state), g->state.draw_offer >= 0 ?
+		    ", a draw is offered" : "");
+	else
+		buf_addf(&b, "\nGame over: %s (%s)\n",
+		    game_result_name(g->state.result),
+		    game_termination_name(g->state.termination));
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		for (c = 0; c < 2; c++) {
+			render_duration(game_time_left(&g->state, c, g->now), t,
+			    sizeof t);
+			buf_addf(&b, "%s clock: %s left",
+			    c == CHESS_WHITE ? "White" : "Black", t);
+			if ((n = (size_t)game_moves_to_control(&g->state,
+			    c)) > 0)
+				buf_addf(&b, ", %zu move%s to the control", n,
+				    n == 1 ? "" : "s");
+			buf_adds(&b, "\n");
+		}
+		if (game_ongoing(&g->state)) {
+			render_time(game_deadline(&g->state), t, sizeof t);
+			buf_addf(&b, "Deadline: %s\n", t);
+		}
+	}
+	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
+	buf_addf(&b, "FEN: %s\nMoves:", fen);
+	for (i = 0; i < g->state.chess.nply; i++) {
+		n = i + (g->state.chess.start.side == CHESS_BLACK);
+		if (i == 0 && n % 2 == 1)
+			buf_addf(&b, " %u...", g->state.chess.start.fullmove);
+		else if (n % 2 == 0)
+			buf_addf(&b, " %zu.",
+			    g->state.chess.start.fullmove + n / 2);
+		buf_addf(&b, " %s", g->san[i]);
+	}
+	buf_adds(&b, "\n");
+	if (g->cond != NULL) {
+		buf_addf(&b, "\nYour conditional moves (%s", g->cond->status);
+		if (g->cond->reason[0] != '\0')
+			buf_addf(&b, ": %s", g->cond->reason);
+		buf_addf(&b, "; %d played, %zu lines left):\n  %s\n",
+		    g->cond->played, g->cond->left, g->cond->lines);
+	}
+	if (game_ongoing(&g->state)) {
+		next_statement(g, stmt, sizeof stmt);
+		buf_addf(&b, "\nNext statement to sign:\n%smove ...\n", stmt);
+	}
+	return buf_take(&b, lenp);
+}
+
+/* Add a game's auth rule and the doors its players opened to its JSON:
+ * what each side may use to act in it. */
+static int
+game_doors_json(struct service *svc, const struct store_game *row, json_t *o,
+    struct service_error *err)
+{
+	struct service_doors	 d[2];
+	char			 auth[STORE_AUTH_SIZE];
+	json_t			*doors;
+	int			 c;
+
+	if (service_game_auth(svc, row->id, auth, err) != 0 ||
+	    service_doors_get(svc, row->white_name, &d[0], err) != 0 ||
+	    service_doors_get(svc, row->black_name, &d[1], err) != 0)
+		return -1;
+	doors = json_object();
+	for (c = 0; c < 2; c++) {
+		if (strcmp(auth, "signed") == 0)
+			d[c].xfcc = d[c].mail_token = false;
+		json_object_set_new(doors, color_name(c), api_doors_json(&d[c]));
+	}
+	json_object_set_new(o, "auth", json_string(auth));
+	json_object_set_new(o, "doors", doors);
+	return 0;
+}
+
+/* Answer a game, as JSON or text. */
+static void
+respond_game(struct http_request *req, struct http_response *resp,
+    unsigned status, const struct service_game *g, struct service *svc)
+{
+	struct service_error	 err;
+	json_t			*o;
+	char			*text;
+	size_t			 len;
+
+	if (http_request_wants_text(req)) {
+		if ((text = game_text(g, &len)) == NULL) {
+			http_respond_error(resp, 500, "internal",
+			    "out of memory");
+			return;
+		}
+		http_respond_data(resp, status, "text/plain; charset=utf-8",
+		    text, len);
+		free(text);
+		return;
+	}
+	if ((o = api_game_json(g)) != NULL &&
+	    game_doors_json(svc, &g->row, o, &err) != 0) {
+		json_decref(o);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, status, o);
+}
+
+/* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
+ * policy, event, site, round} */
+void
+api_game_create(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game_params	 gp;
+	struct service_game		 g;
+	struct service_error		 err;
+	json_t				*body;
+	char				 why[256];
+	int				 rc;
+
+	if ((body = http_request_json(req, resp)) == NULL)
+		return;
+	if ((rc = api_json_game(body, &gp, why, sizeof why)) != API_JSON_OK)
+		api_json_refusal(resp, rc, why);
+	else if (service_game_create(user, &gp, &g, &err) != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 201, &g, user);
+		service_game_free(&g);
+	}
+	json_decref(body);
+}
+
+/* Add a game row to the listing. */
+static int
+game_collect(void *arg, const struct store_game *g)
+{
+	json_t	*o;
+	char	 dl[32];
+
+	if (g->deadline != 0)
+		render_time(g->deadline, dl, sizeof dl);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,s:s?}",
+	    "id", (json_int_t)g->id, "white", g->white_name,
+	    "black", g->black_name, "variant", g->variant,
+	    "ply", (json_int_t)g->ply, "turn", color_name(g->turn),
+	    "status", g->status, "result", g->result,
+	    "termination", g->termination,
+	    "deadline", g->deadline != 0 && strcmp(g->status, "ongoing") == 0 ?
+	    dl : NULL);
+	return json_array_append_new(arg, o);
+}
+
+/* Read a query argument that counts things: 0, or -1 if malformed. */
+static int
+query_count(struct http_request *req, const char *name, int64_t *out)
+{
+	const char	*s = http_request_query(req, name);
+	char		*end;
+	long long	 v;
+
+	if (s == NULL)
+		return 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0 || v > 1000000000)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* GET /api/v1/games?player=NAME&status=ongoing|finished&limit=&offset= */
+void
+api_game_list(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct store_game_filter	 f;
+	struct service_error		 err;
+	json_t				*a, *o;
+	size_t				 i;
+	struct buf			 b = { 0 };
+	char				*text;
+	size_t				 len;
+
+	if (api_query_refused(req, resp, "player status limit offset"))
+		return;
+	memset(&f, 0, sizeof f);
+	f.player = http_request_query(req, "player");
+	f.status = http_request_query(req, "status");
+	if (f.status != NULL && strcmp(f.status, "ongoing") != 0 &&
+	    strcmp(f.status, "finished") != 0) {
+		http_respond_error(resp, 400, "bad-request",
+		    "status must be \"ongoing\" or \"finished\"");
+		return;
+	}
+	/* Pages of 100 games by default, 1000 at most. */
+	f.limit = 100;
+	if (query_count(req, "limit", &f.limit) != 0 ||
+	    query_count(req, "offset", &f.offset) != 0 || f.limit > 1000) {
+		http_respond_error(resp, 400, "bad-request",
+		    "limit (1 to 1000, default 100) and offset must be "
+		    "positive numbers");
+		return;
+	}
+	if (f.limit == 0)
+		f.limit = 100;
+	a = json_array();
+	if (service_game_list(user, &f, game_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	if (!http_request_wants_text(req)) {
+		http_respond_json(resp, 200, json_pack("{s:o}", "games", a));
+		return;
+	}
+	buf_adds(&b, "");
+	json_array_foreach(a, i, o) {
+		const char *st = json_string_value(json_object_get(o,
+		    "status"));
+		const char *turn = json_string_value(json_object_get(o,
+		    "turn"));
+		const char *w = json_string_value(json_object_get(o, "white"));
+		const char *bl = json_string_value(json_object_get(o, "black"));
+
+		buf_addf(&b, "%6" JSON_INTEGER_FORMAT "  %s v %s  ply %"
+		    JSON_INTEGER_FORMAT "  ",
+		    json_integer_value(json_object_get(o, "id")), w, bl,
+		    json_integer_value(json_object_get(o, "ply")));
+		if (strcmp(st, "ongoing") == 0)
+			buf_addf(&b, "%s to move\n",
+			    strcmp(turn, "white") == 0 ? w : bl);
+		else
+			buf_addf(&b, "%s\n", json_string_value(
+			    json_object_get(o, "result")));
+	}
+	json_decref(a);
+	if ((text = buf_take(&b, &len)) == NULL)
+		http_respond_error(resp, 500, "internal", "out of memory");
+	else
+		http_respond_data(resp, 200, "text/plain; charset=utf-8", text,
+		    len);
+	free(text);
+}
+
+/*
+ * Render a game for keeping: its text, or its JSON without the closing
+ * brace and without the members that change apart from the game's row
+ * (game_json_finish() adds them). NULL when out of memory.
+ */
+static char *
+render_game(const struct service_game *g, enum service_render kind,
+    size_t *lenp)
+{
+	json_t	*o;
+	char	*text;
+
+	if (kind == SERVICE_RENDER_TEXT)
+		return game_text(g, lenp);
+	if ((o = api_game_json(g)) == NULL)
+		return NULL;
+	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (text == NULL)
+		return NULL;
+	/* "{...}": keep "{..." */
+	*lenp = strlen(text) - 1;
+	return text;
+}
+
+/*
+ * The whole JSON of a game from its kept part (len bytes): the auth rule
+ * and the players' doors read now (a player's doors change without the
+ * game's row), the closing brace and a newline, as http_respond_json()
+ * writes it. NULL with err set.
+ */
+static char *
+game_json_finish(struct service *svc, const struct store_game *row,
+    const char *kept, size_t len, size_t *lenp, struct service_error *err)
+{
+	json_t	*o;
+	char	*tail = NULL, *out = NULL;
+	size_t	 tlen;
+
+	if ((o = json_object()) == NULL)
+		goto nomem;
+	if (game_doors_json(svc, row, o, err) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	tail = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	/* tail is {"auth":...,"doors":{...}}: its members follow a comma. */
+	if (tail == NULL || (tlen = strlen(tail)) < 2 ||
+	    (out = malloc(len + tlen + 2)) == NULL)
+		goto nomem;
+	memcpy(out, kept, len);
+	out[len] = ',';
+	memcpy(out + len + 1, tail + 1, tlen - 1);
+	out[len + tlen] = '\n';
+	out[len + tlen + 1] = '\0';
+	*lenp = len + tlen + 1;
+	free(tail);
+	return out;
+nomem:
+	free(tail);
+	err->status = 500;
+	snprintf(err->code, sizeof err->code, "internal");
+	snprintf(err->message, sizeof err->message, "out of memory");
+	return NULL;
+}
+
+/*
+ * GET /api/v1/games/{id}: from the rendered bytes the service keeps for
+ * the game as it stands this second, else rendered now and kept.
+ */
+void
+api_game_get(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	 g;
+	struct service_error	 err;
+	struct store_game	 row;
+	enum service_render	 kind;
+	char			*kept = NULL, *out = NULL;
+	size_t			 len = 0, olen = 0;
+	int64_t			 id = http_request_param_int(req, "id");
+	int			 rc;
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	kind = http_request_wants_text(req) ? SERVICE_RENDER_TEXT :
+	    SERVICE_RENDER_JSON;
+	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
+	    &err)) < 0) {
+		api_error(resp, &err);
+		return;
+	}
+	if (rc == 0) {
+		if (service_game_get(user, id, &g, &err) != 0) {
+			api_error(resp, &err);
+			return;
+		}
+		if ((kept = render_game(&g, kind, &len)) != NULL)
+			service_render_put(user, &g, kind, kept, len);
+		row = g.row;
+		service_game_free(&g);
+		if (kept == NULL) {
+			http_respond_error(resp, 500, "internal",
+			    "out of memory");
+			return;
+		}
+	}
+	if (kind == SERVICE_RENDER_TEXT)
+		http_respond_data(resp, 200, "text/plain; charset=utf-8", kept,
+		    len);
+	else if ((out = game_json_finish(user, &row, kept, len, &olen,
+	    &err)) == NULL)
+		api_error(resp, &err);
+	else
+		http_respond_data(resp, 200, "application/json", out, olen);
+	free(out);
+	free(kept);
+}
+
+/* GET /api/v1/games/{id}/pgn */
+void
+api_game_pgn(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	char			*pgn;
+	size_t			 len;
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	pgn = service_game_pgn(user, http_request_param_int(req, "id"), &len,
+	    &err);
+	api_pgn(resp, pgn, len, &err);
+	free(pgn);
+}
+
+/* Read a 0/1 query flag: 0 or 1, or -1 when malformed. */
+static int
+query_flag(struct http_request *req, const char *name)
+{
+	const char	*s = http_request_query(req, name);
+
+	if (s == NULL || strcmp(s, "0") == 0)
+		return 0;
+	if (*s == '\0' || strcmp(s, "1") == 0)
+		return 1;
+	return -1;
+}
+
+/*
+ * GET /api/v1/games/{id}/board.svg?flip=1&size=N&coords=0&lang=fr: the
+ * position as SVG, the last move and a check marked, for forums, mails
+ * and other sites.
+ */
+void
+api_game_board(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct board_svg_opts	 o;
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*size = http_request_query(req, "size");
+	char			*svg, *end;
+	long			 v = BOARD_SVG_SIZE;
+	size_t			 len;
+	int			 flip, coords;
+
+	if (api_query_refused(req, resp, "flip size coords lang"))
+		return;
+	memset(&o, 0, sizeof o);
+	flip = query_flag(req, "flip");
+	coords = http_request_query(req, "coords") != NULL ?
+	    query_flag(req, "coords") : 1;
+	if (size != NULL)
+		v = strtol(size, &end, 10);
+	if (flip < 0 || coords < 0 || (size != NULL && (*size == '\0' ||
+	    *end != '\0' || v < BOARD_SVG_SIZE_MIN ||
+	    v > BOARD_SVG_SIZE_MAX))) {
+		http_respond_error(resp, 400, "bad-request", "flip and coords "
+		    "are 0 or 1, size a number of pixels from %d to %d",
+		    BOARD_SVG_SIZE_MIN, BOARD_SVG_SIZE_MAX);
+		return;
+	}
+	if (service_game_get(user, http_request_param_int(req, "id"), &g,
+	    &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	o.flip = flip == 1;
+	/* Coordinates are legible from about 200 px. */
+	o.coords = coords == 1 && v >= 200;
+	o.check = true;
+	o.size = (unsigned)v;
+	o.lang = web_lang(http_request_query(req, "lang"),
+	    http_request_header(req, "Accept-Language"));
+	board_svg_last_move(&o, g.state.chess.nply > 0 ?
+	    g.state.chess.moves[g.state.chess.nply - 1] : CHESS_MOVE_NONE);
+	if ((svg = malloc(BOARD_SVG_MAX)) == NULL) {
+		service_game_free(&g);
+		http_respond_error(resp, 500, "internal", "out of memory");
+		return;
+	}
+	len = board_svg(&g.state.chess.pos, &o, svg, BOARD_SVG_MAX);
+	service_game_free(&g);
+	http_respond_data(resp, 200, "image/svg+xml; charset=utf-8", svg,
+	    len < BOARD_SVG_MAX ? len : BOARD_SVG_MAX - 1);
+	http_response_header(resp, "Vary", "Accept-Language");
+	http_response_header(resp, "X-Content-Type-Options", "nosniff");
+	free(svg);
+}
+
+/* Add one record to a JSON array. */
+static int
+record_collect(void *arg, const struct store_action *a)
+{
+	char	prev[STORE_HASH_LEN * 2 + 1], hash[STORE_HASH_LEN * 2 + 1];
+	char	at[32];
+
+	sodium_bin2hex(prev, sizeof prev, a->prev_hash, STORE_HASH_LEN);
+	sodium_bin2hex(hash, sizeof hash, a->hash, STORE_HASH_LEN);
+	render_time(a->at, at, sizeof at);
+	return json_array_append_new(arg, json_pack(
+	    "{s:I,s:i,s:s,s:s?,s:s?,s:s?,s:s?,s:s,s:s,s:s,s:s,s:s?}",
+	    "seq", (json_int_t)a->seq, "ply", a->ply, "kind", a->kind,
+	    "san", a->san[0] ? a->san : NULL, "move", a->move[0] ? a->move :
+	    NULL, "statement", a->statement, "signature", a->signature,
+	    "at", at, "source", a->source, "prev_hash", prev, "hash", hash,
+	    "attested", a->attested[0] ? a->attested : NULL));
+}
+
+/* Add the keys a game's record is checked with to `o`: both players'
+ * (revoked ones too), each with its player, and the server's. */
+static int
+record_keys(struct service *svc, int64_t id, json_t *o,
+    struct service_error *err)
+{
+	struct service_game	 g;
+	struct service_player	 sp;
+	const char		*names[2];
+	uint8_t			 pk[SIG_PUBKEY_BYTES];
+	char			 line[SIG_PUBKEY_LINE_SIZE + 32];
+	json_t			*a = json_array(), *k;
+	size_t			 c, i;
+
+	if (service_game_get(svc, id, &g, err) != 0) {
+		json_decref(a);
+		return -1;
+	}
+	names[0] = g.row.white_name;
+	names[1] = g.row.black_name;
+	for (c = 0; c < 2; c++) {
+		if (service_player_get(svc, names[c], &sp, err) != 0) {
+			service_game_free(&g);
+			json_decref(a);
+			return -1;
+		}
+		for (i = 0; i < sp.nkeys; i++) {
+			k = api_key_json(&sp.keys[i]);
+			json_object_set_new(k, "player", json_string(names[c]));
+			json_array_append_new(a, k);
+		}
+		service_player_free(&sp);
+	}
+	service_game_free(&g);
+	json_object_set_new(o, "keys", a);
+	if (service_server_key(svc, pk) == 0 &&
+	    sig_pubkey_format(pk, "corrchessd", line, sizeof line) == 0) {
+		line[strcspn(line, "\n")] = '\0';
+		json_object_set_new(o, "server_key", json_string(line));
+	}
+	return 0;
+}
+
+/*
+ * GET /api/v1/games/{id}/records: the signed record, with its hash chain
+ * and the keys to check it with.
+ */
+void
+api_game_records(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_error	 err;
+	int64_t			 id = http_request_param_int(req, "id");
+	json_t			*a, *o;
+
+	if (api_query_refused(req, resp, ""))
+		return;
+	a = json_array();
+	if (service_game_records(user, id, record_collect, a, &err) != 0) {
+		json_decref(a);
+		api_error(resp, &err);
+		return;
+	}
+	o = json_pack("{s:o}", "records", a);
+	if (record_keys(user, id, o, &err) != 0) {
+		json_decref(o);
+		api_error(resp, &err);
+		return;
+	}
+	http_respond_json(resp, 200, o);
+}
+
+/*
+ * POST /api/v1/games/{id}/actions: the signed statement as text/plain, or
+ * JSON {"statement": "...", "signature": "..."} (the signature either the
+ * "signature: BASE64" line, the base64 alone, or the armored SSH block).
+ */
+void
+api_game_action(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	struct service_game	 g;
+	struct service_error	 err;
+	char			*text;
+	size_t			 len;
+
+	if ((text = api_statement_body(req, resp, &len)) == NULL)
+		return;
+	if (service_submit(user, http_request_param_int(req, "id"), text,
+	    len, "http", &g, &err) != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 201, &g, user);
+		service_game_free(&g);
+	}
+	free(text);
+}
+
+/*
+ * POST /api/v1/games/{id}/abort {reason}, POST .../adjudicate {result,
+ * reason}: the admin ends a game, without a result or with one.
+ */
+static void
+game_end(struct http_request *req, struct http_response *resp,
+    struct service *svc, bool adjudicate)
+{
+	static const char *const names[] = { "reason", "result" };
+	static const char *const want[] = { "a string: why the game ends",
+	    "\"1-0\", \"0-1\" or \"1/2-1/2\"" };
+	struct service_game	 g;
+	struct service_error	 err;
+	const char		*v[2] = { NULL, NULL };
+	int64_t			 id = http_request_param_int(req, "id");
+	json_t			*body;
+	int			 rc;
+
+	if ((body = api_string_body(req, resp, names, want, adjudicate ? 2 : 1,
+	    v)) == NULL)
+		return;
+	rc = adjudicate ? service_admin_adjudicate(svc, id, v[1], v[0], &g,
+	    &err) : service_admin_abort(svc, id, v[0], &g, &err);
+	if (rc != 0)
+		api_error(resp, &err);
+	else {
+		respond_game(req, resp, 200, &g, svc);
+		service_game_free(&g);
+	}
+	json_decref(body);
+}
+
+/* POST /api/v1/games/{id}/abort */
+void
+api_game_abort(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	game_end(req, resp, user, false);
+}
+
+/* POST /api/v1/games/{id}/adjudicate */
+void
+api_game_adjudicate(struct http_request *req, struct http_response *resp,
+    void *user)
+{
+	game_end(req, resp, user, true);
+}
