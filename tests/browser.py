@@ -440,12 +440,21 @@ def enrol_play(state, log):
         check('game 3: no accepting one\'s own offer', alice.wait(
             '!document.getElementById("cc-play").hidden && document.'
             'querySelector(".cc-offer-answer").hidden'))
+        check('game 3: while waiting, no move with an offer and no claim',
+              alice.eval('document.querySelector("button[data-action='
+                         '\'offer-draw\']").hidden && document.querySelector('
+                         '"button[data-action=\'claim-draw\']").hidden && '
+                         '!document.querySelector("button[data-action='
+                         '\'resign\']").hidden'))
         bob.goto(base + '/games/3')
         bob.wait('!document.getElementById("cc-play").hidden')
         check('game 3: the accept button for the one offered a draw',
               bob.eval('!document.querySelector(".cc-offer-answer").hidden'
                        ' && !!document.querySelector("button[data-action='
                        '\'decline-draw\']")'))
+        check('game 3: the player to move may claim a draw',
+              bob.eval('!document.querySelector("button[data-action='
+                       '\'claim-draw\']").hidden'))
         bob.click('button[data-action="accept-draw"]')
         check('game 3: the draw accepted', bob.wait(
             'document.getElementById("cc-status").textContent'

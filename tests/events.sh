@@ -349,11 +349,15 @@ cmp "$tmp/page-read" "$tmp/want-page" >/dev/null ||
     diff "$tmp/want-page" "$tmp/page-read"
 check "the event's page links its PGN" \
     grep -q 'href="/api/v1/events/club/pgn" download' "$tmp/out"
+check "the event's time control in words" grep -q \
+    '· 10 days per move ·' "$tmp/out"
 req GET "/events/club?lang=fr"
 check "the event's page in French" sh -c 'grep -q "<html lang=\"fr\">" "$1" &&
     grep -q "<caption>Classement</caption>" "$1" &&
     grep -q "toutes rondes aller-retour" "$1" &&
     grep -q "(retiré)" "$1"' sh "$tmp/out"
+check "the event's time control in French words" grep -q \
+    '· 10 jours par coup ·' "$tmp/out"
 req GET /events/nope
 expect "no such event: a 404 page" 404
 req GET /

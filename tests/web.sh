@@ -164,7 +164,7 @@ submit 2
 expect "bob resigns game 2" 201
 page "club page" /
 has "club: ongoing game" '<a href="/games/1">1</a>'
-has "club: finished game with its result" '<td>0-1</td>'
+has "club: finished game with its result" '<td class="cc-state">0-1</td>'
 has "club: players" '<a href="/players/alice">alice</a>'
 has "club: rows the module reads" 'data-turn="black"'
 page "player page" /players/bob

@@ -18,6 +18,7 @@
 
 #include "event/crosstable.h"
 #include "event/standings.h"
+#include "game/game.h"
 #include "service/service.h"
 #include "web/events.h"
 #include "web/page.h"
@@ -279,6 +280,22 @@ event_games(struct page *pg, const struct service_event *ev)
 	page_raw(pg, "</tbody></table>\n");
 }
 
+/* Add an event's time control in words, in the page's language ("no
+ * clock" / "sans pendule"); the stored text if it does not parse. */
+static void
+event_tc(struct page *pg, const char *text)
+{
+	struct game_tc	tc;
+	char		t[GAME_TC_TEXT_MAX], why[128];
+
+	if (game_tc_parse(&tc, text, why, sizeof why) != 0) {
+		page_text(pg, text);
+		return;
+	}
+	game_tc_text(&tc, pg->lang, t, sizeof t);
+	page_text(pg, t);
+}
+
 /* GET /events/{name}: an event. */
 void
 web_event(struct http_request *req, struct http_response *resp, void *user)
@@ -311,7 +328,7 @@ web_event(struct http_request *req, struct http_response *resp, void *user)
 	page_raw(&pg, " · ");
 	page_text(&pg, event_word(&pg, ev.e.status));
 	page_raw(&pg, " · ");
-	page_text(&pg, ev.e.time_control);
+	event_tc(&pg, ev.e.time_control);
 	page_raw(&pg, " · %s", ev.e.rated ? page_tr(&pg, "rated", "classé") :
 	    page_tr(&pg, "not rated", "non classé"));
 	if (ev.e.site[0] != '\0') {

@@ -46,7 +46,7 @@ game_row(void *arg, const struct store_game *g)
 	page_player_link(pg, g->white_name);
 	page_raw(pg, "</td><td>");
 	page_player_link(pg, g->black_name);
-	page_raw(pg, "</td><td>");
+	page_raw(pg, "</td><td class=\"cc-state\">");
 	if (ongoing) {
 		page_textf(pg, "%s %d", page_tr(pg, "ply", "demi-coup"),
 		    g->ply);
@@ -76,7 +76,8 @@ games_table(struct page *pg, struct service *svc, const char *caption,
 	page_text(pg, caption);
 	page_raw(pg, "</caption>\n<thead><tr><th scope=\"col\">%s</th>"
 	    "<th scope=\"col\">%s</th><th scope=\"col\">%s</th>"
-	    "<th scope=\"col\">%s</th></tr></thead>\n<tbody>\n",
+	    "<th scope=\"col\" class=\"cc-state\">%s</th></tr></thead>\n"
+	    "<tbody>\n",
 	    page_tr(pg, "Game", "Partie"), page_tr(pg, "White", "Blancs"),
 	    page_tr(pg, "Black", "Noirs"), page_tr(pg, "State", "État"));
 	if (service_game_list(svc, &f, game_row, pg, err) != 0)

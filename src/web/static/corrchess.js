@@ -366,6 +366,11 @@ async function playPage(game, box) {
 	    ? tr('Your move, ' + me.player + '.', 'À vous, ' + me.player + '.')
 	    : tr('Waiting for your opponent\'s move.',
 	    'En attente du coup de votre adversaire.'));
+	// Only what the player can do now: a move with a draw offer and a
+	// claim belong to the player to move.
+	if (g.turn !== myColor)
+		for (const b of box.querySelectorAll('button[data-action="offer-'
+		    + 'draw"], button[data-action="claim-draw"]')) b.hidden = true;
 
 	// Sign the statement of one action for the current ply and post it;
 	// returns the answer's status and JSON.
