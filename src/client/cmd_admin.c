@@ -307,16 +307,78 @@ cmd_admin_token_free(char *token)
 	}
 }
 
-/* Finish an admin command: stop HTTP when started, wipe and free the
- * token, free the configuration; the exit status. */
-static int
-cmd_admin_done(int started, char *token, struct cli_conf *cf, int rc)
+/*
+ * Find the admin token (cmd_admin_token()) and start HTTP: the token, or
+ * NULL with the reason said. cmd_admin_done() stops both.
+ */
+static char *
+cmd_admin_begin(const struct cli_cmd *self, const struct cli_conf *cf,
+    const char *token_file)
 {
-	if (started)
+	char	err[CLI_ERR_SIZE], *token = NULL;
+
+	if (cmd_admin_token(token_file, cf, &token, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return NULL;
+	}
+	if (cli_http_start(self) == -1) {
+		cmd_admin_token_free(token);
+		return NULL;
+	}
+	return token;
+}
+
+/* Finish an admin command: stop HTTP and wipe and free the token when
+ * cmd_admin_begin() gave one, free the configuration; the exit status. */
+static int
+cmd_admin_done(char *token, struct cli_conf *cf, int rc)
+{
+	if (token != NULL) {
 		cli_http_stop();
-	cmd_admin_token_free(token);
+		cmd_admin_token_free(token);
+	}
 	cli_conf_free(cf);
 	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
+}
+
+/*
+ * Send METHOD PATH with the JSON `body` as the admin (the token found as
+ * cmd_admin_token() finds it). CLI_EXIT_OK when the server answered
+ * `want` and each member `need` names (NULL-ended) is a string in its
+ * answer, in *r (the caller frees it); else CLI_EXIT_FAIL with the reason
+ * said.
+ */
+static int
+cmd_admin_call(const struct cli_cmd *self, const struct cli_conf *cf,
+    const char *token_file, const char *method, const char *path,
+    const char *body, long want, const char *const *need,
+    struct cli_http_reply *r)
+{
+	char	err[CLI_ERR_SIZE], *token;
+	size_t	i = 0;
+	int	rc = CLI_EXIT_FAIL;
+
+	if ((token = cmd_admin_begin(self, cf, token_file)) == NULL)
+		return CLI_EXIT_FAIL;
+	if (cli_http_request_as(cf->server, token, method, path, NULL, body,
+	    strlen(body), "application/json", r, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	if (r->status == want)
+		while (need[i] != NULL &&
+		    cli_http_json_str(r->json, need[i]) != NULL)
+			i++;
+	if (r->status != want || need[i] != NULL) {
+		cli_http_reply_error(r, err, sizeof err);
+		cli_error(self, "%s", err);
+		goto out;
+	}
+	rc = CLI_EXIT_OK;
+out:
+	cli_http_stop();
+	cmd_admin_token_free(token);
+	return rc;
 }
 
 /* Take the admin commands' own options, --token-file and --days. */
@@ -351,7 +413,7 @@ cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 	struct cmd_admin_opts	 o = { NULL, NULL, NULL };
 	char			 err[CLI_ERR_SIZE], *token = NULL;
 	long			 size = 0;
-	int			 ind, rc, started = 0;
+	int			 ind, rc;
 
 	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
 	    cmd_admin_option, &o, &ind)) != CLI_EXIT_OK)
@@ -361,13 +423,8 @@ cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 		rc = cli_usage(self, "backup: name one FILE");
 		goto out;
 	}
-	if (cmd_admin_token(o.token_file, &cf, &token, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if ((token = cmd_admin_begin(self, &cf, o.token_file)) == NULL)
 		goto out;
-	}
-	if (cli_http_start(self) == -1)
-		goto out;
-	started = 1;
 	if (cmd_admin_backup_to(cf.server, token, argv[ind], &size, err,
 	    sizeof err) == -1) {
 		cli_error(self, "%s", err);
@@ -377,7 +434,7 @@ cmd_admin_backup(const struct cli_cmd *self, int argc, char **argv)
 	    size, cf.server);
 	rc = CLI_EXIT_OK;
 out:
-	return cmd_admin_done(started, token, &cf, rc);
+	return cmd_admin_done(token, &cf, rc);
 }
 
 /* corrchess admin invite [-s URL] [-t FILE] [--days N] NAME: print a
@@ -391,15 +448,14 @@ cmd_admin_invite(const struct cli_cmd *self, int argc, char **argv)
 		{ "days", 0, 1, OPT_DAYS },
 		{ NULL, 0, 0, 0 },
 	};
+	static const char *const need[] = { "path", "expires", NULL };
 	struct cli_conf		 cf;
 	struct cli_http_reply	 r;
 	struct cmd_admin_opts	 o = { NULL, NULL, NULL };
-	const char		*tok, *exp;
-	char			 err[CLI_ERR_SIZE], *token = NULL, *end;
-	char			 path[128], body[64];
+	char			*end, path[128], body[64];
 	size_t			 slen;
 	long			 days = 0;
-	int			 ind, rc, started = 0;
+	int			 ind, rc;
 
 	memset(&r, 0, sizeof r);
 	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
@@ -414,38 +470,21 @@ cmd_admin_invite(const struct cli_cmd *self, int argc, char **argv)
 		rc = cli_usage(self, "invite: --days takes 1 to 90");
 		goto out;
 	}
-	rc = CLI_EXIT_FAIL;
-	if (cmd_admin_token(o.token_file, &cf, &token, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
-		goto out;
-	}
-	if (cli_http_start(self) == -1)
-		goto out;
-	started = 1;
 	snprintf(path, sizeof path, "/api/v1/players/%s/invitations",
 	    argv[ind]);
 	snprintf(body, sizeof body, days > 0 ? "{\"days\":%ld}" : "{}", days);
-	if (cli_http_request_as(cf.server, token, "POST", path, NULL, body,
-	    strlen(body), "application/json", &r, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if ((rc = cmd_admin_call(self, &cf, o.token_file, "POST", path, body,
+	    201, need, &r)) != CLI_EXIT_OK)
 		goto out;
-	}
-	tok = cli_http_json_str(r.json, "path");
-	exp = cli_http_json_str(r.json, "expires");
-	if (r.status != 201 || tok == NULL || exp == NULL) {
-		cli_http_reply_error(&r, err, sizeof err);
-		cli_error(self, "%s", err);
-		goto out;
-	}
 	slen = strlen(cf.server);
 	while (slen > 0 && cf.server[slen - 1] == '/')
 		slen--;
 	printf("An invitation for %s, for one browser, until %s:\n%.*s%s\n",
-	    argv[ind], exp, (int)slen, cf.server, tok);
-	rc = CLI_EXIT_OK;
+	    argv[ind], cli_http_json_str(r.json, "expires"), (int)slen,
+	    cf.server, cli_http_json_str(r.json, "path"));
 out:
 	cli_http_reply_free(&r);
-	return cmd_admin_done(started, token, &cf, rc);
+	return cmd_admin_done(NULL, &cf, rc);
 }
 
 /*
@@ -462,16 +501,16 @@ cmd_admin_end(const struct cli_cmd *self, int argc, char **argv)
 		{ "reason", 'r', 1, OPT_REASON },
 		{ NULL, 0, 0, 0 },
 	};
+	static const char *const need[] = { "result", NULL };
 	struct cli_conf		 cf;
 	struct cli_http_reply	 r;
 	struct cmd_admin_opts	 o = { NULL, NULL, NULL };
 	bool			 aborting = strcmp(argv[0], "abort") == 0;
-	const char		*result, *term;
-	char			 err[CLI_ERR_SIZE], *token = NULL, *body = NULL;
-	char			 path[96];
+	const char		*term;
+	char			*body = NULL, path[96];
 	uint64_t		 id;
 	json_t			*j;
-	int			 ind, rc, started = 0;
+	int			 ind, rc;
 
 	memset(&r, 0, sizeof r);
 	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
@@ -490,10 +529,6 @@ cmd_admin_end(const struct cli_cmd *self, int argc, char **argv)
 		goto out;
 	}
 	rc = CLI_EXIT_FAIL;
-	if (cmd_admin_token(o.token_file, &cf, &token, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
-		goto out;
-	}
 	j = aborting ? json_pack("{s:s}", "reason", o.reason) :
 	    json_pack("{s:s,s:s}", "result", argv[ind + 1], "reason",
 	    o.reason);
@@ -503,30 +538,19 @@ cmd_admin_end(const struct cli_cmd *self, int argc, char **argv)
 		cli_error(self, "%s: the reason is not UTF-8 text", argv[0]);
 		goto out;
 	}
-	if (cli_http_start(self) == -1)
-		goto out;
-	started = 1;
 	snprintf(path, sizeof path, "/api/v1/games/%llu/%s",
 	    (unsigned long long)id, argv[0]);
-	if (cli_http_request_as(cf.server, token, "POST", path, NULL, body,
-	    strlen(body), "application/json", &r, err, sizeof err) == -1) {
-		cli_error(self, "%s", err);
+	if ((rc = cmd_admin_call(self, &cf, o.token_file, "POST", path, body,
+	    200, need, &r)) != CLI_EXIT_OK)
 		goto out;
-	}
-	result = cli_http_json_str(r.json, "result");
 	term = cli_http_json_str(r.json, "termination");
-	if (r.status != 200 || result == NULL) {
-		cli_http_reply_error(&r, err, sizeof err);
-		cli_error(self, "%s", err);
-		goto out;
-	}
 	printf("game %llu: %s, %s; both players are told\n",
-	    (unsigned long long)id, result, term != NULL ? term : "");
-	rc = CLI_EXIT_OK;
+	    (unsigned long long)id, cli_http_json_str(r.json, "result"),
+	    term != NULL ? term : "");
 out:
 	free(body);
 	cli_http_reply_free(&r);
-	return cmd_admin_done(started, token, &cf, rc);
+	return cmd_admin_done(NULL, &cf, rc);
 }
 
 /* corrchess admin ACTION ...: run the administrator's ACTION. */
