@@ -77,33 +77,18 @@ cond_notify(struct service *svc, const struct store_game *row,
     const struct cached *c, int owner, enum notice_cond_event ev,
     const char *lines, const char *played, const char *reason, int64_t now)
 {
-	struct store_player	 pl[2];
-	struct notice		 n;
-	const char		**sanv = NULL;
-	char			*pgn = NULL;
-	int			 rc = 0;
+	struct notice	n;
 
 	if (!svc->mail)
 		return 0;
 	memset(&n, 0, sizeof n);
-	if (notify_fill(svc, svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
-	    &pgn, now) != 0) {
-		rc = -1;
-		goto out;
-	}
 	n.kind = NOTICE_CONDITIONAL;
-	n.recipient = owner;
 	n.actor = !owner;
 	n.cond_event = ev;
 	n.cond_lines = lines;
 	n.cond_played = played;
 	n.cond_reason = reason;
-	if (pl[owner].email[0] != '\0')
-		rc = notify_queue(svc, svc->wstore, &n, now);
- out:
-	free(sanv);
-	free(pgn);
-	return rc;
+	return notify_game_to(svc, row, c, &n, owner, now);
 }
 
 /* Read the player's active conditional: 1 found, 0 none, -1 store error. */

@@ -97,35 +97,21 @@ notify_leave(struct service *svc, const struct store_game *row,
     const struct cached *c, int color, const struct sig_date *from,
     const struct sig_date *to, int64_t now)
 {
-	struct store_player	 pl[2];
-	struct notice		 n;
-	const char		**sanv;
-	char			*pgn, d1[16], d2[16];
-	int			 rc = 0;
+	struct notice	n;
+	char		d1[16], d2[16];
 
 	if (!svc->mail || (color != CHESS_WHITE && color != CHESS_BLACK))
 		return 0;
 	memset(&n, 0, sizeof n);
-	if (notify_fill(svc, svc->wstore, row, &c->state, c->san, pl, &n, &sanv,
-	    &pgn, now) != 0) {
-		rc = -1;
-		goto out;
-	}
 	snprintf(d1, sizeof d1, "%04u-%02u-%02u", from->year % 10000,
 	    from->month % 100, from->day % 100);
 	snprintf(d2, sizeof d2, "%04u-%02u-%02u", to->year % 10000,
 	    to->month % 100, to->day % 100);
 	n.kind = NOTICE_LEAVE;
 	n.actor = color;
-	n.recipient = !color;
 	n.leave_from = d1;
 	n.leave_to = d2;
-	if (pl[!color].email[0] != '\0')
-		rc = notify_queue(svc, svc->wstore, &n, now);
- out:
-	free(sanv);
-	free(pgn);
-	return rc;
+	return notify_game_to(svc, row, c, &n, !color, now);
 }
 
 /* Read what player `player_id` has taken of this year's leave. */

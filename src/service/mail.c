@@ -277,12 +277,8 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 	struct store_game		 row;
 	struct cached			*c = NULL;
 	struct notice			 n;
-	struct store_player		 pl[2];
-	const char			**sanv = NULL;
-	char				*pgn = NULL;
 	struct service_error		 ignore;
 	int64_t				 recent = 0;
-	int				 rc;
 
 	if (m->automatic)
 		return 0;
@@ -309,19 +305,10 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 	/* With the game when the player plays in it. */
 	if (j->game_id != 0 && store_game_get(svc->wstore, j->game_id,
 	    &row) == STORE_OK && row_color(&row, p.id) != -1 &&
-	    (c = cache_get(svc, &row, &ignore)) != NULL) {
-		if (notify_fill(svc, svc->wstore, &row, &c->state, c->san, pl, &n,
-		    &sanv, &pgn, now) != 0) {
-			rc = -1;
-			goto out;
-		}
-		n.recipient = row_color(&row, p.id);
-	}
-	rc = notify_queue(svc, svc->wstore, &n, now);
- out:
-	free(sanv);
-	free(pgn);
-	return rc;
+	    (c = cache_get(svc, &row, &ignore)) != NULL)
+		return notify_game_to(svc, &row, c, &n, row_color(&row, p.id),
+		    now);
+	return notify_queue(svc, svc->wstore, &n, now);
 }
 
 /* Answer a mail without a statement with a how-to, once a day at most. */

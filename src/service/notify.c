@@ -115,6 +115,34 @@ notify_fill(struct service *svc, struct store *st,
 }
 
 /*
+ * Queue notice `n` about a game for `recipient`'s player (a colour), in
+ * the writer's transaction. The caller sets its kind and what belongs to
+ * that kind (a zeroed notice, or notify_start() for one to an address of
+ * its own); the game's part is filled here, as notify_fill() fills it. A
+ * player without an address gets none. -1 when the outbox cannot be
+ * written (the caller's transaction must not commit).
+ */
+int
+notify_game_to(struct service *svc, const struct store_game *row,
+    const struct cached *c, struct notice *n, int recipient, int64_t now)
+{
+	struct store_player	 pl[2];
+	const char		**sanv;
+	char			*pgn;
+	int			 rc = -1;
+
+	if (notify_fill(svc, svc->wstore, row, &c->state, c->san, pl, n, &sanv,
+	    &pgn, now) == 0) {
+		n->recipient = recipient;
+		rc = n->to_email == NULL && pl[recipient].email[0] == '\0' ? 0 :
+		    notify_queue(svc, svc->wstore, n, now);
+	}
+	free(sanv);
+	free(pgn);
+	return rc;
+}
+
+/*
  * Queue notice `kind` about a game for `color`'s player, or both players
  * when `color` is -1; players without an address get none. -1 when the
  * outbox cannot be written (the caller's transaction must not commit).

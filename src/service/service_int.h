@@ -451,6 +451,8 @@ int	notify_fill(struct service *, struct store *,
 	    const struct store_game *, const struct game *,
 	    char (*)[CHESS_SAN_MAX], struct store_player[2], struct notice *,
 	    const char ***, char **, int64_t);
+int	notify_game_to(struct service *, const struct store_game *,
+	    const struct cached *, struct notice *, int, int64_t);
 int	notify_game(struct service *, struct store *,
 	    const struct store_game *, const struct game *,
 	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, int64_t);
