@@ -76,6 +76,14 @@ refused() {
 	same "$1: game unchanged" "$(jstr fen) $(jval ply)" "$before"
 }
 
+# says FILE TEXT: the error message of the JSON answer FILE holds TEXT
+# (decoded: the answer writes accents as \u escapes).
+says() {
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["error"]["message"]
+sys.exit(sys.argv[2] not in m and "the message: " + m)' "$1" "$2"
+}
+
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
 check "corrchessd starts" daemon_start || finish
@@ -707,6 +715,7 @@ g8=$(jval id)
 
 # The attack: CR line ends, the first signature for the statement, then an
 # LF-ended second one, valid, by the same player over another statement.
+# alice reads French since her settings above: so do the reasons.
 # Once the first was checked and the second stored (201).
 statement "$g8" 0 alice "move d4"
 cp "$tmp/st" "$tmp/st.other"
@@ -720,25 +729,27 @@ statement "$g8" 0 alice "move e4"
 	cp "$tmp/st.e4" "$tmp/st"
 } >"$tmp/body"
 refused "two signatures, CR then LF" 400 bad-statement "$g8"
-check "CR then LF: the reason" grep -q 'mix line ends' "$tmp/refusal"
+check "CR then LF: the reason, in French" says "$tmp/refusal" \
+    'ligne 6 de la déclaration : la déclaration et sa signature mélangent les fins de ligne'
 tr '\n' '\r' <"$tmp/body" | tr -s '\r' >"$tmp/cr"
 cp "$tmp/cr" "$tmp/body"
 refused "two signatures, CR line ends" 400 bad-signature "$g8"
-check "two signatures: the reason" grep -q 'a second signature' \
-    "$tmp/refusal"
+check "two signatures: the reason, in French" says "$tmp/refusal" \
+    'une seconde signature suit la première : envoyez une déclaration avec une seule signature'
 # Mixed line ends: LF in the statement, CRLF on the signature.
 sign_raw "$tmp/alice.pem"
 sed '$s/$/\r/' "$tmp/body" >"$tmp/mixed"
 cp "$tmp/mixed" "$tmp/body"
 refused "LF then CRLF line ends" 400 bad-statement "$g8"
-check "mixed line ends: the reason" grep -q 'mix line ends' "$tmp/refusal"
+check "mixed line ends: the reason, in French" says "$tmp/refusal" \
+    'mélangent les fins de ligne : terminez chaque ligne de la même façon'
 # The raw signature in its one form: 88 characters, padded.
 sig88=$(rawsig "$tmp/alice.pem")
 printf '%ssignature: %s\n' "$(cat "$tmp/st")
 " "${sig88%==}" >"$tmp/body"
 refused "an unpadded raw signature (86 characters)" 400 bad-signature "$g8"
-check "unpadded: the reason" grep -q "'=' padding included" \
-    "$tmp/refusal"
+check "unpadded: the reason, in French" says "$tmp/refusal" \
+    'la ligne signature doit contenir 88 caractères de base64 standard, bourrage « = » compris'
 # CR line ends throughout, as doc/signatures.md says: read as LF.
 sign_raw "$tmp/alice.pem"
 tr '\n' '\r' <"$tmp/body" >"$tmp/cr"
@@ -773,8 +784,8 @@ for kt in ecdsa rsa; do
 	statement "$g8" 4 alice "move d4"
 	sign_ssh "$tmp/alice.$kt"
 	refused "an SSH signature by an $kt key" 400 unsupported-key-type "$g8"
-	check "$kt: only Ed25519" grep -q 'only Ed25519 keys are accepted' \
-	    "$tmp/refusal"
+	check "$kt: only Ed25519, in French" says "$tmp/refusal" \
+	    'seules les clés Ed25519 sont acceptées (ssh-keygen -t ed25519)'
 done
 check "game $g8: every exported record verifies" verify_exports "$g8"
 

@@ -128,8 +128,10 @@ check "alice hears of it" waitfor 20 has alice 3
 k=$((k + 1))
 reply "$tmp/n1" "Cf6"
 latest $k "$tmp/r1" || finish
-check "the same token again: refused as used" says "$tmp/r1.txt" \
-    'this token was used already'
+check "the same token again: refused as used, in French" says \
+    "$tmp/r1.txt" 'ce jeton a déjà servi ('
+check "and says a token plays one move" says "$tmp/r1.txt" \
+    ') pour votre coup au ply 1 de la partie 1 ; un jeton joue un seul coup : répondez au dernier courriel de la partie'
 
 same "nothing played" "$(ply 1)" 2
 
@@ -146,8 +148,8 @@ plainmail "eve@elsewhere.test" "eve-1@elsewhere.test" "Re: partie 1" \
 send eve@elsewhere.test "$tmp/eve.eml"
 k=$((k + 1))
 latest $k "$tmp/r2" || finish
-check "bob is told of the reply from eve's address" says "$tmp/r2.txt" \
-    'came from eve@elsewhere.test, not from the address registered for bob' 
+check "bob is told of the reply from eve's address, in French" says \
+    "$tmp/r2.txt" "cette réponse porte le jeton de bob pour la partie 1 mais vient de eve@elsewhere.test, pas de l'adresse enregistrée pour bob ; elle n'est pas jouée"
 same "nothing played" "$(ply 1)" 3
 
 # --- A token never given ---------------------------------------------------
@@ -158,8 +160,8 @@ plainmail "bob@$domain" "bob-bad@$domain" "Re: partie 1" "$tmp/bad.body" \
 send "bob@$domain" "$tmp/bad.eml"
 k=$((k + 1))
 latest $k "$tmp/r3" || finish
-check "a token the server never gave: refused" says "$tmp/r3.txt" \
-    'is not one this server gave' 
+check "a token the server never gave: refused, in French" says \
+    "$tmp/r3.txt" "le jeton de cette réponse n'a pas été donné par ce serveur : répondez au dernier courriel de votre partie, en gardant sa ligne « corrchess-token: »"
 
 # --- An illegal move keeps the token; then after the ply moved on ----------
 
@@ -177,8 +179,8 @@ check "alice hears of it" waitfor 20 has alice 4
 k=$((k + 1))
 reply "$tmp/n3" "a6"
 latest $k "$tmp/r5" || finish
-check "the token of a ply gone by: refused as stale" says "$tmp/r5.txt" \
-    'which is now at ply 4' 
+check "the token of a ply gone by: refused as stale, in French" says \
+    "$tmp/r5.txt" 'qui en est maintenant au ply 4 : répondez au dernier courriel de la partie'
 same "nothing played" "$(ply 1)" 4
 
 # --- Expired -------------------------------------------------------------
@@ -190,8 +192,10 @@ echo $((91 * 86400)) >"$tmp/clock"
 k=$((k + 1))
 reply "$tmp/n4" "a6"
 latest $k "$tmp/r6" || finish
-check "a token 91 days old: refused as expired" says "$tmp/r6.txt" \
-    'this token expired on' 
+check "a token 91 days old: refused as expired, in French" says \
+    "$tmp/r6.txt" 'ce jeton a expiré le '
+check "and says what to do instead" says "$tmp/r6.txt" \
+    ' : répondez au dernier courriel de la partie 1, ou signez votre coup'
 same "nothing played" "$(ply 1)" 5
 
 # --- The record checked -----------------------------------------------------

@@ -524,8 +524,8 @@ test_key_revoked_in_flight(void **state)
 	sign(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf,
 	    sizeof buf);
 	memset(&err, 0, sizeof err);
-	assert_int_equal(action_prepare(fx->svc, id, buf, strlen(buf), p,
-	    &err), 0);
+	assert_int_equal(action_prepare(fx->svc, id, buf, strlen(buf),
+	    CHESS_LANG_EN, p, &err), 0);
 	assert_int_equal(service_key_revoke(fx->svc, "alice",
 	    fx->key_id[K_ALICE], &err), 0);
 	memset(&j, 0, sizeof j);
@@ -1009,6 +1009,131 @@ test_refuse_game(void **state)
 	assert_refused(submit(fx, amb, amb, 0, "alice", "move Nd2", K_ALICE,
 	    SIG_FORM_RAW, &err), &err, 422, "ambiguous-move");
 	play(fx, amb, 0, "alice", "move Nbd2", K_ALICE, SIG_FORM_RAW);
+}
+
+/* A French player's refusals by the service, word for word. */
+static void
+test_refuse_french(void **state)
+{
+	struct fx			*fx = *state;
+	struct service_error		 err;
+	struct service_mail_in		 m;
+	enum service_mail_outcome	 out;
+	char				 want[512], buf[SIG_SIGNED_SIZE];
+	int64_t				 id = game_make(fx, "alice", "carol",
+	    NULL, NULL);
+	int64_t				 other = game_make(fx, "alice",
+	    "bob", NULL, NULL);
+	static const char		 bad[] = "corrchess-v1\ngame: 1\n"
+	    "ply: 0\nplayer: carol\naction: jump\n";
+
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	assert_refused(submit(fx, id, id, 5, "carol", "move e5", K_CAROL,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	snprintf(want, sizeof want, "la déclaration est pour le ply 5 mais la "
+	    "partie %" PRId64 " en est au ply 1 : signez une déclaration pour "
+	    "le ply 1", id);
+	assert_string_equal(err.message, want);
+	play(fx, id, 1, "carol", "move e5", K_CAROL, SIG_FORM_RAW);
+	assert_refused(submit(fx, id, id, 1, "carol", "move e5", K_CAROL,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	assert_string_equal(err.message, "votre coup 1...e5 a déjà été "
+	    "accepté ; c'est à alice de jouer");
+	assert_refused(submit(fx, id, id, 3, "carol", "move d5", K_CAROL,
+	    SIG_FORM_RAW, &err), &err, 409, "not-your-turn");
+	assert_string_equal(err.message, "ce n'est pas à vous de jouer : "
+	    "c'est à alice (Blancs, ply 2)");
+	/* At the game's ply: the game's own refusal, French already. */
+	assert_refused(submit(fx, id, id, 2, "carol", "move d5", K_CAROL,
+	    SIG_FORM_RAW, &err), &err, 409, "not-your-turn");
+	assert_string_equal(err.message, "c'est aux Blancs de jouer");
+	/* The English player's sentence stays English. */
+	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
+	assert_string_equal(err.message, "your move 1. e4 was already "
+	    "accepted; it is your move again: sign a statement for ply 2");
+	assert_refused(submit(fx, other, id, 2, "carol", "move d5", K_CAROL,
+	    SIG_FORM_RAW, &err), &err, 400, "wrong-game");
+	snprintf(want, sizeof want, "la déclaration est pour la partie %"
+	    PRId64 ", pas pour la partie %" PRId64, id, other);
+	assert_string_equal(err.message, want);
+	assert_refused(submit(fx, other, other, 0, "carol", "move e4",
+	    K_CAROL, SIG_FORM_RAW, &err), &err, 403, "not-a-player");
+	snprintf(want, sizeof want, "carol ne joue pas la partie %" PRId64
+	    " (alice c. bob)", other);
+	assert_string_equal(err.message, want);
+	/* A statement that does not parse, once its player line is read. */
+	assert_refused(service_submit(fx->svc, 0, bad, strlen(bad), "http",
+	    NULL, &err), &err, 400, "bad-statement");
+	assert_string_equal(err.message, "ligne 5 de la déclaration : action "
+	    "inconnue : move, accept-draw, decline-draw, resign, claim-draw, "
+	    "leave, conditional, cancel-conditional, show-conditional ; avec "
+	    "game 0 : add-key, revoke-key, set, email, confirm-email ou "
+	    "show-settings");
+	/* A leave from today (2026-05-28), and conditional moves to show. */
+	assert_refused(submit(fx, id, id, 2, "carol", "leave 2026-05-28 "
+	    "2026-05-30", K_CAROL, SIG_FORM_RAW, &err), &err, 409,
+	    "leave-too-soon");
+	assert_string_equal(err.message, "un congé doit commencer un jour "
+	    "après aujourd'hui (UTC) ; celui-ci commence le 2026-05-28");
+	assert_refused(submit(fx, id, id, 2, "carol", "show-conditional",
+	    K_CAROL, SIG_FORM_RAW, &err), &err, 404, "no-conditional");
+	snprintf(want, sizeof want, "carol n'a pas de coups conditionnels en "
+	    "attente dans la partie %" PRId64, id);
+	assert_string_equal(err.message, want);
+	play(fx, id, 2, "alice", "resign", K_ALICE, SIG_FORM_RAW);
+	assert_refused(submit(fx, id, id, 2, "carol", "move d5", K_CAROL,
+	    SIG_FORM_RAW, &err), &err, 409, "game-over");
+	snprintf(want, sizeof want, "la partie %" PRId64 " est terminée "
+	    "(0-1, abandon)", id);
+	assert_string_equal(err.message, want);
+
+	/* By mail from carol's address: before the statement's player is
+	 * known, and a token this server never gave. */
+	assert_int_equal(service_player_set(fx->svc, "carol",
+	    "carol@club.example", NULL, NULL, NULL, &err), 0);
+	sign(fx, other, 0, "nobody", "move e4", K_CAROL, SIG_FORM_RAW, buf,
+	    sizeof buf);
+	memset(&m, 0, sizeof m);
+	m.mailbox = "INBOX";
+	m.uidvalidity = 1;
+	m.uid = 1;
+	m.message_id = "<fr1@club.example>";
+	m.sender = "carol@club.example";
+	m.subject = "coup";
+	m.statement = buf;
+	m.statement_len = strlen(buf);
+	assert_int_equal(service_mail(fx->svc, &m, &out, &err), 0);
+	assert_int_equal(out, SERVICE_MAIL_REFUSED);
+	assert_string_equal(err.code, "unknown-player");
+	assert_string_equal(err.message, "il n'y a pas de joueur « nobody » "
+	    "sur ce serveur");
+	m.uid = 2;
+	m.message_id = "<fr2@club.example>";
+	m.statement = NULL;
+	m.statement_len = 0;
+	m.token = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	m.reply_action = "d5";
+	assert_int_equal(service_mail(fx->svc, &m, &out, &err), 0);
+	assert_int_equal(out, SERVICE_MAIL_REFUSED);
+	assert_string_equal(err.code, "bad-token");
+	assert_string_equal(err.message, "le jeton de cette réponse n'a pas "
+	    "été donné par ce serveur : répondez au dernier courriel de votre "
+	    "partie, en gardant sa ligne « corrchess-token: »");
+
+	/* Server faults: the French sentence says what to do. */
+	service_fail(&err, 503, "stopping", "the server is stopping");
+	service_fault_lang(&err, CHESS_LANG_FR);
+	assert_string_equal(err.message, "le serveur s'arrête ; réessayez "
+	    "dans un instant");
+	service_fail(&err, 500, "internal", "the server could not record "
+	    "the action; try again later");
+	service_fault_lang(&err, CHESS_LANG_FR);
+	assert_string_equal(err.message, "le serveur n'a pas pu terminer "
+	    "l'opération (erreur interne) ; réessayez plus tard");
+	service_fault_lang(&err, CHESS_LANG_EN);
+	assert_string_equal(err.message, "le serveur n'a pas pu terminer "
+	    "l'opération (erreur interne) ; réessayez plus tard");
 }
 
 /* A move after the flag fell: refused, and the game ends on time, stored. */
@@ -2039,6 +2164,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_mail_refusal_flood,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuse_french, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_game, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_late_move, setup,

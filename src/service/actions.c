@@ -208,58 +208,97 @@ verify(struct store *rs, const struct sig_statement *st,
 }
 
 /*
+ * Refuse a statement that does not parse, in `lang`: `text` is what was
+ * sent, `line` the statement's line at fault (0: none).
+ */
+static int
+statement_refusal(const char *text, size_t len, enum sig_error se,
+    unsigned line, enum chess_lang lang, struct service_error *err)
+{
+	bool		 fr = lang == CHESS_LANG_FR;
+	const char	*code, *why = sig_strerror_lang(se, lang);
+
+	if (se == SIG_EKEY_TYPE)
+		return service_fail(err, 400, "unsupported-key-type", "%s",
+		    why);
+	code = se == SIG_ENOSIG ? "no-signature" :
+	    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
+	    "bad-signature" : "bad-statement";
+	/* curl -d drops the line ends: the lines come joined. */
+	if (memmem(text, len, SIG_HEADER "game:", sizeof SIG_HEADER + 4) !=
+	    NULL)
+		return service_fail(err, 400, "bad-statement", fr ?
+		    "les lignes de la déclaration sont arrivées jointes en une "
+		    "seule (« %sgame: ... ») : envoyez-la avec curl "
+		    "--data-binary, pas -d, qui enlève les fins de ligne" :
+		    "the statement's lines arrived joined into one "
+		    "(\"%sgame: ...\"): send it with curl --data-binary, not "
+		    "-d, which drops the line ends", SIG_HEADER);
+	if (line != 0 && strcmp(code, "bad-statement") == 0)
+		return service_fail(err, 400, code, fr ?
+		    "ligne %u de la déclaration : %s" :
+		    "line %u of the statement: %s", line, why);
+	if (line != 0)
+		return service_fail(err, 400, code, fr ?
+		    "ligne %u du texte : %s" : "line %u of the text: %s", line,
+		    why);
+	return service_fail(err, 400, code, "%s", why);
+}
+
+/*
  * Parse a statement and check its signature against the player's keys;
  * `game_id` is the game the front door expects (0: any). On failure `err`
- * says why; p->st.player is set when the statement parsed.
+ * says why, in the language of the statement's player, or in `lang` (the
+ * sender's, when the door knows it) before the player is known;
+ * p->st.player is set when the statement parsed.
  */
 int
 action_prepare(struct service *svc, int64_t game_id, const char *text,
-    size_t len, struct prepared *p, struct service_error *err)
+    size_t len, enum chess_lang lang, struct prepared *p,
+    struct service_error *err)
 {
 	struct store	*rs;
 	enum sig_error	 se;
-	const char	*code;
 	int		 rc;
 
 	memset(&p->sp, 0, sizeof p->sp);
 	p->st.player[0] = '\0';
 	p->st.game = 0;
 	if (sig_statement_parse(text, len, &p->st, &p->sg, &se) != 0) {
-		if (se == SIG_EKEY_TYPE)
-			return service_fail(err, 400, "unsupported-key-type",
-			    "%s", sig_strerror(se));
-		code = se == SIG_ENOSIG ? "no-signature" :
-		    se >= SIG_EBASE64 && se <= SIG_ESSHSIG_HASH ?
-		    "bad-signature" : "bad-statement";
-		/* curl -d drops the line ends: the lines come joined. */
-		if (memmem(text, len, SIG_HEADER "game:", sizeof SIG_HEADER +
-		    4) != NULL)
-			return service_fail(err, 400, "bad-statement",
-			    "the statement's lines arrived joined into one "
-			    "(\"%sgame: ...\"): send it with curl "
-			    "--data-binary, not -d, which drops the line ends",
-			    SIG_HEADER);
-		if (p->st.line != 0)
-			return service_fail(err, 400, code,
-			    "line %u of the %s: %s", p->st.line,
-			    strcmp(code, "bad-statement") == 0 ? "statement" :
-			    "text", sig_strerror(se));
-		return service_fail(err, 400, code, "%s", sig_strerror(se));
+		/* The player's line parsed: their language. */
+		if (p->st.player[0] != '\0' && (rs = pool_get(svc, err)) !=
+		    NULL) {
+			if (signers_get(svc, rs, p->st.player, &p->sp,
+			    err) == 0)
+				lang = player_lang(&p->sp.p);
+			service_player_free(&p->sp);
+			memset(&p->sp, 0, sizeof p->sp);
+			pool_put(svc, rs);
+		}
+		memset(err, 0, sizeof *err);
+		return statement_refusal(text, len, se, p->st.line, lang, err);
 	}
-	if (game_id != 0 && (int64_t)p->st.game != game_id)
-		return service_fail(err, 400, "wrong-game",
-		    "the statement is for game %" PRIu64 ", not game %" PRId64,
-		    p->st.game, game_id);
 	memcpy(p->canon, p->st.canon, p->st.canon_len);
 	p->canon[p->st.canon_len] = '\0';
 
 	if ((rs = pool_get(svc, err)) == NULL)
 		return -1;
-	rc = signers_get(svc, rs, p->st.player, &p->sp, err);
+	if ((rc = signers_get(svc, rs, p->st.player, &p->sp, err)) == 0)
+		lang = player_lang(&p->sp.p);
+	if (game_id != 0 && (int64_t)p->st.game != game_id) {
+		pool_put(svc, rs);
+		return service_fail(err, 400, "wrong-game",
+		    lang == CHESS_LANG_FR ? "la déclaration est pour la partie "
+		    "%" PRIu64 ", pas pour la partie %" PRId64 :
+		    "the statement is for game %" PRIu64 ", not game %" PRId64,
+		    p->st.game, game_id);
+	}
 	if (rc != 0) {
 		pool_put(svc, rs);
 		if (err->status == 404)
 			service_fail(err, 403, "unknown-player",
+			    lang == CHESS_LANG_FR ? "il n'y a pas de joueur "
+			    "« %s » sur ce serveur" :
 			    "there is no player \"%s\" on this server",
 			    p->st.player);
 		return -1;
@@ -339,6 +378,8 @@ action_submit(struct service *svc, struct prepared *p, const char *source,
 	else
 		service_count_refused(err->code[0] != '\0' ? err->code :
 		    "internal");
+	if (!accepted && p != NULL)
+		service_fault_lang(err, player_lang(&p->sp.p));
 	if (p != NULL)
 		service_player_free(&p->sp);
 	free(p);
@@ -359,7 +400,8 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	memset(err, 0, sizeof *err);
 	if ((p = calloc(1, sizeof *p)) == NULL)
 		service_fail(err, 500, "internal", "out of memory");
-	else if (action_prepare(svc, game_id, text, len, p, err) != 0) {
+	else if (action_prepare(svc, game_id, text, len, CHESS_LANG_EN, p,
+	    err) != 0) {
 		service_player_free(&p->sp);
 		free(p);
 		p = NULL;
@@ -457,9 +499,10 @@ key_still_valid(struct service *svc, const struct job_statement *s,
  * with the king taking the castling rook on that side when there is one.
  */
 static void
-castling_hint(const struct chess_position *pos, const char *move, char *why,
-    size_t size)
+castling_hint(const struct chess_position *pos, const char *move,
+    enum chess_lang lang, char *why, size_t size)
 {
+	bool	french = lang == CHESS_LANG_FR;
 	int	ff, fr, tf, tr, f, sq;
 	size_t	n = strlen(why);
 	char	rook[3] = "";
@@ -483,11 +526,15 @@ castling_hint(const struct chess_position *pos, const char *move, char *why,
 		}
 	}
 	if (rook[0] != '\0')
-		snprintf(why + n, size - n, " (in Chess960 castling is written "
+		snprintf(why + n, size - n, french ? " (en Chess960, le roque "
+		    "s'écrit O-O ou O-O-O, ou comme le roi qui prend sa propre "
+		    "tour : %.2s%s)" : " (in Chess960 castling is written "
 		    "O-O or O-O-O, or as the king taking its own rook: %.2s%s)",
 		    move, rook);
 	else
-		snprintf(why + n, size - n, " (in Chess960 castling is written "
+		snprintf(why + n, size - n, french ? " (en Chess960, le roque "
+		    "s'écrit O-O ou O-O-O, ou comme le roi qui prend sa propre "
+		    "tour)" : " (in Chess960 castling is written "
 		    "O-O or O-O-O, or as the king taking its own rook)");
 }
 
@@ -510,8 +557,10 @@ ply_text(const struct cached *c, size_t k, char *buf, size_t size)
  */
 static int
 stale_refusal(struct service_error *err, const struct store_game *row,
-    const struct cached *c, const struct sig_statement *st, int color)
+    const struct cached *c, const struct sig_statement *st, int color,
+    enum chess_lang lang)
 {
+	bool		 fr = lang == CHESS_LANG_FR;
 	size_t		 ply = game_ply(&c->state);
 	int		 turn = game_turn(&c->state);
 	const char	*other = turn == CHESS_WHITE ? row->white_name :
@@ -525,18 +574,27 @@ stale_refusal(struct service_error *err, const struct store_game *row,
 	    st->ply) % 2) == color) {
 		ply_text(c, st->ply, played, sizeof played);
 		if (color != turn)
-			return service_fail(err, 409, "stale-ply",
+			return service_fail(err, 409, "stale-ply", fr ?
+			    "votre coup %s a déjà été accepté ; c'est à %s de "
+			    "jouer" :
 			    "your move %s was already accepted; it is %s's "
 			    "move", played, other);
-		return service_fail(err, 409, "stale-ply",
+		return service_fail(err, 409, "stale-ply", fr ?
+		    "votre coup %s a déjà été accepté ; c'est de nouveau à "
+		    "vous de jouer : signez une déclaration pour le ply %zu" :
 		    "your move %s was already accepted; it is your move "
 		    "again: sign a statement for ply %zu", played, ply);
 	}
 	if (moving && color != turn)
-		return service_fail(err, 409, "not-your-turn",
+		return service_fail(err, 409, "not-your-turn", fr ?
+		    "ce n'est pas à vous de jouer : c'est à %s (%s, ply %zu)" :
 		    "it is not your move: it is %s's move (%s, ply %zu)",
-		    other, turn == CHESS_WHITE ? "White" : "Black", ply);
-	return service_fail(err, 409, "stale-ply",
+		    other, turn == CHESS_WHITE ? (fr ? "Blancs" : "White") :
+		    (fr ? "Noirs" : "Black"), ply);
+	return service_fail(err, 409, "stale-ply", fr ?
+	    "la déclaration est pour le ply %" PRIu32 " mais la partie %"
+	    PRId64 " en est au ply %zu : signez une déclaration pour le ply "
+	    "%zu" :
 	    "the statement is for ply %" PRIu32 " but game %" PRId64
 	    " is at ply %zu: sign a statement for ply %zu", st->ply, row->id,
 	    ply, ply);
@@ -557,13 +615,15 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	size_t				 siglen, ply;
 	char				 why[384];
 	bool				 offer, answered;
+	bool				 fr = s->lang == CHESS_LANG_FR;
 	int				 color, rc_notify;
 
 	if (s->attested != NULL ? attested_allowed(svc, s, row, j->err) != 0 :
 	    key_still_valid(svc, s, j->err) != 0)
 		return -1;
 	if ((color = row_color(row, s->player_id)) == -1)
-		return service_fail(j->err, 403, "not-a-player",
+		return service_fail(j->err, 403, "not-a-player", fr ?
+		    "%s ne joue pas la partie %" PRId64 " (%s c. %s)" :
 		    "%s does not play in game %" PRId64 " (%s v %s)",
 		    st->player, row->id, row->white_name, row->black_name);
 	if (game_ongoing(&c->state) && game_check_time(&c->state, now)) {
@@ -572,16 +632,18 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 			    "record the end of the game on time");
 		if (color != game_turn(&c->state))
 			goto over;
-		return service_fail(j->err, 409, "late-move",
+		return service_fail(j->err, 409, "late-move", fr ?
+		    "votre temps est écoulé ; la partie est terminée (%s, %s)" :
 		    "your time ran out; the game is over (%s, %s)",
-		    game_result_name(c->state.result),
+		    game_result_name(c->state.result), fr ?
+		    game_termination_text(c->state.termination, s->lang) :
 		    game_termination_name(c->state.termination));
 	}
 	if (!game_ongoing(&c->state))
 		goto over;
 	ply = game_ply(&c->state);
 	if (st->ply != ply)
-		return stale_refusal(j->err, row, c, st, color);
+		return stale_refusal(j->err, row, c, st, color, s->lang);
 	if (st->action.kind == SIG_ACT_LEAVE)
 		return job_leave(svc, s, j->err, row, now);
 	if (st->action.kind == SIG_ACT_CONDITIONAL ||
@@ -592,14 +654,18 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 
 	if (st->action.kind == SIG_ACT_ABORT ||
 	    st->action.kind == SIG_ACT_ADJUDICATE)
-		return service_fail(j->err, 403, "admin-action",
+		return service_fail(j->err, 403, "admin-action", fr ?
+		    "%s est une action de l'administrateur du club "
+		    "(corrchess admin %s), signée par le serveur, pas par un "
+		    "joueur" :
 		    "%s is the club admin's action (corrchess admin %s), "
 		    "signed by the server, not by a player",
 		    action_kind_name(&st->action),
 		    action_kind_name(&st->action));
 	memset(&ga, 0, sizeof ga);
 	if ((ga.kind = kind_parse(action_kind_name(&st->action), &offer)) == 0)
-		return service_fail(j->err, 422, "unsupported-action",
+		return service_fail(j->err, 422, "unsupported-action", fr ?
+		    "l'action « %s » n'existe pas dans une partie" :
 		    "the action \"%s\" is not available in a game",
 		    action_kind_name(&st->action));
 	ga.offer_draw = offer;
@@ -617,7 +683,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		return service_fail(j->err, 409, "late-move", "%s", why);
 	}
 	if (rc == GAME_EILLEGAL)
-		castling_hint(&c->state.chess.pos, ga.move, why, sizeof why);
+		castling_hint(&c->state.chess.pos, ga.move, s->lang, why,
+		    sizeof why);
 	if (rc != GAME_OK)
 		return service_fail(j->err, refusal_status(rc),
 		    game_refusal_code(rc), "%s", why);
@@ -668,8 +735,10 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	}
 	return 0;
  over:
-	return service_fail(j->err, 409, "game-over",
+	return service_fail(j->err, 409, "game-over", fr ?
+	    "la partie %" PRId64 " est terminée (%s, %s)" :
 	    "game %" PRId64 " is over (%s, %s)", row->id,
-	    game_result_name(c->state.result),
+	    game_result_name(c->state.result), fr ?
+	    game_termination_text(c->state.termination, s->lang) :
 	    game_termination_name(c->state.termination));
 }

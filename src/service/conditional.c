@@ -150,6 +150,8 @@ job_conditional(struct service *svc, const struct job_statement *s,
 		}
 		if (game_cond_format(gc, lines, size) >= size) {
 			service_fail(err, 422, "bad-conditional",
+			    s->lang == CHESS_LANG_FR ? "les lignes sont trop "
+			    "longues une fois écrites en entier" :
 			    "the lines are too long once written out");
 			goto out;
 		}
@@ -188,6 +190,8 @@ job_conditional(struct service *svc, const struct job_statement *s,
 	case SIG_ACT_CANCEL_CONDITIONAL:
 		if (!found) {
 			service_fail(err, 409, "no-conditional",
+			    s->lang == CHESS_LANG_FR ? "%s n'a pas de coups "
+			    "conditionnels en attente dans la partie %" PRId64 :
 			    "%s has no conditional moves waiting in game %"
 			    PRId64, s->st->player, row->id);
 			goto out;
@@ -213,6 +217,8 @@ job_conditional(struct service *svc, const struct job_statement *s,
 	default:	/* SIG_ACT_SHOW_CONDITIONAL: a read, signed */
 		if (!found) {
 			service_fail(err, 404, "no-conditional",
+			    s->lang == CHESS_LANG_FR ? "%s n'a pas de coups "
+			    "conditionnels en attente dans la partie %" PRId64 :
 			    "%s has no conditional moves waiting in game %"
 			    PRId64, s->st->player, row->id);
 			goto out;

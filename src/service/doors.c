@@ -372,17 +372,21 @@ service_attest(struct service *svc, const struct service_attested *in,
  * Make the job of a reply without a key: find its token (on the caller's
  * thread; the writer checks it again), check the sender, and write the
  * attested statement of the reply's action. A refusal leaves the job
- * refused, with `err` saying why; -1 only for an internal failure.
+ * refused, with `err` saying why (in the token's player's language, or in
+ * `lang`, the sender's, for a token this server did not give); -1 only
+ * for an internal failure.
  */
 int
 mail_token_prepare(struct service *svc, const struct service_mail_in *m,
-    struct prepared *p, struct job *j, struct service_error *err)
+    enum chess_lang lang, struct prepared *p, struct job *j,
+    struct service_error *err)
 {
 	struct job_mail		*jm = &j->u.mail;
 	struct store_mail_token	 t;
 	struct store_player	 pl;
 	struct store		*rs;
 	enum store_status	 ss;
+	bool			 fr;
 
 	jm->refused = true;
 	token_hash(m->token, jm->token_hash);
@@ -395,27 +399,38 @@ mail_token_prepare(struct service *svc, const struct service_mail_in *m,
 		service_store_fail(err, rs, "find the mail token");
 	pool_put(svc, rs);
 	if (ss == STORE_NOTFOUND) {
-		service_fail(err, 403, "bad-token", "the token of this reply "
+		service_fail(err, 403, "bad-token", lang == CHESS_LANG_FR ?
+		    "le jeton de cette réponse n'a pas été donné par ce "
+		    "serveur : répondez au dernier courriel de votre partie, en "
+		    "gardant sa ligne « corrchess-token: »" :
+		    "the token of this reply "
 		    "is not one this server gave: reply to the latest mail "
 		    "of your game, keeping its \"corrchess-token:\" line");
 		return 0;
 	}
 	if (ss != STORE_OK)
 		return -1;
+	fr = player_lang(&pl) == CHESS_LANG_FR;
 	/* From here the refusal goes to the token's player. */
 	j->game_id = t.game_id;
 	p->st.game = (uint64_t)t.game_id;
 	snprintf(p->st.player, sizeof p->st.player, "%s", pl.name);
 	jm->s.st = &p->st;
 	if (strcasecmp(m->sender, pl.email) != 0) {
-		service_fail(err, 403, "token-wrong-sender", "this reply "
+		service_fail(err, 403, "token-wrong-sender", fr ?
+		    "cette réponse porte le jeton de %s pour la partie %" PRId64
+		    " mais vient de %s, pas de l'adresse enregistrée pour %s ; "
+		    "elle n'est pas jouée" : "this reply "
 		    "carries the token of %s for game %" PRId64 " but came "
 		    "from %s, not from the address registered for %s; it is "
 		    "not played", pl.name, t.game_id, m->sender, pl.name);
 		return 0;
 	}
 	if (m->reply_action == NULL || *m->reply_action == '\0') {
-		service_fail(err, 400, "bad-reply", "the reply carries a "
+		service_fail(err, 400, "bad-reply", fr ? "la réponse porte "
+		    "un jeton mais aucun coup : écrivez votre coup seul sur la "
+		    "première ligne de la réponse, au-dessus du courriel cité "
+		    "(par exemple Cf3)" : "the reply carries a "
 		    "token but no move: write your move alone on the first "
 		    "line of the reply, above the quoted mail (for example "
 		    "Nf3)");
@@ -425,7 +440,10 @@ mail_token_prepare(struct service *svc, const struct service_mail_in *m,
 	    m->reply_action, p, err) != 0) {
 		if (err->status >= 500)
 			return -1;
-		service_fail(err, 400, "bad-reply", "the first line of the "
+		service_fail(err, 400, "bad-reply", fr ? "la première ligne "
+		    "de la réponse, « %.60s », n'est ni un coup ni une "
+		    "action : écrivez le coup seul sur la première ligne (par "
+		    "exemple Cf3, ou resign)" : "the first line of the "
 		    "reply, \"%.60s\", is not a move or an action: write the "
 		    "move alone on the first line (for example Nf3, or "
 		    "resign)", m->reply_action);
@@ -447,32 +465,44 @@ mail_token_check(struct service *svc, struct job *j, int64_t now,
 {
 	struct store_game	row;
 	enum store_status	ss;
+	enum chess_lang		lang = j->u.mail.s.lang;
+	bool			fr = lang == CHESS_LANG_FR;
 	char			when[64];
 
 	ss = store_mail_token_find(svc->wstore, j->u.mail.token_hash, t);
 	if (ss == STORE_NOTFOUND)
-		return service_fail(j->err, 403, "bad-token", "the token of "
+		return service_fail(j->err, 403, "bad-token", fr ? "le jeton "
+		    "de cette réponse n'a pas été donné par ce serveur" :
+		    "the token of "
 		    "this reply is not one this server gave");
 	if (ss != STORE_OK)
 		return service_store_fail(j->err, svc->wstore,
 		    "read the mail token");
 	if (t->used != 0) {
-		render_time(t->used, when, sizeof when);
-		return service_fail(j->err, 409, "token-used", "this token "
+		render_time_lang(t->used, lang, when, sizeof when);
+		return service_fail(j->err, 409, "token-used", fr ? "ce jeton "
+		    "a déjà servi (%s) pour votre coup au ply %d de la partie %"
+		    PRId64 " ; un jeton joue un seul coup : répondez au dernier "
+		    "courriel de la partie" : "this token "
 		    "was used already (%s) for your move at ply %d of game %"
 		    PRId64 "; a token plays one move: reply to the latest "
 		    "mail of the game", when, t->ply, t->game_id);
 	}
 	if (now >= t->expires) {
-		render_time(t->expires, when, sizeof when);
-		return service_fail(j->err, 410, "token-expired", "this token "
+		render_time_lang(t->expires, lang, when, sizeof when);
+		return service_fail(j->err, 410, "token-expired", fr ? "ce "
+		    "jeton a expiré le %s : répondez au dernier courriel de la "
+		    "partie %" PRId64 ", ou signez votre coup" : "this token "
 		    "expired on %s: reply to the latest mail of game %" PRId64
 		    ", or sign your move", when, t->game_id);
 	}
 	if (row_get(svc->wstore, t->game_id, &row, j->err) != 0)
 		return -1;
 	if (row.ply != t->ply)
-		return service_fail(j->err, 409, "token-stale", "this token "
+		return service_fail(j->err, 409, "token-stale", fr ? "ce jeton "
+		    "était pour le ply %d de la partie %" PRId64 ", qui en est "
+		    "maintenant au ply %d : répondez au dernier courriel de la "
+		    "partie" : "this token "
 		    "was for ply %d of game %" PRId64 ", which is now at ply "
 		    "%d: reply to the latest mail of the game", t->ply,
 		    t->game_id, row.ply);

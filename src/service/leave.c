@@ -160,11 +160,12 @@ service_player_leave(struct service *svc, int64_t player_id,
  * In the writer: find the leave allowance that binds a player whose
  * ongoing games are `games`: each game's is its event's when the event
  * sets one, else the server's (also when there is no game); the smallest
- * binds. `whose` gets "the server's" or "event NAME's".
+ * binds. `whose` gets "the server's" or "event NAME's", in `lang`.
  */
 static int
 leave_allowance(struct service *svc, const struct id_list *games,
-    int *days, char *whose, size_t size, struct service_error *err)
+    int *days, enum chess_lang lang, char *whose, size_t size,
+    struct service_error *err)
 {
 	struct store_event	e;
 	size_t			i;
@@ -179,7 +180,9 @@ leave_allowance(struct service *svc, const struct id_list *games,
 				break;
 			if (*days < 0 || e.leave_days < *days) {
 				*days = e.leave_days;
-				snprintf(whose, size, "event %s's", e.name);
+				snprintf(whose, size, lang == CHESS_LANG_FR ?
+				    "celui du tournoi %s" : "event %s's",
+				    e.name);
 			}
 			continue;
 		case STORE_NOTFOUND:
@@ -192,7 +195,8 @@ leave_allowance(struct service *svc, const struct id_list *games,
 	}
 	if (server && (*days < 0 || svc->leave_days <= *days)) {
 		*days = svc->leave_days;
-		snprintf(whose, size, "the server's");
+		snprintf(whose, size, lang == CHESS_LANG_FR ?
+		    "celui du serveur" : "the server's");
 	}
 	return 0;
 }
@@ -225,6 +229,7 @@ job_leave(struct service *svc, const struct job_statement *s,
 	size_t				 i, siglen;
 	unsigned			 y;
 	char				 d1[48], d2[48], whose[64];
+	bool				 fr = s->lang == CHESS_LANG_FR;
 	int				 rc = -1, allowance;
 
 	memset(&ll, 0, sizeof ll);
@@ -233,7 +238,9 @@ job_leave(struct service *svc, const struct job_statement *s,
 	until = date_start(to) + GAME_DAY;
 	today = now - (now % GAME_DAY + GAME_DAY) % GAME_DAY;
 	if (start <= today) {
-		service_fail(err, 409, "leave-too-soon",
+		service_fail(err, 409, "leave-too-soon", fr ?
+		    "un congé doit commencer un jour après aujourd'hui (UTC) ; "
+		    "celui-ci commence le %04u-%02u-%02u" :
 		    "a leave must begin on a later day than today (UTC); this "
 		    "one begins on %04u-%02u-%02u", from->year, from->month,
 		    from->day);
@@ -250,7 +257,9 @@ job_leave(struct service *svc, const struct job_statement *s,
 		if (overlap(start, until, ll.l[i].start, ll.l[i].until) > 0) {
 			date_format(ll.l[i].start, d1, sizeof d1);
 			date_format(ll.l[i].until - GAME_DAY, d2, sizeof d2);
-			service_fail(err, 409, "leave-overlaps",
+			service_fail(err, 409, "leave-overlaps", fr ?
+			    "ce congé chevauche celui que vous avez pris du "
+			    "%s au %s ; choisissez d'autres jours" :
 			    "this leave overlaps the one you took from %s to "
 			    "%s; choose other days", d1, d2);
 			goto out;
@@ -264,8 +273,8 @@ job_leave(struct service *svc, const struct job_statement *s,
 		service_store_fail(err, svc->wstore, "list your games");
 		goto out;
 	}
-	if (leave_allowance(svc, &games, &allowance, whose, sizeof whose,
-	    err) != 0)
+	if (leave_allowance(svc, &games, &allowance, s->lang, whose,
+	    sizeof whose, err) != 0)
 		goto out;
 	for (y = from->year; y <= to->year; y++) {
 		ys = days_from_civil(y, 1, 1) * GAME_DAY;
@@ -274,7 +283,10 @@ job_leave(struct service *svc, const struct job_statement *s,
 			taken += overlap(ll.l[i].start, ll.l[i].until, ys, ye);
 		if ((taken + overlap(start, until, ys, ye)) / GAME_DAY >
 		    allowance) {
-			service_fail(err, 409, "leave-allowance",
+			service_fail(err, 409, "leave-allowance", fr ?
+			    "avec ce congé, vos congés de %u atteindraient %"
+			    PRId64 " jours ; le quota est de %d jours par année "
+			    "civile (%s) et vous en avez pris %" PRId64 :
 			    "this leave would bring your leave in %u to %" PRId64
 			    " days; the allowance is %d days a calendar year "
 			    "(%s) and you have taken %" PRId64, y,

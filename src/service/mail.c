@@ -50,6 +50,24 @@ service_mail(struct service *svc, const struct service_mail_in *m,
 	return service_mail_many(svc, m, 1, outcome, err);
 }
 
+/* The language of the player whose address sent a mail (English for an
+ * unknown address): refusals before the statement names its player. */
+static enum chess_lang
+sender_lang(struct service *svc, const struct service_mail_in *m)
+{
+	struct store_player	 pl;
+	struct store		*rs;
+	struct service_error	 ignore;
+	enum chess_lang		 lang = CHESS_LANG_EN;
+
+	if (m->sender[0] == '\0' || (rs = pool_get(svc, &ignore)) == NULL)
+		return lang;
+	if (store_player_get_by_email(rs, m->sender, &pl) == STORE_OK)
+		lang = player_lang(&pl);
+	pool_put(svc, rs);
+	return lang;
+}
+
 /*
  * Make the job of one mail: its statement parsed and its signature checked
  * here, on the caller's thread. -1 only for an internal failure.
@@ -58,17 +76,20 @@ static int
 mail_job_prepare(struct service *svc, const struct service_mail_in *m,
     struct prepared *p, struct job *j, struct service_error *err)
 {
+	enum chess_lang	lang;
+
 	memset(err, 0, sizeof *err);
 	memset(j, 0, sizeof *j);
 	j->kind = JOB_MAIL;
 	j->err = err;
 	j->u.mail.mail = m;
-	if (m->statement == NULL && m->token != NULL && *m->token != '\0' &&
-	    !m->too_large)
-		return mail_token_prepare(svc, m, p, j, err);
-	if (m->statement == NULL)
+	if (m->statement == NULL && (m->token == NULL || *m->token == '\0' ||
+	    m->too_large))
 		return 0;
-	if (action_prepare(svc, 0, m->statement, m->statement_len, p,
+	lang = sender_lang(svc, m);
+	if (m->statement == NULL)
+		return mail_token_prepare(svc, m, lang, p, j, err);
+	if (action_prepare(svc, 0, m->statement, m->statement_len, lang, p,
 	    err) != 0 && err->status == 500)
 		return -1;
 	j->game_id = (int64_t)p->st.game;
@@ -297,6 +318,7 @@ mail_answer_refusal(struct service *svc, const struct job *j, int64_t now)
 	if (recent >= MAIL_REFUSALS_PER_HOUR)
 		return mail_hold_refusal(svc, j, &p, now);
 	service_count_answer("refused", false);
+	service_fault_lang(j->err, player_lang(&p));
 	notify_start(&n, NOTICE_REFUSED, p.email, p.name, player_lang(&p));
 	n.answered_id = m->message_id[0] ? m->message_id : NULL;
 	n.answered_subject = m->subject;

@@ -689,7 +689,7 @@ service_self_submit(struct service *svc, const char *name, const char *text,
 	memset(err, 0, sizeof *err);
 	if ((p = calloc(1, sizeof *p)) == NULL)
 		return service_fail(err, 500, "internal", "out of memory");
-	if (action_prepare(svc, 0, text, len, p, err) != 0)
+	if (action_prepare(svc, 0, text, len, CHESS_LANG_EN, p, err) != 0)
 		goto out;
 	if (p->st.game != 0) {
 		service_fail(err, 400, "wrong-game",

@@ -60,6 +60,25 @@ service_store_fail(struct service_error *err, struct store *st,
 	    "the server could not %s; try again later", what);
 }
 
+/*
+ * Say a server fault (500 internal, 503 stopping) in `lang`. The English
+ * sentence names what failed; the French one says the fault and what to
+ * do (the log has the detail).
+ */
+void
+service_fault_lang(struct service_error *err, enum chess_lang lang)
+{
+	if (lang != CHESS_LANG_FR)
+		return;
+	if (strcmp(err->code, "internal") == 0)
+		snprintf(err->message, sizeof err->message, "le serveur n'a pas "
+		    "pu terminer l'opération (erreur interne) ; réessayez plus "
+		    "tard");
+	else if (strcmp(err->code, "stopping") == 0)
+		snprintf(err->message, sizeof err->message, "le serveur "
+		    "s'arrête ; réessayez dans un instant");
+}
+
 /* Copy an optional text (NULL: "") into a field of `size` bytes, or
  * refuse it (400 `code`) by its name. */
 int

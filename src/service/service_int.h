@@ -388,6 +388,7 @@ int	service_fail(struct service_error *, unsigned, const char *,
 	    const char *, ...) __attribute__((format(printf, 4, 5)));
 int	service_store_fail(struct service_error *, struct store *,
 	    const char *);
+void	service_fault_lang(struct service_error *, enum chess_lang);
 int	field_copy(char *, size_t, const char *, const char *, const char *,
 	    struct service_error *);
 struct store *pool_get(struct service *, struct service_error *);
@@ -465,7 +466,7 @@ int	notify_action(struct service *, const struct store_game *,
 
 /* actions.c */
 int	action_prepare(struct service *, int64_t, const char *, size_t,
-	    struct prepared *, struct service_error *);
+	    enum chess_lang, struct prepared *, struct service_error *);
 void	action_statement(struct job_statement *, const struct prepared *,
 	    const char *);
 int	action_submit(struct service *, struct prepared *, const char *,
@@ -575,7 +576,8 @@ char	*pgn_text(struct service *, struct store *, const struct store_game *,
 /* doors.c */
 int	job_doors_set(struct service *, struct job *, int64_t);
 int	mail_token_prepare(struct service *, const struct service_mail_in *,
-	    struct prepared *, struct job *, struct service_error *);
+	    enum chess_lang, struct prepared *, struct job *,
+	    struct service_error *);
 int	mail_token_check(struct service *, struct job *, int64_t,
 	    struct store_mail_token *);
 int	mail_token_issue(struct service *, struct store *,
