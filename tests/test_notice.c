@@ -985,6 +985,271 @@ test_read_by_mail_parse(void **state)
 	notice_mail_free(&m);
 }
 
+/* The games of alice in a 4-player round robin, from her side. */
+static const struct notice_event_game event_games[] = {
+	{ 101, 1, CHESS_WHITE, "dave", "*", "" },
+	{ 104, 2, CHESS_BLACK, "bob", "*", "" },
+	{ 105, 3, CHESS_WHITE, "carol", "*", "" },
+};
+
+/* The round robin: alice, bob, carol, dave; rules as an admin sets them. */
+static void
+event_fixture(struct notice *n, struct notice_event *e,
+    enum notice_event_what what, enum chess_lang lang)
+{
+	notify_fixture_account(n, NOTICE_EVENT, "alice@example.org", lang);
+	memset(e, 0, sizeof *e);
+	e->what = what;
+	e->name = "club-2026";
+	e->title = "Club championship 2026";
+	e->format = "round-robin";
+	e->nplayers = 4;
+	e->time_control = "10/50d";
+	e->variant = "standard";
+	e->chess960 = -1;
+	e->policy = "auto";
+	e->rated = true;
+	e->draw_min_move = 20;
+	e->draw_offer_every = 5;
+	e->leave_days = 30;
+	e->withdrawal = "lose";
+	e->mine = event_games;
+	e->nmine = 3;
+	n->event = e;
+}
+
+/* Compose a notice and read its subject and text back. */
+static void
+event_compose(const struct notice *n, char **subject, char **text)
+{
+	struct notice_mail	m;
+	struct readback		rb;
+
+	m = compose(n);
+	check_crlf(m.data, m.len);
+	readback(&m, &rb);
+	*subject = g_strdup(g_mime_message_get_subject(rb.msg));
+	*text = g_strdup(rb.text);
+	readback_free(&rb);
+	notice_mail_free(&m);
+}
+
+/*
+ * What the event's notices say, word for word: the start (English,
+ * French); a withdrawal: a game won by default (English), annulled
+ * (French), played before it (English); the end (English, French).
+ */
+static const struct {
+	const char	*subject;
+	const char	*text;
+} event_want[] = {
+	{ "[corrchess] Event Club championship 2026: it starts, your 3 games",
+	    "Hello alice,\n"
+	    "\n"
+	    "The event Club championship 2026 (club-2026) has started: a round robin\n"
+	    "of 4 players. All its games start now, each with its own mail.\n"
+	    "\n"
+	    "The rules of every game:\n"
+	    "Time control: 10 moves in 50 days\n"
+	    "Variant: standard chess.\n"
+	    "No draw offer before move 20.\n"
+	    "At most one draw offer per player every 5 moves.\n"
+	    "Repetitions and the fifty-move rule end the game by themselves.\n"
+	    "Leave: 30 days a calendar year.\n"
+	    "Rated (Glicko-2).\n"
+	    "If a player withdraws, their remaining games are lost.\n"
+	    "\n"
+	    "Your games (3):\n"
+	    "Round 1, game 101: you play White against dave\n"
+	    "Round 2, game 104: you play Black against bob\n"
+	    "Round 3, game 105: you play White against carol\n"
+	    "\n"
+	    "Each game has its own mail, which holds the statement to sign: reply to\n"
+	    "it to play, or use \"corrchess move GAME MOVE\". On the club's server, a\n"
+	    "game's page is /games/GAME and the event's is /events/club-2026. When\n"
+	    "the last game ends, every player gets the final standings.\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, correspondence chess server\n" },
+	{ "[corrchess] Épreuve Club championship 2026 : elle commence, vos 3 parties",
+	    "Bonjour alice,\n"
+	    "\n"
+	    "L'épreuve Club championship 2026 (club-2026) a commencé : un tournoi\n"
+	    "toutes rondes de 4 joueurs. Toutes ses parties commencent maintenant,\n"
+	    "chacune avec son propre courriel.\n"
+	    "\n"
+	    "Les règles de chaque partie :\n"
+	    "Cadence : 10 coups en 50 jours\n"
+	    "Variante : échecs classiques.\n"
+	    "Aucune proposition de nulle avant le coup 20.\n"
+	    "Au plus une proposition de nulle par joueur tous les 5 coups.\n"
+	    "Les répétitions et la règle des cinquante coups mettent fin à la partie\n"
+	    "d'elles-mêmes.\n"
+	    "Congé : 30 jours par année civile.\n"
+	    "Comptée pour le classement (Glicko-2).\n"
+	    "Si un joueur se retire, ses parties restantes sont perdues.\n"
+	    "\n"
+	    "Vos parties (3) :\n"
+	    "Ronde 1, partie 101 : vous avez les Blancs contre dave\n"
+	    "Ronde 2, partie 104 : vous avez les Noirs contre bob\n"
+	    "Ronde 3, partie 105 : vous avez les Blancs contre carol\n"
+	    "\n"
+	    "Chaque partie a son propre courriel, qui contient la déclaration à\n"
+	    "signer : répondez-y pour jouer, ou utilisez « corrchess move PARTIE\n"
+	    "COUP ». Sur le serveur du club, la page d'une partie est /games/PARTIE\n"
+	    "et celle de l'épreuve /events/club-2026. Quand la dernière partie se\n"
+	    "termine, chaque joueur reçoit le classement final.\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, serveur d'échecs par correspondance\n" },
+	{ "[corrchess] Event Club championship 2026: dave withdrew",
+	    "Hello alice,\n"
+	    "\n"
+	    "dave has withdrawn from the event Club championship 2026 (club-2026).\n"
+	    "\n"
+	    "If a player withdraws, their remaining games are lost.\n"
+	    "\n"
+	    "Round 1, game 101, with White against dave: you win it by default (+).\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, correspondence chess server\n" },
+	{ "[corrchess] Épreuve Club championship 2026 : dave se retire",
+	    "Bonjour alice,\n"
+	    "\n"
+	    "dave s'est retiré de l'épreuve Club championship 2026 (club-2026).\n"
+	    "\n"
+	    "Si un joueur se retire avant d'avoir joué la moitié de ses parties,\n"
+	    "toutes ses parties sont annulées ; plus tard, ses parties restantes sont\n"
+	    "perdues.\n"
+	    "\n"
+	    "Ronde 1, partie 101, avec les Blancs contre dave : annulée, elle ne\n"
+	    "compte pas.\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, serveur d'échecs par correspondance\n" },
+	{ "[corrchess] Event Club championship 2026: dave withdrew",
+	    "Hello alice,\n"
+	    "\n"
+	    "dave has withdrawn from the event Club championship 2026 (club-2026).\n"
+	    "\n"
+	    "If a player withdraws, their remaining games are lost.\n"
+	    "\n"
+	    "Round 1, game 101, with White against dave: played, its result stands\n"
+	    "(0-1).\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, correspondence chess server\n" },
+	{ "[corrchess] Event Club championship 2026: final standings",
+	    "Hello alice,\n"
+	    "\n"
+	    "The event Club championship 2026 (club-2026) is over: its last game has\n"
+	    "ended.\n"
+	    "\n"
+	    "Your result: 2½ points from 3 games played, place 1.\n"
+	    "\n"
+	    "Final standings:\n"
+	    "\n"
+	    " No  Player  1  2  3  4  Points  Games     DE   Wins     SB  Place\n"
+	    "  1  alice   x  1  ½  1      2½      3      0      2    2.5      1\n"
+	    "  2  bob     0  x  ½  1      1½      3      0      1      1      3\n"
+	    "  3  carol   ½  ½  x  1       2      3      0      1      2      2\n"
+	    "  4  dave    0  0  0  x       0      3      0      0      0      4\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, correspondence chess server\n" },
+	{ "[corrchess] Épreuve Club championship 2026 : classement final",
+	    "Bonjour alice,\n"
+	    "\n"
+	    "L'épreuve Club championship 2026 (club-2026) est terminée : sa dernière\n"
+	    "partie a pris fin.\n"
+	    "\n"
+	    "Votre résultat : 2½ points en 3 parties jouées, place 1.\n"
+	    "\n"
+	    "Classement final :\n"
+	    "\n"
+	    " N°  Joueur  1  2  3  4  Points  Parties     DE  Gains     SB  Place\n"
+	    "  1  alice   x  1  ½  1      2½        3      0      2    2.5      1\n"
+	    "  2  bob     0  x  ½  1      1½        3      0      1      1      3\n"
+	    "  3  carol   ½  ½  x  1       2        3      0      1      2      2\n"
+	    "  4  dave    0  0  0  x       0        3      0      0      0      4\n"
+	    "\n"
+	    "-- \n"
+	    "corrchess, serveur d'échecs par correspondance\n" },
+};
+
+/* An event's start, a withdrawal and its end, word for word in English
+ * and French. */
+static void
+test_event(void **state)
+{
+	static const struct notice_event_game with_dave[3][1] = {
+		{ { 101, 1, CHESS_WHITE, "dave", "1-0", "black-withdrew" } },
+		{ { 101, 1, CHESS_WHITE, "dave", "1-0", "annulled" } },
+		{ { 101, 1, CHESS_WHITE, "dave", "0-1", "" } },
+	};
+	static const struct standings_game games[] = {
+		{ 0, 3, STANDINGS_WHITE_WINS }, { 1, 2, STANDINGS_DRAW },
+		{ 1, 0, STANDINGS_BLACK_WINS }, { 2, 3, STANDINGS_WHITE_WINS },
+		{ 0, 2, STANDINGS_DRAW }, { 3, 1, STANDINGS_BLACK_WINS },
+	};
+	static const struct crosstable_player players[] = {
+		{ "alice", false }, { "bob", false }, { "carol", false },
+		{ "dave", false },
+	};
+	struct standings_rules	 rules = { { STANDINGS_TB_DIRECT,
+				    STANDINGS_TB_WINS, STANDINGS_TB_SB }, 3, 3 };
+	struct standings_row	 rows[4];
+	enum standings_mark	 grid[16];
+	struct crosstable	 ct;
+	struct notice		 n;
+	struct notice_event	 e;
+	struct notice_mail	 m;
+	char			*subj, *text, err[128];
+	size_t			 i;
+
+	(void)state;
+	assert_int_equal(standings_compute(4, games, 6, &rules, rows, NULL),
+	    STANDINGS_OK);
+	assert_int_equal(standings_crosstable(4, games, 6, 1, grid, 16,
+	    NULL), STANDINGS_OK);
+	memset(&ct, 0, sizeof ct);
+	ct.players = players;
+	ct.nplayers = 4;
+	ct.rules = &rules;
+	ct.rows = rows;
+	ct.grid = grid;
+	ct.depth = 1;
+	for (i = 0; i < sizeof event_want / sizeof event_want[0]; i++) {
+		if (i < 2)
+			event_fixture(&n, &e, NOTICE_EVENT_START, i == 1 ?
+			    CHESS_LANG_FR : CHESS_LANG_EN);
+		else if (i < 5) {
+			event_fixture(&n, &e, NOTICE_EVENT_WITHDRAWAL, i == 3 ?
+			    CHESS_LANG_FR : CHESS_LANG_EN);
+			e.withdrawn = "dave";
+			e.mine = with_dave[i - 2];
+			e.nmine = 1;
+			if (i == 3)
+				e.withdrawal = "annul";
+		} else {
+			event_fixture(&n, &e, NOTICE_EVENT_END, i == 6 ?
+			    CHESS_LANG_FR : CHESS_LANG_EN);
+			e.standings = &ct;
+			e.own = &rows[0];	/* alice's */
+		}
+		event_compose(&n, &subj, &text);
+		assert_string_equal(subj, event_want[i].subject);
+		assert_string_equal(text, event_want[i].text);
+		g_free(subj);
+		g_free(text);
+	}
+	/* No event: refused with a reason. */
+	event_fixture(&n, &e, NOTICE_EVENT_START, CHESS_LANG_EN);
+	n.event = NULL;
+	assert_int_equal(notice_compose(&n, &m, err, sizeof err), -1);
+	assert_string_equal(err, "an event's notice needs its event");
+}
+
 int
 main(void)
 {
@@ -1001,6 +1266,7 @@ main(void)
 		cmocka_unit_test(test_message_ids),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_read_by_mail_parse),
+		cmocka_unit_test(test_event),
 	};
 
 	g_mime_init();

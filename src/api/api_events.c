@@ -184,7 +184,7 @@ event_text(const struct service_event *ev, size_t *lenp)
 	struct buf			 b = { 0 };
 	size_t				 i, done = 0;
 
-	if ((pl = calloc(ev->nplayers + 1, sizeof *pl)) == NULL)
+	if (service_event_crosstable(ev, &ct, &pl) != 0)
 		return NULL;
 	for (i = 0; i < ev->ngames; i++)
 		if (strcmp(ev->games[i].status, "ongoing") != 0)
@@ -206,17 +206,6 @@ event_text(const struct service_event *ev, size_t *lenp)
 	if (ev->e.leave_days >= 0)
 		buf_addf(&b, ", leave %d days a year", ev->e.leave_days);
 	buf_adds(&b, "\n\n");
-	for (i = 0; i < ev->nplayers; i++) {
-		pl[i].name = ev->players[i].name;
-		pl[i].withdrawn = ev->players[i].withdrawn != 0;
-	}
-	memset(&ct, 0, sizeof ct);
-	ct.players = pl;
-	ct.nplayers = (unsigned)ev->nplayers;
-	ct.rules = &ev->rules;
-	ct.rows = ev->rows;
-	ct.grid = ev->grid;
-	ct.depth = ev->depth;
 	if (ev->nplayers > 0)
 		crosstable_text(&ct, &b);
 	if (ev->ngames > 0)

@@ -34,6 +34,23 @@ crosstable_tiebreak_label(enum standings_tiebreak tb)
 	return "?";
 }
 
+/* The words of the table, by language. */
+struct labels {
+	const char	*number, *player, *points, *games, *wins, *place;
+	const char	*withdrawn;	/* after a name */
+	const char	*key;		/* the line under the table */
+};
+
+static const struct labels labels_en = {
+	"No", "Player", "Points", "Games", "Wins", "Place", " (w)",
+	"(w) withdrew; + and - are forfeits\n",
+};
+
+static const struct labels labels_fr = {
+	"N°", "Joueur", "Points", "Parties", "Gains", "Place", " (r)",
+	"(r) retiré ; + et - sont des forfaits\n",
+};
+
 /* Write a value in units of 1/scale as a short decimal. */
 void
 crosstable_value(unsigned long v, unsigned scale, char *buf, size_t size)
@@ -96,9 +113,19 @@ cell(struct buf *out, const char *s, size_t w, bool right)
 
 /* Write a player's name with the mark of a withdrawal. */
 static void
-player_name(const struct crosstable_player *p, char *buf, size_t size)
+player_name(const struct labels *lb, const struct crosstable_player *p,
+    char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", p->name, p->withdrawn ? " (w)" : "");
+	snprintf(buf, size, "%s%s", p->name, p->withdrawn ? lb->withdrawn :
+	    "");
+}
+
+/* Give a tie-break's column head. */
+static const char *
+tiebreak_head(const struct labels *lb, enum standings_tiebreak tb)
+{
+	return tb == STANDINGS_TB_WINS ? lb->wins :
+	    crosstable_tiebreak_label(tb);
 }
 
 /* Append the crosstable. */
@@ -107,8 +134,14 @@ crosstable_text(const struct crosstable *ct, struct buf *out)
 {
 	const struct standings_row	*row;
 	const enum standings_mark	*slot;
+	const struct labels		*lb = ct->lang == CHESS_LANG_FR ?
+					    &labels_fr : &labels_en;
 	char				 name[64], num[16], text[64];
-	size_t				 namew = strlen("Player"), resw, i;
+	size_t				 namew = width(lb->player), resw, i;
+	size_t				 ptsw = width(lb->points) > 6 ?
+					    width(lb->points) : 6;
+	size_t				 gamesw = width(lb->games) > 5 ?
+					    width(lb->games) : 5;
 	unsigned			 depth = ct->depth > 0 ? ct->depth : 1;
 	unsigned			 r, c, k, p;
 	bool				 withdrawn = false;
@@ -116,7 +149,7 @@ crosstable_text(const struct crosstable *ct, struct buf *out)
 	/* Widths: the longest name, a result cell of `depth` marks (at
 	 * least the width of the largest start number). */
 	for (p = 0; p < ct->nplayers; p++) {
-		player_name(&ct->players[p], name, sizeof name);
+		player_name(lb, &ct->players[p], name, sizeof name);
 		if (width(name) > namew)
 			namew = width(name);
 		withdrawn = withdrawn || ct->players[p].withdrawn;
@@ -125,21 +158,25 @@ crosstable_text(const struct crosstable *ct, struct buf *out)
 	resw = depth > strlen(num) ? depth : strlen(num);
 
 	/* The header. */
-	cell(out, "No", 3, true);
+	cell(out, lb->number, 3, true);
 	buf_adds(out, "  ");
-	cell(out, "Player", namew, false);
+	cell(out, lb->player, namew, false);
 	for (c = 0; c < ct->nplayers; c++) {
 		snprintf(num, sizeof num, "%u", c + 1);
 		buf_adds(out, "  ");
 		cell(out, num, resw, false);
 	}
-	buf_adds(out, "  Points  Games");
+	buf_adds(out, "  ");
+	cell(out, lb->points, ptsw, true);
+	buf_adds(out, "  ");
+	cell(out, lb->games, gamesw, true);
 	for (i = 0; i < ct->rules->ntiebreaks; i++) {
 		buf_adds(out, "  ");
-		cell(out, crosstable_tiebreak_label(ct->rules->tiebreaks[i]), 5,
-		    true);
+		cell(out, tiebreak_head(lb, ct->rules->tiebreaks[i]), 5, true);
 	}
-	buf_adds(out, "  Place\n");
+	buf_adds(out, "  ");
+	cell(out, lb->place, 5, true);
+	buf_adds(out, "\n");
 
 	/* A row per player, in start-number order. */
 	for (r = 0; r < ct->nplayers; r++) {
@@ -150,7 +187,7 @@ crosstable_text(const struct crosstable *ct, struct buf *out)
 		snprintf(num, sizeof num, "%u", r + 1);
 		cell(out, num, 3, true);
 		buf_adds(out, "  ");
-		player_name(&ct->players[r], name, sizeof name);
+		player_name(lb, &ct->players[r], name, sizeof name);
 		cell(out, name, namew, false);
 		for (c = 0; c < ct->nplayers; c++) {
 			struct buf	marks = { 0 };
@@ -179,10 +216,10 @@ crosstable_text(const struct crosstable *ct, struct buf *out)
 		}
 		crosstable_points(row->points2, ct->ascii, text, sizeof text);
 		buf_adds(out, "  ");
-		cell(out, text, 6, true);
+		cell(out, text, ptsw, true);
 		snprintf(text, sizeof text, "%u", row->played);
 		buf_adds(out, "  ");
-		cell(out, text, 5, true);
+		cell(out, text, gamesw, true);
 		for (i = 0; i < ct->rules->ntiebreaks; i++) {
 			crosstable_value(row->tb[i], standings_tiebreak_scale(
 			    ct->rules->tiebreaks[i]), text, sizeof text);
@@ -199,5 +236,5 @@ crosstable_text(const struct crosstable *ct, struct buf *out)
 		buf_adds(out, "\n");
 	}
 	if (withdrawn)
-		buf_adds(out, "(w) withdrew; + and - are forfeits\n");
+		buf_adds(out, lb->key);
 }

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 
+#include "chess/chess.h"
 #include "event/standings.h"
 #include "util/buf.h"
 
@@ -45,6 +46,9 @@ struct crosstable {
 	const enum standings_mark	*grid;
 	unsigned			 depth;
 	bool				 ascii;		/* "=" for ½ */
+	enum chess_lang			 lang;		/* of the column
+							   heads: English
+							   (0) or French */
 };
 
 /* Give the short name of a tie-break ("DE", "Wins", "SB", "Koya"). */

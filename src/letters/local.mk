@@ -13,5 +13,5 @@ src_letters_libletters_a_SOURCES = \
 	src/letters/notice_texts.h src/letters/notice_texts.c
 src_letters_libletters_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) \
 	$(SODIUM_CFLAGS)
-LETTERS_LIBS = src/letters/libletters.a $(SIG_LIBS) $(GAME_LIBS) \
-	$(UTIL_LIBS) $(GMIME_LIBS)
+LETTERS_LIBS = src/letters/libletters.a $(SIG_LIBS) $(EVENT_LIBS) \
+	$(GAME_LIBS) $(UTIL_LIBS) $(GMIME_LIBS)

@@ -35,7 +35,7 @@
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
 	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
 	"claim", "game-over", "reminder", "refused", "howto", "leave",
-	"digest", "conditional", "account", "email-code",
+	"digest", "conditional", "account", "email-code", "event",
 };
 
 /* What a notice is about, worked out once. */
@@ -332,6 +332,26 @@ actor(const struct ctx *c)
 	return c->last_mover >= 0 ? c->last_mover : CHESS_WHITE;
 }
 
+/* An event's title, or its name. */
+static const char *
+event_title(const struct notice_event *e)
+{
+	return e->title != NULL && *e->title != '\0' ? e->title : e->name;
+}
+
+/* Write the subject of an event's notice. */
+static void
+event_subject(const struct ctx *c, struct buf *b)
+{
+	const struct notice_event	*e = c->n->event;
+	char				 num[24];
+
+	put(b, c->tx->subject_event, event_title(e));
+	snprintf(num, sizeof num, "%zu", e->nmine);
+	put(b, c->tx->subject_event_what[e->what], e->what ==
+	    NOTICE_EVENT_WITHDRAWAL ? e->withdrawn : num);
+}
+
 /* Write the subject. */
 static void
 subject(const struct ctx *c, struct buf *b)
@@ -350,6 +370,10 @@ subject(const struct ctx *c, struct buf *b)
 			buf_adds(b, "[corrchess] ");
 			buf_adds(b, fmt);
 		}
+		return;
+	}
+	if (n->kind == NOTICE_EVENT) {
+		event_subject(c, b);
 		return;
 	}
 	if (c->game) {
@@ -468,6 +492,37 @@ cond_intro(const struct ctx *c, struct buf *b)
 		prose(b, tx->cond_none_left);
 }
 
+/* Write the opening of an event's notice. */
+static void
+event_intro(const struct ctx *c, struct buf *b)
+{
+	const struct notice_event	*e = c->n->event;
+	const struct texts		*tx = c->tx;
+	struct buf			 f = { 0 };
+	char				 num[24];
+	int				 k;
+
+	switch (e->what) {
+	case NOTICE_EVENT_START:
+		k = strcmp(e->format, "match") == 0 ? 2 :
+		    strcmp(e->format, "double-round-robin") == 0 ? 1 : 0;
+		snprintf(num, sizeof num, "%d", k == 2 ? e->games :
+		    e->nplayers);
+		put(&f, tx->event_format[k], num);
+		prose(b, tx->event_intro[e->what], event_title(e), e->name,
+		    f.data != NULL ? f.data : "");
+		buf_free(&f);
+		break;
+	case NOTICE_EVENT_WITHDRAWAL:
+		prose(b, tx->event_intro[e->what], e->withdrawn,
+		    event_title(e), e->name);
+		break;
+	case NOTICE_EVENT_END:
+		prose(b, tx->event_intro[e->what], event_title(e), e->name);
+		break;
+	}
+}
+
 /* Write the kind's opening lines. */
 static void
 intro(const struct ctx *c, struct buf *b)
@@ -535,6 +590,9 @@ intro(const struct ctx *c, struct buf *b)
 	case NOTICE_ACCOUNT:
 		prose(b, tx->intro_account, n->account_action != NULL ?
 		    n->account_action : "?");
+		break;
+	case NOTICE_EVENT:
+		event_intro(c, b);
 		break;
 	case NOTICE_EMAIL_CODE:
 		render_time(n->deadline, t, sizeof t);
@@ -827,6 +885,141 @@ digest_game(const struct ctx *c, struct buf *b,
 	buf_adds(b, "\n\n");
 }
 
+/* Write the rules an event's games share. */
+static void
+event_rules(const struct ctx *c, struct buf *b)
+{
+	const struct notice_event	*e = c->n->event;
+	const struct texts		*tx = c->tx;
+	char				 t[128], num[24];
+
+	buf_adds(b, tx->event_rules);
+	buf_adds(b, "\n");
+	time_control(c, e->time_control != NULL ? e->time_control : "none",
+	    t, sizeof t);
+	put(b, tx->tc_line, t);
+	buf_adds(b, "\n");
+	snprintf(num, sizeof num, "%d", e->chess960);
+	if (e->fen != NULL && *e->fen != '\0')
+		put(b, tx->event_variant[3], e->fen);
+	else if (e->variant == NULL || strcmp(e->variant, "chess960") != 0)
+		buf_adds(b, tx->event_variant[0]);
+	else
+		put(b, tx->event_variant[e->chess960_pairing ||
+		    e->chess960 < 0 ? 2 : 1], num);
+	buf_adds(b, "\n");
+	if (e->draw_min_move > 0) {
+		snprintf(num, sizeof num, "%d", e->draw_min_move);
+		prose(b, tx->event_draw_min, num);
+		buf_adds(b, "\n");
+	}
+	if (e->draw_offer_every > 0) {
+		snprintf(num, sizeof num, "%d", e->draw_offer_every);
+		prose(b, tx->event_draw_every, num);
+		buf_adds(b, "\n");
+	}
+	if (e->draw_min_move <= 0 && e->draw_offer_every <= 0) {
+		prose(b, tx->event_draw_none);
+		buf_adds(b, "\n");
+	}
+	prose(b, tx->event_policy[e->policy != NULL &&
+	    strcmp(e->policy, "claim") == 0]);
+	buf_adds(b, "\n");
+	snprintf(num, sizeof num, "%d", e->leave_days);
+	put(b, tx->event_leave, num);
+	buf_adds(b, "\n");
+	buf_adds(b, tx->event_rated[e->rated]);
+	buf_adds(b, "\n");
+	prose(b, tx->event_withdrawal[e->withdrawal != NULL &&
+	    strcmp(e->withdrawal, "annul") == 0]);
+	buf_adds(b, "\n\n");
+}
+
+/* Write one of the recipient's games of an event: its round, id,
+ * colour and opponent, and (after a withdrawal) what became of it. */
+static void
+event_game(const struct ctx *c, struct buf *b,
+    const struct notice_event_game *g)
+{
+	const struct texts	*tx = c->tx;
+	const char		*color = tx->color[g->color == CHESS_BLACK];
+	const char		*opp = g->opponent != NULL ? g->opponent : "?";
+	struct buf		 o = { 0 };
+	char			 round[24], id[24];
+
+	snprintf(round, sizeof round, "%d", g->round);
+	snprintf(id, sizeof id, "%" PRId64, g->game_id);
+	if (c->n->event->what != NOTICE_EVENT_WITHDRAWAL) {
+		put(b, tx->event_game, round, id, color, opp);
+		buf_adds(b, "\n");
+		return;
+	}
+	if (g->adjusted != NULL && strcmp(g->adjusted, "annulled") == 0)
+		buf_adds(&o, tx->event_outcome[0]);
+	else if (g->adjusted != NULL && *g->adjusted != '\0')
+		buf_adds(&o, tx->event_outcome[1]);
+	else
+		put(&o, tx->event_outcome[2], g->result != NULL ? g->result :
+		    "*");
+	prose(b, tx->event_outcome_game, round, id, color, opp,
+	    o.data != NULL ? o.data : "");
+	buf_adds(b, "\n");
+	buf_free(&o);
+}
+
+/* Write the body of an event's notice: the rules and the games at the
+ * start, the games with the withdrawn player, the standings at the end. */
+static void
+event_body(const struct ctx *c, struct buf *b)
+{
+	const struct notice_event	*e = c->n->event;
+	const struct texts		*tx = c->tx;
+	struct crosstable		 ct;
+	char				 pts[24], games[24], place[48];
+	size_t				 i;
+
+	if (e->what == NOTICE_EVENT_START) {
+		event_rules(c, b);
+		snprintf(games, sizeof games, "%zu", e->nmine);
+		put(b, tx->event_games, games);
+		buf_adds(b, "\n");
+	} else if (e->what == NOTICE_EVENT_WITHDRAWAL) {
+		prose(b, tx->event_withdrawal[e->withdrawal != NULL &&
+		    strcmp(e->withdrawal, "annul") == 0]);
+		buf_adds(b, "\n\n");
+	}
+	if (e->what != NOTICE_EVENT_END) {
+		for (i = 0; i < e->nmine; i++)
+			event_game(c, b, &e->mine[i]);
+		buf_adds(b, "\n");
+		if (e->what == NOTICE_EVENT_START) {
+			prose(b, tx->event_play, e->name);
+			buf_adds(b, "\n\n");
+		}
+		return;
+	}
+	if (e->own != NULL) {
+		crosstable_points(e->own->points2, false, pts, sizeof pts);
+		snprintf(games, sizeof games, "%u", e->own->played);
+		if (e->own->place_last > e->own->place)
+			snprintf(place, sizeof place, "%u-%u", e->own->place,
+			    e->own->place_last);
+		else
+			snprintf(place, sizeof place, "%u", e->own->place);
+		prose(b, tx->event_result, pts, games, place);
+		buf_adds(b, "\n\n");
+	}
+	if (e->standings != NULL) {
+		buf_adds(b, tx->event_standings);
+		buf_adds(b, "\n\n");
+		/* Drawn as it is: its columns must not be wrapped. */
+		ct = *e->standings;
+		ct.lang = c->lang;
+		crosstable_text(&ct, b);
+		buf_adds(b, "\n");
+	}
+}
+
 /* Write the body text. */
 static void
 body(const struct ctx *c, struct buf *b, const char *to_name)
@@ -844,6 +1037,8 @@ body(const struct ctx *c, struct buf *b, const char *to_name)
 	} else if (n->kind == NOTICE_DIGEST) {
 		for (i = 0; i < n->ndigest; i++)
 			digest_game(c, b, &n->digest[i]);
+	} else if (n->kind == NOTICE_EVENT) {
+		event_body(c, b);
 	} else if (n->kind == NOTICE_ACCOUNT) {
 		para(b, tx->account_after);
 		if (n->account_summary != NULL)
@@ -973,9 +1168,15 @@ notice_compose(const struct notice *n, struct notice_mail *out, char *err,
 		fail(err, errsize, "a digest needs at least one game", NULL);
 		goto out;
 	}
+	if (n->kind == NOTICE_EVENT && (n->event == NULL ||
+	    n->event->name == NULL || (unsigned)n->event->what > 2)) {
+		fail(err, errsize, "an event's notice needs its event", NULL);
+		goto out;
+	}
 	if (n->kind != NOTICE_HOWTO && n->kind != NOTICE_REFUSED &&
 	    n->kind != NOTICE_DIGEST && n->kind != NOTICE_ACCOUNT &&
-	    n->kind != NOTICE_EMAIL_CODE && (!c.game || c.rcpt < 0)) {
+	    n->kind != NOTICE_EMAIL_CODE && n->kind != NOTICE_EVENT &&
+	    (!c.game || c.rcpt < 0)) {
 		fail(err, errsize, "this notice needs a game and one of "
 		    "its players", NULL);
 		goto out;

@@ -53,6 +53,7 @@
 #include <stdint.h>
 
 #include "chess/chess.h"
+#include "event/crosstable.h"
 
 /* Size of a Message-ID (without <>) notice.c writes, with its NUL. */
 #define NOTICE_ID_SIZE		256
@@ -75,8 +76,69 @@ enum notice_kind {
 				   account (recipient -1, no game) */
 	NOTICE_EMAIL_CODE,	/* to a new address: the code that confirms
 				   it (recipient -1, no game) */
+	NOTICE_EVENT,		/* an event started, lost a player or
+				   ended (recipient -1, no game; `event`) */
 };
-#define NOTICE_KIND_COUNT	15
+#define NOTICE_KIND_COUNT	16
+
+/* What a NOTICE_EVENT tells a player of the event. */
+enum notice_event_what {
+	NOTICE_EVENT_START = 0,	/* the rules and the player's games */
+	NOTICE_EVENT_WITHDRAWAL,	/* a player withdrew: what became of
+					   the recipient's games with them */
+	NOTICE_EVENT_END,	/* the final standings and the player's own
+				   result */
+};
+
+/* One of the recipient's games in an event. */
+struct notice_event_game {
+	int64_t		 game_id;
+	int		 round;
+	int		 color;		/* the recipient's: CHESS_WHITE, ... */
+	const char	*opponent;	/* login name */
+	const char	*result;	/* "1-0" "0-1" "1/2-1/2" "*" */
+	const char	*adjusted;	/* "annulled", "white-withdrew",
+					   "black-withdrew", or "" */
+};
+
+/*
+ * The event of a NOTICE_EVENT: its name, its rules as stored (the
+ * texts of struct store_event), the recipient's games and, at the end,
+ * the standings. Borrowed for the call.
+ */
+struct notice_event {
+	enum notice_event_what		 what;
+	const char			*name;		/* "club-2026" */
+	const char			*title;		/* or NULL: the name */
+	const char			*format;	/* "round-robin",
+							   "double-round-robin",
+							   "match" */
+	int				 games;		/* of a match */
+	int				 nplayers;
+	const char			*time_control;	/* "3d/move" */
+	const char			*variant;	/* "standard",
+							   "chess960" */
+	int				 chess960;	/* the event's start
+							   number, or -1 */
+	bool				 chess960_pairing;
+	const char			*fen;		/* thematic, or NULL */
+	const char			*policy;	/* "auto", "claim" */
+	bool				 rated;
+	int				 draw_min_move;		/* 0: none */
+	int				 draw_offer_every;	/* 0: none */
+	int				 leave_days;	/* the event's or the
+							   server's */
+	const char			*withdrawal;	/* "lose", "annul" */
+	/* START: every game of the recipient; WITHDRAWAL: those with the
+	 * withdrawn player, as they stand after it; END: every game. */
+	const struct notice_event_game	*mine;
+	size_t				 nmine;
+	const char			*withdrawn;	/* WITHDRAWAL: who */
+	/* END: the standings, drawn in the recipient's language (its lang
+	 * is set by notice_compose()), and the recipient's row. */
+	const struct crosstable		*standings;
+	const struct standings_row	*own;
+};
 
 /* What a NOTICE_CONDITIONAL tells its owner. */
 enum notice_cond_event {
@@ -204,6 +266,9 @@ struct notice {
 	 * sign (account_summary), and when the code expires (deadline). */
 	const char		*account_action;
 	const char		*account_summary;
+
+	/* NOTICE_EVENT (recipient -1, game_id 0). */
+	const struct notice_event	*event;
 
 	/* NOTICE_DIGEST (recipient -1, game_id 0): the games, at least
 	 * one. */

@@ -149,6 +149,68 @@ const struct texts notice_texts_en = {
 	.placeholders = { "GAME", "PLY", "NAME", "MOVE" },
 	.winner = { "White wins", "Black wins", "draw", "no result" },
 	.refused_subject_re = "Re: ",
+	.subject_event = "[corrchess] Event %s: ",
+	.subject_event_what = {
+		[NOTICE_EVENT_START] = "it starts, your %s games",
+		[NOTICE_EVENT_WITHDRAWAL] = "%s withdrew",
+		[NOTICE_EVENT_END] = "final standings",
+	},
+	.event_intro = {
+		[NOTICE_EVENT_START] = "The event %s (%s) has started: %s. "
+		    "All its games start now, each with its own mail.",
+		[NOTICE_EVENT_WITHDRAWAL] = "%s has withdrawn from the event "
+		    "%s (%s).",
+		[NOTICE_EVENT_END] = "The event %s (%s) is over: its last "
+		    "game has ended.",
+	},
+	.event_format = {
+		"a round robin of %s players",
+		"a double round robin of %s players (each pair plays twice, "
+		    "once with each colour)",
+		"a match of %s games",
+	},
+	.event_rules = "The rules of every game:",
+	.event_variant = {
+		"Variant: standard chess.",
+		"Variant: Chess960, start position %s in every game.",
+		"Variant: Chess960, one start position for each pair of "
+		    "players.",
+		"Thematic start position: %s",
+	},
+	.event_draw_min = "No draw offer before move %s.",
+	.event_draw_every = "At most one draw offer per player every %s "
+	    "moves.",
+	.event_draw_none = "Draw offers: no rule beyond the Laws of Chess.",
+	.event_policy = {
+		"Repetitions and the fifty-move rule end the game by "
+		    "themselves.",
+		"Repetitions and the fifty-move rule must be claimed "
+		    "(\"claim-draw\").",
+	},
+	.event_leave = "Leave: %s days a calendar year.",
+	.event_rated = { "Not rated.", "Rated (Glicko-2)." },
+	.event_withdrawal = {
+		"If a player withdraws, their remaining games are lost.",
+		"If a player withdraws before half of their games are "
+		    "played, all their games are annulled; later, their "
+		    "remaining games are lost.",
+	},
+	.event_games = "Your games (%s):",
+	.event_game = "Round %s, game %s: you play %s against %s",
+	.event_play = "Each game has its own mail, which holds the statement "
+	    "to sign: reply to it to play, or use \"corrchess move GAME "
+	    "MOVE\". On the club's server, a game's page is /games/GAME and "
+	    "the event's is /events/%s. When the last game ends, every "
+	    "player gets the final standings.",
+	.event_outcome_game = "Round %s, game %s, with %s against %s: %s.",
+	.event_outcome = {
+		"annulled, it does not count",
+		"you win it by default (+)",
+		"played, its result stands (%s)",
+	},
+	.event_result = "Your result: %s points from %s games played, "
+	    "place %s.",
+	.event_standings = "Final standings:",
 };
 
 const struct texts notice_texts_fr = {
@@ -297,6 +359,75 @@ const struct texts notice_texts_fr = {
 	.winner = { "les Blancs gagnent", "les Noirs gagnent", "nulle",
 	    "sans résultat" },
 	.refused_subject_re = "Re: ",
+	.subject_event = "[corrchess] Épreuve %s : ",
+	.subject_event_what = {
+		[NOTICE_EVENT_START] = "elle commence, vos %s parties",
+		[NOTICE_EVENT_WITHDRAWAL] = "%s se retire",
+		[NOTICE_EVENT_END] = "classement final",
+	},
+	.event_intro = {
+		[NOTICE_EVENT_START] = "L'épreuve %s (%s) a commencé : %s. "
+		    "Toutes ses parties commencent maintenant, chacune avec "
+		    "son propre courriel.",
+		[NOTICE_EVENT_WITHDRAWAL] = "%s s'est retiré de l'épreuve %s "
+		    "(%s).",
+		[NOTICE_EVENT_END] = "L'épreuve %s (%s) est terminée : sa "
+		    "dernière partie a pris fin.",
+	},
+	.event_format = {
+		"un tournoi toutes rondes de %s joueurs",
+		"un tournoi toutes rondes en aller et retour de %s joueurs "
+		    "(chaque paire joue deux fois, une fois avec chaque "
+		    "couleur)",
+		"un match en %s parties",
+	},
+	.event_rules = "Les règles de chaque partie :",
+	.event_variant = {
+		"Variante : échecs classiques.",
+		"Variante : Chess960, position de départ %s dans chaque "
+		    "partie.",
+		"Variante : Chess960, une position de départ pour chaque "
+		    "paire de joueurs.",
+		"Position de départ thématique : %s",
+	},
+	.event_draw_min = "Aucune proposition de nulle avant le coup %s.",
+	.event_draw_every = "Au plus une proposition de nulle par joueur "
+	    "tous les %s coups.",
+	.event_draw_none = "Propositions de nulle : pas de règle au-delà des "
+	    "Règles du jeu.",
+	.event_policy = {
+		"Les répétitions et la règle des cinquante coups mettent fin "
+		    "à la partie d'elles-mêmes.",
+		"Les répétitions et la règle des cinquante coups doivent être "
+		    "réclamées (« claim-draw »).",
+	},
+	.event_leave = "Congé : %s jours par année civile.",
+	.event_rated = { "Non comptée pour le classement.",
+	    "Comptée pour le classement (Glicko-2)." },
+	.event_withdrawal = {
+		"Si un joueur se retire, ses parties restantes sont perdues.",
+		"Si un joueur se retire avant d'avoir joué la moitié de ses "
+		    "parties, toutes ses parties sont annulées ; plus tard, "
+		    "ses parties restantes sont perdues.",
+	},
+	.event_games = "Vos parties (%s) :",
+	.event_game = "Ronde %s, partie %s : vous avez les %s contre %s",
+	.event_play = "Chaque partie a son propre courriel, qui contient la "
+	    "déclaration à signer : répondez-y pour jouer, ou utilisez "
+	    "« corrchess move PARTIE COUP ». Sur le serveur du club, la page "
+	    "d'une partie est /games/PARTIE et celle de l'épreuve "
+	    "/events/%s. Quand la dernière partie se termine, chaque joueur "
+	    "reçoit le classement final.",
+	.event_outcome_game = "Ronde %s, partie %s, avec les %s contre %s : "
+	    "%s.",
+	.event_outcome = {
+		"annulée, elle ne compte pas",
+		"vous la gagnez par forfait (+)",
+		"jouée, son résultat reste acquis (%s)",
+	},
+	.event_result = "Votre résultat : %s points en %s parties jouées, "
+	    "place %s.",
+	.event_standings = "Classement final :",
 };
 
 /*

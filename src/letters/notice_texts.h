@@ -95,6 +95,36 @@ struct texts {
 	const char	*winner[4];	/* white wins, black wins, draw, no
 					   result */
 	const char	*refused_subject_re;
+
+	/* NOTICE_EVENT, by enum notice_event_what where there are three. */
+	const char	*subject_event;	/* title */
+	const char	*subject_event_what[3];	/* START: games; WITHDRAWAL:
+						   who; END: none */
+	const char	*event_intro[3];	/* START: title, name, format;
+						   WITHDRAWAL: who, title, name;
+						   END: title, name */
+	const char	*event_format[3];	/* round robin, double: players;
+						   match: games */
+	const char	*event_rules;
+	const char	*event_variant[4];	/* standard; Chess960: number;
+						   Chess960 per pairing;
+						   thematic: FEN */
+	const char	*event_draw_min;	/* move */
+	const char	*event_draw_every;	/* moves */
+	const char	*event_draw_none;
+	const char	*event_policy[2];	/* auto, claim */
+	const char	*event_leave;	/* days */
+	const char	*event_rated[2];	/* no, yes */
+	const char	*event_withdrawal[2];	/* lose, annul */
+	const char	*event_games;	/* count */
+	const char	*event_game;	/* round, game, colour, opponent */
+	const char	*event_play;	/* event name */
+	const char	*event_outcome_game;	/* round, game, colour,
+						   opponent, outcome */
+	const char	*event_outcome[3];	/* annulled, won by default,
+						   stands: result */
+	const char	*event_result;	/* points, games, place */
+	const char	*event_standings;
 };
 
 extern const struct texts notice_texts_en;

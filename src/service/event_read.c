@@ -172,19 +172,17 @@ event_standings(struct service_event *ev, struct service_error *err)
 	return rc;
 }
 
-/* Read an event with its standings. */
+/* Read an event by name from `st`, with its standings: for the readers
+ * (service_event_get()) and for the writer, inside its transaction. */
 int
-service_event_get(struct service *svc, const char *name,
+event_read(struct service *svc, struct store *st, const char *name,
     struct service_event *out, struct service_error *err)
 {
-	struct store		*st;
 	struct player_list	 pl = { 0 };
 	struct game_list	 gl = { 0 };
 	int			 rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if ((st = pool_get(svc, err)) == NULL)
-		return -1;
 	switch (store_event_get_by_name(st, name, &out->e)) {
 	case STORE_OK:
 		break;
@@ -214,10 +212,51 @@ service_event_get(struct service *svc, const char *name,
  out:
 	free(pl.v);
 	free(gl.v);
-	pool_put(svc, st);
 	if (rc != 0)
 		service_event_free(out);
 	return rc;
+}
+
+/* Read an event with its standings. */
+int
+service_event_get(struct service *svc, const char *name,
+    struct service_event *out, struct service_error *err)
+{
+	struct store	*st;
+	int		 rc;
+
+	memset(out, 0, sizeof *out);
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = event_read(svc, st, name, out, err);
+	pool_put(svc, st);
+	return rc;
+}
+
+/* Set up the crosstable of an event read with service_event_get(); the
+ * caller frees *players. -1 when out of memory. */
+int
+service_event_crosstable(const struct service_event *ev,
+    struct crosstable *ct, struct crosstable_player **players)
+{
+	struct crosstable_player	*pl;
+	size_t				 i;
+
+	memset(ct, 0, sizeof *ct);
+	if ((pl = calloc(ev->nplayers + 1, sizeof *pl)) == NULL)
+		return -1;
+	for (i = 0; i < ev->nplayers; i++) {
+		pl[i].name = ev->players[i].name;
+		pl[i].withdrawn = ev->players[i].withdrawn != 0;
+	}
+	ct->players = pl;
+	ct->nplayers = (unsigned)ev->nplayers;
+	ct->rules = &ev->rules;
+	ct->rows = ev->rows;
+	ct->grid = ev->grid;
+	ct->depth = ev->depth;
+	*players = pl;
+	return 0;
 }
 
 /* List events, newest first. */

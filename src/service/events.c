@@ -615,6 +615,11 @@ job_event_start(struct service *svc, struct job *j, int64_t now)
 		service_store_fail(j->err, svc->wstore, "start the event");
 		goto out;
 	}
+	if (event_notify_start(svc, e.name, now) != 0) {
+		service_store_fail(j->err, svc->wstore,
+		    "queue the event's mails");
+		goto out;
+	}
 	rc = 0;
  out:
 	free(pl.v);
@@ -688,6 +693,9 @@ event_finish_check(struct service *svc, struct store_event *e, int64_t now,
 	e->finished = now;
 	if (store_event_update(svc->wstore, e) != STORE_OK)
 		rc = service_store_fail(err, svc->wstore, "finish the event");
+	else if (event_notify_end(svc, e->name, now) != 0)
+		rc = service_store_fail(err, svc->wstore,
+		    "queue the event's final standings");
  out:
 	free(gl.v);
 	return rc;
@@ -758,15 +766,28 @@ job_event_withdraw(struct service *svc, struct job *j, int64_t now)
 			    "adjust the withdrawn player's games");
 			goto out;
 		}
-		if (strcmp(g->status, "ongoing") == 0 &&
-		    event_game_forfeit(svc, g->game_id, me->player_id, now,
-		    j->err) != 0)
-			goto out;
 	}
 	me->withdrawn = now;
 	if (store_event_player_set(svc->wstore, me) != STORE_OK) {
 		service_store_fail(j->err, svc->wstore, "withdraw the player");
 		goto out;
+	}
+	/* The others hear what became of their games with the player
+	 * before the games' own ends (and the event's, if it ends). */
+	if (event_notify_withdrawal(svc, e.name, me->player_id, now) != 0) {
+		service_store_fail(j->err, svc->wstore,
+		    "queue the withdrawal's mails");
+		goto out;
+	}
+	/* Those still being played end (gl holds them as they were). */
+	for (i = 0; i < gl.n; i++) {
+		g = &gl.v[i];
+		if ((g->white == me->player_id || g->black ==
+		    me->player_id) && g->adjusted[0] == '\0' &&
+		    strcmp(g->status, "ongoing") == 0 &&
+		    event_game_forfeit(svc, g->game_id, me->player_id, now,
+		    j->err) != 0)
+			goto out;
 	}
 	/* The games' ends may have finished the event; read it again. */
 	if (event_load(svc, ev->event, &e, j->err) != 0 ||

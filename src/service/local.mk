@@ -11,7 +11,8 @@ src_service_libservice_a_SOURCES = \
 	src/service/notify.c src/service/actions.c src/service/leave.c \
 	src/service/clock.c src/service/players.c src/service/games.c \
 	src/service/pgn.c src/service/mail.c src/service/events.c \
-	src/service/event_read.c src/service/doors.c \
+	src/service/event_read.c src/service/event_notices.c \
+	src/service/doors.c \
 	src/service/conditional.c src/service/self.c src/service/live.c \
 	src/service/ratings.c \
 	src/service/invitations.c src/service/admin.c

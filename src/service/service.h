@@ -34,6 +34,7 @@
 
 #include "game/game.h"
 #include "sig/sig.h"
+#include "event/crosstable.h"
 #include "event/standings.h"
 #include "store/store.h"
 
@@ -740,6 +741,10 @@ int service_event_edit(struct service *, const char *name,
 /* Read an event and compute its standings. */
 int service_event_get(struct service *, const char *name,
     struct service_event *out, struct service_error *);
+/* Set up the crosstable of an event read (borrowing from it) for
+ * crosstable_text(); the caller frees *players. -1: out of memory. */
+int service_event_crosstable(const struct service_event *,
+    struct crosstable *, struct crosstable_player **players);
 int service_event_list(struct service *, store_event_cb, void *arg,
     struct service_error *);
 /* Add or remove a player while the event has not started. */

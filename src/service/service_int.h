@@ -553,6 +553,15 @@ struct game_list {
 /* event_read.c */
 int	event_lists(struct store *, int64_t, struct player_list *,
 	    struct game_list *, struct service_error *);
+int	event_read(struct service *, struct store *, const char *,
+	    struct service_event *, struct service_error *);
+
+/* event_notices.c: the mails of an event's start, a withdrawal and its
+ * end, queued in the writer's transaction. */
+int	event_notify_start(struct service *, const char *, int64_t);
+int	event_notify_withdrawal(struct service *, const char *, int64_t,
+	    int64_t);
+int	event_notify_end(struct service *, const char *, int64_t);
 
 /* ratings.c */
 void	ratings_defaults(struct service_ratings *, const struct service_ratings *);
