@@ -8,7 +8,7 @@
 # and Postfix (SMTP, SMTPS, submission with STARTTLS and AUTH) from a
 # private directory, with nothing read or written under /etc. Postfix
 # delivers every domain into the Maildirs that Dovecot serves, for the
-# users corrchess, alice, bob and carol (whose IMAP has no MOVE).
+# users corrchess, alice, bob, carol (whose IMAP has no MOVE) and dave.
 #
 # usage: tests/mailenv.sh start DIR [dovecot|postfix]
 #        tests/mailenv.sh stop DIR [dovecot|postfix]
@@ -34,7 +34,7 @@ POSTFIX_SBIN=/usr/lib/postfix/sbin
 MAIL_UID=10000
 # carol's server has no MOVE (her IMAP CAPABILITY lists none): the
 # fallback of clients that file mail away.
-USERS="corrchess alice bob carol"
+USERS="corrchess alice bob carol dave"
 
 die() {
 	echo "mailenv: $*" >&2

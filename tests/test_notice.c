@@ -1027,6 +1027,7 @@ event_compose(const struct notice *n, char **subject, char **text)
 
 	m = compose(n);
 	check_crlf(m.data, m.len);
+	assert_non_null(strstr(m.data, "\r\nX-Corrchess-Event: club-2026\r\n"));
 	readback(&m, &rb);
 	*subject = g_strdup(g_mime_message_get_subject(rb.msg));
 	*text = g_strdup(rb.text);

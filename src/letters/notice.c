@@ -1266,6 +1266,9 @@ notice_compose(const struct notice *n, struct notice_mail *out, char *err,
 		g_mime_object_set_header(GMIME_OBJECT(msg), "X-Corrchess-Game",
 		    id, NULL);
 	}
+	if (n->kind == NOTICE_EVENT)
+		g_mime_object_set_header(GMIME_OBJECT(msg),
+		    "X-Corrchess-Event", n->event->name, NULL);
 
 	/* The text part. */
 	mixed = g_mime_multipart_new_with_subtype("mixed");

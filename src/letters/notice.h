@@ -22,7 +22,8 @@
  * From, To, Reply-To, Subject (RFC 2047-encoded when not ASCII), Date,
  * Message-ID, In-Reply-To and References, MIME-Version, Content-Language,
  * Auto-Submitted (RFC 3834, so vacation responders keep quiet) and
- * X-Corrchess-Game.
+ * X-Corrchess-Game (X-Corrchess-Event, the event's name, on an event's
+ * notice).
  *
  * The text shows the board from the recipient's side (ASCII, safe in any
  * mail reader), the last move, who is to move, the clocks and the deadline,

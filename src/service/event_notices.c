@@ -18,12 +18,11 @@
  * games' own notices (new game, moves, the end of each) go as for any
  * game. A player without an address gets none. Every mail of one event to
  * one player is in one thread, rooted at the start's Message-ID
- * "event-ID.PLAYER@DOMAIN".
+ * "event-NAME.PLAYER@DOMAIN" (an event's name is never reused).
  */
 
 #include "config.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +103,8 @@ event_notice_queue(struct service *svc, const struct service_event *ev,
 	notify_start(&n, NOTICE_EVENT, p->email, p->name,
 	    strcmp(p->lang, "fr") == 0 ? CHESS_LANG_FR : CHESS_LANG_EN);
 	n.event = ne;
-	snprintf(root, sizeof root, "event-%" PRId64 ".%s@%s", ev->e.id,
-	    p->name, svc->mail_domain);
+	snprintf(root, sizeof root, "event-%s.%s@%s", ev->e.name, p->name,
+	    svc->mail_domain);
 	n.thread_root = root;
 	if (ne->what == NOTICE_EVENT_START)
 		n.message_id = root;
