@@ -129,37 +129,14 @@ event_notice_read(struct service *svc, const char *name,
 	return 0;
 }
 
-/* Queue to every player of a started event its rules and their games. */
-int
-event_notify_start(struct service *svc, const char *name, int64_t now)
-{
-	struct service_event		 ev;
-	struct notice_event		 ne;
-	struct notice_event_game	*mine;
-	size_t				 i;
-	int				 rc = 0;
-
-	if (!svc->mail)
-		return 0;
-	if (event_notice_read(svc, name, &ev, &mine) != 0)
-		return -1;
-	event_notice_rules(svc, &ev, NOTICE_EVENT_START, &ne);
-	ne.mine = mine;
-	for (i = 0; i < ev.nplayers && rc == 0; i++) {
-		ne.nmine = event_notice_games(&ev, ev.players[i].player_id, 0,
-		    mine);
-		rc = event_notice_queue(svc, &ev, &ev.players[i], &ne, now);
-	}
-	free(mine);
-	service_event_free(&ev);
-	return rc;
-}
-
-/* Queue to every player still in the event what became of their games
- * with `withdrawn` (the player's id), as they stand now. */
-int
-event_notify_withdrawal(struct service *svc, const char *name,
-    int64_t withdrawn, int64_t now)
+/*
+ * Queue to the players of an event their games: at the start every
+ * player all of theirs; after the withdrawal of player `withdrawn`, each
+ * player still in it those against the one who left, as they stand now.
+ */
+static int
+event_notify_games(struct service *svc, const char *name,
+    enum notice_event_what what, int64_t withdrawn, int64_t now)
 {
 	struct service_event		 ev;
 	struct notice_event		 ne;
@@ -172,14 +149,15 @@ event_notify_withdrawal(struct service *svc, const char *name,
 		return 0;
 	if (event_notice_read(svc, name, &ev, &mine) != 0)
 		return -1;
-	event_notice_rules(svc, &ev, NOTICE_EVENT_WITHDRAWAL, &ne);
+	event_notice_rules(svc, &ev, what, &ne);
 	ne.mine = mine;
 	for (i = 0; i < ev.nplayers; i++)
 		if (ev.players[i].player_id == withdrawn)
 			ne.withdrawn = ev.players[i].name;
 	for (i = 0; i < ev.nplayers && rc == 0; i++) {
 		p = &ev.players[i];
-		if (p->player_id == withdrawn || p->withdrawn != 0)
+		if (what == NOTICE_EVENT_WITHDRAWAL && (p->player_id ==
+		    withdrawn || p->withdrawn != 0))
 			continue;
 		ne.nmine = event_notice_games(&ev, p->player_id, withdrawn,
 		    mine);
@@ -189,6 +167,23 @@ event_notify_withdrawal(struct service *svc, const char *name,
 	free(mine);
 	service_event_free(&ev);
 	return rc;
+}
+
+/* Queue to every player of a started event its rules and their games. */
+int
+event_notify_start(struct service *svc, const char *name, int64_t now)
+{
+	return event_notify_games(svc, name, NOTICE_EVENT_START, 0, now);
+}
+
+/* Queue to every player still in the event what became of their games
+ * with `withdrawn` (the player's id). */
+int
+event_notify_withdrawal(struct service *svc, const char *name,
+    int64_t withdrawn, int64_t now)
+{
+	return event_notify_games(svc, name, NOTICE_EVENT_WITHDRAWAL,
+	    withdrawn, now);
 }
 
 /* Queue to every player of a finished event the final standings and
