@@ -162,6 +162,11 @@ expect "text/plain game" 200
 check "text/plain: the board's top rank" grep -q '^8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜$' "$tmp/out"
 check "text/plain: the board's files" grep -q '^  a b c d e f g h$' "$tmp/out"
 check "text/plain: who moves" grep -q '^White to move (ply 0)' "$tmp/out"
+req GET "/api/v1/games/$g1" -H 'Accept: text/plain' -H 'Accept-Language: fr'
+check "text/plain in French: who moves" grep -q '^Au trait : Blancs (ply 0)$' \
+    "$tmp/out"
+check "text/plain in French: the statement to sign" grep -q \
+    '^Prochaine déclaration à signer :$' "$tmp/out"
 
 play "$g1" alice raw "move e4"
 play "$g1" bob ssh "move Nf6"
@@ -323,6 +328,28 @@ check "text/plain: the result" grep -q \
 check "text/plain: the moves" grep -q \
     '^Moves: 1. e4 Nf6 2. e5 d5 3. exd6 e6 4. dxc7 Qd5 5. cxb8=Q Rxb8 ' \
     "$tmp/out"
+# In French, by Accept-Language or ?lang=fr: the words, the termination
+# and the moves' letters (the board's figures are the same).
+req GET "/api/v1/games/$g1" -H 'Accept: text/plain' \
+    -H 'Accept-Language: fr-FR, fr;q=0.9, en;q=0.5'
+cp "$tmp/out" "$tmp/g1.fr.txt"
+check "text/plain in French: the title" grep -q \
+    "^Partie $g1 : alice (Blancs) c. bob (Noirs), Club championship\$" \
+    "$tmp/g1.fr.txt"
+check "text/plain in French: the final board" grep -q \
+    '^1 ♖ ♘ ♗ ♕ · ♖ ♔ ·$' "$tmp/g1.fr.txt"
+check "text/plain in French: the result" grep -q \
+    '^Partie terminée : 1/2-1/2 (triple répétition)$' \
+    "$tmp/g1.fr.txt"
+check "text/plain in French: the moves in French letters" grep -q \
+    '^Coups : 1. e4 Cf6 2. e5 d5 3. exd6 e6 4. dxc7 Dd5 5. cxb8=D Txb8 ' \
+    "$tmp/g1.fr.txt"
+req GET "/api/v1/games/$g1?lang=fr" -H 'Accept: text/plain'
+check "?lang=fr: the same French text" cmp -s "$tmp/out" "$tmp/g1.fr.txt"
+req GET "/api/v1/games/$g1?lang=en" -H 'Accept: text/plain' \
+    -H 'Accept-Language: fr'
+check "?lang=en before Accept-Language: English" grep -q \
+    '^Game over: 1/2-1/2 (threefold-repetition)$' "$tmp/out"
 
 # The PGN: tags, moves, the signed record.
 req GET "/api/v1/games/$g1/pgn"

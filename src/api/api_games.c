@@ -149,76 +149,106 @@ api_game_json(const struct service_game *g)
 	return o;
 }
 
-/* The text/plain summary of a game for curl users; malloc'd. */
+/*
+ * The text/plain summary of a game for curl users, in `lang`: the board's
+ * figures, the moves in that language's letters; malloc'd.
+ */
 static char *
-game_text(const struct service_game *g, size_t *lenp)
+game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 {
-	struct buf	 b = { 0 };
-	char		 board[RENDER_BOARD_MAX], fen[CHESS_FEN_MAX], t[64];
-	char		 stmt[256];
-	size_t		 i, n;
-	int		 c, turn = game_turn(&g->state);
+	static const char *const	 colors[2][2] = {
+					    { "White", "Black" },
+					    { "Blancs", "Noirs" } };
+	const struct chess_game		*cg = &g->state.chess;
+	const char *const		*color = colors[lang == CHESS_LANG_FR];
+	struct chess_position		 pos = cg->start;
+	struct buf			 b = { 0 };
+	char				 board[RENDER_BOARD_MAX];
+	char				 fen[CHESS_FEN_MAX], t[96];
+	char				 stmt[256], san[CHESS_SAN_MAX];
+	size_t				 i, n;
+	bool				 fr = lang == CHESS_LANG_FR;
+	int				 c, turn = game_turn(&g->state);
 
-	buf_addf(&b, "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n",
+	buf_addf(&b, fr ? "Partie %" PRId64 " : %s (Blancs) c. %s (Noirs)"
+	    "%s%s\n" : "Game %" PRId64 ": %s (White) v %s (Black)%s%s\n",
 	    g->row.id, g->row.white_name, g->row.black_name,
 	    g->row.event[0] ? ", " : "", g->row.event);
 	if (g->row.chess960 >= 0)
-		buf_addf(&b, "Chess960, starting position %d\n", g->row.chess960);
-	else if (g->state.chess.start.chess960)
+		buf_addf(&b, fr ? "Chess960, position de départ %d\n" :
+		    "Chess960, starting position %d\n", g->row.chess960);
+	else if (cg->start.chess960)
 		buf_adds(&b, "Chess960\n");
 	buf_adds(&b, "\n");
-	render_board(&g->state.chess.pos, true, false, board, sizeof board);
+	render_board_lang(&cg->pos, true, false, lang, board, sizeof board);
 	buf_adds(&b, board);
 	if (game_ongoing(&g->state))
-		buf_addf(&b, "\n%s to move (ply %zu)%s\n",
-		    turn == CHESS_WHITE ? "White" : "Black",
-		    game_ply(&g->state), g->state.draw_offer >= 0 ?
-		    ", a draw is offered" : "");
+		buf_addf(&b, fr ? "\nAu trait : %s (ply %zu)%s\n" :
+		    "\n%s to move (ply %zu)%s\n", color[turn],
+		    game_ply(&g->state), g->state.draw_offer < 0 ? "" : fr ?
+		    ", une nulle est proposée" : ", a draw is offered");
 	else
-		buf_addf(&b, "\nGame over: %s (%s)\n",
-		    game_result_name(g->state.result),
+		buf_addf(&b, fr ? "\nPartie terminée : %s (%s)\n" :
+		    "\nGame over: %s (%s)\n", game_result_name(g->state.result),
+		    fr ? game_termination_text(g->state.termination, lang) :
 		    game_termination_name(g->state.termination));
 	if (g->state.params.tc.kind != GAME_TC_NONE) {
 		for (c = 0; c < 2; c++) {
-			render_duration(game_time_left(&g->state, c, g->now), t,
-			    sizeof t);
-			buf_addf(&b, "%s clock: %s left",
-			    c == CHESS_WHITE ? "White" : "Black", t);
+			render_duration_lang(game_time_left(&g->state, c,
+			    g->now), lang, t, sizeof t);
+			buf_addf(&b, fr ? "Pendule des %s : il reste %s" :
+			    "%s clock: %s left", color[c], t);
 			if ((n = (size_t)game_moves_to_control(&g->state,
 			    c)) > 0)
-				buf_addf(&b, ", %zu move%s to the control", n,
-				    n == 1 ? "" : "s");
+				buf_addf(&b, fr ? ", %zu coup%s jusqu'au "
+				    "contrôle" : ", %zu move%s to the control",
+				    n, n == 1 ? "" : "s");
 			buf_adds(&b, "\n");
 		}
 		if (game_ongoing(&g->state)) {
-			render_time(game_deadline(&g->state), t, sizeof t);
-			buf_addf(&b, "Deadline: %s\n", t);
+			render_time_lang(game_deadline(&g->state), lang, t,
+			    sizeof t);
+			buf_addf(&b, fr ? "Délai : %s\n" : "Deadline: %s\n", t);
 		}
 	}
-	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
-	buf_addf(&b, "FEN: %s\nMoves:", fen);
-	for (i = 0; i < g->state.chess.nply; i++) {
-		n = i + (g->state.chess.start.side == CHESS_BLACK);
+	chess_fen_write(&cg->pos, fen, sizeof fen);
+	buf_addf(&b, fr ? "FEN : %s\nCoups :" : "FEN: %s\nMoves:", fen);
+	for (i = 0; i < cg->nply; i++) {
+		n = i + (cg->start.side == CHESS_BLACK);
 		if (i == 0 && n % 2 == 1)
-			buf_addf(&b, " %u...", g->state.chess.start.fullmove);
+			buf_addf(&b, " %u...", cg->start.fullmove);
 		else if (n % 2 == 0)
-			buf_addf(&b, " %zu.",
-			    g->state.chess.start.fullmove + n / 2);
-		buf_addf(&b, " %s", g->san[i]);
+			buf_addf(&b, " %zu.", cg->start.fullmove + n / 2);
+		chess_move_san(&pos, cg->moves[i], lang, san, sizeof san);
+		buf_addf(&b, " %s", san);
+		chess_position_make(&pos, cg->moves[i]);
 	}
 	buf_adds(&b, "\n");
 	if (g->cond != NULL) {
-		buf_addf(&b, "\nYour conditional moves (%s", g->cond->status);
+		buf_addf(&b, fr ? "\nVos coups conditionnels (%s" :
+		    "\nYour conditional moves (%s", g->cond->status);
 		if (g->cond->reason[0] != '\0')
 			buf_addf(&b, ": %s", g->cond->reason);
-		buf_addf(&b, "; %d played, %zu lines left):\n  %s\n",
-		    g->cond->played, g->cond->left, g->cond->lines);
+		buf_addf(&b, fr ? " ; %d joués, %zu lignes restantes) :\n"
+		    "  %s\n" :
+		    "; %d played, %zu lines left):\n  %s\n", g->cond->played,
+		    g->cond->left, g->cond->lines);
 	}
 	if (game_ongoing(&g->state)) {
 		next_statement(g, stmt, sizeof stmt);
-		buf_addf(&b, "\nNext statement to sign:\n%smove ...\n", stmt);
+		buf_addf(&b, fr ? "\nProchaine déclaration à signer :\n%s"
+		    "move ...\n" : "\nNext statement to sign:\n%smove ...\n",
+		    stmt);
 	}
 	return buf_take(&b, lenp);
+}
+
+/* The language of a text answer: ?lang=, else Accept-Language. */
+static enum chess_lang
+text_lang(struct http_request *req)
+{
+	return web_lang(http_request_query(req, "lang"),
+	    http_request_header(req, "Accept-Language"));
 }
 
 /* Add a game's auth rule and the doors its players opened to its JSON:
@@ -258,13 +288,14 @@ respond_game(struct http_request *req, struct http_response *resp,
 	size_t			 len;
 
 	if (http_request_wants_text(req)) {
-		if ((text = game_text(g, &len)) == NULL) {
+		if ((text = game_text(g, text_lang(req), &len)) == NULL) {
 			http_respond_error(resp, 500, "internal",
 			    "out of memory");
 			return;
 		}
 		http_respond_data(resp, status, "text/plain; charset=utf-8",
 		    text, len);
+		http_response_header(resp, "Vary", "Accept-Language");
 		free(text);
 		return;
 	}
@@ -426,8 +457,9 @@ render_game(const struct service_game *g, enum service_render kind,
 	json_t	*o;
 	char	*text;
 
-	if (kind == SERVICE_RENDER_TEXT)
-		return game_text(g, lenp);
+	if (kind == SERVICE_RENDER_TEXT || kind == SERVICE_RENDER_TEXT_FR)
+		return game_text(g, kind == SERVICE_RENDER_TEXT_FR ?
+		    CHESS_LANG_FR : CHESS_LANG_EN, lenp);
 	if ((o = api_game_json(g)) == NULL)
 		return NULL;
 	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
@@ -498,10 +530,11 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	int64_t			 id = http_request_param_int(req, "id");
 	int			 rc;
 
-	if (api_query_refused(req, resp, ""))
+	if (api_query_refused(req, resp, "lang"))
 		return;
-	kind = http_request_wants_text(req) ? SERVICE_RENDER_TEXT :
-	    SERVICE_RENDER_JSON;
+	kind = !http_request_wants_text(req) ? SERVICE_RENDER_JSON :
+	    text_lang(req) == CHESS_LANG_FR ? SERVICE_RENDER_TEXT_FR :
+	    SERVICE_RENDER_TEXT;
 	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
 	    &err)) < 0) {
 		api_error(resp, &err);
@@ -522,10 +555,11 @@ api_game_get(struct http_request *req, struct http_response *resp,
 			return;
 		}
 	}
-	if (kind == SERVICE_RENDER_TEXT)
+	if (kind != SERVICE_RENDER_JSON) {
 		http_respond_data(resp, 200, "text/plain; charset=utf-8", kept,
 		    len);
-	else if ((out = game_json_finish(user, &row, kept, len, &olen,
+		http_response_header(resp, "Vary", "Accept-Language");
+	} else if ((out = game_json_finish(user, &row, kept, len, &olen,
 	    &err)) == NULL)
 		api_error(resp, &err);
 	else

@@ -220,8 +220,9 @@ enum service_render {
 	SERVICE_RENDER_PAGE_FR = 3,	/* in French */
 	SERVICE_RENDER_PAGE_EN_FLIP = 4,	/* the board turned, English */
 	SERVICE_RENDER_PAGE_FR_FLIP = 5,	/* the board turned, French */
+	SERVICE_RENDER_TEXT_FR = 6,	/* the text/plain view in French */
 };
-#define SERVICE_RENDER_KINDS	6
+#define SERVICE_RENDER_KINDS	7
 
 /* The bytes of game `id`'s answer of `kind`: 1 with a copy in *bytes
  * (the caller frees it), 0 when none is kept for the game as it stands
