@@ -85,9 +85,14 @@ says "?stauts named" \
     "unknown query parameter stauts; did you mean status?"
 req GET '/api/v1/games?player=alice&limit=5'
 expect "a listing with known parameters" 200
-req GET '/api/v1/games/1?lang=fr'
+req GET '/api/v1/games/1?lnag=fr'
 expect "a game with a parameter it does not take" 400 bad-request
-says "?lang named" "unknown query parameter lang: this resource takes none"
+says "?lnag named" "unknown query parameter lnag; did you mean lang?"
+req GET '/api/v1/games/1?lang=fr'
+expect "a game with ?lang=fr (the text view's language)" 200
+admin GET '/api/v1/players?flip=1'
+expect "a listing that takes no parameter" 400 bad-request
+says "?flip named" "unknown query parameter flip: this resource takes none"
 
 # --- ICCF clocks: the moves to the next control beside the time --------
 
