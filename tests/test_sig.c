@@ -1486,7 +1486,7 @@ test_strerror(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = SIG_OK; i <= SIG_EPLAYER_GAME; i++) {
+	for (i = SIG_OK; i <= SIG_EAGENT_REFUSED; i++) {
 		assert_string_not_equal(sig_strerror((enum sig_error)i),
 		    "unknown error");
 		for (j = SIG_OK; j < i; j++)

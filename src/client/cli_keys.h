@@ -12,8 +12,8 @@
 
 /*
  * What the commands that sign use (cli_keys.c): finding and reading the
- * secret key file, building a statement as the server checks it, and
- * signing it. Every function writes a sentence for the user into `err`
+ * key file, building a statement as the server checks it, and signing it,
+ * with the key itself or through ssh-agent (cli_agent.h). Every function writes a sentence for the user into `err`
  * (size `errsize`) when it fails; nothing here prints or exits.
  */
 
@@ -26,12 +26,38 @@
 #include "sig/sig.h"
 
 /*
- * Read a secret key file: our own or an unencrypted OpenSSH Ed25519 key.
- * Returns 0, or -1 with a sentence naming the file (missing, encrypted,
- * another key type...).
+ * A key to sign with: read from its file (SIG_KEYFILE_SECRET), or held by
+ * ssh-agent when the file is a public key or a private key protected by a
+ * passphrase (SIG_KEYFILE_PUBLIC, SIG_KEYFILE_LOCKED). A plain value,
+ * filled by cli_keys_open() and wiped by cli_keys_close().
  */
-int cli_keys_load(const char *path, uint8_t sk[SIG_SECKEY_BYTES],
-    char *err, size_t errsize);
+struct cli_signer {
+	enum sig_keyfile_kind	kind;
+	uint8_t			sk[SIG_SECKEY_BYTES];	/* SECRET only */
+	uint8_t			pk[SIG_PUBKEY_BYTES];
+	char			sock[108];	/* the agent's SSH_AUTH_SOCK */
+};
+
+/*
+ * Open the key of file `path` for signing: a secret key file (ours or an
+ * unencrypted OpenSSH Ed25519 key) is read; for a public key file or a
+ * passphrase-protected key, the agent of SSH_AUTH_SOCK must hold the key,
+ * which is asked now, before anything is sent. Returns 0, or -1 with a
+ * sentence naming the file (missing, another key type, no agent, the
+ * agent lacks the key: its fingerprint and 'ssh-add'...).
+ */
+int cli_keys_open(const char *path, struct cli_signer *sg, char *err,
+    size_t errsize);
+
+/*
+ * Sign `st` with the signer's key and write the signed text, NUL-
+ * terminated, into buf (SIG_SIGNED_SIZE is enough). 0 or -1.
+ */
+int cli_keys_sign(const struct cli_signer *sg, const struct sig_statement *st,
+    enum sig_form form, char *buf, size_t size, char *err, size_t errsize);
+
+/* Wipe the signer (its secret key); for any signer, opened or not. */
+void cli_keys_close(struct cli_signer *sg);
 
 /* Write the signing key's path (`key`, or the default when NULL) into
  * keypath and start libsodium; 0, or -1 with a reason. */
@@ -44,13 +70,5 @@ int cli_keys_path(const char *key, char *keypath, size_t size, char *err,
  */
 int cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
     const char *player, const char *action, char *err, size_t errsize);
-
-/*
- * Sign `st` with the key in file `keypath` and write the signed text,
- * NUL-terminated, into buf (SIG_SIGNED_SIZE is enough). The secret key is
- * wiped from memory before returning. 0 or -1.
- */
-int cli_keys_sign_statement(const char *keypath, const struct sig_statement *st,
-    enum sig_form form, char *buf, size_t size, char *err, size_t errsize);
 
 #endif /* CORRCHESS_CLI_KEYS_H */

@@ -531,12 +531,12 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	struct sig_action	 a;
 	enum sig_error		 e = SIG_OK;
 	json_t			*j = NULL;
-	uint8_t			 sk[SIG_SECKEY_BYTES];
+	struct cli_signer	 sg;
 	char			 err[CLI_ERR_SIZE], keypath[4096];
 	char			 signed_text[SIG_SIGNED_SIZE], path[80];
 	int			 rc;
 
-	sodium_memzero(sk, sizeof sk);
+	memset(&sg, 0, sizeof sg);
 	if (o->cf.player == NULL)
 		return cli_usage(self, "no player name: give -p NAME, or set "
 		    "'player =' in the configuration file");
@@ -550,7 +550,7 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
 	    sizeof err) == -1)
 		goto fail;
-	if (cli_keys_load(keypath, sk, err, sizeof err) == -1)
+	if (cli_keys_open(keypath, &sg, err, sizeof err) == -1)
 		goto fail;
 
 	if ((rc = cmd_game_fetch(self, o->cf.server, id, &j)) !=
@@ -559,13 +559,10 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	if (cmd_game_read(j, &g, err, sizeof err) == -1 ||
 	    cmd_game_check(&g, j, o->cf.player, &a, err, sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, g.ply, o->cf.player, action, err,
-	    sizeof err) == -1)
+	    sizeof err) == -1 ||
+	    cli_keys_sign(&sg, &st, SIG_FORM_RAW, signed_text,
+	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;
-	if (sig_statement_sign(&st, sk, SIG_FORM_RAW, signed_text,
-	    sizeof signed_text, &e) == -1) {
-		snprintf(err, sizeof err, "cannot sign: %s", sig_strerror(e));
-		goto fail;
-	}
 
 	snprintf(path, sizeof path, "/api/v1/games/%llu/actions",
 	    (unsigned long long)id);
@@ -594,7 +591,7 @@ fail:
 	cli_error(self, "%s", err);
 	rc = CLI_EXIT_FAIL;
 out:
-	sodium_memzero(sk, sizeof sk);
+	cli_keys_close(&sg);
 	cli_http_reply_free(&r);
 	json_decref(j);
 	return rc;

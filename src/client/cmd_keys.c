@@ -238,12 +238,14 @@ cmd_keys_sign(const struct cli_cmd *self, int argc, char **argv)
 	struct cmd_keys_sign_opts o = { NULL, NULL, SIG_FORM_RAW };
 	struct cli_conf		 cf;
 	struct sig_statement	 st;
+	struct cli_signer	 sg;
 	char			 err[CLI_ERR_SIZE], keypath[4096];
 	char			 out[SIG_SIGNED_SIZE];
 	char			*action = NULL;
 	uint64_t		 game, ply;
 	int			 ind, rc;
 
+	memset(&sg, 0, sizeof sg);
 	if ((rc = cli_conf_options(self, argc, argv, opts, &cf,
 	    cmd_keys_sign_option, &o, &ind)) != CLI_EXIT_OK)
 		goto out;
@@ -279,7 +281,8 @@ cmd_keys_sign(const struct cli_cmd *self, int argc, char **argv)
 		goto fail;
 	if (cli_keys_statement(&st, game, ply, cf.player, action, err,
 	    sizeof err) == -1 ||
-	    cli_keys_sign_statement(keypath, &st, o.form, out, sizeof out, err,
+	    cli_keys_open(keypath, &sg, err, sizeof err) == -1 ||
+	    cli_keys_sign(&sg, &st, o.form, out, sizeof out, err,
 	    sizeof err) == -1)
 		goto fail;
 	fputs(out, stdout);
@@ -289,6 +292,7 @@ fail:
 	cli_error(self, "%s", err);
 	rc = CLI_EXIT_FAIL;
 out:
+	cli_keys_close(&sg);
 	free(action);
 	cli_conf_free(&cf);
 	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;

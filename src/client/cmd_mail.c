@@ -184,14 +184,18 @@ cmd_mail_make(const struct cli_cmd *self, struct cmd_mail_opts *o,
 	struct cli_http_reply	 r = { 0 };
 	struct cmd_mail_game	 g;
 	struct sig_statement	 st;
+	struct cli_signer	 sg;
 	const char		*color;
 	char			 err[CLI_ERR_SIZE], keypath[4096], path[64];
 	char			 signed_text[SIG_SIGNED_SIZE];
 	char			*action = NULL;
 	int			 rc = CLI_EXIT_FAIL;
 
+	memset(&sg, 0, sizeof sg);
+	/* The key first: no need to ask the server when we cannot sign. */
 	if (cli_keys_path(o->cf.key, keypath, sizeof keypath, err,
-	    sizeof err) == -1)
+	    sizeof err) == -1 ||
+	    cli_keys_open(keypath, &sg, err, sizeof err) == -1)
 		goto fail;
 	if (asprintf(&action, "move %s%s", move, o->offer_draw ?
 	    " offer-draw" : "") == -1) {
@@ -218,7 +222,7 @@ cmd_mail_make(const struct cli_cmd *self, struct cmd_mail_opts *o,
 	    sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, (uint64_t)g.ply, o->cf.player, action,
 	    err, sizeof err) == -1 ||
-	    cli_keys_sign_statement(keypath, &st, o->form, signed_text,
+	    cli_keys_sign(&sg, &st, o->form, signed_text,
 	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;
 	cmd_mail_print(o, id, &g, color, move, signed_text);
@@ -231,6 +235,7 @@ cmd_mail_make(const struct cli_cmd *self, struct cmd_mail_opts *o,
 fail:
 	cli_error(self, "%s", err);
 out:
+	cli_keys_close(&sg);
 	free(action);
 	cli_http_reply_free(&r);
 	return rc;

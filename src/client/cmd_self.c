@@ -109,19 +109,18 @@ self_submit(const struct cli_cmd *self, const struct cli_conf *cf,
 {
 	struct cli_http_reply	 r = { 0 };
 	struct sig_statement	 st;
-	enum sig_error		 e = SIG_OK;
+	struct cli_signer	 sg;
 	json_t			*ply;
-	uint8_t			 sk[SIG_SECKEY_BYTES];
 	char			 err[CLI_ERR_SIZE], keypath[4096], path[96];
 	char			 signed_text[SIG_SIGNED_SIZE];
 	int			 rc = CLI_EXIT_FAIL;
 
-	sodium_memzero(sk, sizeof sk);
+	memset(&sg, 0, sizeof sg);
 	if (cf->player == NULL)
 		return cli_usage(self, "no player name: give -p NAME, or set "
 		    "'player =' in the configuration file");
 	if (cli_keys_path(cf->key, keypath, sizeof keypath, err,
-	    sizeof err) == -1 || cli_keys_load(keypath, sk, err,
+	    sizeof err) == -1 || cli_keys_open(keypath, &sg, err,
 	    sizeof err) == -1)
 		goto fail;
 	if (cli_http_start(self) == -1)
@@ -142,13 +141,10 @@ self_submit(const struct cli_cmd *self, const struct cli_conf *cf,
 		goto fail;
 	}
 	if (cli_keys_statement(&st, 0, (uint64_t)json_integer_value(ply),
-	    cf->player, action, err, sizeof err) == -1)
+	    cf->player, action, err, sizeof err) == -1 ||
+	    cli_keys_sign(&sg, &st, SIG_FORM_RAW, signed_text,
+	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;
-	if (sig_statement_sign(&st, sk, SIG_FORM_RAW, signed_text,
-	    sizeof signed_text, &e) == -1) {
-		snprintf(err, sizeof err, "cannot sign: %s", sig_strerror(e));
-		goto fail;
-	}
 	cli_http_reply_free(&r);
 	snprintf(path, sizeof path, "/api/v1/players/%s/actions", cf->player);
 	if (cli_http_request(cf->server, "POST", path, signed_text,
@@ -165,7 +161,7 @@ self_submit(const struct cli_cmd *self, const struct cli_conf *cf,
  fail:
 	cli_error(self, "%s", err);
  out:
-	sodium_memzero(sk, sizeof sk);
+	cli_keys_close(&sg);
 	cli_http_reply_free(&r);
 	cli_http_stop();
 	return rc;

@@ -11,6 +11,7 @@ src_corrchess_SOURCES = \
 	src/client/cli_conf.h src/client/cli_conf.c \
 	src/client/cli_http.h src/client/cli_http.c \
 	src/client/cli_keys.h src/client/cli_keys.c \
+	src/client/cli_agent.h src/client/cli_agent.c \
 	src/client/cmd_rules.h src/client/cmd_rules.c \
 	src/client/cmd_bench.h src/client/cmd_bench.c \
 	src/client/cmd_keys.h src/client/cmd_keys.c \

@@ -292,7 +292,7 @@ out:
 /* Parse the binary openssh-key-v1 structure. */
 static int
 openssh_key_parse(const uint8_t *p, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
-    enum sig_error *err)
+    uint8_t pkout[SIG_PUBKEY_BYTES], enum sig_error *err)
 {
 	struct wire_rd r = { p, len, 0 }, pr;
 	const uint8_t *magic, *cipher, *kdf, *kdfopt, *pb, *priv, *type, *pk;
@@ -310,15 +310,18 @@ openssh_key_parse(const uint8_t *p, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
 	    wire_rd_string(&r, &kdfopt, &kdfoptlen) != 0 ||
 	    wire_rd_u32(&r, &nkeys) != 0)
 		return sig_fail(err, SIG_EKEY_FORMAT);
-	if (!wire_str_is(cipher, cipherlen, "none") ||
-	    !wire_str_is(kdf, kdflen, "none"))
-		return sig_fail(err, SIG_EKEY_ENCRYPTED);
 	if (nkeys != 1)
 		return sig_fail(err, SIG_EKEY_FORMAT);
+	/* The public key is outside the encryption: a locked key names its
+	 * public half, which ssh-agent may hold. */
 	if (wire_rd_string(&r, &pb, &pblen) != 0)
 		return sig_fail(err, SIG_EKEY_FORMAT);
 	if (wire_pubblob_parse(pb, pblen, pubkey, err) != 0)
 		return -1;
+	memcpy(pkout, pubkey, SIG_PUBKEY_BYTES);
+	if (!wire_str_is(cipher, cipherlen, "none") ||
+	    !wire_str_is(kdf, kdflen, "none"))
+		return sig_fail(err, SIG_EKEY_ENCRYPTED);
 	if (wire_rd_string(&r, &priv, &privlen) != 0 || r.off != r.len ||
 	    privlen % 8 != 0)
 		return sig_fail(err, SIG_EKEY_FORMAT);
@@ -349,10 +352,11 @@ openssh_key_parse(const uint8_t *p, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
 	return sig_ok(err);
 }
 
-/* Read a secret key from text (OpenSSH private key or raw base64). */
-int
-sig_seckey_parse(const char *text, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
-    enum sig_error *err)
+/* Read a secret key from text; *pk is its public half, also when the
+ * OpenSSH key is encrypted (SIG_EKEY_ENCRYPTED). */
+static int
+seckey_parse(const char *text, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
+    uint8_t pk[SIG_PUBKEY_BYTES], enum sig_error *err)
 {
 	struct wire_lines it;
 	const char *l;
@@ -414,12 +418,10 @@ sig_seckey_parse(const char *text, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
 		goto out;
 	}
 	if (done) {
-		r = openssh_key_parse(bin, binlen, sk, err);
+		r = openssh_key_parse(bin, binlen, sk, pk, err);
 		goto out_set;
 	}
 	if (binlen == SIG_SEED_BYTES) {
-		uint8_t pk[SIG_PUBKEY_BYTES];
-
 		if (crypto_sign_seed_keypair(pk, sk, bin) != 0) {
 			e = SIG_ECRYPTO;
 			goto out;
@@ -430,6 +432,7 @@ sig_seckey_parse(const char *text, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
 			goto out;
 		}
 		memcpy(sk, bin, SIG_SECKEY_BYTES);
+		memcpy(pk, bin + SIG_SEED_BYTES, SIG_PUBKEY_BYTES);
 	} else {
 		e = SIG_EKEY_LEN;
 		goto out;
@@ -446,22 +449,27 @@ out_set:
 	return r;
 }
 
-/* Read a secret key file. */
+/* Read a secret key from text (OpenSSH private key or raw base64). */
 int
-sig_seckey_read(const char *path, uint8_t sk[SIG_SECKEY_BYTES],
+sig_seckey_parse(const char *text, size_t len, uint8_t sk[SIG_SECKEY_BYTES],
     enum sig_error *err)
 {
-	char *buf = NULL;
+	uint8_t pk[SIG_PUBKEY_BYTES];
+
+	return seckey_parse(text, len, sk, pk, err);
+}
+
+/* Read a key file of at most SIG_KEYFILE_MAX bytes into buf (that size and
+ * one more); *lenp is its length. */
+static int
+keyfile_slurp(const char *path, char *buf, size_t *lenp, enum sig_error *err)
+{
 	size_t len = 0;
 	ssize_t n;
-	int fd = -1, r = -1, saved;
+	int fd, r = -1, saved;
 
-	if ((buf = sodium_malloc(SIG_KEYFILE_MAX + 1)) == NULL)
-		return sig_fail(err, SIG_ECRYPTO);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-		sig_fail(err, SIG_EIO);
-		goto out;
-	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return sig_fail(err, SIG_EIO);
 	for (;;) {
 		n = read(fd, buf + len, SIG_KEYFILE_MAX + 1 - len);
 		if (n < 0) {
@@ -478,11 +486,70 @@ sig_seckey_read(const char *path, uint8_t sk[SIG_SECKEY_BYTES],
 			goto out;
 		}
 	}
-	r = sig_seckey_parse(buf, len, sk, err);
+	*lenp = len;
+	r = sig_ok(err);
 out:
 	saved = errno;
-	if (fd != -1)
-		close(fd);
+	close(fd);
+	errno = saved;
+	return r;
+}
+
+/* Read a secret key file. */
+int
+sig_seckey_read(const char *path, uint8_t sk[SIG_SECKEY_BYTES],
+    enum sig_error *err)
+{
+	enum sig_keyfile_kind kind;
+	uint8_t pk[SIG_PUBKEY_BYTES];
+
+	if (sig_keyfile_read(path, &kind, sk, pk, err) != 0)
+		return -1;
+	if (kind == SIG_KEYFILE_LOCKED)
+		return sig_fail(err, SIG_EKEY_ENCRYPTED);
+	if (kind == SIG_KEYFILE_PUBLIC)
+		return sig_fail(err, SIG_EKEY_FORMAT);
+	return 0;
+}
+
+/* Read a key file for signing: a secret key, a locked one or a public key. */
+int
+sig_keyfile_read(const char *path, enum sig_keyfile_kind *kind,
+    uint8_t sk[SIG_SECKEY_BYTES], uint8_t pk[SIG_PUBKEY_BYTES],
+    enum sig_error *err)
+{
+	enum sig_error e = SIG_OK, pe = SIG_OK;
+	char *buf;
+	size_t len = 0;
+	int r = -1, saved;
+
+	if ((buf = sodium_malloc(SIG_KEYFILE_MAX + 1)) == NULL)
+		return sig_fail(err, SIG_ECRYPTO);
+	if (keyfile_slurp(path, buf, &len, err) != 0)
+		goto out;
+	if (seckey_parse(buf, len, sk, pk, &e) == 0) {
+		*kind = SIG_KEYFILE_SECRET;
+		r = sig_ok(err);
+	} else if (e == SIG_EKEY_ENCRYPTED) {
+		*kind = SIG_KEYFILE_LOCKED;
+		sodium_memzero(sk, SIG_SECKEY_BYTES);
+		r = sig_ok(err);
+	} else if (e == SIG_EKEY_FORMAT) {
+		/* An OpenSSH public key file: its one line. */
+		buf[len] = '\0';
+		buf[strcspn(buf, "\r\n")] = '\0';
+		if (sig_pubkey_parse(buf, pk, &pe) == 0) {
+			*kind = SIG_KEYFILE_PUBLIC;
+			sodium_memzero(sk, SIG_SECKEY_BYTES);
+			r = sig_ok(err);
+		} else
+			sig_fail(err, pe == SIG_EKEY_TYPE ? pe : e);
+	} else
+		sig_fail(err, e);
+out:
+	saved = errno;
+	if (r != 0)
+		sodium_memzero(sk, SIG_SECKEY_BYTES);
 	sodium_free(buf);
 	errno = saved;
 	return r;

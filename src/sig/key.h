@@ -83,4 +83,23 @@ int sig_seckey_parse(const char *text, size_t len,
 int sig_seckey_read(const char *path, uint8_t sk[SIG_SECKEY_BYTES],
     enum sig_error *err);
 
+/* What a key file given for signing holds. */
+enum sig_keyfile_kind {
+	SIG_KEYFILE_SECRET = 0,	/* a secret key: sk and pk */
+	SIG_KEYFILE_LOCKED,	/* an OpenSSH private key protected by a
+				   passphrase: pk only, from the key's
+				   unencrypted header */
+	SIG_KEYFILE_PUBLIC,	/* a public key line (a .pub file): pk only */
+};
+
+/*
+ * Read a key file for signing: a secret key as sig_seckey_read() reads it,
+ * or a key whose secret half is elsewhere (held by ssh-agent): an encrypted
+ * OpenSSH Ed25519 private key or a public key file. Writes *kind, pk and,
+ * for SIG_KEYFILE_SECRET, sk (zeroed otherwise).
+ */
+int sig_keyfile_read(const char *path, enum sig_keyfile_kind *kind,
+    uint8_t sk[SIG_SECKEY_BYTES], uint8_t pk[SIG_PUBKEY_BYTES],
+    enum sig_error *err);
+
 #endif /* CORRCHESS_SIG_KEY_H */

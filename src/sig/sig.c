@@ -98,7 +98,7 @@ sig_strerror(enum sig_error e)
 	case SIG_EKEY_FORMAT:
 		return "malformed key: give 'ssh-ed25519 AAAA... comment', an OpenSSH private key file, or base64";
 	case SIG_EKEY_ENCRYPTED:
-		return "the private key is protected by a passphrase: use ssh-keygen -Y sign with it, or remove the passphrase (ssh-keygen -p)";
+		return "the private key is protected by a passphrase, which corrchess does not read: hold the key in ssh-agent (ssh-add) to sign with it, or remove the passphrase (ssh-keygen -p)";
 	case SIG_EKEY_CORRUPT:
 		return "the private key file is damaged (its parts do not match)";
 	case SIG_ESPACE:
@@ -111,6 +111,10 @@ sig_strerror(enum sig_error e)
 		return "the cryptography library failed";
 	case SIG_EPLAYER_GAME:
 		return "a statement about yourself (add-key, revoke-key, set, email, confirm-email, show-settings) says 'game: 0', and a game's action names its game";
+	case SIG_EAGENT:
+		return "ssh-agent's answer is malformed (is SSH_AUTH_SOCK an ssh-agent?)";
+	case SIG_EAGENT_REFUSED:
+		return "ssh-agent refused (a key added with 'ssh-add -c' needs a confirmation; a locked agent needs 'ssh-add -X')";
 	}
 	return "unknown error";
 }

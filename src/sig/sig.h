@@ -23,6 +23,7 @@
  *	sig/sshsig.h	 sig/sshsig.c	 OpenSSH SSHSIG blocks
  *	sig/statement.h	 sig/statement.c the statement: parse, build, sign
  *	sig/proof.h	 sig/proof.c	 a record's proof in a PGN comment
+ *	sig/agent.h	 sig/agent.c	 ssh-agent's messages (no I/O)
  *	(sig/wire.h	 sig/wire.c	 encodings the files share; internal)
  *
  * Conventions (libsodium's): the caller owns every buffer; fixed sizes are
@@ -130,6 +131,9 @@ enum sig_error {
 	/* a statement's fields together */
 	SIG_EPLAYER_GAME,	/* game 0 with a game's action, or a player's
 				   own action with a game number */
+	/* ssh-agent */
+	SIG_EAGENT,		/* the agent's answer is malformed */
+	SIG_EAGENT_REFUSED,	/* the agent answered FAILURE */
 };
 
 /* The two forms of a statement's signature. */
@@ -144,6 +148,7 @@ enum sig_form {
 #include "sig/sshsig.h"
 #include "sig/statement.h"
 #include "sig/proof.h"
+#include "sig/agent.h"
 
 /* Return a constant sentence describing an error, for a person. */
 const char *sig_strerror(enum sig_error);

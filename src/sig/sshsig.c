@@ -179,18 +179,12 @@ sig_sshsig_verify(const struct sig_sshsig *ss, const uint8_t *msg,
 	return sig_ok(err);
 }
 
-/* Make an armored SSHSIG (sha512) over a message. */
+/* Write the data an SSHSIG (sha512, no reserved bytes) signs. */
 int
-sig_sshsig_sign(const uint8_t *msg, size_t len,
-    const uint8_t sk[SIG_SECKEY_BYTES], const char *ns, char *buf, size_t size,
-    enum sig_error *err)
+sig_sshsig_tbs(const uint8_t *msg, size_t len, const char *ns, uint8_t *out,
+    size_t size, size_t *lenp, enum sig_error *err)
 {
-	uint8_t data[SIG_SSHSIG_MAX + 128], blob[SIG_SSHSIG_MAX];
-	uint8_t sig[SIG_SIGNATURE_BYTES], sigblob[4 + SSH_ED25519_LEN + 4 +
-	    SIG_SIGNATURE_BYTES], pb[PUBBLOB_LEN];
-	struct wire_wr w = { data, sizeof data, 0, 0 };
-	struct wire_wr b = { blob, sizeof blob, 0, 0 };
-	struct wire_wr s = { sigblob, sizeof sigblob, 0, 0 };
+	struct wire_wr w = { out, size, 0, 0 };
 	size_t nslen = strlen(ns);
 
 	if (nslen == 0 || nslen > SIG_SSHSIG_NS_MAX)
@@ -198,12 +192,27 @@ sig_sshsig_sign(const uint8_t *msg, size_t len,
 	if (sshsig_signed_data((const uint8_t *)ns, nslen, NULL, 0,
 	    SIG_SSHSIG_SHA512, msg, len, &w) != 0)
 		return sig_fail(err, SIG_ESPACE);
-	if (crypto_sign_detached(sig, NULL, data, w.len, sk) != 0)
-		return sig_fail(err, SIG_ECRYPTO);
+	*lenp = w.len;
+	return sig_ok(err);
+}
 
+/* Write an armored SSHSIG (sha512) from a key and its signature. */
+int
+sig_sshsig_format(const uint8_t pk[SIG_PUBKEY_BYTES], const char *ns,
+    const uint8_t sig[SIG_SIGNATURE_BYTES], char *buf, size_t size,
+    enum sig_error *err)
+{
+	uint8_t blob[SIG_SSHSIG_MAX], pb[PUBBLOB_LEN];
+	uint8_t sigblob[4 + SSH_ED25519_LEN + 4 + SIG_SIGNATURE_BYTES];
+	struct wire_wr b = { blob, sizeof blob, 0, 0 };
+	struct wire_wr s = { sigblob, sizeof sigblob, 0, 0 };
+	size_t nslen = strlen(ns);
+
+	if (nslen == 0 || nslen > SIG_SSHSIG_NS_MAX)
+		return sig_fail(err, SIG_ENAMESPACE);
 	wire_wr_string(&s, SSH_ED25519, SSH_ED25519_LEN);
-	wire_wr_string(&s, sig, sizeof sig);
-	wire_pubblob(sk + SIG_SEED_BYTES, pb);
+	wire_wr_string(&s, sig, SIG_SIGNATURE_BYTES);
+	wire_pubblob(pk, pb);
 	wire_wr_bytes(&b, SSHSIG_MAGIC, SSHSIG_MAGIC_LEN);
 	wire_wr_u32(&b, 1);
 	wire_wr_string(&b, pb, sizeof pb);
@@ -217,4 +226,20 @@ sig_sshsig_sign(const uint8_t *msg, size_t len,
 	    size) != 0)
 		return sig_fail(err, SIG_ESPACE);
 	return sig_ok(err);
+}
+
+/* Make an armored SSHSIG (sha512) over a message. */
+int
+sig_sshsig_sign(const uint8_t *msg, size_t len,
+    const uint8_t sk[SIG_SECKEY_BYTES], const char *ns, char *buf, size_t size,
+    enum sig_error *err)
+{
+	uint8_t data[SIG_SSHSIG_TBS_MAX], sig[SIG_SIGNATURE_BYTES];
+	size_t n;
+
+	if (sig_sshsig_tbs(msg, len, ns, data, sizeof data, &n, err) != 0)
+		return -1;
+	if (crypto_sign_detached(sig, NULL, data, n, sk) != 0)
+		return sig_fail(err, SIG_ECRYPTO);
+	return sig_sshsig_format(sk + SIG_SEED_BYTES, ns, sig, buf, size, err);
 }

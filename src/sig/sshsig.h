@@ -33,6 +33,9 @@
 #define SIG_SSHSIG_MAX		512	/* bytes of a binary SSHSIG blob */
 #define SIG_SSHSIG_NS_MAX	64	/* bytes of its namespace */
 #define SIG_SSHSIG_ARMOR_SIZE	1024	/* armored SSHSIG text with NUL */
+/* Bytes an SSHSIG's Ed25519 signature covers (sig_sshsig_tbs()), at most:
+ * magic, namespace, reserved, hash name, hash, each with its length. */
+#define SIG_SSHSIG_TBS_MAX	(6 + 4 + SIG_SSHSIG_NS_MAX + 4 + 4 + 6 + 4 + 64)
 
 enum sig_sshsig_hash {
 	SIG_SSHSIG_SHA512 = 0,
@@ -72,6 +75,20 @@ int sig_sshsig_parse_armor(const char *text, size_t len,
 int sig_sshsig_verify(const struct sig_sshsig *ss, const uint8_t *msg,
     size_t len, const char *ns, enum sig_error *err)
     __attribute__((warn_unused_result));
+
+/*
+ * Write the bytes that the Ed25519 signature of an SSHSIG over `msg` covers
+ * (namespace `ns`, sha512, nothing reserved) into out (SIG_SSHSIG_TBS_MAX
+ * is enough) and their length to *lenp: what a signer is asked to sign.
+ */
+int sig_sshsig_tbs(const uint8_t *msg, size_t len, const char *ns,
+    uint8_t *out, size_t size, size_t *lenp, enum sig_error *err);
+
+/* Write the armored SSHSIG of key `pk` whose Ed25519 signature `sig` was
+ * made over sig_sshsig_tbs()'s bytes, NUL-terminated, into buf. */
+int sig_sshsig_format(const uint8_t pk[SIG_PUBKEY_BYTES], const char *ns,
+    const uint8_t sig[SIG_SIGNATURE_BYTES], char *buf, size_t size,
+    enum sig_error *err);
 
 /* Sign `msg` as `ssh-keygen -Y sign -n NS` does (sha512) and write the
  * armored signature, NUL-terminated, into buf (SIG_SSHSIG_ARMOR_SIZE is

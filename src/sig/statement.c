@@ -812,14 +812,37 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 	return sig_ok(err);
 }
 
-/* Sign a statement and write it with its signature. */
-int
-sig_statement_sign(const struct sig_statement *st,
-    const uint8_t sk[SIG_SECKEY_BYTES], enum sig_form form, char *buf,
-    size_t size, enum sig_error *err)
-{
-	uint8_t sig[SIG_SIGNATURE_BYTES];
+_Static_assert(SIG_TBS_MAX >= SIG_SSHSIG_TBS_MAX,
+    "an SSHSIG's signed data fits the statement's");
 
+/* Write the bytes a signature of `form` covers. */
+int
+sig_statement_tbs(const struct sig_statement *st, enum sig_form form,
+    uint8_t *out, size_t size, size_t *lenp, enum sig_error *err)
+{
+	if (st->canon_len == 0 || st->canon_len > SIG_STATEMENT_MAX)
+		return sig_fail(err, SIG_EFIELD_MISSING);
+	switch (form) {
+	case SIG_FORM_RAW:
+		if (size < st->canon_len)
+			return sig_fail(err, SIG_ESPACE);
+		memcpy(out, st->canon, st->canon_len);
+		*lenp = st->canon_len;
+		return sig_ok(err);
+	case SIG_FORM_SSHSIG:
+		return sig_sshsig_tbs(st->canon, st->canon_len, SIG_NAMESPACE,
+		    out, size, lenp, err);
+	default:
+		return sig_fail(err, SIG_ENOSIG);
+	}
+}
+
+/* Write a statement with a signature made over its sig_statement_tbs(). */
+int
+sig_statement_signed(const struct sig_statement *st, enum sig_form form,
+    const uint8_t pk[SIG_PUBKEY_BYTES], const uint8_t sig[SIG_SIGNATURE_BYTES],
+    char *buf, size_t size, enum sig_error *err)
+{
 	if (st->canon_len == 0 || st->canon_len > SIG_STATEMENT_MAX)
 		return sig_fail(err, SIG_EFIELD_MISSING);
 	if (size < st->canon_len + 1)
@@ -827,14 +850,12 @@ sig_statement_sign(const struct sig_statement *st,
 	memcpy(buf, st->canon, st->canon_len);
 	switch (form) {
 	case SIG_FORM_RAW:
-		if (sig_sign(st->canon, st->canon_len, sk, sig) != 0)
-			return sig_fail(err, SIG_ECRYPTO);
 		if (sig_rawsig_format(sig, buf + st->canon_len,
 		    size - st->canon_len) != 0)
 			return sig_fail(err, SIG_ESPACE);
 		break;
 	case SIG_FORM_SSHSIG:
-		if (sig_sshsig_sign(st->canon, st->canon_len, sk, SIG_NAMESPACE,
+		if (sig_sshsig_format(pk, SIG_NAMESPACE, sig,
 		    buf + st->canon_len, size - st->canon_len, err) != 0)
 			return -1;
 		break;
@@ -842,4 +863,21 @@ sig_statement_sign(const struct sig_statement *st,
 		return sig_fail(err, SIG_ENOSIG);
 	}
 	return sig_ok(err);
+}
+
+/* Sign a statement and write it with its signature. */
+int
+sig_statement_sign(const struct sig_statement *st,
+    const uint8_t sk[SIG_SECKEY_BYTES], enum sig_form form, char *buf,
+    size_t size, enum sig_error *err)
+{
+	uint8_t tbs[SIG_TBS_MAX], sig[SIG_SIGNATURE_BYTES];
+	size_t n;
+
+	if (sig_statement_tbs(st, form, tbs, sizeof tbs, &n, err) != 0)
+		return -1;
+	if (sig_sign(tbs, n, sk, sig) != 0)
+		return sig_fail(err, SIG_ECRYPTO);
+	return sig_statement_signed(st, form, sk + SIG_SEED_BYTES, sig, buf,
+	    size, err);
 }

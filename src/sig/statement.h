@@ -123,6 +123,9 @@
 #define SIG_STATEMENT_MAX	1024	/* canonical statement bytes
 					   (longest: 883) */
 
+/* Bytes a statement's signature covers (sig_statement_tbs()), at most. */
+#define SIG_TBS_MAX		SIG_STATEMENT_MAX
+
 /* A whole signed statement, as sig_statement_sign() writes it. */
 #define SIG_SIGNED_SIZE		(SIG_STATEMENT_MAX + SIG_SSHSIG_ARMOR_SIZE)
 
@@ -213,6 +216,25 @@ int sig_action_parse(const char *text, size_t len, struct sig_action *a,
  * st->canon_len.
  */
 int sig_statement_build(struct sig_statement *st, enum sig_error *err);
+
+/*
+ * Signing in two steps, for a key held elsewhere (ssh-agent): write the
+ * bytes an Ed25519 signature of `form` covers into out (SIG_TBS_MAX is
+ * enough) and their length to *lenp: st's canonical bytes for
+ * SIG_FORM_RAW, the SSHSIG's signed data (namespace "corrchess", sha512)
+ * for SIG_FORM_SSHSIG.
+ */
+int sig_statement_tbs(const struct sig_statement *st, enum sig_form form,
+    uint8_t *out, size_t size, size_t *lenp, enum sig_error *err);
+
+/*
+ * Then write the statement followed by the signature `sig` of key `pk`
+ * over those bytes, in `form`, NUL-terminated, into buf (SIG_SIGNED_SIZE
+ * is enough). Nothing is verified here: the caller checks sig first.
+ */
+int sig_statement_signed(const struct sig_statement *st, enum sig_form form,
+    const uint8_t pk[SIG_PUBKEY_BYTES], const uint8_t sig[SIG_SIGNATURE_BYTES],
+    char *buf, size_t size, enum sig_error *err);
 
 /*
  * Sign st's canonical bytes with `sk` and write the statement followed by
