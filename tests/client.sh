@@ -11,7 +11,8 @@
 # `show`, `games` and `sign` (its output posted with the real curl and its
 # SSH signatures checked with `ssh-keygen -Y verify`). Errors: wrong turn,
 # illegal moves (the server's message), unreachable server, missing or
-# encrypted keys, bad configuration, answers that are not a game.
+# encrypted keys (signing through ssh-agent: tests/agent.sh), bad
+# configuration, answers that are not a game.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -25,7 +26,7 @@ need curl ssh-keygen
 # The client reads no file of the user running the tests.
 HOME=$tmp/home
 export HOME
-unset XDG_CONFIG_HOME
+unset XDG_CONFIG_HOME SSH_AUTH_SOCK
 mkdir -p "$HOME"
 
 ok() {
@@ -339,12 +340,13 @@ run move -k "$tmp/nokey" 1 d4
 check "missing key file: exit 1" status_is 1
 check "missing key file: says so" err_has "no key file $tmp/nokey"
 run move -k "$tmp/alice.pub" 1 d4
-check "a public key for a private one: says so" \
-    err_has "$tmp/alice.pub is a public key"
+check "a public key without ssh-agent: says so" \
+    err_has "$tmp/alice.pub is a public key: corrchess signs with it through ssh-agent, but SSH_AUTH_SOCK is not set"
 ssh-keygen -q -t ed25519 -N secret-words -f "$tmp/locked"
 run move -k "$tmp/locked" 1 d4
 check "an encrypted key: exit 1" status_is 1
-check "an encrypted key: says so" err_has "passphrase"
+check "an encrypted key without ssh-agent: points to ssh-agent" \
+    err_has "$tmp/locked is protected by a passphrase: corrchess signs with it through ssh-agent"
 run move -p carol 1 d4
 check "a player not in the game: exit 1" status_is 1
 check "a player not in the game: says so" \

@@ -230,6 +230,52 @@ test_pubkey_errors(void **state)
 
 /* --- secret keys ---------------------------------------------------- */
 
+/* A key file for signing: secret, locked (its public half read) or
+ * public; other key types refused. */
+static void
+test_keyfile(void **state)
+{
+	static const uint8_t zero[64];
+	enum sig_keyfile_kind kind;
+	uint8_t pk[32], sk[64], want[32];
+	char path[1024];
+	enum sig_error e;
+
+	(void)state;
+	pubkey_of("alice", want);
+	assert_int_equal(sig_keyfile_read(test_data_path(path, sizeof path,
+	    "sig/alice"), &kind, sk, pk, &e), 0);
+	assert_int_equal(kind, SIG_KEYFILE_SECRET);
+	assert_memory_equal(pk, want, 32);
+	assert_memory_equal(sk + 32, want, 32);
+	assert_int_equal(sig_keyfile_read(test_data_path(path, sizeof path,
+	    "sig/alice.pub"), &kind, sk, pk, &e), 0);
+	assert_int_equal(kind, SIG_KEYFILE_PUBLIC);
+	assert_memory_equal(pk, want, 32);
+	assert_memory_equal(sk, zero, 64);
+
+	pubkey_of("enc", want);
+	assert_int_equal(sig_keyfile_read(test_data_path(path, sizeof path,
+	    "sig/enc"), &kind, sk, pk, &e), 0);
+	assert_int_equal(kind, SIG_KEYFILE_LOCKED);
+	assert_memory_equal(pk, want, 32);
+	assert_memory_equal(sk, zero, 64);
+
+	assert_int_equal(sig_keyfile_read(test_data_path(path, sizeof path,
+	    "sig/ecdsa"), &kind, sk, pk, &e), -1);
+	assert_int_equal(e, SIG_EKEY_TYPE);
+	assert_int_equal(sig_keyfile_read(test_data_path(path, sizeof path,
+	    "sig/ecdsa.pub"), &kind, sk, pk, &e), -1);
+	assert_int_equal(e, SIG_EKEY_TYPE);
+	assert_int_equal(sig_keyfile_read(test_data_path(path, sizeof path,
+	    "sig/statement.txt"), &kind, sk, pk, &e), -1);
+	assert_int_equal(e, SIG_EKEY_FORMAT);
+	/* sig_seckey_read() still wants the secret itself. */
+	assert_int_equal(sig_seckey_read(test_data_path(path, sizeof path,
+	    "sig/alice.pub"), sk, &e), -1);
+	assert_int_equal(e, SIG_EKEY_FORMAT);
+}
+
 /* ssh-keygen's private key reads and matches its public key. */
 static void
 test_seckey_openssh(void **state)
@@ -972,6 +1018,248 @@ test_statement_sign_sshsig(void **state)
 	assert_int_equal(e, SIG_ESPACE);
 }
 
+/* Signing in two steps (the bytes, then the text) is signing in one. */
+static void
+test_statement_two_steps(void **state)
+{
+	static const enum sig_form forms[] = { SIG_FORM_RAW, SIG_FORM_SSHSIG };
+	uint8_t pk[32], sk[64], keys[1][32], tbs[SIG_TBS_MAX], sig[64];
+	char one[SIG_SIGNED_SIZE], two[SIG_SIGNED_SIZE];
+	struct sig_statement st;
+	struct sig_signature sg;
+	enum sig_error e;
+	size_t i, n;
+
+	(void)state;
+	assert_int_equal(sig_keypair(pk, sk), 0);
+	memcpy(keys[0], pk, 32);
+	assert_int_equal(sig_statement_parse(canon_text, strlen(canon_text),
+	    &st, NULL, &e), 0);
+	for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		assert_int_equal(sig_statement_tbs(&st, forms[i], tbs,
+		    sizeof tbs, &n, &e), 0);
+		assert_int_equal(sig_sign(tbs, n, sk, sig), 0);
+		assert_int_equal(sig_statement_signed(&st, forms[i], pk, sig,
+		    two, sizeof two, &e), 0);
+		assert_int_equal(sig_statement_sign(&st, sk, forms[i], one,
+		    sizeof one, &e), 0);
+		assert_string_equal(one, two);
+		assert_int_equal(sig_statement_parse(two, strlen(two), &st,
+		    &sg, &e), 0);
+		assert_int_equal(sig_signature_verify(&st, &sg, keys, 1, NULL,
+		    &e), 0);
+	}
+	/* The raw form signs the canonical bytes themselves. */
+	assert_int_equal(sig_statement_tbs(&st, SIG_FORM_RAW, tbs, sizeof tbs,
+	    &n, &e), 0);
+	assert_int_equal(n, strlen(canon_text));
+	assert_memory_equal(tbs, canon_text, n);
+	/* The SSHSIG form signs the magic, namespace, hash name and hash. */
+	assert_int_equal(sig_statement_tbs(&st, SIG_FORM_SSHSIG, tbs,
+	    sizeof tbs, &n, &e), 0);
+	assert_int_equal(n, 6 + 4 + 9 + 4 + 4 + 6 + 4 + 64);
+	assert_memory_equal(tbs, "SSHSIG\0\0\0\x09" "corrchess", 19);
+	assert_int_equal(sig_statement_tbs(&st, SIG_FORM_SSHSIG, tbs, 100, &n,
+	    &e), -1);
+	assert_int_equal(e, SIG_ESPACE);
+	assert_int_equal(sig_statement_tbs(&st, SIG_FORM_NONE, tbs,
+	    sizeof tbs, &n, &e), -1);
+	assert_int_equal(e, SIG_ENOSIG);
+}
+
+/* --- ssh-agent's messages ------------------------------------------- */
+
+/* Append a big-endian uint32 to buf at *off. */
+static void
+put_u32(uint8_t *buf, size_t *off, uint32_t v)
+{
+	buf[(*off)++] = (uint8_t)(v >> 24);
+	buf[(*off)++] = (uint8_t)(v >> 16);
+	buf[(*off)++] = (uint8_t)(v >> 8);
+	buf[(*off)++] = (uint8_t)v;
+}
+
+/* Append an SSH string. */
+static void
+put_str(uint8_t *buf, size_t *off, const void *p, size_t n)
+{
+	put_u32(buf, off, (uint32_t)n);
+	memcpy(buf + *off, p, n);
+	*off += n;
+}
+
+/* Append an Ed25519 key blob as a string. */
+static void
+put_keyblob(uint8_t *buf, size_t *off, const uint8_t pk[32])
+{
+	uint8_t blob[51];
+	size_t n = 0;
+
+	put_str(blob, &n, "ssh-ed25519", 11);
+	put_str(blob, &n, pk, 32);
+	put_str(buf, off, blob, n);
+}
+
+/* The requests are framed as the draft has them. */
+static void
+test_agent_requests(void **state)
+{
+	uint8_t req[SIG_AGENT_SIGNREQ_MAX], pk[32], sk[64], want[256];
+	enum sig_error e;
+	size_t n, w = 0;
+
+	(void)state;
+	sig_agent_idreq(req);
+	assert_memory_equal(req, "\0\0\0\x01\x0b", 5);
+
+	assert_int_equal(sig_keypair(pk, sk), 0);
+	assert_int_equal(sig_agent_signreq(pk, (const uint8_t *)"data", 4, req,
+	    sizeof req, &n, &e), 0);
+	put_u32(want, &w, 1 + 4 + 51 + 4 + 4 + 4);
+	want[w++] = 13;
+	put_keyblob(want, &w, pk);
+	put_str(want, &w, "data", 4);
+	put_u32(want, &w, 0);
+	assert_int_equal(n, w);
+	assert_memory_equal(req, want, w);
+	assert_int_equal(sig_agent_signreq(pk, (const uint8_t *)"data", 4, req,
+	    w - 1, &n, &e), -1);
+	assert_int_equal(e, SIG_ESPACE);
+}
+
+/* The identities answer: found among other keys, every truncation and a
+ * lying count refused, FAILURE told apart. */
+static void
+test_agent_identities(void **state)
+{
+	uint8_t msg[512], pk[32], other[32], sk[64], hdr[4];
+	enum sig_error e;
+	size_t n = 0, cut, nkeys;
+	int found;
+
+	(void)state;
+	assert_int_equal(sig_keypair(pk, sk), 0);
+	assert_int_equal(sig_keypair(other, sk), 0);
+	msg[n++] = 12;
+	put_u32(msg, &n, 3);
+	put_str(msg, &n, "\0\0\0\x07ssh-rsa\0\0\0\x01\x03", 16);
+	put_str(msg, &n, "rsa key", 7);
+	put_keyblob(msg, &n, other);
+	put_str(msg, &n, "", 0);
+	put_keyblob(msg, &n, pk);
+	put_str(msg, &n, "alice@example.org", 17);
+	assert_int_equal(sig_agent_idanswer(msg, n, pk, &found, &nkeys, &e), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(nkeys, 3);
+	msg[n - 21 - 1] ^= 1;	/* the last byte of alice's key */
+	assert_int_equal(sig_agent_idanswer(msg, n, pk, &found, &nkeys, &e), 0);
+	assert_int_equal(found, 0);
+	assert_int_equal(nkeys, 3);
+	msg[n - 21 - 1] ^= 1;
+	for (cut = 0; cut < n; cut++) {
+		assert_int_equal(sig_agent_idanswer(msg, cut, pk, &found,
+		    &nkeys, &e), -1);
+		assert_int_equal(e, SIG_EAGENT);
+		assert_int_equal(found, 0);
+	}
+	msg[n] = 0;	/* a byte after the last key */
+	assert_int_equal(sig_agent_idanswer(msg, n + 1, pk, &found, &nkeys,
+	    &e), -1);
+	assert_int_equal(e, SIG_EAGENT);
+	assert_int_equal(found, 0);
+	/* A count of 2^32 - 1 keys in a short message. */
+	memcpy(msg + 1, "\xff\xff\xff\xff", 4);
+	assert_int_equal(sig_agent_idanswer(msg, n, pk, &found, &nkeys, &e),
+	    -1);
+	assert_int_equal(e, SIG_EAGENT);
+	/* The key, then a second one cut short: not found (as the fuzzer
+	 * taught). */
+	n = 0;
+	msg[n++] = 12;
+	put_u32(msg, &n, 2);
+	put_keyblob(msg, &n, pk);
+	put_str(msg, &n, "", 0);
+	put_u32(msg, &n, 51);
+	assert_int_equal(sig_agent_idanswer(msg, n, pk, &found, &nkeys, &e),
+	    -1);
+	assert_int_equal(e, SIG_EAGENT);
+	assert_int_equal(found, 0);
+	assert_int_equal(nkeys, 0);
+	/* No keys at all. */
+	assert_int_equal(sig_agent_idanswer((const uint8_t *)"\x0c\0\0\0\0", 5,
+	    pk, &found, &nkeys, &e), 0);
+	assert_int_equal(found, 0);
+	assert_int_equal(nkeys, 0);
+	assert_int_equal(sig_agent_idanswer((const uint8_t *)"\x05", 1, pk,
+	    &found, &nkeys, &e), -1);
+	assert_int_equal(e, SIG_EAGENT_REFUSED);
+	assert_int_equal(sig_agent_idanswer((const uint8_t *)"\x0e\0\0\0\0", 5,
+	    pk, &found, &nkeys, &e), -1);
+	assert_int_equal(e, SIG_EAGENT);
+
+	/* The length before each message. */
+	assert_int_equal(sig_agent_msglen((const uint8_t *)"\0\0\x01\0", &n,
+	    &e), 0);
+	assert_int_equal(n, 256);
+	assert_int_equal(sig_agent_msglen((const uint8_t *)"\0\0\0\0", &n, &e),
+	    -1);
+	assert_int_equal(e, SIG_EAGENT);
+	memcpy(hdr, "\0\x04\0\x01", 4);	/* 256 KiB and one */
+	assert_int_equal(sig_agent_msglen(hdr, &n, &e), -1);
+	assert_int_equal(e, SIG_EAGENT);
+}
+
+/* The sign answer: the raw signature, another type, truncations. */
+static void
+test_agent_signature(void **state)
+{
+	uint8_t msg[256], inner[128], pk[32], sk[64], sig[64], got[64];
+	enum sig_error e;
+	size_t n = 0, in = 0, cut;
+
+	(void)state;
+	assert_int_equal(sig_keypair(pk, sk), 0);
+	assert_int_equal(sig_sign((const uint8_t *)canon_text,
+	    strlen(canon_text), sk, sig), 0);
+	put_str(inner, &in, "ssh-ed25519", 11);
+	put_str(inner, &in, sig, 64);
+	msg[n++] = 14;
+	put_str(msg, &n, inner, in);
+	assert_int_equal(sig_agent_signanswer(msg, n, got, &e), 0);
+	assert_memory_equal(got, sig, 64);
+	assert_int_equal(sig_verify((const uint8_t *)canon_text,
+	    strlen(canon_text), got, pk), 0);
+	for (cut = 0; cut < n; cut++) {
+		assert_int_equal(sig_agent_signanswer(msg, cut, got, &e), -1);
+		assert_int_equal(e, SIG_EAGENT);
+	}
+	msg[n] = 0;
+	assert_int_equal(sig_agent_signanswer(msg, n + 1, got, &e), -1);
+	assert_int_equal(e, SIG_EAGENT);
+	/* A signature of 63 bytes in a consistent message. */
+	n = in = 0;
+	put_str(inner, &in, "ssh-ed25519", 11);
+	put_str(inner, &in, sig, 63);
+	msg[n++] = 14;
+	put_str(msg, &n, inner, in);
+	assert_int_equal(sig_agent_signanswer(msg, n, got, &e), -1);
+	assert_int_equal(e, SIG_EAGENT);
+	/* An RSA signature. */
+	n = in = 0;
+	put_str(inner, &in, "rsa-sha2-512", 12);
+	put_str(inner, &in, sig, 64);
+	msg[n++] = 14;
+	put_str(msg, &n, inner, in);
+	assert_int_equal(sig_agent_signanswer(msg, n, got, &e), -1);
+	assert_int_equal(e, SIG_EKEY_TYPE);
+	assert_int_equal(sig_agent_signanswer((const uint8_t *)"\x05", 1, got,
+	    &e), -1);
+	assert_int_equal(e, SIG_EAGENT_REFUSED);
+	assert_int_equal(sig_agent_signanswer((const uint8_t *)"\x0c\0\0\0\0",
+	    5, got, &e), -1);
+	assert_int_equal(e, SIG_EAGENT);
+}
+
 /* Every action form parses into its kind, move and dates. */
 static void
 test_actions(void **state)
@@ -1600,6 +1888,11 @@ main(void)
 		cmocka_unit_test(test_build_errors),
 		cmocka_unit_test(test_chain_kat),
 		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_statement_two_steps),
+		cmocka_unit_test(test_agent_requests),
+		cmocka_unit_test(test_agent_identities),
+		cmocka_unit_test(test_agent_signature),
+		cmocka_unit_test(test_keyfile),
 		cmocka_unit_test(test_proof),
 	};
 

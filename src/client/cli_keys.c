@@ -84,6 +84,12 @@ cli_keys_agent(const char *path, struct cli_signer *sg, char *err,
 	memcpy(sg->sock, sock, strlen(sock) + 1);
 	if ((held = cli_agent_holds(sg->sock, sg->pk, &nkeys, err, errsize)) == -1)
 		return -1;
+	if (held == 0 && nkeys == 0)
+		/* A locked agent lists no keys either. */
+		return errbuf_set(err, errsize, "%s %s, and ssh-agent (at %s) "
+		    "does not hold its key %s (it holds no keys, or is locked: "
+		    "'ssh-add -X' unlocks it): add it with 'ssh-add %s'", path,
+		    what, sock, fp, priv);
 	if (held == 0)
 		return errbuf_set(err, errsize, "%s %s, and ssh-agent (at %s) "
 		    "does not hold its key %s (it holds %zu key%s): add it with "

@@ -94,6 +94,7 @@ sig_agent_idanswer(const uint8_t *msg, size_t len,
 	size_t bloblen, commentlen;
 	uint8_t k[SIG_PUBKEY_BYTES];
 	uint32_t n, i;
+	int have = 0;
 
 	*found = 0;
 	*nkeys = 0;
@@ -112,12 +113,12 @@ sig_agent_idanswer(const uint8_t *msg, size_t len,
 			return sig_fail(err, SIG_EAGENT);
 		if (wire_pubblob_parse(blob, bloblen, k, NULL) == 0 &&
 		    memcmp(k, pk, SIG_PUBKEY_BYTES) == 0)
-			*found = 1;
+			have = 1;
 	}
-	if (r.off != r.len) {
-		*found = 0;
+	if (r.off != r.len)
 		return sig_fail(err, SIG_EAGENT);
-	}
+	/* Told only of a whole answer. */
+	*found = have;
 	*nkeys = n;
 	return sig_ok(err);
 }
