@@ -165,6 +165,11 @@ tests_listenfd_SOURCES = tests/listenfd.c
 TESTS += tests/systemd.sh
 EXTRA_DIST += tests/systemd.sh
 
+# The Debian package's Depends (dpkg-shlibdeps on the built programs, and
+# debian/control) against the check-systemd guest's tests/guest/packages.
+TESTS += tests/packages.sh
+EXTRA_DIST += tests/packages.sh
+
 # --- web: the board drawn on the server -----------------------------------
 # Checks its output with xmllint (libxml2-utils) when installed.
 check_PROGRAMS += tests/test_board_svg
