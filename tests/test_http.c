@@ -818,37 +818,66 @@ slow_request(void *arg)
 }
 
 /*
- * Release the slow handler once the server is draining, that is once its
- * listening socket is closed (at most 30 s, so a broken stop fails).
+ * Connect to the server and send a request: 1 when the connection is
+ * closed without an answer (what a stopping server does to a connection
+ * made on its own socket), 0 when answered, -1 when nothing could be
+ * tried (no connection at all, or no answer in 5 s).
+ */
+static int
+closed_unanswered(unsigned port)
+{
+	static const char	 get[] = "GET /healthz HTTP/1.0\r\n\r\n";
+	struct timeval		 tv = { 5, 0 };
+	struct sockaddr_in	 sin;
+	char			 buf[256];
+	ssize_t			 n;
+	int			 fd, rc = -1;
+
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if ((fd = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) == -1)
+		goto out;
+	if (send(fd, get, sizeof get - 1, MSG_NOSIGNAL) == -1)
+		rc = errno == EPIPE || errno == ECONNRESET;
+	else if ((n = read(fd, buf, sizeof buf)) > 0)
+		rc = 0;
+	else if (n == 0 || errno == ECONNRESET)
+		rc = 1;
+ out:
+	close(fd);
+	return rc;
+}
+
+/*
+ * Release the slow handler once the server is draining, that is once a
+ * new connection is closed unanswered (at most 30 s, so a broken stop
+ * fails); what the probe saw last is the thread's result.
  */
 static void *
 release_when_draining(void *arg)
 {
 	struct fixture		*fx = arg;
 	struct timespec		 pause = { 0, 10 * 1000 * 1000 };
-	struct sockaddr_in	 sin;
-	int			 fd, i, refused = 0;
+	intptr_t		 seen = -1;
+	int			 i;
 
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)fx->port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	for (i = 0; i < 3000 && !refused; i++) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd == -1)
-			break;
-		if (connect(fd, (struct sockaddr *)&sin, sizeof sin) == -1 &&
-		    errno == ECONNREFUSED)
-			refused = 1;
-		close(fd);
-		if (!refused)
+	for (i = 0; i < 3000 && seen != 1; i++)
+		if ((seen = closed_unanswered(fx->port)) != 1)
 			nanosleep(&pause, NULL);
-	}
 	sem_post(&fx->release);
-	return NULL;
+	return (void *)seen;
 }
 
-/* Stopping lets a request in progress finish and refuses new ones. */
+/*
+ * Stopping lets a request in progress finish and refuses new ones: a
+ * connection made while it drains is closed without an answer, and once
+ * stopped nobody listens.
+ */
 static void
 test_stop_drains(void **state)
 {
@@ -856,6 +885,7 @@ test_stop_drains(void **state)
 	struct reply	*r;
 	pthread_t	 client, releaser;
 	CURL		*h;
+	void		*seen;
 	char		 url[128];
 
 	assert_int_equal(pthread_create(&client, NULL, slow_request, fx), 0);
@@ -865,7 +895,8 @@ test_stop_drains(void **state)
 	    0);
 	http_server_stop(fx->srv, 30);
 	fx->srv = NULL;
-	pthread_join(releaser, NULL);
+	pthread_join(releaser, &seen);
+	assert_int_equal((intptr_t)seen, 1);
 	pthread_join(client, (void **)&r);
 	assert_int_equal(r->status, 200);
 	assert_string_equal(r->body, "slow ok\n");

@@ -99,8 +99,12 @@ addr_key(const struct sockaddr *sa, int *family, uint8_t out[16])
 	return 0;
 }
 
-/* Decide whether to take a new connection (libmicrohttpd's accept
- * policy). */
+/*
+ * Decide whether to take a new connection (libmicrohttpd's accept
+ * policy): none once the server stops on a socket of its own (see
+ * http_server_stop()), and none from an address that crowds a nearly
+ * full server.
+ */
 mhd_result
 http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
@@ -112,6 +116,8 @@ http_guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 	bool			 take = true;
 
 	(void)addrlen;
+	if (atomic_load(&srv->refusing))
+		return MHD_NO;
 	if (addr_key(addr, &family, key) != 0)
 		return MHD_YES;
 	pthread_mutex_lock(&srv->glock);

@@ -99,6 +99,7 @@ struct http_server {
 	_Atomic uint64_t	 unmatched[HTTP_NSTATUS];
 	atomic_int		 inflight;
 	atomic_int		 draining;
+	atomic_int		 refusing;	/* stopping: take no connection */
 	atomic_bool		 log_requests;
 	void			*user;
 	/* Workers for slow handlers, and their queue of suspended requests. */

@@ -566,22 +566,31 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 		return;
 	atomic_store(&srv->draining, 1);
 	/*
-	 * Stop listening at once (new connections are refused) but keep the
-	 * descriptor open until libmicrohttpd has stopped: its threads may
-	 * still be taking it out of their epoll sets, and a descriptor
-	 * closed under them is fatal to libmicrohttpd.
+	 * On a socket of our own, stop taking connections by refusing them
+	 * in the accept policy (http_guard_accept()): one that arrives now
+	 * is closed at once, without an answer, and the socket closes with
+	 * libmicrohttpd. Not by MHD_quiesce_daemon(): in epoll mode with a
+	 * thread pool, libmicrohttpd 0.9.75 removes the listening socket
+	 * from each epoll set both in MHD_quiesce_daemon() and in its
+	 * threads, and aborts the process when its thread loses that race
+	 * ("Failed to remove listen FD from epoll set").
 	 */
-	fd = MHD_quiesce_daemon(srv->mhd);
-	quiesced = fd != -1 && fd == srv->fd;
-	/*
-	 * A socket passed by systemd (socket activation) is systemd's too:
-	 * it goes on listening on it and starts corrchessd again at the next
-	 * connection. shutdown() would end it there as well (the next start
-	 * would be handed a dead socket); quiescing is enough, and what
-	 * arrives meanwhile waits in the backlog for the next start.
-	 */
-	if (quiesced && srv->opts.listen_fd <= 0)
-		shutdown(fd, SHUT_RDWR);
+	if (srv->opts.listen_fd <= 0) {
+		atomic_store(&srv->refusing, 1);
+		quiesced = false;
+	} else {
+		/*
+		 * A socket passed by systemd (socket activation) is
+		 * systemd's too: it goes on listening on it and starts
+		 * corrchessd again at the next connection. Quiesced, what
+		 * arrives meanwhile waits in the backlog for that start
+		 * instead of being taken and closed; the descriptor stays
+		 * open until libmicrohttpd has stopped, since its threads
+		 * may still be taking it out of their epoll sets.
+		 */
+		fd = MHD_quiesce_daemon(srv->mhd);
+		quiesced = fd != -1 && fd == srv->fd;
+	}
 	/* Streams would hold their connections open: end them first. */
 	http_streams_end(srv);
 	clock_gettime(CLOCK_MONOTONIC, &start);
