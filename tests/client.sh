@@ -162,6 +162,29 @@ check "show: deadline" grep -q '^Deadline: 20[0-9-]*T[0-9:]*Z (in ' \
 check "show: no moves yet" out_has "Moves: none yet"
 run show 1
 check "show: Unicode board" out_has "8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜"
+# In French (--lang fr, or "lang = fr" in the settings): the words, the
+# ASCII board's letters and their key, the clocks' units.
+run show --lang fr --ascii 1
+check "show --lang fr: exit 0" status_is 0
+check "show --lang fr: players" \
+    out_has "Partie 1 : alice (Blancs) c. bob (Noirs)"
+check "show --lang fr: rank 8 in French letters" out_has "8 t c f d r f c t"
+check "show --lang fr: rank 1" out_has "1 T C F D R F C T"
+check "show --lang fr: the letters' key" \
+    out_has "R roi, D dame, T tour, F fou, C cavalier, P pion ; majuscules : Blancs"
+check "show --lang fr: whose move" out_has "Au trait : Blancs, alice (ply 0)"
+check "show --lang fr: clocks" out_has "Pendule des Noirs : il reste 3 j"
+check "show --lang fr: deadline" grep -q \
+    '^Délai : [a-z]* [0-9]* [a-zéû]* 20[0-9]*, [0-9:]* UTC (dans ' "$tmp/out"
+check "show --lang fr: no moves yet" out_has "Coups : aucun pour l'instant"
+run show --lang de 1
+check "show --lang de: usage, exit 2" status_is 2
+check "show --lang de: says en or fr" err_has '--lang de: "en" or "fr"'
+printf 'server = %s\nlang = de\n' "$base" >"$tmp/de.conf"
+CORRCHESS_CONFIG=$tmp/de.conf run show 1
+check "config: lang = de refused, exit 1" status_is 1
+check "config: lang = de named with file:line" \
+    err_has "$tmp/de.conf:2: lang: 'de': en or fr"
 
 # --- move ---------------------------------------------------------------
 
@@ -254,6 +277,14 @@ check "show: whose move after curl" out_has "White to move: alice (ply 4)"
 run show --ascii --flip 1
 check "show --flip: rank 1 at the top" out_has "1 R . B K Q B N R"
 check "show --flip: files reversed" out_has "  h g f e d c b a"
+cp "$tmp/alice.conf" "$tmp/alice.fr.conf"
+echo 'lang = fr' >>"$tmp/alice.fr.conf"
+CORRCHESS_CONFIG=$tmp/alice.fr.conf run show 1
+check "lang = fr: the moves in French letters" \
+    out_has "Coups : 1. e4 e5 2. Cf3 Cc6"
+check "lang = fr: whose move" out_has "Au trait : Blancs, alice (ply 4)"
+CORRCHESS_CONFIG=$tmp/alice.fr.conf run show --lang en 1
+check "--lang en before lang = fr" out_has "Moves: 1. e4 e5 2. Nf3 Nc6"
 
 # --- games --------------------------------------------------------------
 

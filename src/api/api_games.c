@@ -206,8 +206,13 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 			buf_adds(&b, "\n");
 		}
 		if (game_ongoing(&g->state)) {
-			render_time_lang(game_deadline(&g->state), lang, t,
-			    sizeof t);
+			/* English keeps its ISO 8601 time. */
+			if (fr)
+				render_time_lang(game_deadline(&g->state),
+				    lang, t, sizeof t);
+			else
+				render_time(game_deadline(&g->state), t,
+				    sizeof t);
 			buf_addf(&b, fr ? "Délai : %s\n" : "Deadline: %s\n", t);
 		}
 	}

@@ -11,8 +11,8 @@
  */
 
 /*
- * The client's configuration file (server, key, player, admin token file)
- * and the options that override it. See cli_conf.h.
+ * The client's configuration file (server, key, player, admin token file,
+ * language) and the options that override it. See cli_conf.h.
  */
 
 #include "config.h"
@@ -48,6 +48,7 @@ cli_conf_free(struct cli_conf *cf)
 	free(cf->key);
 	free(cf->player);
 	free(cf->admin_token_file);
+	free(cf->lang);
 	memset(cf, 0, sizeof *cf);
 }
 
@@ -175,14 +176,23 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 			field = &cf->player;
 		else if (strcmp(name, "admin_token_file") == 0)
 			field = &cf->admin_token_file;
+		else if (strcmp(name, "lang") == 0)
+			field = &cf->lang;
 		else {
 			errbuf_set(err, errsize, "%s:%u: unknown setting '%s' "
-			    "(known: server, key, player, admin_token_file)", path, lineno, name);
+			    "(known: server, key, player, admin_token_file, "
+			    "lang)", path, lineno, name);
 			goto out;
 		}
 		if (*value == '\0') {
 			errbuf_set(err, errsize, "%s:%u: %s: empty value",
 			    path, lineno, name);
+			goto out;
+		}
+		if (field == &cf->lang && strcmp(value, "en") != 0 &&
+		    strcmp(value, "fr") != 0) {
+			errbuf_set(err, errsize, "%s:%u: lang: '%s': en or fr",
+			    path, lineno, value);
 			goto out;
 		}
 		copy = field == &cf->key || field == &cf->admin_token_file ?

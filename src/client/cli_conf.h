@@ -42,6 +42,7 @@ struct cli_conf {
 	char	*player;	/* "player = NAME" */
 	char	*admin_token_file; /* "admin_token_file = FILE" (corrchess
 				    * admin; a leading "~/" expanded) */
+	char	*lang;		/* "lang = en|fr": corrchess show's language */
 };
 
 /*

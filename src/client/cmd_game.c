@@ -35,6 +35,7 @@
 #include "client/cli_http.h"
 #include "client/cli_keys.h"
 #include "client/cmd_game.h"
+#include "game/game.h"
 #include "game/render.h"
 #include "sig/sig.h"
 
@@ -48,12 +49,13 @@ struct cmd_game_opts {
 	bool		 cancel;	/* conditional: --cancel */
 	const char	*status;	/* games: "ongoing" or "finished" */
 	const char	*filter;	/* games: --player */
+	const char	*lang;		/* show: --lang en|fr */
 };
 
 /* Option ids of the game commands' own options. */
 enum {
 	OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW, OPT_STATUS, OPT_FILTER,
-	OPT_SHOW, OPT_CANCEL,
+	OPT_SHOW, OPT_CANCEL, OPT_LANG,
 };
 
 /* The game a command acts on, read from the server's JSON. */
@@ -98,6 +100,12 @@ cmd_game_option(const struct cli_cmd *self, int id, const char *arg,
 	case OPT_CANCEL:
 		o->cancel = true;
 		break;
+	case OPT_LANG:
+		if (strcmp(arg, "en") != 0 && strcmp(arg, "fr") != 0)
+			return cli_usage(self, "--lang %s: \"en\" or \"fr\"",
+			    arg);
+		o->lang = arg;
+		break;
 	case OPT_STATUS:
 		if (strcmp(arg, "ongoing") != 0 &&
 		    strcmp(arg, "finished") != 0)
@@ -120,6 +128,20 @@ cmd_game_options(const struct cli_cmd *self, int argc, char **argv,
 	memset(o, 0, sizeof *o);
 	return cli_conf_options(self, argc, argv, opts, &o->cf,
 	    cmd_game_option, o, indp);
+}
+
+/*
+ * The language a game is printed in: --lang, else the configuration's
+ * "lang =", else English. (The player's language on the server is for
+ * the server's mail and answers; reading it takes the admin token.)
+ */
+static enum chess_lang
+cmd_game_lang(const struct cmd_game_opts *o)
+{
+	const char	*lang = o->lang != NULL ? o->lang : o->cf.lang;
+
+	return lang != NULL && strcmp(lang, "fr") == 0 ? CHESS_LANG_FR :
+	    CHESS_LANG_EN;
 }
 
 /* Parse a game number operand. */
@@ -277,81 +299,107 @@ cmd_game_move_text(struct buf *b, const struct chess_position *start,
 		buf_addf(b, "%s", san);
 }
 
-/* Write whose move it is, or how the game ended. */
+/* "White"/"Blancs" or "Black"/"Noirs" for a colour name, in `lang`. */
+static const char *
+cmd_game_side_lang(const char *color, enum chess_lang lang)
+{
+	if (lang == CHESS_LANG_FR)
+		return strcmp(color, "white") == 0 ? "Blancs" : "Noirs";
+	return cmd_game_side(color);
+}
+
+/* Write whose move it is, or how the game ended, in `lang`. */
 static void
 cmd_game_state(struct buf *b, const json_t *j,
-    const struct cmd_game_info *g)
+    const struct cmd_game_info *g, enum chess_lang lang)
 {
 	const char	*result = cli_http_json_str(j, "result");
 	const char	*term = cli_http_json_str(j, "termination");
+	enum game_termination t = game_termination_parse(term);
+	bool		 fr = lang == CHESS_LANG_FR;
 
 	if (strcmp(g->status, "ongoing") == 0) {
-		buf_addf(b, "%s to move: %s (ply %llu)",
-		    cmd_game_side(g->turn),
+		buf_addf(b, fr ? "Au trait : %s, %s (ply %llu)" :
+		    "%s to move: %s (ply %llu)",
+		    cmd_game_side_lang(g->turn, lang),
 		    strcmp(g->turn, "white") == 0 ? g->white : g->black,
 		    (unsigned long long)g->ply);
 		if (g->draw_offer != NULL)
-			buf_addf(b, "; %s offers a draw",
+			buf_addf(b, fr ? " ; %s propose la nulle" :
+			    "; %s offers a draw",
 			    strcmp(g->draw_offer, "white") == 0 ? g->white :
 			    g->black);
 		buf_adds(b, "\n");
 		return;
 	}
-	buf_addf(b, "Game over: %s", result != NULL ? result : "?");
+	buf_addf(b, fr ? "Partie terminée : %s" : "Game over: %s",
+	    result != NULL ? result : "?");
 	if (term != NULL && term[0] != '\0')
-		buf_addf(b, " (%s)", term);
+		buf_addf(b, " (%s)", fr && t != GAME_TERM_NONE ?
+		    game_termination_text(t, lang) : term);
 	if (result != NULL && strcmp(result, "1-0") == 0)
-		buf_addf(b, ", %s (White) wins", g->white);
+		buf_addf(b, fr ? ", %s (Blancs) gagne" : ", %s (White) wins",
+		    g->white);
 	else if (result != NULL && strcmp(result, "0-1") == 0)
-		buf_addf(b, ", %s (Black) wins", g->black);
+		buf_addf(b, fr ? ", %s (Noirs) gagne" : ", %s (Black) wins",
+		    g->black);
 	else if (result != NULL && strcmp(result, "1/2-1/2") == 0)
-		buf_adds(b, ", a draw");
+		buf_adds(b, fr ? ", nulle" : ", a draw");
 	buf_adds(b, "\n");
 }
 
-/* Write the clocks and the deadline, when the game has them. */
+/* Write the clocks and the deadline, when the game has them, in `lang`. */
 static void
-cmd_game_clocks(struct buf *b, const json_t *j)
+cmd_game_clocks(struct buf *b, const json_t *j, enum chess_lang lang)
 {
 	json_t		*clocks = json_object_get(j, "clocks");
 	json_t		*tocontrol = json_object_get(j, "moves_to_control");
 	const char	*dl = cli_http_json_str(j, "deadline");
 	static const char *const colors[] = { "white", "black" };
-	char		 t[64];
+	char		 t[96];
 	json_int_t	 left, n;
 	int64_t		 at, now;
 	size_t		 i;
+	bool		 fr = lang == CHESS_LANG_FR;
 
 	for (i = 0; i < 2 && json_is_object(clocks); i++) {
 		if (!cli_http_json_int(clocks, colors[i], &left))
 			continue;
-		render_duration(left > 0 ? (int64_t)left : 0, t, sizeof t);
-		buf_addf(b, "%s clock: %s left", cmd_game_side(colors[i]), t);
+		render_duration_lang(left > 0 ? (int64_t)left : 0, lang, t,
+		    sizeof t);
+		buf_addf(b, fr ? "Pendule des %s : il reste %s" :
+		    "%s clock: %s left", cmd_game_side_lang(colors[i], lang),
+		    t);
 		if (json_is_object(tocontrol) && cli_http_json_int(tocontrol,
 		    colors[i], &n) && n > 0)
-			buf_addf(b, ", %lld move%s to the control",
-			    (long long)n, n == 1 ? "" : "s");
+			buf_addf(b, fr ? ", %lld coup%s jusqu'au contrôle" :
+			    ", %lld move%s to the control", (long long)n,
+			    n == 1 ? "" : "s");
 		buf_adds(b, "\n");
 	}
 	if (dl == NULL)
 		return;
 	if (cmd_game_parse_time(dl, &at) == -1) {
-		buf_addf(b, "Deadline: %.64s\n", dl);
+		buf_addf(b, fr ? "Délai : %.64s\n" : "Deadline: %.64s\n", dl);
 		return;
 	}
-	render_time(at, t, sizeof t);
-	buf_addf(b, "Deadline: %s", t);
+	/* English keeps its ISO 8601 time. */
+	if (fr)
+		render_time_lang(at, lang, t, sizeof t);
+	else
+		render_time(at, t, sizeof t);
+	buf_addf(b, fr ? "Délai : %s" : "Deadline: %s", t);
 	now = (int64_t)time(NULL);
 	if (at > now) {
-		render_duration(at - now, t, sizeof t);
-		buf_addf(b, " (in %s)\n", t);
+		render_duration_lang(at - now, lang, t, sizeof t);
+		buf_addf(b, fr ? " (dans %s)\n" : " (in %s)\n", t);
 	} else
-		buf_adds(b, " (passed)\n");
+		buf_adds(b, fr ? " (dépassé)\n" : " (passed)\n");
 }
 
 /* Say a Chess960 game as such, with its starting position's number. */
 static void
-cmd_game_variant(struct buf *b, const json_t *j)
+cmd_game_variant(struct buf *b, const json_t *j, enum chess_lang lang)
 {
 	const char	*variant = cli_http_json_str(j, "variant");
 	json_int_t	 n;
@@ -359,24 +407,51 @@ cmd_game_variant(struct buf *b, const json_t *j)
 	if (variant == NULL || strcmp(variant, "chess960") != 0)
 		return;
 	if (cli_http_json_int(j, "chess960", &n))
-		buf_addf(b, "Chess960, starting position %lld\n", (long long)n);
+		buf_addf(b, lang == CHESS_LANG_FR ? "Chess960, position de "
+		    "départ %lld\n" : "Chess960, starting position %lld\n",
+		    (long long)n);
 	else
 		buf_adds(b, "Chess960\n");
 }
 
+/*
+ * Write the server's SAN (English) of the move played from `pos` in
+ * `lang`'s letters, and make it there; the text as it came when it does
+ * not replay (pos is then left as it was).
+ */
+static void
+cmd_game_san(struct chess_position *pos, bool *ok, const char *san,
+    enum chess_lang lang, char *buf, size_t size)
+{
+	chess_move	m;
+
+	if (*ok && chess_move_parse(pos, san, CHESS_LANG_EN, &m, NULL, 0) ==
+	    CHESS_OK) {
+		chess_move_san(pos, m, lang, buf, size);
+		chess_position_make(pos, m);
+		return;
+	}
+	*ok = false;
+	snprintf(buf, size, "%s", san);
+}
+
 /* Print a game: the board, whose move and the last move; with
- * CMD_GAME_FULL also the players, clocks and every move. */
+ * CMD_GAME_FULL also the players, clocks and every move. In `lang`: its
+ * words, the ASCII board's letters and the moves' letters. */
 static int
-cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags)
+cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags,
+    enum chess_lang lang)
 {
 	struct cmd_game_info	 g;
-	struct chess_position	 pos, start;
+	struct chess_position	 pos, start, at;
 	struct buf		 b = { 0 };
 	json_t			*moves, *m;
 	const char		*event, *san;
 	char			 board[RENDER_BOARD_MAX], err[CLI_ERR_SIZE];
+	char			 text_san[CHESS_SAN_MAX + 8];
 	char			*text;
 	size_t			 i, n, len;
+	bool			 fr = lang == CHESS_LANG_FR, ok = true;
 
 	if (cmd_game_read(j, &g, err, sizeof err) == -1) {
 		cli_error(self, "%s", err);
@@ -386,48 +461,72 @@ cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags)
 	n = json_is_array(moves) ? json_array_size(moves) : 0;
 	if (cmd_game_position(j, "initial_fen", &start) == -1)
 		chess_position_start(&start);
+	at = start;
 
 	if (flags & CMD_GAME_FULL) {
 		event = cli_http_json_str(j, "event");
-		buf_addf(&b, "Game %llu: %s (White) v %s (Black)",
+		buf_addf(&b, fr ? "Partie %llu : %s (Blancs) c. %s (Noirs)" :
+		    "Game %llu: %s (White) v %s (Black)",
 		    (unsigned long long)g.id, g.white, g.black);
 		if (event != NULL && event[0] != '\0')
 			buf_addf(&b, ", %s", event);
 		buf_adds(&b, "\n");
-		cmd_game_variant(&b, j);
+		cmd_game_variant(&b, j, lang);
 		buf_adds(&b, "\n");
 	}
 	if (cmd_game_position(j, "fen", &pos) == 0) {
-		render_board(&pos, !(flags & CMD_GAME_ASCII),
-		    (flags & CMD_GAME_FLIP) != 0, board, sizeof board);
-		buf_addf(&b, "%s\n", board);
+		render_board_lang(&pos, !(flags & CMD_GAME_ASCII),
+		    (flags & CMD_GAME_FLIP) != 0, lang, board, sizeof board);
+		buf_addf(&b, "%s", board);
+		if ((flags & CMD_GAME_ASCII) && fr)
+			buf_addf(&b, "%s\n", render_board_key(lang));
+		buf_adds(&b, "\n");
 	} else
-		buf_adds(&b, "(no board: the server sent no valid FEN)\n\n");
+		buf_adds(&b, fr ? "(pas d'échiquier : le serveur n'a pas "
+		    "envoyé de FEN valide)\n\n" :
+		    "(no board: the server sent no valid FEN)\n\n");
 
 	if (!(flags & CMD_GAME_FULL) && n > 0 &&
 	    (san = json_string_value(json_array_get(moves, n - 1))) != NULL) {
-		buf_adds(&b, "Last move: ");
-		cmd_game_move_text(&b, &start, n - 1, san, true);
+		/* The last move's letters need the position before it. */
+		for (i = 0; i + 1 < n && ok; i++)
+			if ((m = json_array_get(moves, i)) == NULL ||
+			    !json_is_string(m))
+				ok = false;
+			else
+				cmd_game_san(&at, &ok, json_string_value(m),
+				    lang, text_san, sizeof text_san);
+		cmd_game_san(&at, &ok, san, lang, text_san, sizeof text_san);
+		buf_adds(&b, fr ? "Dernier coup : " : "Last move: ");
+		cmd_game_move_text(&b, &start, n - 1, text_san, true);
 		buf_adds(&b, "\n");
 	}
-	cmd_game_state(&b, j, &g);
+	cmd_game_state(&b, j, &g, lang);
 	if (flags & CMD_GAME_FULL) {
-		cmd_game_clocks(&b, j);
-		buf_adds(&b, "Moves:");
+		cmd_game_clocks(&b, j, lang);
+		buf_adds(&b, fr ? "Coups :" : "Moves:");
 		for (i = 0; i < n; i++) {
 			m = json_array_get(moves, i);
 			buf_adds(&b, i > 0 && i % 12 == 0 ? "\n " : " ");
-			cmd_game_move_text(&b, &start, i, json_is_string(m) ?
-			    json_string_value(m) : "?", i == 0 || i % 12 == 0);
+			cmd_game_san(&at, &ok, json_is_string(m) ?
+			    json_string_value(m) : "?", lang, text_san,
+			    sizeof text_san);
+			cmd_game_move_text(&b, &start, i, text_san,
+			    i == 0 || i % 12 == 0);
 		}
-		buf_adds(&b, n == 0 ? " none yet\n" : "\n");
+		buf_adds(&b, n > 0 ? "\n" : fr ? " aucun pour l'instant\n" :
+		    " none yet\n");
 	} else if (strcmp(g.status, "ongoing") == 0) {
 		const char *dl = cli_http_json_str(j, "deadline");
-		int64_t at;
+		int64_t t;
 
-		if (dl != NULL && cmd_game_parse_time(dl, &at) == 0) {
-			render_time(at, board, sizeof board);
-			buf_addf(&b, "Deadline: %s\n", board);
+		if (dl != NULL && cmd_game_parse_time(dl, &t) == 0) {
+			if (fr)
+				render_time_lang(t, lang, board, sizeof board);
+			else
+				render_time(t, board, sizeof board);
+			buf_addf(&b, fr ? "Délai : %s\n" : "Deadline: %s\n",
+			    board);
 		}
 	}
 	if ((text = buf_take(&b, &len)) == NULL) {
@@ -584,7 +683,7 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 		goto out;
 	}
 	rc = cmd_game_print(self, r.json, (o->ascii ? CMD_GAME_ASCII : 0) |
-	    (o->flip ? CMD_GAME_FLIP : 0));
+	    (o->flip ? CMD_GAME_FLIP : 0), cmd_game_lang(o));
 	cmd_game_print_conditional(json_object_get(r.json, "conditional"));
 	goto out;
 fail:
@@ -745,7 +844,7 @@ out:
 	return rc == CLI_HELPED ? CLI_EXIT_OK : rc;
 }
 
-/* corrchess show [-s URL] [--ascii] [--flip] GAME */
+/* corrchess show [-s URL] [--ascii] [--flip] [--lang en|fr] GAME */
 int
 cmd_game_show(const struct cli_cmd *self, int argc, char **argv)
 {
@@ -753,6 +852,7 @@ cmd_game_show(const struct cli_cmd *self, int argc, char **argv)
 		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
 		{ "ascii", 0, 0, OPT_ASCII },
 		{ "flip", 0, 0, OPT_FLIP },
+		{ "lang", 0, 1, OPT_LANG },
 		{ NULL, 0, 0, 0 }
 	};
 	struct cmd_game_opts	 o;
@@ -779,7 +879,7 @@ cmd_game_show(const struct cli_cmd *self, int argc, char **argv)
 	if ((rc = cmd_game_fetch(self, o.cf.server, id, &j)) == CLI_EXIT_OK)
 		rc = cmd_game_print(self, j, CMD_GAME_FULL |
 		    (o.ascii ? CMD_GAME_ASCII : 0) |
-		    (o.flip ? CMD_GAME_FLIP : 0));
+		    (o.flip ? CMD_GAME_FLIP : 0), cmd_game_lang(&o));
 	cli_http_stop();
 out:
 	json_decref(j);

@@ -215,13 +215,16 @@ static const struct cli_cmd cmd_table[] = {
 	  "Options as for corrchess move.\n",
 	  0 },
 	{ "show", cmd_game_show,
-	  "[-s URL] [--ascii] [--flip] GAME",
+	  "[-s URL] [--ascii] [--flip] [--lang en|fr] GAME",
 	  "Print game GAME: the players, the board, whose move it is or how the\n"
 	  "game ended, the clocks and deadline, and the moves.\n"
 	  "\n"
 	  "  -s, --server URL  the server\n"
 	  "  --ascii           letters (PNBRQK, pnbrqk) instead of chess symbols\n"
-	  "  --flip            Black at the bottom\n",
+	  "  --flip            Black at the bottom\n"
+	  "  --lang en|fr      the language, else 'lang =' of the settings,\n"
+	  "                    else English; in French the words, the moves\n"
+	  "                    and the --ascii letters are French (R roi)\n",
 	  0 },
 	{ "games", cmd_game_games,
 	  "[-s URL] [--player NAME] [--status ongoing|finished]",

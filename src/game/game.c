@@ -401,6 +401,19 @@ game_termination_name(enum game_termination t)
 	return termination_names[t];
 }
 
+/* Read a termination's API name; GAME_TERM_NONE when it names none. */
+enum game_termination
+game_termination_parse(const char *s)
+{
+	int	t;
+
+	for (t = GAME_TERM_NONE + 1; t <= GAME_TERM_LAST; t++)
+		if (s != NULL && strcmp(s, game_termination_name(
+		    (enum game_termination)t)) == 0)
+			return (enum game_termination)t;
+	return GAME_TERM_NONE;
+}
+
 /* A termination for people, in `lang`; "" while ongoing. */
 const char *
 game_termination_text(enum game_termination t, enum chess_lang lang)

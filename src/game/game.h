@@ -284,6 +284,9 @@ const char *game_result_name(enum game_result);		/* "1-0" ... "*" */
  * anything else. */
 enum game_result game_result_parse(const char *);
 const char *game_termination_name(enum game_termination);
+/* The termination an API name gives ("checkmate", "timeout", ...);
+ * GAME_TERM_NONE for anything else. */
+enum game_termination game_termination_parse(const char *);
 
 /* A termination for people, in `lang` (UTF-8): "checkmate" / "échec et
  * mat", "draw by agreement" / "nulle par accord mutuel", ...; "" for

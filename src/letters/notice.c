@@ -208,13 +208,12 @@ notice_thread_root(int64_t game_id, int color, const char *domain,
 static const char *
 termination_text(const char *name, enum chess_lang lang)
 {
-	int	t;
+	enum game_termination	t;
 
 	if (name == NULL || *name == '\0')
 		return "?";
-	for (t = GAME_TERM_NONE + 1; t <= GAME_TERM_LAST; t++)
-		if (strcmp(game_termination_name(t), name) == 0)
-			return game_termination_text(t, lang);
+	if ((t = game_termination_parse(name)) != GAME_TERM_NONE)
+		return game_termination_text(t, lang);
 	return name;
 }
 
