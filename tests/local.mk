@@ -6,7 +6,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
-	top_builddir='$(abs_top_builddir)'
+	top_builddir='$(abs_top_builddir)' \
+	installed_programs='$(bin_PROGRAMS) $(sbin_PROGRAMS)'
 TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp tests/glicko2.py
 

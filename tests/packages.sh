@@ -9,12 +9,13 @@
 # run-time library the package depends on and the list lacks fails there,
 # minutes into the run, or not at all where check-systemd does not run.
 # This test finds it at make check: the package's Depends, as
-# dpkg-shlibdeps computes ${shlibs:Depends} from the libraries the built
-# corrchessd and corrchess link (what dh_shlibdeps does when the package
-# is built) and as debian/control names the others, must each be in the
-# guest: listed in tests/guest/packages, in every Debian root (libc6), or
-# brought by one of those (libglib2.0-0 comes with libgmime-3.0-0). Needs
-# dpkg-dev (build-essential brings it). Prints "N passed, N failed".
+# dpkg-shlibdeps computes ${shlibs:Depends} from the libraries the
+# programs make install installs link (corrchessd and corrchess; what
+# dh_shlibdeps does when the package is built) and as debian/control
+# names the others, must each be in the guest: listed in
+# tests/guest/packages, in every Debian root (libc6), or brought by one
+# of those (libglib2.0-0 comes with libgmime-3.0-0). Needs dpkg-dev
+# (build-essential brings it). Prints "N passed, N failed".
 
 set -u
 
@@ -26,14 +27,22 @@ need dpkg-shlibdeps dpkg-query
 control=$top_srcdir/debian/control
 list=$top_srcdir/tests/guest/packages
 
+# The programs make install installs (make check passes them; by hand,
+# the two there are).
+installed_programs=${installed_programs:-src/corrchess src/corrchessd}
+set --
+for p in $installed_programs; do
+	set -- "$@" "-e$top_builddir/$p"
+done
+
 # ${shlibs:Depends}: "libc6 (>= 2.34), libcurl4 (>= 7.63.0), ...".
 # dpkg-shlibdeps reads debian/control, so it runs in the source tree.
-if (cd "$top_srcdir" && dpkg-shlibdeps -O "-e$top_builddir/src/corrchessd" \
-    "-e$top_builddir/src/corrchess") >"$tmp/shlibs" 2>"$tmp/shlibs.err"; then
+if (cd "$top_srcdir" && dpkg-shlibdeps -O "$@") >"$tmp/shlibs" \
+    2>"$tmp/shlibs.err"; then
 	ok "dpkg-shlibdeps"
 else
 	cat "$tmp/shlibs.err" >&2
-	bad "dpkg-shlibdeps on src/corrchessd and src/corrchess failed"
+	bad "dpkg-shlibdeps on $installed_programs failed"
 	finish
 fi
 sed -n 's/^shlibs:Depends=//p' "$tmp/shlibs" | tr ',' '\n' >"$tmp/deps"

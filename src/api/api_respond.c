@@ -88,6 +88,7 @@ api_list_answer(struct http_request *req, struct http_response *resp, int rc,
 	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
 	return true;
 }
+
 /* Answer 400 for a member of the wrong type. */
 void
 api_bad_member(struct http_response *resp, const char *key, const char *want)

@@ -586,7 +586,9 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 		 * arrives meanwhile waits in the backlog for that start
 		 * instead of being taken and closed; the descriptor stays
 		 * open until libmicrohttpd has stopped, since its threads
-		 * may still be taking it out of their epoll sets.
+		 * may still be taking it out of their epoll sets. The race
+		 * above stays possible here: a stop that loses it aborts,
+		 * with every acknowledged action already committed.
 		 */
 		fd = MHD_quiesce_daemon(srv->mhd);
 		quiesced = fd != -1 && fd == srv->fd;
