@@ -1024,6 +1024,7 @@ expect "an auth rule that does not exist" 400 bad-auth
 verify_pgn() {
 	"$corrchess" verify "$2" >"$tmp/vout" 2>&1
 	vst=$?
+	case $2 in *.pgn) cp "$tmp/vout" "$tmp/vout.pgn" ;; esac
 	if [ "$vst" -eq 0 ] && ! grep -q FAIL "$tmp/vout"; then
 		ok
 	else
@@ -1035,22 +1036,42 @@ if [ -x "${PGN_EXTRACT:=/usr/games/pgn-extract}" ] ||
     PGN_EXTRACT=$(command -v pgn-extract); then
 	req GET '/api/v1/games?limit=1000'
 	ids=$(grep -o '"id":[0-9]*' "$tmp/out" | cut -d: -f2)
-	nv=0
+	nv=0 ne=0
 	for id in $ids; do
 		req GET "/api/v1/games/$id/pgn"
 		cp "$tmp/out" "$tmp/rt.pgn"
 		req GET "/api/v1/games/$id/records"
 		cp "$tmp/out" "$tmp/rt.json"
 		"$PGN_EXTRACT" -s "$tmp/rt.pgn" >"$tmp/rt2.pgn" 2>"$tmp/pe.err"
+		check "game $id: pgn-extract has nothing to warn of" \
+		    [ ! -s "$tmp/pe.err" ]
+		if grep -q '"records":\[\]' "$tmp/rt.json"; then
+			# Nothing signed yet: no export of it verifies.
+			for f in rt.pgn rt2.pgn rt.json; do
+				"$corrchess" verify "$tmp/$f" >"$tmp/vout" 2>&1
+				same "game $id (no records): $f refused" "$?" 1
+				check "game $id (no records): $f: says so" grep -q \
+				    'FAIL: no records: nothing in this game was signed yet' \
+				    "$tmp/vout"
+			done
+			ne=$((ne + 1))
+			continue
+		fi
 		verify_pgn "game $id: its PGN" "$tmp/rt.pgn"
 		verify_pgn "game $id: its PGN after pgn-extract" "$tmp/rt2.pgn"
 		verify_pgn "game $id: its records JSON" "$tmp/rt.json"
-		check "game $id: pgn-extract has nothing to warn of" \
-		    [ ! -s "$tmp/pe.err" ]
+		check "game $id: the PGN's result checked" grep -q \
+		    "^game $id: result [-*/012]* (.*) OK$" "$tmp/vout.pgn"
 		nv=$((nv + 1))
 	done
-	echo "pgn-extract round trips verified: $nv games" >&2
-	check "every game was exported and verified" [ "$nv" -gt 5 ]
+	echo '{"records":[],"keys":[]}' |
+	    "$corrchess" verify - >"$tmp/vout" 2>&1
+	same "an empty records JSON on standard input is refused" "$?" 1
+	check "an empty records JSON: says there is nothing to verify" \
+	    grep -q '^-: FAIL: no records: nothing in this game was signed yet, so there is nothing to verify$' \
+	    "$tmp/vout"
+	echo "pgn-extract round trips verified: $nv games; $ne without records refused" >&2
+	check "every game with records was exported and verified" [ "$nv" -gt 5 ]
 
 	# One byte changed in game 1's PGN, after pgn-extract: a move, a
 	# statement in a comment, a signature; each named by its ply.
@@ -1092,6 +1113,33 @@ open(sys.argv[2], "w").write(re.sub(r"\[%cchash\s+[0-9a-f]+\]", "", s))
 PY
 	fails "a changed signature, the hashes gone" \
 	    "record 2, ply 1 (1... Nf6): FAIL: the signature does not verify against bob's keys"
+
+	# Game 3 (bob resigned, 1-0) with another result: the Result tag
+	# and the movetext's end, then the tag alone.
+	req GET "/api/v1/games/$g3/pgn"
+	"$PGN_EXTRACT" -s "$tmp/out" >"$tmp/g3rt.pgn" 2>/dev/null
+	"$corrchess" verify "$tmp/g3rt.pgn" >"$tmp/vout" 2>&1
+	check "game 3: its result holds" grep -q \
+	    "^game $g3: result 1-0 (bob resigned at ply [0-9]*) OK$" "$tmp/vout"
+	sed 's/1-0/0-1/' "$tmp/g3rt.pgn" >"$tmp/bad.pgn"
+	check "game 3's result changed" sh -c "! cmp -s '$tmp/g3rt.pgn' '$tmp/bad.pgn'"
+	fails "the Result tag changed to 0-1" \
+	    "^game $g3: FAIL: the PGN's Result tag says 0-1, but the record gives 1-0 (bob resigned at ply [0-9]*)$"
+	sed 's/^\[Result "1-0"\]/[Result "1\/2-1\/2"]/' "$tmp/g3rt.pgn" \
+	    >"$tmp/bad.pgn"
+	fails "the Result tag alone changed to a draw" \
+	    "FAIL: the PGN's Result tag says 1/2-1/2, but the record gives 1-0"
+	sed '/^\[Result /d' "$tmp/g3rt.pgn" >"$tmp/bad.pgn"
+	fails "the Result tag removed" \
+	    "FAIL: the PGN has no Result tag; the record gives 1-0"
+	python3 - "$tmp/g3rt.pgn" "$tmp/bad.pgn" <<'PY'
+import sys
+s = open(sys.argv[1]).read().rstrip()
+assert s.endswith("1-0")
+open(sys.argv[2], "w").write(s[:-3] + "*\n")
+PY
+	fails "the movetext's end changed to *" \
+	    "FAIL: the PGN's moves end in \*, but the record gives 1-0"
 else
 	bad "pgn-extract is not installed (.ci/install-deps)"
 fi

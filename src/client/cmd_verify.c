@@ -155,6 +155,9 @@ verify_file(const struct cli_cmd *self, const char *path)
 			    je.text, je.line);
 		else if (verify_from_json(j, 0, &vg, why, sizeof why) != 0)
 			cli_error(self, "%s: %s", path, why);
+		else if (vg.nrecs == 0)
+			printf("%s: FAIL: no records: nothing in this game was "
+			    "signed yet, so there is nothing to verify\n", path);
 		else
 			rc = verify_run(&vg, stdout);
 		verify_game_free(&vg);

@@ -303,10 +303,12 @@ static const struct cli_cmd cmd_table[] = {
 	  "record's hash from the one before, its statement and signature\n"
 	  "(doc/signatures.md); each player's signature against the player's\n"
 	  "keys in the export; each attested or admin record against the\n"
-	  "server's key; in a PGN, that every move has its signed record.\n"
-	  "Prints one line per record (ply, signer, key, OK) and one a game,\n"
-	  "with the attested plies; exit status 1 at the first record that\n"
-	  "does not hold, named with its ply and FAIL.\n"
+	  "server's key; in a PGN, that every move has its signed record and\n"
+	  "that its Result is the record's. Prints one line per record (ply,\n"
+	  "signer, key, OK), for a PGN the result's, and one a game, with the\n"
+	  "attested plies; exit status 1 at the first record that does not\n"
+	  "hold, named with its ply and FAIL, at a result the record does not\n"
+	  "give, and for an export without records.\n"
 	  "\n"
 	  "  -s, --server URL   the server\n",
 	  0 },

@@ -428,6 +428,174 @@ move_label(const struct run *r, size_t ply, char *buf, size_t size)
 	    pos->side == CHESS_WHITE ? "." : "...", san);
 }
 
+/* A game's possible results, as a set. */
+#define RES_NONE	1	/* "*" */
+#define RES_WHITE	2	/* "1-0" */
+#define RES_BLACK	4	/* "0-1" */
+#define RES_DRAW	8	/* "1/2-1/2" */
+
+/* The set of a result's text, or 0 for text that is no result. */
+static int
+result_bit(const char *s)
+{
+	if (strcmp(s, "*") == 0)
+		return RES_NONE;
+	if (strcmp(s, "1-0") == 0)
+		return RES_WHITE;
+	if (strcmp(s, "0-1") == 0)
+		return RES_BLACK;
+	if (strcmp(s, "1/2-1/2") == 0)
+		return RES_DRAW;
+	return 0;
+}
+
+/* Write a set of results: "1-0", "1-0 or 0-1". */
+static void
+result_text(int set, char *buf, size_t size)
+{
+	static const char *const names[] = { "*", "1-0", "0-1", "1/2-1/2" };
+	size_t	i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < 4; i++)
+		if (set & (1 << i))
+			n += (size_t)snprintf(buf + n, n < size ? size - n : 0,
+			    "%s%s", n ? " or " : "", names[i]);
+}
+
+/* The colour of player `name`: the side of a move they signed, else the
+ * PGN's White or Black tag; -1 when neither tells. */
+static int
+player_color(const struct run *r, const char *name)
+{
+	const struct verify_record	*v;
+	const char			*w, *b;
+	size_t				 i;
+
+	for (i = 0; i < r->vg->nrecs; i++) {
+		v = &r->vg->recs[i];
+		if (v->has_statement && plays_move(v) &&
+		    v->ply < r->vg->pg->game.nply &&
+		    strcmp(v->st.player, name) == 0)
+			return r->pos[v->ply].side;
+	}
+	w = chess_pgn_tag(r->vg->pg, "White");
+	b = chess_pgn_tag(r->vg->pg, "Black");
+	if (w != NULL && strcmp(w, name) == 0)
+		return CHESS_WHITE;
+	if (b != NULL && strcmp(b, name) == 0)
+		return CHESS_BLACK;
+	return -1;
+}
+
+/* The results the record allows, from its first ending record or else
+ * from the last position; `how` says why. */
+static int
+record_result(const struct run *r, char *how, size_t size)
+{
+	const struct chess_game		*cg = &r->vg->pg->game;
+	const struct verify_record	*v;
+	const struct chess_position	*pos;
+	enum chess_status		 st;
+	size_t				 i;
+	int				 c;
+
+	for (i = 0; i < r->vg->nrecs; i++) {
+		v = &r->vg->recs[i];
+		if (strcmp(v->kind, "resign") == 0 && !v->has_statement) {
+			snprintf(how, size, "a resignation at ply %" PRIu32
+			    " that the server recorded (a withdrawal)", v->ply);
+			return RES_WHITE | RES_BLACK;
+		}
+		if (strcmp(v->kind, "resign") == 0) {
+			c = player_color(r, v->st.player);
+			snprintf(how, size, "%s resigned at ply %" PRIu32,
+			    v->st.player, v->ply);
+			return c < 0 ? RES_WHITE | RES_BLACK :
+			    c == CHESS_WHITE ? RES_BLACK : RES_WHITE;
+		}
+		if (strcmp(v->kind, "accept-draw") == 0 ||
+		    strcmp(v->kind, "claim-draw") == 0) {
+			snprintf(how, size, "a draw %s at ply %" PRIu32,
+			    v->kind[0] == 'a' ? "agreed" : "claimed", v->ply);
+			return RES_DRAW;
+		}
+		if (strcmp(v->kind, "abort") == 0) {
+			snprintf(how, size, "aborted by the admin at ply %"
+			    PRIu32, v->ply);
+			return RES_NONE;
+		}
+		if (strcmp(v->kind, "adjudicate") == 0 && v->has_statement) {
+			snprintf(how, size, "adjudicated by the admin at ply %"
+			    PRIu32, v->ply);
+			return result_bit(v->st.action.result);
+		}
+		if (strcmp(v->kind, "flag") == 0 && v->ply <= cg->nply) {
+			pos = &r->pos[v->ply];
+			snprintf(how, size, "%s's flag fell at ply %" PRIu32 "%s",
+			    pos->side == CHESS_WHITE ? "White" : "Black",
+			    v->ply, chess_can_mate(pos, !pos->side) ? "" :
+			    ", and the other side cannot mate");
+			if (!chess_can_mate(pos, !pos->side))
+				return RES_DRAW;
+			return pos->side == CHESS_WHITE ? RES_BLACK : RES_WHITE;
+		}
+	}
+	st = chess_game_status(cg);
+	switch (st) {
+	case CHESS_ONGOING:
+		snprintf(how, size, "no end in the record: the game goes on");
+		return RES_NONE;
+	case CHESS_CHECKMATE:
+		snprintf(how, size, "checkmate at ply %zu", cg->nply);
+		return cg->pos.side == CHESS_WHITE ? RES_BLACK : RES_WHITE;
+	case CHESS_THREEFOLD:
+	case CHESS_FIFTY:
+		snprintf(how, size, "%s at ply %zu: a draw where the game's "
+		    "draw policy is auto, the game going on where it must be "
+		    "claimed", chess_status_name(st), cg->nply);
+		return RES_DRAW | RES_NONE;
+	default:
+		snprintf(how, size, "%s at ply %zu", chess_status_name(st),
+		    cg->nply);
+		return RES_DRAW;
+	}
+}
+
+/* Check the PGN's Result tag and movetext result against the record's;
+ * print the result's line. 0, or -1 (said). */
+static int
+check_result(const struct run *r, FILE *out)
+{
+	const char	*tag = chess_pgn_tag(r->vg->pg, "Result");
+	const char	*marker = r->vg->pg->result;
+	char		 how[192], want[64];
+	int		 set;
+
+	set = record_result(r, how, sizeof how);
+	result_text(set, want, sizeof want);
+	if (tag == NULL) {
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN has no Result "
+		    "tag; the record gives %s (%s)\n", r->vg->id, want, how);
+		return -1;
+	}
+	if ((result_bit(tag) & set) == 0) {
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN's Result tag "
+		    "says %s, but the record gives %s (%s)\n", r->vg->id, tag,
+		    want, how);
+		return -1;
+	}
+	if (marker[0] != '\0' && (result_bit(marker) & set) == 0) {
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN's moves end in "
+		    "%s, but the record gives %s (%s)\n", r->vg->id, marker,
+		    want, how);
+		return -1;
+	}
+	fprintf(out, "game %" PRIu64 ": result %s (%s) OK\n", r->vg->id, tag,
+	    how);
+	return 0;
+}
+
 /* Check the game, printing what was found. */
 int
 verify_run(const struct verify_game *vg, FILE *out)
@@ -444,6 +612,13 @@ verify_run(const struct verify_game *vg, FILE *out)
 
 	memset(&r, 0, sizeof r);
 	r.vg = vg;
+	/* Nothing signed proves nothing: an empty export is no game's. */
+	if (vg->nrecs == 0) {
+		fprintf(out, "game %" PRIu64 ": FAIL: no records: nothing in "
+		    "this game was signed yet, so there is nothing to verify\n",
+		    vg->id);
+		goto out;
+	}
 	if (vg->pg != NULL) {
 		nply = vg->pg->game.nply;
 		r.pos = calloc(nply + 1, sizeof *r.pos);
@@ -509,6 +684,8 @@ verify_run(const struct verify_game *vg, FILE *out)
 			    label);
 			goto out;
 		}
+	if (vg->pg != NULL && check_result(&r, out) != 0)
+		goto out;
 	fprintf(out, "game %" PRIu64 ": %zu records, the chain holds; %zu "
 	    "attested by the server%s%s\n", vg->id, vg->nrecs, n,
 	    n == 0 ? "" : n == 1 ? " at ply " : " at plies ",
