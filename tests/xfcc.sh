@@ -389,4 +389,17 @@ check "Scid: the ratings in its PGN, under the rating name it was given" \
 check "Scid: Black's too" grep -q "^\[BlackICCF \"$welo\"\]" \
     "$inbox/corrchess-$g2.pgn"
 
+# An event's draw rule refuses an offer: the nearest result is InvalidMove
+# (the move with its offer is not allowed; the move alone would be).
+admin POST /api/v1/events -d '{"name":"m3","format":"match","games":2,"players":["alice","bob"],"auth":"signed-or-attested","draw_min_move":20}'
+admin POST /api/v1/events/m3/start
+req GET /api/v1/events/m3
+g4=$(js "[g['id'] for g in d['games'] if g['white'] == 'bob'][0]")
+move_result "<gameId>$g4</gameId><movecount>1</movecount><myMove>e4</myMove><offerDraw>true</offerDraw>"
+same "MakeAMove: an offer the draw rule refuses" "$result" InvalidMove
+req GET "/api/v1/games/$g4"
+same "the move with the refused offer is not played" "$(jval ply)" 0
+move_result "<gameId>$g4</gameId><movecount>1</movecount><myMove>e4</myMove>"
+same "MakeAMove: the move alone" "$result" Success
+
 finish

@@ -331,6 +331,9 @@ result_of(const struct service_error *err)
 		{ "bad-move", "InvalidMove" },
 		{ "bad-statement", "InvalidMove" },
 		{ "bad-claim", "InvalidMove" },
+		/* The protocol has no result for a rule on offers: the move
+		 * with its offer is not allowed, the move alone would be. */
+		{ "draw-rule", "InvalidMove" },
 		{ "ambiguous-move", "MoveIsAmbigous" },	/* Xfcc's spelling */
 		{ "no-draw-offer", "NoDrawWasOffered" },
 		{ "late-move", "LostOnTime" },
