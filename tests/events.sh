@@ -686,6 +686,13 @@ check "names the event's allowance" grep -q \
     'the allowance is 20 days a calendar year (event iccf.s)' "$tmp/out"
 try "$g" ivy "leave $y-03-01 $y-03-15"
 expect "a leave within it" 201
+req GET "/api/v1/games/$g"
+same "the game's JSON: rated, its draw rules and its leave allowance" \
+    "$(jpy '(j["rated"], j["draw_min_move"], j["draw_offer_every"],
+    j["leave_days"])')" "(True, 3, 3, 20)"
+admin GET /api/v1/players/ivy
+same "ivy's allowance is her games' (the event's), not the server's" \
+    "$(jpy 'j["leave"]["allowance_days"]')" 20
 
 # --- Rated games outside events -----------------------------------------
 
@@ -694,6 +701,10 @@ expect "rated must be true or false" 400 bad-request
 admin POST /api/v1/games -d '{"white":"gus","black":"ivy"}'
 expect "an ordinary game, rated by the server's default" 201
 g=$(jval id)
+req GET "/api/v1/games/$g"
+same "an ordinary game's JSON: rated, no draw rule, the server's leave" \
+    "$(jpy '(j["rated"], j["draw_min_move"], j["draw_offer_every"],
+    j["leave_days"])')" "(True, 0, 0, 45)"
 act "$g" gus "move d4"
 act "$g" ivy resign
 req GET /api/v1/ratings/gus
@@ -709,6 +720,8 @@ check "gus in the rating list" grep -q 'gus' "$tmp/out"
 admin POST /api/v1/games -d '{"white":"hal","black":"ivy","rated":false}'
 expect "an unrated ordinary game" 201
 g=$(jval id)
+req GET "/api/v1/games/$g"
+same "its JSON says it is not rated" "$(jpy 'j["rated"]')" False
 act "$g" hal resign
 req GET /api/v1/ratings/hal
 expect "an unrated game rates no one" 404 not-rated

@@ -130,6 +130,12 @@ api_game_json(const struct service_game *g)
 	    tocontrol : json_null());
 	json_object_set_new(o, "deadline", dl != 0 && game_ongoing(&g->state) ?
 	    json_string(deadline) : json_null());
+	json_object_set_new(o, "rated", json_boolean(g->rules.rated));
+	json_object_set_new(o, "draw_min_move",
+	    json_integer(g->state.params.draw_min_move));
+	json_object_set_new(o, "draw_offer_every",
+	    json_integer(g->state.params.draw_offer_every));
+	json_object_set_new(o, "leave_days", json_integer(g->rules.leave_days));
 	json_object_set_new(o, "event", json_string(g->row.event));
 	json_object_set_new(o, "site", json_string(g->row.site));
 	json_object_set_new(o, "round", json_string(g->row.round));

@@ -727,6 +727,7 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		struct service_game	view;
 
 		view.row = *row;
+		view.rules = c->rules;
 		view.state = c->state;
 		view.san = c->san;
 		view.now = now;

@@ -114,21 +114,71 @@ notify_leave(struct service *svc, const struct store_game *row,
 	return notify_game_to(svc, row, c, &n, !color, now);
 }
 
-/* Read what player `player_id` has taken of this year's leave. */
+/*
+ * Find with handle `st` the leave allowance that binds a player whose
+ * ongoing games are `games`: each game's is its event's when the event
+ * sets one, else the server's (also when there is no game); the smallest
+ * binds. `whose` gets "the server's" or "event NAME's", in `lang`.
+ */
+static int
+leave_allowance(struct service *svc, struct store *st,
+    const struct id_list *games, int *days, enum chess_lang lang,
+    char *whose, size_t size, struct service_error *err)
+{
+	struct store_event	e;
+	size_t			i;
+	bool			server = games->n == 0;
+
+	*days = -1;
+	for (i = 0; i < games->n; i++) {
+		switch (store_event_get_by_game(st, games->ids[i], &e, NULL)) {
+		case STORE_OK:
+			if (e.leave_days < 0)
+				break;
+			if (*days < 0 || e.leave_days < *days) {
+				*days = e.leave_days;
+				snprintf(whose, size, lang == CHESS_LANG_FR ?
+				    "celui du tournoi %s" : "event %s's",
+				    e.name);
+			}
+			continue;
+		case STORE_NOTFOUND:
+			break;
+		default:
+			return service_store_fail(err, st,
+			    "read your games' events");
+		}
+		server = true;
+	}
+	if (server && (*days < 0 || svc->leave_days <= *days)) {
+		*days = svc->leave_days;
+		snprintf(whose, size, lang == CHESS_LANG_FR ?
+		    "celui du serveur" : "the server's");
+	}
+	return 0;
+}
+
+/* Read what player `player_id` has taken of this year's leave, and the
+ * allowance that binds them (leave_allowance()). */
 int
 service_player_leave(struct service *svc, int64_t player_id,
     struct service_leave_year *out, struct service_error *err)
 {
-	struct store		*st;
-	struct leave_list	 ll;
-	struct tm		 tm;
-	time_t			 t = (time_t)service_now(svc);
-	int64_t			 ys, ye, taken = 0;
-	size_t			 i;
-	int			 rc = -1;
+	struct store			*st;
+	struct store_player		 p;
+	struct store_game_filter	 f;
+	struct leave_list		 ll;
+	struct id_list			 games;
+	struct tm			 tm;
+	time_t				 t = (time_t)service_now(svc);
+	int64_t				 ys, ye, taken = 0;
+	size_t				 i;
+	char				 whose[64];
+	int				 rc = -1, allowance;
 
 	memset(out, 0, sizeof *out);
 	memset(&ll, 0, sizeof ll);
+	memset(&games, 0, sizeof games);
 	if (gmtime_r(&t, &tm) == NULL)
 		return service_fail(err, 500, "internal", "the date is out of "
 		    "range");
@@ -144,7 +194,23 @@ service_player_leave(struct service *svc, int64_t player_id,
 	}
 	for (i = 0; i < ll.n; i++)
 		taken += overlap(ll.l[i].start, ll.l[i].until, ys, ye);
-	out->allowance_days = svc->leave_days;
+	/* The allowance of their ongoing games. */
+	if (store_player_get(st, player_id, &p) != STORE_OK) {
+		service_store_fail(err, st, "read the player");
+		goto out;
+	}
+	memset(&f, 0, sizeof f);
+	f.player = p.name;
+	f.status = "ongoing";
+	if (store_game_list(st, &f, id_collect, &games) != STORE_OK ||
+	    games.n < games.listed) {
+		service_store_fail(err, st, "list the player's games");
+		goto out;
+	}
+	if (leave_allowance(svc, st, &games, &allowance, CHESS_LANG_EN, whose,
+	    sizeof whose, err) != 0)
+		goto out;
+	out->allowance_days = allowance;
 	out->taken_days = taken / GAME_DAY;
 	out->left_days = out->allowance_days - out->taken_days;
 	if (out->left_days < 0)
@@ -152,53 +218,9 @@ service_player_leave(struct service *svc, int64_t player_id,
 	rc = 0;
  out:
 	free(ll.l);
+	free(games.ids);
 	pool_put(svc, st);
 	return rc;
-}
-
-/*
- * In the writer: find the leave allowance that binds a player whose
- * ongoing games are `games`: each game's is its event's when the event
- * sets one, else the server's (also when there is no game); the smallest
- * binds. `whose` gets "the server's" or "event NAME's", in `lang`.
- */
-static int
-leave_allowance(struct service *svc, const struct id_list *games,
-    int *days, enum chess_lang lang, char *whose, size_t size,
-    struct service_error *err)
-{
-	struct store_event	e;
-	size_t			i;
-	bool			server = games->n == 0;
-
-	*days = -1;
-	for (i = 0; i < games->n; i++) {
-		switch (store_event_get_by_game(svc->wstore, games->ids[i], &e,
-		    NULL)) {
-		case STORE_OK:
-			if (e.leave_days < 0)
-				break;
-			if (*days < 0 || e.leave_days < *days) {
-				*days = e.leave_days;
-				snprintf(whose, size, lang == CHESS_LANG_FR ?
-				    "celui du tournoi %s" : "event %s's",
-				    e.name);
-			}
-			continue;
-		case STORE_NOTFOUND:
-			break;
-		default:
-			return service_store_fail(err, svc->wstore,
-			    "read your games' events");
-		}
-		server = true;
-	}
-	if (server && (*days < 0 || svc->leave_days <= *days)) {
-		*days = svc->leave_days;
-		snprintf(whose, size, lang == CHESS_LANG_FR ?
-		    "celui du serveur" : "the server's");
-	}
-	return 0;
 }
 
 /*
@@ -273,8 +295,8 @@ job_leave(struct service *svc, const struct job_statement *s,
 		service_store_fail(err, svc->wstore, "list your games");
 		goto out;
 	}
-	if (leave_allowance(svc, &games, &allowance, s->lang, whose,
-	    sizeof whose, err) != 0)
+	if (leave_allowance(svc, svc->wstore, &games, &allowance, s->lang,
+	    whose, sizeof whose, err) != 0)
 		goto out;
 	for (y = from->year; y <= to->year; y++) {
 		ys = days_from_civil(y, 1, 1) * GAME_DAY;

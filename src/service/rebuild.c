@@ -278,7 +278,8 @@ cache_get(struct service *svc, const struct store_game *row,
 		return c;
 	c->id = 0;
 	if (rebuild(svc->wstore, row, &c->state, &c->san, &c->sancap, &c->nrec,
-	    err) != 0)
+	    err) != 0 ||
+	    game_rules_read(svc, svc->wstore, row->id, &c->rules, err) != 0)
 		return NULL;
 	c->id = row->id;
 	memcpy(c->head, row->head, STORE_HASH_LEN);
@@ -350,6 +351,7 @@ view_copy(struct service_game *dst, const struct service_game *src)
 	memset(dst, 0, sizeof *dst);
 	dst->row = src->row;
 	dst->now = src->now;
+	dst->rules = src->rules;
 	if (game_copy(&dst->state, &src->state) != 0)
 		return -1;
 	if ((dst->san = malloc((n + 1) * sizeof *dst->san)) == NULL) {
@@ -397,6 +399,31 @@ view_put(struct service *svc, const struct service_game *g)
 	pthread_mutex_unlock(&svc->view_lock);
 }
 
+/* Read with handle `st` what game `id` keeps beside its row: rated or
+ * not, and its leave allowance (its event's, else the server's). */
+int
+game_rules_read(struct service *svc, struct store *st, int64_t id,
+    struct service_game_rules *out, struct service_error *err)
+{
+	struct store_game_rules	gr;
+	struct store_event	e;
+
+	if (store_game_rules_get(st, id, &gr) != STORE_OK)
+		return service_store_fail(err, st, "read the game's rules");
+	out->rated = gr.rated;
+	out->leave_days = svc->leave_days;
+	switch (store_event_get_by_game(st, id, &e, NULL)) {
+	case STORE_OK:
+		if (e.leave_days >= 0)
+			out->leave_days = e.leave_days;
+		return 0;
+	case STORE_NOTFOUND:
+		return 0;
+	default:
+		return service_store_fail(err, st, "read the game's event");
+	}
+}
+
 /* Read a game's row with handle `st`: 404 when there is none. */
 int
 row_get(struct store *st, int64_t id, struct store_game *row,
@@ -433,7 +460,8 @@ rebuild_read(struct service *svc, struct store *st, int64_t id, int64_t now,
 		return 0;
 	}
 	if (rebuild(st, &out->row, &out->state, &out->san, &cap, NULL,
-	    err) != 0) {
+	    err) != 0 ||
+	    game_rules_read(svc, st, id, &out->rules, err) != 0) {
 		service_game_free(out);
 		return -1;
 	}

@@ -196,9 +196,18 @@ void service_conditional_free(struct service_conditional *);
  * A game as stored and rebuilt: its row, its state machine at `now`, and
  * the SAN of every move. Free with service_game_free().
  */
+/* What a game keeps beside its row and its state (where its draw rules
+ * are): whether it is rated, and the leave a player may take in it a
+ * calendar year (its event's allowance, or the server's). */
+struct service_game_rules {
+	bool	rated;
+	int	leave_days;
+};
+
 struct service_game {
 	struct store_game	 row;
 	struct game		 state;
+	struct service_game_rules rules;
 	char			(*san)[CHESS_SAN_MAX];	/* state.chess.nply */
 	int64_t			 now;
 	/* After service_submit() of a conditional action: the submitter's

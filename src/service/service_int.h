@@ -283,6 +283,7 @@ struct cached {
 	int64_t			 id;		/* 0: empty slot */
 	uint8_t			 head[STORE_HASH_LEN];
 	int64_t			 nrec;		/* records replayed */
+	struct service_game_rules rules;	/* read with the game */
 	struct game		 state;
 	char			(*san)[CHESS_SAN_MAX];
 	size_t			 sancap;
@@ -427,6 +428,8 @@ int	record_append(struct service *, struct store_game *, struct cached *,
 int	record_flag(struct service *, struct store_game *, struct cached *,
 	    int64_t);
 int	view_copy(struct service_game *, const struct service_game *);
+int	game_rules_read(struct service *, struct store *, int64_t,
+	    struct service_game_rules *, struct service_error *);
 void	view_put(struct service *, const struct service_game *);
 /* Free the rendered answers kept (service/render.c). */
 void	render_free(struct service *);
