@@ -204,6 +204,10 @@ check "bob's end: the standings are the API's crosstable, aligned" \
 check "bob's end: bob's row, by hand" grep -q \
     '^  2  bob     1  x  ½  1      2½      3  ' "$tmp/b2.table"
 evfetch alice club-2026 2 "$tmp/a2"
+over=$(imap alice INBOX -X "UID SEARCH HEADER X-Corrchess-Game $g31" |
+    tr -d '\r' | sed -n 's/^\* SEARCH *//p' | tr ' ' '\n' | tail -n 1)
+check "alice's end comes after the last game's own end" \
+    [ "$(evmails alice club-2026 | sed -n 2p)" -gt "$over" ]
 check "alice's end: her result" grep -qxF \
     "Your result: 1½ points from 3 games played, place 3." "$tmp/a2.txt"
 evfetch dave club-2026 2 "$tmp/d2"

@@ -670,6 +670,35 @@ event_game_forfeit(struct service *svc, int64_t game_id, int64_t player_id,
 	return 0;
 }
 
+/* In the writer: note an event that ended in the job being run, for
+ * event_notify_ended(). */
+static int
+event_ended(struct service *svc, const char *name)
+{
+	char	(*v)[STORE_NAME_SIZE];
+
+	if ((v = service_grow(svc->ended, &svc->ended_cap, svc->nended,
+	    sizeof *v, 4)) == NULL)
+		return -1;
+	svc->ended = v;
+	snprintf(svc->ended[svc->nended++], sizeof *v, "%s", name);
+	return 0;
+}
+
+/* In the writer, when a job is done: queue the final standings of the
+ * events that ended in it, after the notices of their last games. */
+int
+event_notify_ended(struct service *svc, int64_t now)
+{
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; i < svc->nended && rc == 0; i++)
+		rc = event_notify_end(svc, svc->ended[i], now);
+	svc->nended = 0;
+	return rc;
+}
+
 /* In the writer: finish an event whose games have all ended. */
 static int
 event_finish_check(struct service *svc, struct store_event *e, int64_t now,
@@ -693,9 +722,8 @@ event_finish_check(struct service *svc, struct store_event *e, int64_t now,
 	e->finished = now;
 	if (store_event_update(svc->wstore, e) != STORE_OK)
 		rc = service_store_fail(err, svc->wstore, "finish the event");
-	else if (event_notify_end(svc, e->name, now) != 0)
-		rc = service_store_fail(err, svc->wstore,
-		    "queue the event's final standings");
+	else if (event_ended(svc, e->name) != 0)
+		rc = service_fail(err, 500, "internal", "out of memory");
  out:
 	free(gl.v);
 	return rc;

@@ -462,6 +462,7 @@ service_close(struct service *svc)
 		free(svc->views);
 	}
 	free(svc->events);
+	free(svc->ended);
 	render_free(svc);
 	signers_free(svc);
 	if (svc->db_path != NULL) {

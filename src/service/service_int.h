@@ -351,6 +351,11 @@ struct service {
 	void			*events_arg;
 	struct service_live	*events;
 	size_t			 nevents, events_cap;
+	/* Events whose last game ended in the job being run: their final
+	 * standings are queued when the job is done, after the games' own
+	 * notices (writer only; events.c). */
+	char			(*ended)[STORE_NAME_SIZE];
+	size_t			 nended, ended_cap;
 	/* The handle that holds this server's leads (PostgreSQL), and
 	 * which it holds; guarded by lead_lock. */
 	pthread_mutex_t		 lead_lock;
@@ -565,6 +570,7 @@ int	event_notify_start(struct service *, const char *, int64_t);
 int	event_notify_withdrawal(struct service *, const char *, int64_t,
 	    int64_t);
 int	event_notify_end(struct service *, const char *, int64_t);
+int	event_notify_ended(struct service *, int64_t);
 
 /* ratings.c */
 void	ratings_defaults(struct service_ratings *, const struct service_ratings *);

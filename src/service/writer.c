@@ -149,6 +149,13 @@ job_run(struct service *svc, struct job *j, int64_t now)
 	}
 	mark = svc->nevents;
 	rc = job_types[j->kind].run(svc, j, now);
+	/* Events that ended with the job's games: their standings, after
+	 * the games' own notices (unless the job's work is undone). */
+	if (svc->nended > 0 && (rc == 0 || !job_undone(j)) &&
+	    event_notify_ended(svc, now) != 0)
+		rc = service_store_fail(j->err, svc->wstore,
+		    "queue the event's final standings");
+	svc->nended = 0;
 	/* The cache is checked against the stored head, so undone work is
 	 * never trusted; the slot is emptied all the same. Its live events
 	 * go with it. */
