@@ -64,13 +64,15 @@ same "a new player's first statement is ply 0" "$(jval ply)" 0
 self alice "$tmp/alice" "set lang fr"
 expect "set lang fr" 200
 same "lang is fr" "$(jstr lang)" fr
-same "the answer says what was done" "$(jstr message)" "lang is now fr"
+same "the answer says what was done, in the new language" "$(jstr message)" \
+    "lang vaut maintenant fr"
 same "the next ply is 1" "$(jval ply)" 1
 cp "$tmp/body" "$tmp/replay"
 req POST /api/v1/players/alice/actions -H 'Content-Type: text/plain' \
     --data-binary "@$tmp/replay"
 expect "the same statement again is stale" 409 stale-ply
-say "stale: the ply to sign for" "sign one for ply 1"
+# alice reads French since "set lang fr": so do her refusals.
+say "stale: the ply to sign for, in French" "signez-en une pour le ply 1"
 
 self alice "$tmp/alice" "set move-mail off"
 expect "set move-mail off" 200
@@ -80,7 +82,8 @@ expect "own reminder thresholds" 200
 same "reminders kept as given" "$(jstr reminders)" "3d,1d,12h"
 self alice "$tmp/alice" "set reminders 40d"
 expect "a threshold above 30 days" 400 bad-setting
-say "bad-setting: what it takes" "at most 4, from 1h to 30d"
+say "bad-setting: what it takes, in French" \
+    "reminders prend on (ceux du serveur), off, ou vos propres seuils comme 3d,1d,12h (4 au plus, de 1h"
 self alice "$tmp/alice" "set digest daily"
 expect "set digest daily" 200
 self alice "$tmp/alice" "set digest-hour 18"
@@ -158,7 +161,8 @@ check "key add: the new key's fingerprint" grep -qF "$fp2" "$tmp/out"
 run key revoke -s "$base" -k "$tmp/alice2" -p alice "$fp1"
 same "corrchess key revoke, signed with the new key" "$status" 0
 check "key revoke: the conditional moves it signed end" \
-    grep -qF "conditional moves it signed are ended" "$tmp/out"
+    grep -qF "les coups conditionnels qu'elle a signés sont terminés" \
+    "$tmp/out"
 req GET /api/v1/players/alice/keys
 check "the first key is listed as revoked" grep -q '"revoked":"' "$tmp/out"
 self alice "$tmp/alice" "set lang en"

@@ -1011,6 +1011,22 @@ test_refuse_game(void **state)
 	play(fx, amb, 0, "alice", "move Nbd2", K_ALICE, SIG_FORM_RAW);
 }
 
+/* Sign a player's own statement for `ply`: refused, word for word. */
+static void
+self_refused(struct fx *fx, uint32_t ply, const char *player,
+    const char *action, int k, unsigned status, const char *code,
+    const char *want)
+{
+	struct service_error	err;
+	char			buf[SIG_SIGNED_SIZE];
+
+	sign(fx, 0, ply, player, action, k, SIG_FORM_RAW, buf, sizeof buf);
+	memset(&err, 0, sizeof err);
+	assert_refused(service_self_submit(fx->svc, player, buf, strlen(buf),
+	    "http", NULL, &err), &err, status, code);
+	assert_string_equal(err.message, want);
+}
+
 /* A French player's refusals by the service, word for word. */
 static void
 test_refuse_french(void **state)
@@ -1034,10 +1050,11 @@ test_refuse_french(void **state)
 	    "partie %" PRId64 " en est au ply 1 : signez une déclaration pour "
 	    "le ply 1", id);
 	assert_string_equal(err.message, want);
-	play(fx, id, 1, "carol", "move e5", K_CAROL, SIG_FORM_RAW);
-	assert_refused(submit(fx, id, id, 1, "carol", "move e5", K_CAROL,
+	play(fx, id, 1, "carol", "move Cf6", K_CAROL, SIG_FORM_RAW);
+	/* Her move named in her letters. */
+	assert_refused(submit(fx, id, id, 1, "carol", "move Cf6", K_CAROL,
 	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
-	assert_string_equal(err.message, "votre coup 1...e5 a déjà été "
+	assert_string_equal(err.message, "votre coup 1...Cf6 a déjà été "
 	    "accepté ; c'est à alice de jouer");
 	assert_refused(submit(fx, id, id, 3, "carol", "move d5", K_CAROL,
 	    SIG_FORM_RAW, &err), &err, 409, "not-your-turn");
@@ -1120,6 +1137,16 @@ test_refuse_french(void **state)
 	assert_string_equal(err.message, "le jeton de cette réponse n'a pas "
 	    "été donné par ce serveur : répondez au dernier courriel de votre "
 	    "partie, en gardant sa ligne « corrchess-token: »");
+
+	/* Her own statements (game 0): settings and keys. */
+	self_refused(fx, 0, "carol", "set lang de", K_CAROL, 400,
+	    "bad-setting", "lang prend en ou fr, pas « de »");
+	self_refused(fx, 3, "carol", "set digest daily", K_CAROL, 409,
+	    "stale-ply", "la déclaration est pour le ply 3 mais carol a fait "
+	    "0 déclaration sur lui-même : signez-en une pour le ply 0");
+	self_refused(fx, 0, "carol", "revoke-key 1", K_CAROL, 404,
+	    "no-such-key", "vous n'avez pas de clé 1 (donnez son empreinte "
+	    "SHA256, comme ssh-keygen -l l'écrit, ou son numéro)");
 
 	/* Server faults: the French sentence says what to do. */
 	service_fail(&err, 503, "stopping", "the server is stopping");

@@ -538,15 +538,27 @@ castling_hint(const struct chess_position *pos, const char *move,
 		    "O-O or O-O-O, or as the king taking its own rook)");
 }
 
-/* Write the number and SAN of ply k ("2...Nc6", "3. Bb5"). */
+/* Write the number and SAN of ply k ("2...Nc6", "3. Bb5"), in `lang`'s
+ * letters ("2...Cc6", "3. Fb5"). */
 static void
-ply_text(const struct cached *c, size_t k, char *buf, size_t size)
+ply_text(const struct cached *c, size_t k, enum chess_lang lang, char *buf,
+    size_t size)
 {
 	const struct chess_position	*start = &c->state.chess.start;
-	size_t				 n = k + (start->side == CHESS_BLACK);
+	struct chess_position		 pos = *start;
+	size_t				 i, n;
+	char				 san[CHESS_SAN_MAX];
 
+	n = k + (start->side == CHESS_BLACK);
+	snprintf(san, sizeof san, "%s", c->san[k]);
+	if (lang != CHESS_LANG_EN && k < c->state.chess.nply) {
+		for (i = 0; i < k; i++)
+			chess_position_make(&pos, c->state.chess.moves[i]);
+		chess_move_san(&pos, c->state.chess.moves[k], lang, san,
+		    sizeof san);
+	}
 	snprintf(buf, size, "%zu%s%s", start->fullmove + n / 2,
-	    n % 2 == 1 ? "..." : ". ", c->san[k]);
+	    n % 2 == 1 ? "..." : ". ", san);
 }
 
 /*
@@ -572,7 +584,7 @@ stale_refusal(struct service_error *err, const struct store_game *row,
 	/* The mover of ply k is the start's side when k is even. */
 	if (moving && st->ply < ply && (int)((c->state.chess.start.side +
 	    st->ply) % 2) == color) {
-		ply_text(c, st->ply, played, sizeof played);
+		ply_text(c, st->ply, lang, played, sizeof played);
 		if (color != turn)
 			return service_fail(err, 409, "stale-ply", fr ?
 			    "votre coup %s a déjà été accepté ; c'est à %s de "

@@ -52,6 +52,7 @@ struct self_change {
 struct setting {
 	const char	*name;
 	const char	*values;	/* for refusals and help */
+	const char	*values_fr;	/* the same in French */
 	/* Check `value` and apply it to `c` (or write through
 	 * svc->wstore, in the job's transaction). */
 	int		(*apply)(struct service *, struct self_change *c,
@@ -187,16 +188,20 @@ set_xfcc_password(struct service *svc, struct self_change *c,
 
 /* The settings, in the order `corrchess settings` shows them. */
 static const struct setting settings[] = {
-	{ "lang", "en or fr", set_lang },
+	{ "lang", "en or fr", "en ou fr", set_lang },
 	{ "move-mail", "on or off (a mail for each of the opponent's moves)",
+	  "on ou off (un courriel pour chaque coup de l'adversaire)",
 	  set_move_mail },
 	{ "reminders", "on (the server's), off, or your own thresholds such "
-	  "as 3d,1d,12h (at most 4, from 1h to 30d)", set_reminders },
-	{ "digest", "none or daily", set_digest },
+	  "as 3d,1d,12h (at most 4, from 1h to 30d)", "on (ceux du serveur), "
+	  "off, ou vos propres seuils comme 3d,1d,12h (4 au plus, de 1h à "
+	  "30d)", set_reminders },
+	{ "digest", "none or daily", "none ou daily", set_digest },
 	{ "digest-hour", "an hour of the day, 0 to 23 (UTC), or any",
-	  set_digest_hour },
+	  "une heure du jour, de 0 à 23 (UTC), ou any", set_digest_hour },
 	{ "xfcc-password", "the Argon2id string of your Xfcc password, or "
-	  "none", set_xfcc_password },
+	  "none", "la chaîne Argon2id de votre mot de passe Xfcc, ou none",
+	  set_xfcc_password },
 };
 
 /*
@@ -243,9 +248,10 @@ setting_find(const char *name)
 	return NULL;
 }
 
-/* Refuse an unknown setting, naming those there are. */
+/* Refuse an unknown setting, naming those there are, in `lang`. */
 static int
-setting_unknown(const char *name, struct service_error *err)
+setting_unknown(const char *name, enum chess_lang lang,
+    struct service_error *err)
 {
 	char	list[256];
 	size_t	i, o = 0;
@@ -256,6 +262,8 @@ setting_unknown(const char *name, struct service_error *err)
 		    sizeof list - o : 0, "%s%s", i ? ", " : "",
 		    settings[i].name);
 	return service_fail(err, 400, "unknown-setting",
+	    lang == CHESS_LANG_FR ? "il n'y a pas de réglage « %s » ; les "
+	    "réglages sont %s" :
 	    "there is no setting \"%s\"; the settings are %s", name, list);
 }
 
@@ -370,15 +378,20 @@ self_email(struct service *svc, const struct job_statement *s,
 	char			 code[SELF_CODE_LEN + 1], email[STORE_EMAIL_SIZE];
 	char			 ready[SIG_STATEMENT_MAX];
 	size_t			 i;
+	bool			 fr = s->lang == CHESS_LANG_FR;
 
 	if (player_email_check(s->st->action.value, err) != 0)
 		return -1;
 	player_email_copy(email, s->st->action.value);
 	if (strcmp(email, c->p.email) == 0)
-		return service_fail(err, 409, "same-email",
+		return service_fail(err, 409, "same-email", fr ?
+		    "%s est déjà votre adresse" :
 		    "%s is your address already", email);
 	if (!svc->mail)
-		return service_fail(err, 409, "no-mail",
+		return service_fail(err, 409, "no-mail", fr ?
+		    "ce serveur n'envoie pas de courriel, il ne peut donc pas "
+		    "envoyer le code qui confirme une nouvelle adresse : "
+		    "demandez à l'administrateur de la changer" :
 		    "this server sends no mail, so it cannot send the code "
 		    "that confirms a new address: ask the admin to change it");
 	for (i = 0; i < SELF_CODE_LEN; i++)
@@ -405,7 +418,9 @@ self_email(struct service *svc, const struct job_statement *s,
 	if (notify_queue(svc, svc->wstore, &n, now) != 0)
 		return service_store_fail(err, svc->wstore,
 		    "queue the mail with the code");
-	snprintf(msg, msgsize, "a code was sent to %s; your address changes "
+	snprintf(msg, msgsize, fr ? "un code a été envoyé à %s ; votre adresse "
+	    "change quand vous signez « confirm-email CODE » avec lui (dans "
+	    "les %d jours)" : "a code was sent to %s; your address changes "
 	    "when you sign \"confirm-email CODE\" with it (within %d days)",
 	    email, SELF_CODE_DAYS);
 	return 0;
@@ -420,25 +435,32 @@ self_confirm_email(struct service *svc, const struct job_statement *s,
 	struct store_email_change	ec;
 	enum store_status		ss;
 	uint8_t				hash[STORE_CODE_HASH_LEN];
+	bool				fr = s->lang == CHESS_LANG_FR;
 
 	ss = store_email_change_get(svc->wstore, c->p.id, &ec);
 	if (ss == STORE_NOTFOUND)
-		return service_fail(err, 409, "no-email-change",
+		return service_fail(err, 409, "no-email-change", fr ?
+		    "aucun changement d'adresse n'attend de code : signez "
+		    "d'abord « email ADRESSE »" :
 		    "no change of address waits for a code: sign \"email "
 		    "ADDRESS\" first");
 	if (ss != STORE_OK)
 		return service_store_fail(err, svc->wstore,
 		    "read the address change");
 	if (ec.expires <= now)
-		return service_fail(err, 410, "code-expired",
+		return service_fail(err, 410, "code-expired", fr ?
+		    "le code pour %s a expiré : signez de nouveau « email %s » "
+		    "pour en recevoir un autre" :
 		    "the code for %s has expired: sign \"email %s\" again for "
 		    "a new one", ec.email, ec.email);
 	code_hash(s->st->action.value, hash);
 	if (sodium_memcmp(hash, ec.code_hash, sizeof hash) != 0)
-		return service_fail(err, 403, "bad-code",
+		return service_fail(err, 403, "bad-code", fr ?
+		    "ce n'est pas le code envoyé à %s" :
 		    "this is not the code that was sent to %s", ec.email);
-	snprintf(msg, msgsize, "your address is now %s (it was %s)",
-	    ec.email, c->p.email[0] != '\0' ? c->p.email : "none");
+	snprintf(msg, msgsize, fr ? "votre adresse est maintenant %s (c'était "
+	    "%s)" : "your address is now %s (it was %s)", ec.email,
+	    c->p.email[0] != '\0' ? c->p.email : fr ? "aucune" : "none");
 	snprintf(c->p.email, sizeof c->p.email, "%s", ec.email);
 	if (store_email_change_clear(svc->wstore, c->p.id) != STORE_OK)
 		return service_store_fail(err, svc->wstore,
@@ -473,6 +495,7 @@ self_revoke_key(struct service *svc, const struct job_statement *s,
 	char		 fp[SIG_FINGERPRINT_SIZE];
 	size_t		 i, valid = 0, at = sp->nkeys;
 	int64_t		 ended = 0;
+	bool		 fr = s->lang == CHESS_LANG_FR;
 
 	for (i = 0; i < sp->nkeys; i++) {
 		sig_pubkey_fingerprint(sp->keys[i].pubkey, fp);
@@ -483,22 +506,33 @@ self_revoke_key(struct service *svc, const struct job_statement *s,
 			at = i;
 	}
 	if (at == sp->nkeys)
-		return service_fail(err, 404, "no-such-key",
+		return service_fail(err, 404, "no-such-key", fr ?
+		    "vous n'avez pas de clé %s (donnez son empreinte SHA256, "
+		    "comme ssh-keygen -l l'écrit, ou son numéro)" :
 		    "you have no key %s (give its SHA256 fingerprint, as "
 		    "ssh-keygen -l prints it, or its id)", ref);
 	if (sp->keys[at].revoked != 0)
-		return service_fail(err, 409, "key-revoked",
+		return service_fail(err, 409, "key-revoked", fr ?
+		    "la clé %" PRId64 " a déjà été révoquée" :
 		    "key %" PRId64 " was revoked already", sp->keys[at].id);
 	if (valid == 1)
-		return service_fail(err, 409, "last-key",
+		return service_fail(err, 409, "last-key", fr ?
+		    "la clé %" PRId64 " est votre seule clé valide : "
+		    "ajoutez-en une autre (add-key) avant de révoquer "
+		    "celle-ci" :
 		    "key %" PRId64 " is your only valid key: add another "
 		    "(add-key) before you revoke this one", sp->keys[at].id);
 	if (key_revoke_apply(svc, sp->keys[at].id, &ended, now, err) != 0)
 		return -1;
 	sig_pubkey_fingerprint(sp->keys[at].pubkey, fp);
-	snprintf(msg, msgsize, "key %" PRId64 " (%s) is revoked%s",
-	    sp->keys[at].id, fp, ended > 0 ? "; the conditional moves it "
-	    "signed are ended" : "");
+	if (fr)
+		snprintf(msg, msgsize, "la clé %" PRId64 " (%s) est révoquée%s",
+		    sp->keys[at].id, fp, ended > 0 ? " ; les coups "
+		    "conditionnels qu'elle a signés sont terminés" : "");
+	else
+		snprintf(msg, msgsize, "key %" PRId64 " (%s) is revoked%s",
+		    sp->keys[at].id, fp, ended > 0 ? "; the conditional moves "
+		    "it signed are ended" : "");
 	return 0;
 }
 
@@ -532,6 +566,7 @@ self_apply(struct service *svc, const struct job_statement *s,
 	const struct setting	*set;
 	struct store_key	 k;
 	char			 fp[SIG_FINGERPRINT_SIZE];
+	bool			 fr = s->lang == CHESS_LANG_FR;
 
 	switch (a->kind) {
 	case SIG_ACT_ADD_KEY:
@@ -539,35 +574,41 @@ self_apply(struct service *svc, const struct job_statement *s,
 		    err) != 0)
 			return -1;
 		sig_pubkey_fingerprint(k.pubkey, fp);
-		snprintf(msg, msgsize, "key %" PRId64 " (%s) is added", k.id,
-		    fp);
+		snprintf(msg, msgsize, fr ? "la clé %" PRId64 " (%s) est "
+		    "ajoutée" : "key %" PRId64 " (%s) is added", k.id, fp);
 		return 0;
 	case SIG_ACT_REVOKE_KEY:
 		return self_revoke_key(svc, s, sp, msg, msgsize, err, now);
 	case SIG_ACT_SET:
 		if ((set = setting_find(a->setting)) == NULL)
-			return setting_unknown(a->setting, err);
+			return setting_unknown(a->setting, s->lang, err);
 		if (set->apply(svc, c, a->value, err) != 0) {
 			if (err->code[0] == '\0')
-				service_fail(err, 400, "bad-setting",
+				service_fail(err, 400, "bad-setting", fr ?
+				    "%s prend %s, pas « %s »" :
 				    "%s takes %s, not \"%s\"", set->name,
-				    set->values, a->value);
+				    fr ? set->values_fr : set->values,
+				    a->value);
 			return -1;
 		}
+		/* A new language is said in that language. */
+		if (set->apply == set_lang)
+			fr = strcmp(a->value, "fr") == 0;
 		if (set->apply == set_xfcc_password)
-			snprintf(msg, msgsize, "your Xfcc password is %s",
-			    strcmp(a->value, "none") == 0 ? "removed" :
-			    "changed");
+			snprintf(msg, msgsize, fr ? "votre mot de passe Xfcc "
+			    "est %s" : "your Xfcc password is %s",
+			    strcmp(a->value, "none") == 0 ? (fr ? "supprimé" :
+			    "removed") : fr ? "changé" : "changed");
 		else
-			snprintf(msg, msgsize, "%s is now %s", set->name,
-			    a->value);
+			snprintf(msg, msgsize, fr ? "%s vaut maintenant %s" :
+			    "%s is now %s", set->name, a->value);
 		return 0;
 	case SIG_ACT_EMAIL:
 		return self_email(svc, s, c, ply, msg, msgsize, err, now);
 	case SIG_ACT_CONFIRM_EMAIL:
 		return self_confirm_email(svc, s, c, msg, msgsize, err, now);
 	default:
-		snprintf(msg, msgsize, "your settings");
+		snprintf(msg, msgsize, fr ? "vos réglages" : "your settings");
 		return 0;
 	}
 }
@@ -598,6 +639,8 @@ job_self(struct service *svc, struct job *j, int64_t now)
 	msg[0] = '\0';
 	if (s->attested != NULL)
 		return service_fail(j->err, 403, "signature-required",
+		    s->lang == CHESS_LANG_FR ? "un changement de vos réglages "
+		    "et de vos clés doit être signé avec votre clé" :
 		    "a change to your own settings and keys must be signed "
 		    "with your key");
 	if (key_still_valid(svc, s, j->err) != 0)
@@ -612,11 +655,14 @@ job_self(struct service *svc, struct job *j, int64_t now)
 		goto out;
 	}
 	if ((int64_t)st->ply != ply) {
-		service_fail(j->err, 409, "stale-ply",
+		service_fail(j->err, 409, "stale-ply", s->lang ==
+		    CHESS_LANG_FR ? "la déclaration est pour le ply %" PRIu32
+		    " mais %s a fait %" PRId64 " déclaration%s sur lui-même : "
+		    "signez-en une pour le ply %" PRId64 :
 		    "the statement is for ply %" PRIu32 " but %s has made %"
 		    PRId64 " statement%s about themselves: sign one for ply %"
-		    PRId64, st->ply, st->player, ply, ply == 1 ? "" : "s",
-		    ply);
+		    PRId64, st->ply, st->player, ply, ply == 1 ||
+		    (ply == 0 && s->lang == CHESS_LANG_FR) ? "" : "s", ply);
 		goto out;
 	}
 	if (self_apply(svc, s, &sp, &c, ply, msg, sizeof msg, j->err,
@@ -684,6 +730,7 @@ service_self_submit(struct service *svc, const char *name, const char *text,
 {
 	struct prepared		*p;
 	struct job		 j;
+	bool			 fr;
 	int			 rc = -1;
 
 	memset(err, 0, sizeof *err);
@@ -691,15 +738,20 @@ service_self_submit(struct service *svc, const char *name, const char *text,
 		return service_fail(err, 500, "internal", "out of memory");
 	if (action_prepare(svc, 0, text, len, CHESS_LANG_EN, p, err) != 0)
 		goto out;
+	fr = player_lang(&p->sp.p) == CHESS_LANG_FR;
 	if (p->st.game != 0) {
-		service_fail(err, 400, "wrong-game",
+		service_fail(err, 400, "wrong-game", fr ?
+		    "la déclaration est pour la partie %" PRIu64 " : l'action "
+		    "d'une partie va à cette partie ; une déclaration sur "
+		    "vous-même porte « game: 0 »" :
 		    "the statement is for game %" PRIu64 ": a game's action "
 		    "goes to that game; a statement about yourself says "
 		    "\"game: 0\"", p->st.game);
 		goto out;
 	}
 	if (name != NULL && strcmp(p->st.player, name) != 0) {
-		service_fail(err, 400, "wrong-player",
+		service_fail(err, 400, "wrong-player", fr ?
+		    "la déclaration est celle de %s, pas de %s" :
 		    "the statement is %s's, not %s's", p->st.player, name);
 		goto out;
 	}
@@ -707,8 +759,10 @@ service_self_submit(struct service *svc, const char *name, const char *text,
 	j.kind = JOB_ACTION;
 	j.err = err;
 	action_statement(&j.u.action.s, p, source != NULL ? source : "http");
-	if (writer_submit(svc, &j) != 0)
+	if (writer_submit(svc, &j) != 0) {
+		service_fault_lang(err, player_lang(&p->sp.p));
 		goto out;
+	}
 	rc = 0;
 	if (out != NULL) {
 		rc = service_settings_get(svc, p->st.player, out, err);
