@@ -145,6 +145,13 @@ tests_test_mail_SOURCES = tests/test_mail.c tests/testutil.h
 tests_test_mail_CFLAGS = $(TEST_CFLAGS) $(CURL_CFLAGS)
 tests_test_mail_LDADD = src/daemon/libdaemon.a $(MAIL_LIBS) $(CMOCKA_LIBS)
 
+# test_imap_parse reads tests/data/imap (answers captured from Dovecot).
+check_PROGRAMS += tests/test_imap_parse
+TESTS += tests/test_imap_parse
+tests_test_imap_parse_SOURCES = tests/test_imap_parse.c tests/testutil.h
+tests_test_imap_parse_CFLAGS = $(TEST_CFLAGS)
+tests_test_imap_parse_LDADD = $(MAIL_LIBS) $(CMOCKA_LIBS)
+
 # --- daemon: configuration, the clock thread, systemd glue -----------------
 check_PROGRAMS += tests/test_conf tests/test_clock
 TESTS += tests/test_conf tests/test_clock

@@ -7,6 +7,8 @@ noinst_LIBRARIES += src/mail/libmail.a
 src_mail_libmail_a_SOURCES = \
 	src/mail/mail_curl.h src/mail/mail_curl.c \
 	src/mail/mail_imap.h src/mail/mail_imap_int.h src/mail/mail_imap.c \
+	src/mail/imap_parse.h src/mail/imap_parse.c \
+	src/mail/mail_conn.h src/mail/mail_conn.c \
 	src/mail/mail_idle.h src/mail/mail_idle.c \
 	src/mail/mail_smtp.h src/mail/mail_smtp.c \
 	src/mail/mailer.h src/mail/mailer.c

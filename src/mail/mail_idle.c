@@ -12,24 +12,19 @@
 
 /*
  * IMAP IDLE over a connection libcurl opened and logged in
- * (CURLOPT_CONNECT_ONLY); see mail_idle.h. The commands go out with
- * curl_easy_send() and the answers come back line by line with
- * curl_easy_recv(), which is non-blocking: poll(2) on the socket waits,
- * after libcurl had its chance to hand over bytes its TLS layer holds.
+ * (mail_conn.h); see mail_idle.h. The answers are read line by line.
  */
 
 #include "config.h"
 
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "util/errbuf.h"
+#include "mail/mail_conn.h"
 #include "mail/mail_idle.h"
 #include "mail/mail_imap_int.h"
 
@@ -39,19 +34,11 @@
 #define IDLE_IN_SIZE		8192
 
 struct mail_idle {
-	struct mail_imap	*imap;		/* borrowed */
-	CURL			*curl;		/* NULL: not connected */
-	curl_socket_t		 sock;
+	struct mail_conn	 conn;
 	bool			 idling;	/* IDLE sent, "+" seen */
 	bool			 fresh;		/* connected since last wait */
-	unsigned		 tag;		/* last command's tag number */
 	unsigned		 idle_tag;	/* the IDLE command's */
 	struct timespec		 idle_since;
-	unsigned long		 connections;
-	size_t			 inlen;
-	char			 in[IDLE_IN_SIZE];
-	char			 errbuf[CURL_ERROR_SIZE];
-	char			 line[IMAP_LINE_SIZE];	/* server's last */
 };
 
 /* Make an IDLE client for the mailbox of imap. */
@@ -62,96 +49,8 @@ mail_idle_create(struct mail_imap *imap)
 
 	if ((idle = calloc(1, sizeof *idle)) == NULL)
 		return NULL;
-	idle->imap = imap;
-	idle->sock = CURL_SOCKET_BAD;
+	mail_conn_init(&idle->conn, imap, "IDLE", IDLE_IN_SIZE);
 	return idle;
-}
-
-/* Return the milliseconds from now to deadline, 0 when past. */
-static int
-ms_left(const struct timespec *deadline)
-{
-	struct timespec	now;
-	long long	ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
-	    (deadline->tv_nsec - now.tv_nsec) / 1000000;
-	if (ms < 0)
-		return 0;
-	return ms > 0x7fffffff ? 0x7fffffff : (int)ms;
-}
-
-/* Set deadline to ms milliseconds from now. */
-static void
-deadline_in(struct timespec *deadline, long long ms)
-{
-	clock_gettime(CLOCK_MONOTONIC, deadline);
-	deadline->tv_sec += (time_t)(ms / 1000);
-	deadline->tv_nsec += (long)(ms % 1000) * 1000000;
-	if (deadline->tv_nsec >= 1000000000) {
-		deadline->tv_sec++;
-		deadline->tv_nsec -= 1000000000;
-	}
-}
-
-/* Keep the server's last line of the login (for error messages). */
-static int
-idle_debug(CURL *curl, curl_infotype type, char *data, size_t size,
-    void *arg)
-{
-	struct mail_idle	*idle = arg;
-
-	(void)curl;
-	if (type == CURLINFO_HEADER_IN)
-		mail_curl_line(idle->line, sizeof idle->line, data, size);
-	return 0;
-}
-
-/* Wait until the socket is ready for events or the deadline passes. */
-static int
-idle_poll(struct mail_idle *idle, short events, const struct timespec *dl)
-{
-	struct pollfd	pfd;
-	int		n;
-
-	pfd.fd = (int)idle->sock;
-	pfd.events = events;
-	pfd.revents = 0;
-	n = poll(&pfd, 1, ms_left(dl));
-	return n;
-}
-
-/* Send the whole of s before the deadline. MAIL_IMAP_OK or an error. */
-static enum mail_imap_err
-idle_send(struct mail_idle *idle, const char *s, const struct timespec *dl,
-    char *err, size_t errsize)
-{
-	size_t		len = strlen(s), sent;
-	CURLcode	rc;
-
-	while (len > 0) {
-		sent = 0;
-		rc = curl_easy_send(idle->curl, s, len, &sent);
-		if (rc == CURLE_AGAIN) {
-			if (idle_poll(idle, POLLOUT, dl) <= 0 &&
-			    ms_left(dl) == 0) {
-				errbuf_set(err, errsize, "%s: IDLE: %s while "
-				    "sending", idle->imap->base,
-				    mail_imap_strerror(MAIL_IMAP_ETIMEOUT));
-				return MAIL_IMAP_ETIMEOUT;
-			}
-			continue;
-		}
-		if (rc != CURLE_OK) {
-			errbuf_set(err, errsize, "%s: IDLE: %s",
-			    idle->imap->base, curl_easy_strerror(rc));
-			return MAIL_IMAP_ECONNECT;
-		}
-		s += sent;
-		len -= sent;
-	}
-	return MAIL_IMAP_OK;
 }
 
 /*
@@ -164,46 +63,36 @@ static enum mail_imap_err
 idle_line(struct mail_idle *idle, char *line, size_t size,
     const struct timespec *dl, bool *got, char *err, size_t errsize)
 {
-	char		*nl;
-	size_t		 n, take;
-	CURLcode	 rc;
+	struct mail_conn	*c = &idle->conn;
+	const char		*in, *nl;
+	size_t			 avail, n, take;
+	enum mail_imap_err	 e;
 
 	*got = false;
 	for (;;) {
-		nl = memchr(idle->in, '\n', idle->inlen);
-		if (nl != NULL || idle->inlen == sizeof idle->in) {
-			n = nl != NULL ? (size_t)(nl - idle->in) + 1 :
-			    idle->inlen;
+		in = c->buf + c->off;
+		avail = c->len - c->off;
+		nl = avail > 0 ? memchr(in, '\n', avail) : NULL;
+		if (nl != NULL || avail == c->limit) {
+			n = nl != NULL ? (size_t)(nl - in) + 1 : avail;
 			take = n;
-			while (take > 0 && (idle->in[take - 1] == '\n' ||
-			    idle->in[take - 1] == '\r'))
+			while (take > 0 && (in[take - 1] == '\n' ||
+			    in[take - 1] == '\r'))
 				take--;
 			if (take >= size)
 				take = size - 1;
-			memcpy(line, idle->in, take);
+			memcpy(line, in, take);
 			line[take] = '\0';
-			memmove(idle->in, idle->in + n, idle->inlen - n);
-			idle->inlen -= n;
+			mail_conn_consume(c, n);
 			*got = true;
 			return MAIL_IMAP_OK;
 		}
-		n = 0;
-		rc = curl_easy_recv(idle->curl, idle->in + idle->inlen,
-		    sizeof idle->in - idle->inlen, &n);
-		if (rc == CURLE_AGAIN) {
-			if (ms_left(dl) == 0)
-				return MAIL_IMAP_OK;
-			idle_poll(idle, POLLIN, dl);
-			continue;
-		}
-		if (rc != CURLE_OK || n == 0) {
-			errbuf_set(err, errsize, "%s: IDLE: %s",
-			    idle->imap->base, rc != CURLE_OK ?
-			    curl_easy_strerror(rc) :
-			    "the server closed the connection");
-			return MAIL_IMAP_ECONNECT;
-		}
-		idle->inlen += n;
+		if ((e = mail_conn_fill(c, dl, got, err, errsize)) !=
+		    MAIL_IMAP_OK)
+			return e;
+		if (!*got)
+			return MAIL_IMAP_OK;
+		*got = false;
 	}
 }
 
@@ -234,7 +123,7 @@ idle_answer(struct mail_idle *idle, unsigned tag, bool plus, bool *newmail,
 	bool			 got;
 	enum mail_imap_err	 e;
 
-	deadline_in(&dl, (long long)idle->imap->co.timeout * 1000);
+	mail_conn_deadline(&dl, (long long)idle->conn.imap->co.timeout * 1000);
 	plen = (size_t)snprintf(prefix, sizeof prefix, "c%u ", tag);
 	for (;;) {
 		if ((e = idle_line(idle, line, sizeof line, &dl, &got, err,
@@ -242,7 +131,7 @@ idle_answer(struct mail_idle *idle, unsigned tag, bool plus, bool *newmail,
 			return e;
 		if (!got) {
 			errbuf_set(err, errsize, "%s: IDLE: %s",
-			    idle->imap->base,
+			    idle->conn.imap->base,
 			    mail_imap_strerror(MAIL_IMAP_ETIMEOUT));
 			return MAIL_IMAP_ETIMEOUT;
 		}
@@ -255,7 +144,7 @@ idle_answer(struct mail_idle *idle, unsigned tag, bool plus, bool *newmail,
 		if (strncasecmp(line + plen, "OK", 2) == 0)
 			return MAIL_IMAP_OK;
 		errbuf_set(err, errsize, "%s: IDLE: %s; server said: %s",
-		    idle->imap->base, mail_imap_strerror(MAIL_IMAP_EPROTO),
+		    idle->conn.imap->base, mail_imap_strerror(MAIL_IMAP_EPROTO),
 		    line);
 		return MAIL_IMAP_EPROTO;
 	}
@@ -269,10 +158,11 @@ idle_command(struct mail_idle *idle, const char *text, unsigned *tagp,
 	struct timespec	dl;
 	char		cmd[640];
 
-	*tagp = ++idle->tag;
+	*tagp = ++idle->conn.tag;
 	snprintf(cmd, sizeof cmd, "c%u %s\r\n", *tagp, text);
-	deadline_in(&dl, (long long)idle->imap->co.timeout * 1000);
-	return idle_send(idle, cmd, &dl, err, errsize);
+	mail_conn_deadline(&dl, (long long)idle->conn.imap->co.timeout * 1000);
+	return mail_conn_send(&idle->conn, cmd, strlen(cmd), &dl, err,
+	    errsize);
 }
 
 /* Enter IDLE on the selected mailbox. */
@@ -299,9 +189,9 @@ idle_done(struct mail_idle *idle, bool *newmail, char *err, size_t errsize)
 	enum mail_imap_err	e;
 
 	idle->idling = false;
-	deadline_in(&dl, (long long)idle->imap->co.timeout * 1000);
-	if ((e = idle_send(idle, "DONE\r\n", &dl, err, errsize)) !=
-	    MAIL_IMAP_OK)
+	mail_conn_deadline(&dl, (long long)idle->conn.imap->co.timeout * 1000);
+	if ((e = mail_conn_send(&idle->conn, "DONE\r\n", 6, &dl, err,
+	    errsize)) != MAIL_IMAP_OK)
 		return e;
 	return idle_answer(idle, idle->idle_tag, false, newmail, err,
 	    errsize);
@@ -314,33 +204,23 @@ idle_done(struct mail_idle *idle, bool *newmail, char *err, size_t errsize)
 static void
 idle_close(struct mail_idle *idle, bool logout)
 {
-	struct timespec	dl;
-	char		cmd[64], err[MAIL_ERR_SIZE];
+	char	cmd[64];
 
-	if (idle->curl == NULL)
+	if (idle->conn.curl == NULL)
 		return;
-	if (logout) {
-		snprintf(cmd, sizeof cmd, "%sc%u LOGOUT\r\n",
-		    idle->idling ? "DONE\r\n" : "", ++idle->tag);
-		deadline_in(&dl, 1000);
-		(void)idle_send(idle, cmd, &dl, err, sizeof err);
-	}
-	curl_easy_cleanup(idle->curl);
-	idle->curl = NULL;
-	idle->sock = CURL_SOCKET_BAD;
+	snprintf(cmd, sizeof cmd, "%sc%u LOGOUT\r\n",
+	    idle->idling ? "DONE\r\n" : "", ++idle->conn.tag);
+	mail_conn_close(&idle->conn, logout ? cmd : NULL);
 	idle->idling = false;
-	idle->inlen = 0;
 }
 
 /* Connect, log in (libcurl), select the mailbox and enter IDLE. */
 static enum mail_imap_err
 idle_connect(struct mail_idle *idle, char *err, size_t errsize)
 {
-	struct mail_imap	*imap = idle->imap;
-	char			 url[1024], quoted[512], cmd[600];
-	curl_socket_t		 sock = CURL_SOCKET_BAD;
+	struct mail_imap	*imap = idle->conn.imap;
+	char			 quoted[512], cmd[600];
 	unsigned		 tag;
-	CURLcode		 rc;
 	enum mail_imap_err	 e;
 
 	if ((e = mail_imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
@@ -353,39 +233,9 @@ idle_connect(struct mail_idle *idle, char *err, size_t errsize)
 	if (mail_imap_quote(imap, imap->mailbox, quoted, sizeof quoted, err,
 	    errsize) != 0)
 		return MAIL_IMAP_ECONFIG;
-	if ((idle->curl = curl_easy_init()) == NULL) {
-		errbuf_set(err, errsize, "out of memory");
-		return MAIL_IMAP_ENOMEM;
-	}
-	idle->errbuf[0] = '\0';
-	idle->line[0] = '\0';
-	idle->inlen = 0;
-	snprintf(url, sizeof url, "%s/", imap->base);
-	rc = mail_curl_setup(idle->curl, &imap->co, idle->errbuf, idle_debug,
-	    idle);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(idle->curl, CURLOPT_URL, url);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(idle->curl, CURLOPT_CONNECT_ONLY, 1L);
-	if (rc == CURLE_OK)
-		rc = curl_easy_perform(idle->curl);
-	if (rc == CURLE_OK)
-		rc = curl_easy_getinfo(idle->curl, CURLINFO_ACTIVESOCKET,
-		    &sock);
-	if (rc == CURLE_OK && sock == CURL_SOCKET_BAD)
-		rc = CURLE_COULDNT_CONNECT;
-	if (rc != CURLE_OK) {
-		e = mail_imap_map_error(rc);
-		errbuf_set(err, errsize, "%s: IDLE: %s: %s%s%s", imap->base,
-		    mail_imap_strerror(e), idle->errbuf[0] != '\0' ?
-		    idle->errbuf : curl_easy_strerror(rc),
-		    idle->line[0] != '\0' ? "; server said: " : "",
-		    idle->line);
-		idle_close(idle, false);
+	if ((e = mail_conn_open(&idle->conn, err, errsize)) != MAIL_IMAP_OK)
 		return e;
-	}
-	idle->sock = sock;
-	idle->connections++;
+	idle->idling = false;
 	snprintf(cmd, sizeof cmd, "SELECT %s", quoted);
 	if ((e = idle_command(idle, cmd, &tag, err, errsize)) !=
 	    MAIL_IMAP_OK ||
@@ -410,7 +260,7 @@ mail_idle_wait(struct mail_idle *idle, int timeout_ms, bool *newmail,
 	enum mail_imap_err	 e;
 
 	*newmail = false;
-	if (idle->curl == NULL &&
+	if (idle->conn.curl == NULL &&
 	    (e = idle_connect(idle, err, errsize)) != MAIL_IMAP_OK)
 		return e;
 	/* Mail that came while nobody listened: the poll after finds it. */
@@ -419,12 +269,12 @@ mail_idle_wait(struct mail_idle *idle, int timeout_ms, bool *newmail,
 		*newmail = true;
 		return MAIL_IMAP_OK;
 	}
-	deadline_in(&dl, 0);
+	mail_conn_deadline(&dl, 0);
 	if (dl.tv_sec - idle->idle_since.tv_sec >= IDLE_RENEW_SECONDS &&
 	    ((e = idle_done(idle, newmail, err, errsize)) != MAIL_IMAP_OK ||
 	    (e = idle_start(idle, newmail, err, errsize)) != MAIL_IMAP_OK))
 		goto fail;
-	deadline_in(&dl, timeout_ms > 0 ? timeout_ms : 0);
+	mail_conn_deadline(&dl, timeout_ms > 0 ? timeout_ms : 0);
 	for (;;) {
 		if ((e = idle_line(idle, line, sizeof line, &dl, &got, err,
 		    errsize)) != MAIL_IMAP_OK)
@@ -433,14 +283,14 @@ mail_idle_wait(struct mail_idle *idle, int timeout_ms, bool *newmail,
 			break;
 		if (strncasecmp(line, "* BYE", 5) == 0) {
 			errbuf_set(err, errsize, "%s: IDLE: the server ended "
-			    "the session: %s", idle->imap->base, line);
+			    "the session: %s", idle->conn.imap->base, line);
 			e = MAIL_IMAP_ECONNECT;
 			goto fail;
 		}
 		if (line_is_new_mail(line)) {
 			*newmail = true;
 			/* Take what else came with it, then let the poll run. */
-			deadline_in(&dl, 0);
+			mail_conn_deadline(&dl, 0);
 		}
 	}
 	return MAIL_IMAP_OK;
@@ -453,7 +303,7 @@ fail:
 unsigned long
 mail_idle_connections(const struct mail_idle *idle)
 {
-	return idle->connections;
+	return idle->conn.connections;
 }
 
 /* Leave IDLE, log out and free idle. */
@@ -463,5 +313,6 @@ mail_idle_free(struct mail_idle *idle)
 	if (idle == NULL)
 		return;
 	idle_close(idle, true);
+	mail_conn_free(&idle->conn);
 	free(idle);
 }

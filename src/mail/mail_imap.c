@@ -12,10 +12,11 @@
 
 /*
  * The IMAP client over libcurl; see mail_imap.h. libcurl 7.88 traps this
- * file works around (shared/mail notes): custom requests only for answers
- * without literals (STATUS, SEARCH, NOOP, MOVE, STORE, CREATE, LIST,
- * CAPABILITY); message bodies only by URL (;UID=n); a NOOP before SEARCH on
- * a reused connection, or Dovecot shows new mail seconds late.
+ * file works around: custom requests only for answers without literals
+ * (STATUS, NOOP, MOVE, STORE, CREATE, LIST, CAPABILITY); the poll's SELECT
+ * and FETCH, whose answer holds a literal per message, on a connection
+ * this file drives (mail_conn.h, read with imap_parse.h); a NOOP before
+ * STATUS on a reused connection, or Dovecot shows new mail seconds late.
  */
 
 #include "config.h"
@@ -28,6 +29,8 @@
 
 #include "util/errbuf.h"
 #include "util/log.h"
+#include "mail/imap_parse.h"
+#include "mail/mail_conn.h"
 #include "mail/mail_curl.h"
 #include "mail/mail_imap.h"
 #include "mail/mail_imap_int.h"
@@ -337,7 +340,8 @@ fail:
 unsigned long
 mail_imap_connections(const struct mail_imap *imap)
 {
-	return imap->connections;
+	return imap->connections + (imap->fetch != NULL ?
+	    imap->fetch->connections : 0);
 }
 
 /* Close the connection and free imap. */
@@ -346,6 +350,11 @@ mail_imap_free(struct mail_imap *imap)
 {
 	if (imap == NULL)
 		return;
+	if (imap->fetch != NULL) {
+		mail_conn_close(imap->fetch, "p0 LOGOUT\r\n");
+		mail_conn_free(imap->fetch);
+		free(imap->fetch);
+	}
 	mail_curl_close(imap->curl, &imap->co);
 	free(imap->base);
 	free(imap->mailbox);
@@ -622,8 +631,6 @@ mail_imap_status(struct mail_imap *imap, const char *mailbox,
 	return MAIL_IMAP_OK;
 }
 
-static size_t	imap_uid_set(const uint32_t *, size_t, char *, size_t);
-
 /* Order UIDs ascending. */
 static int
 imap_uid_cmp(const void *a, const void *b)
@@ -633,96 +640,228 @@ imap_uid_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Run UID SEARCH UID from:* and collect the UIDs >= from into a sorted
- * malloc'd array (*uids, *n).
- */
-static enum mail_imap_err
-imap_search(struct mail_imap *imap, const char *url, uint32_t from,
-    uint32_t **uids, size_t *n, char *err, size_t errsize)
+/* The poll's own connection (made on first use), NULL when no memory. */
+static struct mail_conn *
+imap_fetch_conn(struct mail_imap *imap)
 {
-	char			 command[64];
-	char			*line;
-	const char		*s;
-	uint32_t		*a = NULL, *p, uid;
-	size_t			 pos, len = 0, cap = 0, i, j;
-	CURLcode		 rc;
-	enum mail_imap_err	 e;
+	if (imap->fetch == NULL) {
+		if ((imap->fetch = malloc(sizeof *imap->fetch)) == NULL)
+			return NULL;
+		/* One whole FETCH response at most: a message and its line. */
+		mail_conn_init(imap->fetch, imap, "poll", imap->max_message +
+		    2 * IMAP_PARSE_MAX_LINE);
+	}
+	return imap->fetch;
+}
 
-	*uids = NULL;
-	*n = 0;
-	snprintf(command, sizeof command, "UID SEARCH UID %lu:*",
-	    (unsigned long)from);
-	if ((e = imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc, err,
-	    errsize)) != MAIL_IMAP_OK)
-		return e;
-	if (imap->answer.over) {
-		errbuf_set(err, errsize, "%s: SEARCH answer larger than %u "
-		    "bytes", imap->base, IMAP_MAX_ANSWER);
-		return MAIL_IMAP_EPROTO;
-	}
-	pos = 0;
-	while ((line = imap_next_line(&imap->answer, &pos)) != NULL) {
-		if (strncasecmp(line, "* SEARCH", 8) != 0)
-			continue;
-		s = line + 8;
-		for (;;) {
-			while (*s == ' ')
-				s++;
-			if (imap_parse_u32(&s, &uid) != 0)
-				break;
-			/* n:* always matches the highest UID, even below n. */
-			if (uid < from)
-				continue;
-			if (len == cap) {
-				cap = cap == 0 ? 64 : cap * 2;
-				if ((p = realloc(a, cap * sizeof *a)) == NULL) {
-					free(a);
-					errbuf_set(err, errsize,
-					    "out of memory");
-					return MAIL_IMAP_ENOMEM;
-				}
-				a = p;
-			}
-			a[len++] = uid;
-		}
-	}
-	if (len > 0) {
-		qsort(a, len, sizeof *a, imap_uid_cmp);
-		for (i = 1, j = 1; i < len; i++) {
-			if (a[i] != a[j - 1])
-				a[j++] = a[i];
-		}
-		len = j;
-	}
-	*uids = a;
-	*n = len;
-	return MAIL_IMAP_OK;
+/* Send the command text tagged "pN"; *tag is N. */
+static enum mail_imap_err
+imap_fetch_send(struct mail_conn *c, const char *text, unsigned *tag,
+    char *err, size_t errsize)
+{
+	struct timespec	dl;
+	char		cmd[1200];
+	int		n;
+
+	*tag = ++c->tag;
+	n = snprintf(cmd, sizeof cmd, "p%u %s\r\n", *tag, text);
+	mail_conn_deadline(&dl, (long long)c->imap->co.timeout * 1000);
+	return mail_conn_send(c, cmd, (size_t)n, &dl, err, errsize);
 }
 
 /*
- * Flag the messages uids (sorted) \Seen, a few commands for all of them.
- * Fetching by URL flags each anyway, but one at a time: Dovecot then
- * writes each message's new flags on its own (a Maildir rename and an
- * index update per message), which made a fetch of new mail ~10 times
- * slower than one of mail already seen. A failure here only costs time:
- * the fetch that follows finds it too.
+ * Wait for the next whole response of c: *resp and *len tell where it is
+ * (valid until it is consumed). A timeout counts from the last bytes that
+ * came.
  */
-static void
-imap_flag_seen(struct mail_imap *imap, const char *url, const uint32_t *uids,
-    size_t n)
+static enum mail_imap_err
+imap_fetch_next(struct mail_conn *c, const char **resp, size_t *len,
+    char *err, size_t errsize)
 {
-	char		 set[1024], command[1100];
-	size_t		 done, k;
-	CURLcode	 rc;
+	struct timespec		dl;
+	bool			got;
+	enum mail_imap_err	e;
 
-	for (done = 0; done < n; done += k) {
-		k = imap_uid_set(uids + done, n - done, set, sizeof set);
-		snprintf(command, sizeof command,
-		    "UID STORE %s +FLAGS.SILENT (\\Seen)", set);
-		if (imap_request(imap, url, command, IMAP_MAX_ANSWER, &rc,
-		    NULL, 0) != MAIL_IMAP_OK)
-			return;
+	mail_conn_deadline(&dl, (long long)c->imap->co.timeout * 1000);
+	for (;;) {
+		switch (imap_parse_frame(c->buf + c->off, c->len - c->off,
+		    c->imap->max_message, len)) {
+		case IMAP_PARSE_OK:
+			*resp = c->buf + c->off;
+			return MAIL_IMAP_OK;
+		case IMAP_PARSE_EBAD:
+			errbuf_set(err, errsize, "%s: %s: an answer that is "
+			    "not IMAP (a line over %u bytes or a literal "
+			    "over %zu)", c->imap->base,
+			    mail_imap_strerror(MAIL_IMAP_EPROTO),
+			    IMAP_PARSE_MAX_LINE, c->imap->max_message);
+			return MAIL_IMAP_EPROTO;
+		case IMAP_PARSE_MORE:
+			break;
+		}
+		if ((e = mail_conn_fill(c, &dl, &got, err, errsize)) !=
+		    MAIL_IMAP_OK)
+			return e;
+		if (!got) {
+			errbuf_set(err, errsize, "%s: poll: %s", c->imap->base,
+			    mail_imap_strerror(MAIL_IMAP_ETIMEOUT));
+			return MAIL_IMAP_ETIMEOUT;
+		}
+		mail_conn_deadline(&dl, (long long)c->imap->co.timeout * 1000);
+	}
+}
+
+/*
+ * Tell whether resp ends the command tagged tag: its tagged answer (*e
+ * MAIL_IMAP_OK for OK, MAIL_IMAP_EPROTO for NO or BAD) or the server's
+ * BYE (MAIL_IMAP_ECONNECT); an error comes with the server's line.
+ */
+static bool
+imap_fetch_end(struct mail_conn *c, const char *resp, size_t len,
+    unsigned tag, const char *what, enum mail_imap_err *e, char *err,
+    size_t errsize)
+{
+	char	tagtext[16], line[IMAP_LINE_SIZE];
+	bool	ok;
+
+	snprintf(tagtext, sizeof tagtext, "p%u", tag);
+	if (imap_parse_tagged(resp, len, tagtext, &ok) == 1) {
+		*e = ok ? MAIL_IMAP_OK : MAIL_IMAP_EPROTO;
+	} else if (len >= 5 && strncasecmp(resp, "* BYE", 5) == 0) {
+		*e = MAIL_IMAP_ECONNECT;
+	} else
+		return false;
+	if (*e != MAIL_IMAP_OK) {
+		mail_curl_line(line, sizeof line, resp, len);
+		errbuf_set(err, errsize, "%s: %s (%s); server said: %s",
+		    c->imap->base, mail_imap_strerror(*e), what, line);
+	}
+	return true;
+}
+
+/*
+ * Select the mailbox (quoted) on the poll's connection, connecting when
+ * needed: the session's view of it is then new, and its UIDVALIDITY and
+ * UIDNEXT are read.
+ */
+static enum mail_imap_err
+imap_fetch_select(struct mail_conn *c, const char *quoted,
+    uint32_t *uidvalidity, uint32_t *uidnext, char *err, size_t errsize)
+{
+	char			 cmd[1100];
+	const char		*resp;
+	size_t			 len;
+	unsigned		 tag;
+	uint32_t		 v;
+	enum mail_imap_err	 e;
+
+	*uidvalidity = 0;
+	*uidnext = 0;
+	if (c->curl == NULL && (e = mail_conn_open(c, err, errsize)) !=
+	    MAIL_IMAP_OK)
+		return e;
+	snprintf(cmd, sizeof cmd, "SELECT %s", quoted);
+	if ((e = imap_fetch_send(c, cmd, &tag, err, errsize)) != MAIL_IMAP_OK)
+		return e;
+	for (;;) {
+		if ((e = imap_fetch_next(c, &resp, &len, err, errsize)) !=
+		    MAIL_IMAP_OK)
+			return e;
+		if (imap_fetch_end(c, resp, len, tag, "SELECT", &e, err,
+		    errsize)) {
+			mail_conn_consume(c, len);
+			break;
+		}
+		if (imap_parse_code(resp, len, "UIDVALIDITY", &v) == 0)
+			*uidvalidity = v;
+		else if (imap_parse_code(resp, len, "UIDNEXT", &v) == 0)
+			*uidnext = v;
+		mail_conn_consume(c, len);
+	}
+	if (e == MAIL_IMAP_OK && *uidvalidity == 0) {
+		errbuf_set(err, errsize, "%s: SELECT %s: no UIDVALIDITY in "
+		    "the answer", c->imap->base, quoted);
+		e = MAIL_IMAP_EPROTO;
+	}
+	return e;
+}
+
+/*
+ * Fetch the messages from UID from on (UID FETCH from:*, one command for
+ * all, each message's first max_message bytes) and hand each to cb.
+ * *stopped: cb ended the poll.
+ */
+static enum mail_imap_err
+imap_fetch_new(struct mail_conn *c, uint32_t uidvalidity, uint32_t from,
+    mail_imap_cb cb, void *arg, struct mail_imap_poll_result *r,
+    bool *stopped, char *err, size_t errsize)
+{
+	struct mail_imap_message msg;
+	struct imap_fetch	 f;
+	char			 cmd[128];
+	const char		*resp;
+	size_t			 len, max = c->imap->max_message;
+	unsigned		 tag;
+	uint32_t		 last = 0;
+	enum mail_imap_err	 e;
+
+	*stopped = false;
+	/* BODY[], not BODY.PEEK[]: one command flags them all \Seen. */
+	snprintf(cmd, sizeof cmd, "UID FETCH %lu:* (UID RFC822.SIZE "
+	    "BODY[]<0.%zu>)", (unsigned long)from, max);
+	if ((e = imap_fetch_send(c, cmd, &tag, err, errsize)) != MAIL_IMAP_OK)
+		return e;
+	for (;;) {
+		if ((e = imap_fetch_next(c, &resp, &len, err, errsize)) !=
+		    MAIL_IMAP_OK)
+			return e;
+		if (imap_fetch_end(c, resp, len, tag, "UID FETCH", &e, err,
+		    errsize)) {
+			mail_conn_consume(c, len);
+			return e;
+		}
+		switch (imap_parse_fetch(resp, len, &f)) {
+		case 1:
+			mail_conn_consume(c, len);
+			continue;
+		case -1:
+			errbuf_set(err, errsize, "%s: %s: a FETCH answer that "
+			    "does not parse", c->imap->base,
+			    mail_imap_strerror(MAIL_IMAP_EPROTO));
+			return MAIL_IMAP_EPROTO;
+		}
+		/* n:* always matches the highest UID, even below n; flag
+		 * updates come as FETCH answers without a body. */
+		if (f.uid < from || !f.has_body) {
+			mail_conn_consume(c, len);
+			continue;
+		}
+		if (f.uid <= last) {
+			errbuf_set(err, errsize, "%s: %s: UID %lu after UID "
+			    "%lu in a FETCH answer", c->imap->base,
+			    mail_imap_strerror(MAIL_IMAP_EPROTO),
+			    (unsigned long)f.uid, (unsigned long)last);
+			return MAIL_IMAP_EPROTO;
+		}
+		last = f.uid;
+		r->found++;
+		memset(&msg, 0, sizeof msg);
+		msg.uidvalidity = uidvalidity;
+		msg.uid = f.uid;
+		msg.data = f.body != NULL ? f.body : "";
+		msg.len = f.body_len;
+		msg.size = f.has_size ? f.size : msg.len;
+		msg.truncated = msg.len >= max && (!f.has_size ||
+		    f.size > msg.len);
+		msg.limit = max;
+		r->fetched++;
+		if (cb(&msg, arg) != 0) {
+			/* The rest of the answer is not read: start anew. */
+			*stopped = true;
+			mail_conn_close(c, NULL);
+			return MAIL_IMAP_OK;
+		}
+		mail_conn_consume(c, len);
 	}
 }
 
@@ -733,20 +872,39 @@ mail_imap_poll(struct mail_imap *imap, uint32_t last_uidvalidity,
     struct mail_imap_poll_result *res, char *err, size_t errsize)
 {
 	struct mail_imap_poll_result r;
-	struct mail_imap_message msg;
-	char			 url[1200];
-	uint32_t		 uidvalidity, uidnext, from, *uids = NULL;
-	size_t			 n = 0, i;
-	curl_off_t		 announced;
-	CURLcode		 rc;
+	struct mail_conn	*c;
+	char			 quoted[1024];
+	uint32_t		 uidvalidity, uidnext, from;
+	bool			 reused, stopped;
 	enum mail_imap_err	 e;
 
 	memset(&r, 0, sizeof r);
-
-	/* UIDVALIDITY and UIDNEXT: nothing more to do when no new UID. */
-	if ((e = mail_imap_status(imap, NULL, &uidvalidity, &uidnext, NULL,
-	    err, errsize)) != MAIL_IMAP_OK)
+	if ((e = mail_imap_session(imap, err, errsize)) != MAIL_IMAP_OK)
 		goto out;
+	if (mail_imap_quote(imap, imap->mailbox, quoted, sizeof quoted, err,
+	    errsize) != 0) {
+		e = MAIL_IMAP_ECONFIG;
+		goto out;
+	}
+	if ((c = imap_fetch_conn(imap)) == NULL) {
+		errbuf_set(err, errsize, "out of memory");
+		e = MAIL_IMAP_ENOMEM;
+		goto out;
+	}
+	/*
+	 * UIDVALIDITY and UIDNEXT: nothing more to do when no new UID. A
+	 * kept connection the server has closed since is made again once.
+	 */
+	reused = c->curl != NULL;
+	e = imap_fetch_select(c, quoted, &uidvalidity, &uidnext, err,
+	    errsize);
+	if (e == MAIL_IMAP_ECONNECT && reused) {
+		mail_conn_close(c, NULL);
+		e = imap_fetch_select(c, quoted, &uidvalidity, &uidnext, err,
+		    errsize);
+	}
+	if (e != MAIL_IMAP_OK)
+		goto fail;
 	r.uidvalidity = uidvalidity;
 	r.uidnext = uidnext;
 	if (last_uidvalidity != 0 && last_uidvalidity != uidvalidity)
@@ -759,56 +917,14 @@ mail_imap_poll(struct mail_imap *imap, uint32_t last_uidvalidity,
 		from = last_uid + 1;
 	if (uidnext != 0 && uidnext <= from)
 		goto out;
-
-	/*
-	 * The new UIDs (mail_imap_status() sent the NOOP that makes the
-	 * selected mailbox show new mail). UIDVALIDITY in the URL: libcurl
-	 * selects again and fails when the mailbox's changed since.
-	 */
-	if ((e = imap_mailbox_url(imap, uidvalidity, 0, url, sizeof url, err,
-	    errsize)) != MAIL_IMAP_OK)
-		goto out;
-	if ((e = imap_search(imap, url, from, &uids, &n, err,
-	    errsize)) != MAIL_IMAP_OK)
-		goto out;
-	r.found = n;
-	imap_flag_seen(imap, url, uids, n);
-
-	for (i = 0; i < n; i++) {
-		if ((e = imap_mailbox_url(imap, uidvalidity, uids[i], url,
-		    sizeof url, err, errsize)) != MAIL_IMAP_OK)
-			goto out;
-		e = imap_request(imap, url, NULL, imap->max_message, &rc, err,
-		    errsize);
-		if (e == MAIL_IMAP_EPROTO && rc == CURLE_REMOTE_FILE_NOT_FOUND &&
-		    strstr(imap->errbuf, "UIDVALIDITY") == NULL) {
-			/* Gone since the SEARCH (another client moved it). */
-			e = MAIL_IMAP_OK;
-			continue;
-		}
-		if (e != MAIL_IMAP_OK)
-			goto out;
-		memset(&msg, 0, sizeof msg);
-		msg.uidvalidity = uidvalidity;
-		msg.uid = uids[i];
-		msg.data = imap->answer.data != NULL ? imap->answer.data : "";
-		msg.len = imap->answer.len;
-		msg.truncated = imap->answer.over;
-		msg.size = msg.len;
-		msg.limit = imap->max_message;
-		/* The FETCH literal's {size}, which libcurl took as the
-		 * download's length. */
-		if (msg.truncated)
-			msg.size = curl_easy_getinfo(imap->curl,
-			    CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) ==
-			    CURLE_OK && announced > 0 ? (uint64_t)announced : 0;
-		r.fetched++;
-		if (cb(&msg, arg) != 0)
-			break;
-	}
-	e = MAIL_IMAP_OK;
+	if ((e = imap_fetch_new(c, uidvalidity, from, cb, arg, &r, &stopped,
+	    err, errsize)) != MAIL_IMAP_OK)
+		goto fail;
+	goto out;
+fail:
+	/* Whatever is left unread on it: start the next poll anew. */
+	mail_conn_close(c, NULL);
 out:
-	free(uids);
 	if (res != NULL)
 		*res = r;
 	return e;

@@ -15,33 +15,31 @@
  * bytes of each new message go to a callback; parsing them and recording
  * what was done is the caller's work.
  *
- * One struct mail_imap holds one libcurl easy handle, hence one cached
- * connection: a poll logs in once (or not at all when the connection of
- * the previous poll is still alive) and runs every command over it. Not
- * thread-safe: use one struct mail_imap from one thread at a time.
+ * One struct mail_imap holds two connections to the server, each logged in
+ * once and kept from poll to poll: the poll's own, which libcurl opens
+ * and this client drives (mail_conn.h: libcurl cannot read the literals
+ * of a FETCH answer to a custom request), and libcurl's, for the other
+ * commands. Not thread-safe: use one struct mail_imap from one thread at
+ * a time.
  *
- * A poll, in IMAP terms:
- *   SELECT mailbox                  (once per connection)
- *   NOOP                            (Dovecot shows new mail in the selected
- *                                   mailbox only after it)
- *   STATUS mailbox (MESSAGES UIDNEXT UIDVALIDITY)
- *                                   (no new UID: the poll ends here)
- *   UID SEARCH UID n:*              (n = last UID seen + 1)
- *   UID STORE set +FLAGS.SILENT (\Seen)
- *                                   (the fetches would set it one message
- *                                   at a time, which Dovecot writes out
- *                                   one at a time: slow for new mail)
- *   for each UID above the last seen, in ascending order: fetch the whole
- *   message by URL (imap://host/mailbox;UIDVALIDITY=v/;UID=u) and hand its
- *   bytes to the callback.
- * Fetching sets \Seen on the server (libcurl fetches BODY[], not
- * BODY.PEEK[]): "unseen" records nothing. The caller records (UIDVALIDITY,
- * UID) with the effect of each message in one transaction and then calls
- * mail_imap_move() to file the message away (UID MOVE, creating the folder
- * when missing; where the server has no MOVE, the message is flagged \Seen
- * and stays). A crash between commit and move leaves the message in the
- * mailbox; the next poll fetches it again and the caller finds its
- * (UIDVALIDITY, UID) or Message-ID already recorded.
+ * A poll, in IMAP terms, on its own connection:
+ *   SELECT mailbox                  (every poll: the session then sees new
+ *                                   mail, and UIDVALIDITY and UIDNEXT are
+ *                                   read; no new UID: the poll ends here)
+ *   UID FETCH n:* (UID RFC822.SIZE BODY[]<0.max>)
+ *                                   (n = last UID seen + 1; every new
+ *                                   message in one answer, each one's
+ *                                   first max_message_size bytes, read as
+ *                                   it comes and handed to the callback in
+ *                                   ascending UID order)
+ * Fetching sets \Seen on the server (BODY[], not BODY.PEEK[]): "unseen"
+ * records nothing. The caller records (UIDVALIDITY, UID) with the effect
+ * of each message in one transaction and then calls mail_imap_move() to
+ * file the message away (UID MOVE on libcurl's connection, creating the
+ * folder when missing; where the server has no MOVE, the message is
+ * flagged \Seen and stays). A crash between commit and move leaves the
+ * message in the mailbox; the next poll fetches it again and the caller
+ * finds its (UIDVALIDITY, UID) or Message-ID already recorded.
  *
  * When the mailbox's UIDVALIDITY differs from the one the caller passes,
  * its UIDs are no longer comparable: the poll fetches every message from

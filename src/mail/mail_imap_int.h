@@ -40,6 +40,8 @@ struct imap_buf {
 	int	 nomem;
 };
 
+struct mail_conn;
+
 struct mail_imap {
 	CURL			*curl;
 	char			*base;		/* scheme://host[:port] */
@@ -53,6 +55,8 @@ struct mail_imap {
 	int			 has_idle;
 	unsigned long		 connections;
 
+	struct mail_conn	*fetch;		/* the poll's SELECT and
+						 * FETCH (mail_conn.h) */
 	struct imap_buf		 answer;
 	char			 errbuf[CURL_ERROR_SIZE];
 	char			 line[IMAP_LINE_SIZE];	/* server's last */
