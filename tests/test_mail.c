@@ -540,8 +540,8 @@ count_of(struct mail_imap *imap, const char *mailbox)
 static void
 test_move_set(void **state)
 {
-	struct mail_imap	*imap;
-	struct got		 g = { 0 };
+	struct mail_imap	*imap, *other;
+	struct got		 g = { 0 }, later = { 0 };
 	char			 err[MAIL_ERR_SIZE], command[64], *m, *answer;
 	uint32_t		 v, next, in0, set[4], *many;
 	size_t			 len, i;
@@ -586,6 +586,28 @@ test_move_set(void **state)
 	free(many);
 	assert_int_equal(count_of(imap, NULL), in0);
 	assert_int_equal(count_of(imap, "corrchess/set"), 6);
+
+	/*
+	 * Mail that came after this client's last command, seen by another
+	 * client: the poll finds it and the move files it (the move's
+	 * connection looks at the mailbox anew first).
+	 */
+	other = imap_for("alice");
+	for (i = 0; i < 2; i++) {
+		m = compose("alice@example.org", "after the last command",
+		    &len);
+		maildir_drop("alice", m, len);
+		free(m);
+	}
+	wait_messages(other, NULL, in0 + 2);
+	poll_ok(imap, v, g.uid[5], &later, NULL);
+	assert_int_equal(later.n, 2);
+	assert_int_equal(mail_imap_move_set(imap, v, later.uid, 2,
+	    "corrchess/set", err, sizeof err), MAIL_IMAP_OK);
+	assert_int_equal(count_of(other, NULL), in0);
+	assert_int_equal(count_of(other, "corrchess/set"), 8);
+	got_free(&later);
+	mail_imap_free(other);
 
 	/* Another UIDVALIDITY: nothing moves. */
 	assert_int_not_equal(mail_imap_move_set(imap, v + 1, set, 1,

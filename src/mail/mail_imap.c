@@ -1015,6 +1015,14 @@ mail_imap_move_set(struct mail_imap *imap, uint32_t uidvalidity,
 	}
 	memcpy(a, uids, n * sizeof *a);
 	qsort(a, n, sizeof *a, imap_uid_cmp);
+	/*
+	 * The polls read on a connection of their own: this one's view of
+	 * the mailbox may predate the mail to move, whose UIDs a UID MOVE
+	 * would then silently skip. A NOOP shows it the mailbox as it is.
+	 */
+	if ((e = imap_request(imap, url, "NOOP", IMAP_MAX_ANSWER, &rc, err,
+	    errsize)) != MAIL_IMAP_OK)
+		goto out;
 
 	/* One command per set that fits in a line of reasonable length. */
 	for (done = 0; done < n; done += k) {
