@@ -174,6 +174,21 @@ play "$g1" alice ssh "move e5"
 play "$g1" bob raw "move d5"
 cp "$tmp/body" "$tmp/replay"
 
+# The move's answer: the move list, and the legal moves (UCI and SAN) as
+# the rules core has them (corrchess perft --divide 1: the same UCI).
+"$corrchess" perft --divide 1 "$(jstr fen)" |
+    sed -n 's/^\([a-h][1-8][a-h][1-8][qrbn]*\): 1$/\1/p' |
+    sort >"$tmp/legal.want"
+check "a move's answer: the moves, the legal moves in UCI and SAN" \
+    python3 -c 'import json, sys
+g = json.load(open(sys.argv[1]))
+want = open(sys.argv[2]).read().split()
+uci = sorted(m["uci"] for m in g["legal_moves"])
+san = {m["uci"]: m["san"] for m in g["legal_moves"]}
+sys.exit(g["moves"] != ["e4", "Nf6", "e5", "d5"] or uci != want or
+    len(want) != 32 or san["e5d6"] != "exd6" or san["f1b5"] != "Bb5+" or
+    san["e5f6"] != "exf6")' "$tmp/out" "$tmp/legal.want"
+
 # SSH signatures are deterministic: corrchess sign --ssh writes the very
 # bytes ssh-keygen does.
 statement "$g1" 4 alice "move exd6 e.p."

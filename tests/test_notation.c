@@ -157,7 +157,8 @@ check_legal_san(const char *name, unsigned flags)
 	char			*data, *cursor, *line, *f[2] = { NULL, NULL };
 	char			*tok, *next, *eq;
 	char			san[CHESS_SAN_MAX];
-	int			n, count;
+	char			list[CHESS_MAX_MOVES][CHESS_SAN_MAX];
+	int			n, count, i;
 
 	cursor = data = test_read_data(name, NULL);
 	while ((line = test_next_line(&cursor)) != NULL) {
@@ -166,6 +167,20 @@ check_legal_san(const char *name, unsigned flags)
 		assert_int_equal(test_split_tabs(line, f, 2), 2);
 		setup(&pos, f[0], flags);
 		n = chess_legal_moves(&pos, moves);
+		/* The SAN of the whole list at once, as the game's JSON
+		 * writes it: the same as one move's. */
+		chess_moves_san(&pos, moves, n, CHESS_LANG_EN, list);
+		for (i = 0; i < n; i++) {
+			chess_move_san(&pos, moves[i], CHESS_LANG_EN, san,
+			    sizeof san);
+			assert_string_equal(list[i], san);
+		}
+		chess_moves_san(&pos, moves, n, CHESS_LANG_FR, list);
+		for (i = 0; i < n; i++) {
+			chess_move_san(&pos, moves[i], CHESS_LANG_FR, san,
+			    sizeof san);
+			assert_string_equal(list[i], san);
+		}
 		count = 0;
 		for (tok = f[1]; tok != NULL && *tok != '\0'; tok = next) {
 			if ((next = strchr(tok, ' ')) != NULL)
@@ -192,7 +207,8 @@ check_legal_san(const char *name, unsigned flags)
 	free(data);
 }
 
-/* Every legal move of 6906 standard positions, with chessops' SAN. */
+/* Every legal move of 6906 standard positions, with chessops' SAN (one
+ * move at a time and the whole list at once). */
 static void
 test_legal_san_standard(void **state)
 {

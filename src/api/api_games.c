@@ -51,34 +51,78 @@ next_statement(const struct service_game *g, char *buf, size_t size)
 	    turn == CHESS_WHITE ? g->row.white_name : g->row.black_name);
 }
 
-/* The legal moves of the position, UCI and English SAN, for a client that
- * offers them (the web page highlights the destinations). */
-static json_t *
-legal_moves_json(const struct chess_position *pos)
+/* Append s (UTF-8; here SAN or UCI, ASCII) to b as a JSON string:
+ * quotes, backslashes and control bytes escaped. */
+static void
+json_string_add(struct buf *b, const char *s)
 {
-	chess_move	 moves[CHESS_MAX_MOVES];
-	char		 uci[8], san[CHESS_SAN_MAX];
-	json_t		*a = json_array();
-	int		 i, n = chess_legal_moves(pos, moves);
+	const char	*run;
 
-	for (i = 0; i < n && a != NULL; i++) {
-		chess_move_uci(pos, moves[i], uci, sizeof uci);
-		chess_move_san(pos, moves[i], CHESS_LANG_EN, san, sizeof san);
-		json_array_append_new(a, json_pack("{s:s,s:s}", "uci", uci,
-		    "san", san));
+	buf_add(b, "\"", 1);
+	while (*s != '\0') {
+		for (run = s; *s != '\0' && *s != '"' && *s != '\\' &&
+		    (unsigned char)*s >= 0x20; s++)
+			;
+		buf_add(b, run, (size_t)(s - run));
+		if (*s != '\0') {
+			buf_addf(b, "\\u%04x", (unsigned char)*s);
+			s++;
+		}
 	}
-	return a;
+	buf_add(b, "\"", 1);
 }
 
-/* The JSON of a game. */
-json_t *
-api_game_json(const struct service_game *g)
+/*
+ * Append the game's move list, "moves":[...], and while it is ongoing
+ * its legal moves, "legal_moves":[{"uci":...,"san":...},...] (UCI and
+ * English SAN, for a client that offers them: the web page highlights the
+ * destinations), written straight from the SAN the service keeps and one
+ * move generation: no JSON value per move, so that a move's answer costs
+ * about the same at ply 400 as at ply 20.
+ */
+static void
+game_lists_add(struct buf *b, const struct service_game *g)
 {
-	json_t		*o, *moves, *clocks = NULL, *tocontrol = NULL;
+	const struct chess_position *pos = &g->state.chess.pos;
+	chess_move	 moves[CHESS_MAX_MOVES];
+	char		 san[CHESS_MAX_MOVES][CHESS_SAN_MAX], uci[8];
+	size_t		 i;
+	int		 k, n;
+
+	buf_adds(b, ",\"moves\":[");
+	for (i = 0; i < g->state.chess.nply; i++) {
+		if (i > 0)
+			buf_add(b, ",", 1);
+		json_string_add(b, g->san[i]);
+	}
+	buf_add(b, "]", 1);
+	if (!game_ongoing(&g->state))
+		return;
+	n = chess_legal_moves(pos, moves);
+	chess_moves_san(pos, moves, n, CHESS_LANG_EN, san);
+	buf_adds(b, ",\"legal_moves\":[");
+	for (k = 0; k < n; k++) {
+		chess_move_uci(pos, moves[k], uci, sizeof uci);
+		buf_adds(b, k > 0 ? ",{\"uci\":" : "{\"uci\":");
+		json_string_add(b, uci);
+		buf_adds(b, ",\"san\":");
+		json_string_add(b, san[k]);
+		buf_add(b, "}", 1);
+	}
+	buf_add(b, "]", 1);
+}
+
+/*
+ * The JSON of a game but its lists (game_lists_add() writes them): a new
+ * reference, NULL when out of memory.
+ */
+static json_t *
+game_json_members(const struct service_game *g)
+{
+	json_t		*o, *clocks = NULL, *tocontrol = NULL;
 	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
 	char		 created[32], deadline[32], stmt[256];
 	int64_t		 dl = game_deadline(&g->state);
-	size_t		 i;
 	int		 c;
 
 	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
@@ -86,9 +130,6 @@ api_game_json(const struct service_game *g)
 	render_time(g->row.created, created, sizeof created);
 	if (dl != 0)
 		render_time(dl, deadline, sizeof deadline);
-	moves = json_array();
-	for (i = 0; i < g->state.chess.nply; i++)
-		json_array_append_new(moves, json_string(g->san[i]));
 	if (g->state.params.tc.kind != GAME_TC_NONE) {
 		clocks = json_object();
 		for (c = 0; c < 2; c++)
@@ -102,7 +143,7 @@ api_game_json(const struct service_game *g)
 			    json_integer(game_moves_to_control(&g->state, c)));
 	}
 	next_statement(g, stmt, sizeof stmt);
-	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:o,s:s,s:s,s:s,"
+	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,"
 	    "s:s,s:s,s:s}",
 	    "id", (json_int_t)g->row.id,
 	    "white", g->row.white_name,
@@ -112,15 +153,17 @@ api_game_json(const struct service_game *g)
 	    "fen", fen,
 	    "ply", (json_int_t)game_ply(&g->state),
 	    "turn", color_name(game_turn(&g->state)),
-	    "moves", moves,
 	    "status", game_ongoing(&g->state) ? "ongoing" : "finished",
 	    "result", game_result_name(g->state.result),
 	    "termination", game_termination_name(g->state.termination),
 	    "time_control", g->row.time_control,
 	    "policy", g->row.policy,
 	    "created", created);
-	if (o == NULL)
+	if (o == NULL) {
+		json_decref(clocks);
+		json_decref(tocontrol);
 		return NULL;
+	}
 	json_object_set_new(o, "chess960", g->row.chess960 >= 0 ?
 	    json_integer(g->row.chess960) : json_null());
 	json_object_set_new(o, "draw_offer", g->state.draw_offer >= 0 ?
@@ -139,11 +182,8 @@ api_game_json(const struct service_game *g)
 	json_object_set_new(o, "event", json_string(g->row.event));
 	json_object_set_new(o, "site", json_string(g->row.site));
 	json_object_set_new(o, "round", json_string(g->row.round));
-	if (game_ongoing(&g->state)) {
+	if (game_ongoing(&g->state))
 		json_object_set_new(o, "next_statement", json_string(stmt));
-		json_object_set_new(o, "legal_moves",
-		    legal_moves_json(&g->state.chess.pos));
-	}
 	if (g->cond != NULL)
 		json_object_set_new(o, "conditional", json_pack(
 		    "{s:I,s:i,s:s,s:s,s:s?,s:i,s:I}", "id",
@@ -152,6 +192,47 @@ api_game_json(const struct service_game *g)
 		    "reason", g->cond->reason[0] ? g->cond->reason : NULL,
 		    "played", g->cond->played,
 		    "lines_left", (json_int_t)g->cond->left));
+	return o;
+}
+
+/* The JSON text of a game without its closing brace. */
+char *
+api_game_json_open(const struct service_game *g, size_t *lenp)
+{
+	struct buf	 b = { 0 };
+	json_t		*o;
+	char		*text;
+	size_t		 n;
+
+	if ((o = game_json_members(g)) == NULL)
+		return NULL;
+	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (text == NULL || (n = strlen(text)) < 2) {
+		free(text);
+		return NULL;
+	}
+	/* "{...}": keep "{...", then the lists. */
+	buf_add(&b, text, n - 1);
+	free(text);
+	game_lists_add(&b, g);
+	return buf_take(&b, lenp);
+}
+
+/* The JSON of a game. */
+json_t *
+api_game_json(const struct service_game *g)
+{
+	json_t	*o;
+	char	*text;
+	size_t	 len;
+
+	if ((text = api_game_json_open(g, &len)) == NULL)
+		return NULL;
+	/* The closing brace in the room of the terminating NUL. */
+	text[len] = '}';
+	o = json_loadb(text, len + 1, 0, NULL);
+	free(text);
 	return o;
 }
 
@@ -288,15 +369,18 @@ game_doors_json(struct service *svc, const struct store_game *row, json_t *o,
 	return 0;
 }
 
+static char	*game_json_finish(struct service *,
+		    const struct store_game *, const char *, size_t, size_t *,
+		    struct service_error *);
+
 /* Answer a game, as JSON or text. */
 static void
 respond_game(struct http_request *req, struct http_response *resp,
     unsigned status, const struct service_game *g, struct service *svc)
 {
 	struct service_error	 err;
-	json_t			*o;
-	char			*text;
-	size_t			 len;
+	char			*text, *out;
+	size_t			 len, olen;
 
 	if (http_request_wants_text(req)) {
 		if ((text = game_text(g, text_lang(req), &len)) == NULL) {
@@ -310,13 +394,17 @@ respond_game(struct http_request *req, struct http_response *resp,
 		free(text);
 		return;
 	}
-	if ((o = api_game_json(g)) != NULL &&
-	    game_doors_json(svc, &g->row, o, &err) != 0) {
-		json_decref(o);
-		api_error(resp, &err);
+	if ((text = api_game_json_open(g, &len)) == NULL) {
+		http_respond_error(resp, 500, "internal", "out of memory");
 		return;
 	}
-	http_respond_json(resp, status, o);
+	if ((out = game_json_finish(svc, &g->row, text, len, &olen, &err)) ==
+	    NULL)
+		api_error(resp, &err);
+	else
+		http_respond_data(resp, status, "application/json", out, olen);
+	free(out);
+	free(text);
 }
 
 /* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
@@ -465,21 +553,10 @@ static char *
 render_game(const struct service_game *g, enum service_render kind,
     size_t *lenp)
 {
-	json_t	*o;
-	char	*text;
-
 	if (kind == SERVICE_RENDER_TEXT || kind == SERVICE_RENDER_TEXT_FR)
 		return game_text(g, kind == SERVICE_RENDER_TEXT_FR ?
 		    CHESS_LANG_FR : CHESS_LANG_EN, lenp);
-	if ((o = api_game_json(g)) == NULL)
-		return NULL;
-	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-	json_decref(o);
-	if (text == NULL)
-		return NULL;
-	/* "{...}": keep "{..." */
-	*lenp = strlen(text) - 1;
-	return text;
+	return api_game_json_open(g, lenp);
 }
 
 /*

@@ -40,4 +40,8 @@ void	api_game_adjudicate(struct http_request *, struct http_response *,
  * reference; NULL when out of memory). */
 json_t	*api_game_json(const struct service_game *);
 
+/* The same as text, without its closing brace (malloc'd, NUL-terminated
+ * after *lenp bytes; NULL when out of memory). */
+char	*api_game_json_open(const struct service_game *, size_t *lenp);
+
 #endif /* CORRCHESS_API_GAMES_H */

@@ -254,6 +254,12 @@ enum chess_error chess_move_parse(const struct chess_position *,
 size_t chess_move_san(const struct chess_position *, chess_move m,
     enum chess_lang lang, char *buf, size_t size);
 
+/* Write the SAN of each of the n moves `moves` (every legal move of the
+ * position, as chess_legal_moves() gives them) into san[0..n-1], as
+ * chess_move_san() writes one, with one move generation for all. */
+void chess_moves_san(const struct chess_position *, const chess_move *moves,
+    int n, enum chess_lang lang, char (*san)[CHESS_SAN_MAX]);
+
 /* Write the UCI of `m`: castling as e1g1, or as king-takes-rook when
  * pos->chess960. Returns the length. */
 size_t chess_move_uci(const struct chess_position *, chess_move m,

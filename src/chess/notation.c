@@ -620,6 +620,19 @@ chess_move_san(const struct chess_position *pos, chess_move m,
 	return copy_out(s, san_write(pos, m, lang, moves, n, s), buf, size);
 }
 
+/* Write the SAN of every legal move, the list given once for all. */
+void
+chess_moves_san(const struct chess_position *pos, const chess_move *moves,
+    int n, enum chess_lang lang, char (*san)[CHESS_SAN_MAX])
+{
+	int	i;
+
+	if (lang != CHESS_LANG_FR)
+		lang = CHESS_LANG_EN;
+	for (i = 0; i < n; i++)
+		san_write(pos, moves[i], lang, moves, n, san[i]);
+}
+
 /* Write the UCI of `m`: castling as e1g1, or as king-takes-rook when
  * pos->chess960 (or when the king moves less than two files). */
 size_t
