@@ -740,6 +740,27 @@ imap_fetch_end(struct mail_conn *c, const char *resp, size_t len,
 }
 
 /*
+ * Wait for the next response to the command tagged tag (what names it in
+ * errors): *resp and *len tell where it is, for the caller to read and
+ * consume; *resp NULL when the command ended well. Returns an error when
+ * it ended otherwise or the connection failed.
+ */
+static enum mail_imap_err
+imap_fetch_answer(struct mail_conn *c, unsigned tag, const char *what,
+    const char **resp, size_t *len, char *err, size_t errsize)
+{
+	enum mail_imap_err	e;
+
+	if ((e = imap_fetch_next(c, resp, len, err, errsize)) != MAIL_IMAP_OK)
+		return e;
+	if (imap_fetch_end(c, *resp, *len, tag, what, &e, err, errsize)) {
+		mail_conn_consume(c, *len);
+		*resp = NULL;
+	}
+	return e;
+}
+
+/*
  * Select the mailbox (quoted) on the poll's connection, connecting when
  * needed: the session's view of it is then new, and its UIDVALIDITY and
  * UIDNEXT are read.
@@ -764,14 +785,9 @@ imap_fetch_select(struct mail_conn *c, const char *quoted,
 	if ((e = imap_fetch_send(c, cmd, &tag, err, errsize)) != MAIL_IMAP_OK)
 		return e;
 	for (;;) {
-		if ((e = imap_fetch_next(c, &resp, &len, err, errsize)) !=
-		    MAIL_IMAP_OK)
-			return e;
-		if (imap_fetch_end(c, resp, len, tag, "SELECT", &e, err,
-		    errsize)) {
-			mail_conn_consume(c, len);
+		if ((e = imap_fetch_answer(c, tag, "SELECT", &resp, &len, err,
+		    errsize)) != MAIL_IMAP_OK || resp == NULL)
 			break;
-		}
 		if (imap_parse_code(resp, len, "UIDVALIDITY", &v) == 0)
 			*uidvalidity = v;
 		else if (imap_parse_code(resp, len, "UIDNEXT", &v) == 0)
@@ -812,14 +828,9 @@ imap_fetch_new(struct mail_conn *c, uint32_t uidvalidity, uint32_t from,
 	if ((e = imap_fetch_send(c, cmd, &tag, err, errsize)) != MAIL_IMAP_OK)
 		return e;
 	for (;;) {
-		if ((e = imap_fetch_next(c, &resp, &len, err, errsize)) !=
-		    MAIL_IMAP_OK)
+		if ((e = imap_fetch_answer(c, tag, "UID FETCH", &resp, &len,
+		    err, errsize)) != MAIL_IMAP_OK || resp == NULL)
 			return e;
-		if (imap_fetch_end(c, resp, len, tag, "UID FETCH", &e, err,
-		    errsize)) {
-			mail_conn_consume(c, len);
-			return e;
-		}
 		switch (imap_parse_fetch(resp, len, &f)) {
 		case 1:
 			mail_conn_consume(c, len);
