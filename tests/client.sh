@@ -226,6 +226,10 @@ run act 1 accept-draw
 check "act accept-draw with no offer: exit 1" status_is 1
 check "act accept-draw with no offer: says so" \
     err_has "there is no draw offer to answer in game 1"
+{ cat "$tmp/alice.conf"; echo 'lang = fr'; } >"$tmp/alice.fr0.conf"
+CORRCHESS_CONFIG=$tmp/alice.fr0.conf run act 1 accept-draw
+check "act accept-draw with lang = fr: says so in French" err_has \
+    "il n'y a pas de proposition de nulle à laquelle répondre dans la partie 1"
 run act 1 claim-draw
 check "act claim-draw without repetition: exit 1" status_is 1
 check "act claim-draw: the server's reason" err_has "no threefold repetition"

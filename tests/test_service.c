@@ -1042,6 +1042,8 @@ test_refuse_french(void **state)
 	    "bob", NULL, NULL);
 	static const char		 bad[] = "corrchess-v1\ngame: 1\n"
 	    "ply: 0\nplayer: carol\naction: jump\n";
+	static const char		 badply[] = "corrchess-v1\ngame: 1\n"
+	    "ply: x\nplayer: carol\naction: move e5\n";
 
 	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
 	assert_refused(submit(fx, id, id, 5, "carol", "move e5", K_CAROL,
@@ -1087,6 +1089,12 @@ test_refuse_french(void **state)
 	    "leave, conditional, cancel-conditional, show-conditional ; avec "
 	    "game 0 : add-key, revoke-key, set, email, confirm-email ou "
 	    "show-settings");
+	/* A fault before the player's line: its language all the same. */
+	assert_refused(service_submit(fx->svc, 0, badply, strlen(badply),
+	    "http", NULL, &err), &err, 400, "bad-statement");
+	assert_string_equal(err.message, "ligne 3 de la déclaration : ply "
+	    "invalide : écrivez le nombre de demi-coups joués jusqu'ici, un "
+	    "nombre décimal sans zéro en tête");
 	/* A leave from today (2026-05-28), and conditional moves to show. */
 	assert_refused(submit(fx, id, id, 2, "carol", "leave 2026-05-28 "
 	    "2026-05-30", K_CAROL, SIG_FORM_RAW, &err), &err, 409,

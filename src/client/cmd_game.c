@@ -566,27 +566,30 @@ cmd_game_needs_turn(const struct sig_action *a)
 }
 
 /* Check an action against the game as the server sent it, so a player
- * hears at once why it cannot be made; the server checks again. */
+ * hears at once why it cannot be made (in `lang`); the server checks
+ * again. */
 static int
 cmd_game_check(const struct cmd_game_info *g, const json_t *j,
-    const char *player, const struct sig_action *a, char *err,
-    size_t errsize)
+    const char *player, const struct sig_action *a, enum chess_lang lang,
+    char *err, size_t errsize)
 {
 	const char	*result, *term, *color, *to_move;
+	bool		 fr = lang == CHESS_LANG_FR;
 
 	if (strcmp(g->status, "ongoing") != 0) {
 		result = cli_http_json_str(j, "result");
 		term = cli_http_json_str(j, "termination");
-		snprintf(err, errsize, "game %llu is over: %s%s%s%s",
+		snprintf(err, errsize, fr ? "la partie %llu est terminée : "
+		    "%s%s%s%s" : "game %llu is over: %s%s%s%s",
 		    (unsigned long long)g->id, result ? result : "?",
 		    term && term[0] ? " (" : "", term ? term : "",
 		    term && term[0] ? ")" : "");
 		return -1;
 	}
 	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
-		snprintf(err, errsize, "%s does not play in game %llu (%s v "
-		    "%s)", player, (unsigned long long)g->id, g->white,
-		    g->black);
+		snprintf(err, errsize, fr ? "%s ne joue pas la partie %llu (%s "
+		    "c. %s)" : "%s does not play in game %llu (%s v %s)",
+		    player, (unsigned long long)g->id, g->white, g->black);
 		return -1;
 	}
 	to_move = strcmp(g->turn, "white") == 0 ? g->white : g->black;
@@ -596,21 +599,28 @@ cmd_game_check(const struct cmd_game_info *g, const json_t *j,
 	else
 		color = strcmp(player, g->white) == 0 ? "white" : "black";
 	if (cmd_game_needs_turn(a) && strcmp(color, g->turn) != 0) {
-		snprintf(err, errsize, "it is not %s's move in game %llu: %s "
-		    "(%s) is to move", player, (unsigned long long)g->id,
-		    to_move, cmd_game_side(g->turn));
+		snprintf(err, errsize, fr ? "ce n'est pas à %s de jouer dans "
+		    "la partie %llu : c'est à %s (%s)" : "it is not %s's move "
+		    "in game %llu: %s (%s) is to move", player,
+		    (unsigned long long)g->id, to_move,
+		    cmd_game_side_lang(g->turn, lang));
 		return -1;
 	}
 	if (a->kind == SIG_ACT_ACCEPT_DRAW || a->kind == SIG_ACT_DECLINE_DRAW) {
 		if (g->draw_offer == NULL) {
-			snprintf(err, errsize, "there is no draw offer to "
-			    "answer in game %llu", (unsigned long long)g->id);
+			snprintf(err, errsize, fr ? "il n'y a pas de "
+			    "proposition de nulle à laquelle répondre dans la "
+			    "partie %llu" : "there is no draw offer to answer "
+			    "in game %llu", (unsigned long long)g->id);
 			return -1;
 		}
 		if (strcmp(g->white, g->black) != 0 &&
 		    strcmp(g->draw_offer, color) == 0) {
-			snprintf(err, errsize, "the draw offer in game %llu is "
-			    "%s's own: it awaits the opponent's answer",
+			snprintf(err, errsize, fr ? "la proposition de nulle "
+			    "de la partie %llu est celle de %s : elle attend "
+			    "la réponse de l'adversaire" : "the draw offer in "
+			    "game %llu is %s's own: it awaits the opponent's "
+			    "answer",
 			    (unsigned long long)g->id, player);
 			return -1;
 		}
@@ -656,7 +666,8 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	    CLI_EXIT_OK)
 		goto out;
 	if (cmd_game_read(j, &g, err, sizeof err) == -1 ||
-	    cmd_game_check(&g, j, o->cf.player, &a, err, sizeof err) == -1 ||
+	    cmd_game_check(&g, j, o->cf.player, &a, cmd_game_lang(o), err,
+	    sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, g.ply, o->cf.player, action, err,
 	    sizeof err) == -1 ||
 	    cli_keys_sign(&sg, &st, SIG_FORM_RAW, signed_text,

@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +247,30 @@ statement_refusal(const char *text, size_t len, enum sig_error se,
 }
 
 /*
+ * Find a line "player: NAME" in text that did not parse, for the language
+ * of the refusal only: the name into `name` (size bytes), else "".
+ */
+static void
+player_line(const char *text, size_t len, char *name, size_t size)
+{
+	static const char	 key[] = "\nplayer: ";
+	const char		*p, *e = text + len;
+	size_t			 n = 0;
+
+	name[0] = '\0';
+	if ((p = memmem(text, len, key, sizeof key - 1)) == NULL)
+		return;
+	for (p += sizeof key - 1; p < e && n + 1 < size && (islower(
+	    (unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_' ||
+	    *p == '.' || *p == '-'); p++)
+		name[n++] = *p;
+	name[n] = '\0';
+	/* Only a whole line is a name. */
+	if (p < e && *p != '\n' && *p != '\r')
+		name[0] = '\0';
+}
+
+/*
  * Parse a statement and check its signature against the player's keys;
  * `game_id` is the game the front door expects (0: any). On failure `err`
  * says why, in the language of the statement's player, or in `lang` (the
@@ -259,17 +284,21 @@ action_prepare(struct service *svc, int64_t game_id, const char *text,
 {
 	struct store	*rs;
 	enum sig_error	 se;
+	char		 who[SIG_PLAYER_MAX + 1];
 	int		 rc;
 
 	memset(&p->sp, 0, sizeof p->sp);
 	p->st.player[0] = '\0';
 	p->st.game = 0;
 	if (sig_statement_parse(text, len, &p->st, &p->sg, &se) != 0) {
-		/* The player's line parsed: their language. */
-		if (p->st.player[0] != '\0' && (rs = pool_get(svc, err)) !=
-		    NULL) {
-			if (signers_get(svc, rs, p->st.player, &p->sp,
-			    err) == 0)
+		/* The player's line parsed, or a fault before it but a
+		 * player's line after it: their language (the line after
+		 * the fault names nobody the answer goes to). */
+		snprintf(who, sizeof who, "%s", p->st.player);
+		if (who[0] == '\0')
+			player_line(text, len, who, sizeof who);
+		if (who[0] != '\0' && (rs = pool_get(svc, err)) != NULL) {
+			if (signers_get(svc, rs, who, &p->sp, err) == 0)
 				lang = player_lang(&p->sp.p);
 			service_player_free(&p->sp);
 			memset(&p->sp, 0, sizeof p->sp);
