@@ -11,7 +11,8 @@
 # CORRCHESS_SERVER (then through -s and the client's configuration), the
 # plain curl and ssh-keygen way, and `corrchess export`. --listen is
 # checked on the same port, and the hint of a client that cannot reach
-# its server.
+# its server; the documents a new user reads (help, corrchess(1), README,
+# NEWS) and those make install puts under docdir.
 # Run by `make check`; prints "N passed, N failed".
 
 set -u
@@ -136,5 +137,14 @@ check "corrchess(1)'s configuration has admin_token_file" \
     grep -q '^\.BI "admin_token_file = " file' "$top_srcdir/doc/corrchess.1"
 same "README shows the command overview once" \
     "$(grep -c 'corrchess --help | --version' "$top_srcdir/README")" 1
+same "NEWS describes 0.1.0 once" \
+    "$(grep -c '^0\.1\.0' "$top_srcdir/NEWS")" 1
+# make install puts the players' documents under docdir.
+make -s -C "$top_builddir" install-dist_docDATA DESTDIR="$tmp/inst" \
+    >/dev/null 2>&1
+for f in api.md mail.md signatures.md xfcc.md openapi.yaml; do
+	check "make install: $f under docdir" \
+	    sh -c "ls '$tmp'/inst/*/share/doc/corrchess/$f '$tmp'/inst/*/*/share/doc/corrchess/$f 2>/dev/null | grep -q ."
+done
 
 finish
