@@ -8,5 +8,5 @@ dist_man_MANS += doc/corrchess.1 doc/corrchessd.8 doc/corrchessd.conf.5
 # Players' and admins' documents, under docdir; hacking.md travels with
 # the sources only.
 dist_doc_DATA = doc/api.md doc/mail.md doc/signatures.md doc/xfcc.md \
-	doc/performance.md doc/openapi.yaml
+	doc/performance.md doc/postgresql.md doc/openapi.yaml
 EXTRA_DIST += doc/hacking.md

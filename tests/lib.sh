@@ -247,6 +247,18 @@ pg_conf() {
 	    "$1"
 }
 
+# waitfor SECONDS COMMAND...: until COMMAND succeeds, every 0.1 s (a
+# script may define its own).
+waitfor() {
+	w=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		w=$((w - 1))
+		[ $w -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # daemon_start [VAR=VALUE...]: corrchessd with $tmp/test.conf on the state
 # directory $tmp/state, its clock read from $tmp/clock, VAR=VALUE in its
 # environment; set $pid, $port, $base and $token (the admin token).

@@ -198,6 +198,117 @@ for s in a b; do
 	    "e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6"
 done
 
+# A game's lock is its own: while a session outside holds game 1's, a
+# move on game 2 is taken at once (through A), a move on game 1 (through
+# B) waits for it and is taken after, and neither is lost.
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "a second game, through B" 201
+game2=$(jval id)
+mkfifo "$tmp/locker"
+# The fifo stays open for writing (fd 7) until the lock is to go.
+psql -X -q -At -d "$PG_CONNINFO" -v ON_ERROR_STOP=1 <"$tmp/locker" \
+    >"$tmp/locker.out" 2>&1 &
+locker=$!
+exec 7>"$tmp/locker"
+echo "BEGIN; SELECT pg_advisory_xact_lock(71619627, $game);" >&7
+held=
+for i in $(seq 100); do
+	held=$(psql -X -q -At -d "$PG_CONNINFO" -c "SELECT count(*) FROM
+	    pg_locks WHERE locktype = 'advisory' AND classid = 71619627 AND
+	    objid = $game AND granted")
+	[ "$held" = 1 ] && break
+	sleep 0.1
+done
+same "a session outside holds game $game's lock" "$held" 1
+statement "$game" 8 alice "move Re1"
+sign_ssh "$tmp/alice"
+cp "$tmp/body" "$tmp/body.g1"
+curl -s -o "$tmp/g1.out" -w '%{http_code}' -X POST \
+    -H 'Content-Type: text/plain' --data-binary "@$tmp/body.g1" \
+    "$base_b/api/v1/games/$game/actions" >"$tmp/g1.code" &
+g1=$!
+# B's writer is waiting on game 1 once PostgreSQL shows it waiting.
+waiting=
+for i in $(seq 100); do
+	waiting=$(psql -X -q -At -d "$PG_CONNINFO" -c "SELECT count(*) FROM
+	    pg_locks WHERE locktype = 'advisory' AND classid = 71619627 AND
+	    objid = $game AND NOT granted")
+	[ "$waiting" = 1 ] && break
+	sleep 0.1
+done
+same "a move on game $game waits for its lock" "$waiting" 1
+base=$base_a
+statement "$game2" 0 alice "move d4"
+sign_ssh "$tmp/alice"
+submit "$game2"
+expect "meanwhile a move on game $game2 is taken (through A)" 201
+same "...while the move on game $game still waits" \
+    "$(kill -0 $g1 2>/dev/null && echo waiting)" waiting
+echo "COMMIT;" >&7
+exec 7>&-
+wait $locker
+wait $g1
+same "once the lock is let go, the move on game $game is taken" \
+    "$(cat "$tmp/g1.code")" 201
+req GET "/api/v1/games/$game"
+same "game $game: ply 9, each move once" "$(jval ply) $(jmoves | wc -w)" \
+    "9 9"
+req GET "/api/v1/games/$game2"
+same "game $game2: ply 1" "$(jval ply)" 1
+
+# What one server commits reaches the streams and the caches of the other
+# (LISTEN/NOTIFY): streams of B hear moves made through A, once each, and
+# B takes a language change made through A without writing a player.
+curl -sN "$base_b/api/v1/games/$game2/stream" >"$tmp/nd.b" 2>/dev/null &
+bg_pids="$bg_pids $!"
+curl -sN "$base_b/api/v1/players/bob/stream" >"$tmp/bobs.b" 2>/dev/null &
+bg_pids="$bg_pids $!"
+check "B: game $game2's stream opens" waitfor 10 grep -q '"type":"game"' \
+    "$tmp/nd.b"
+check "B: bob's stream opens" waitfor 10 grep -q '"type":"player"' \
+    "$tmp/bobs.b"
+base=$base_b
+statement "$game2" 1 bob "move d5"
+sign_ssh "$tmp/bob"
+submit "$game2"
+expect "bob's d5 through B (B keeps bob, in English)" 201
+base=$base_a
+statement "$game2" 2 alice "move c4"
+sign_ssh "$tmp/alice"
+submit "$game2"
+expect "alice's c4 through A" 201
+check "B's game stream hears the move made through A" waitfor 10 grep -q \
+    '"type":"move","game":'"$game2"',"white":"alice","black":"bob","ply":3' \
+    "$tmp/nd.b"
+check "...with its SAN" grep -q '"san":"c4"' "$tmp/nd.b"
+check "B's stream of bob hears it too" waitfor 10 grep -q '"san":"c4"' \
+    "$tmp/bobs.b"
+admin PATCH /api/v1/players/bob -d '{"lang":"fr"}'
+expect "bob reads French from now on, set through A" 200
+statement "$game2" 3 bob "move Cf6"
+sign_ssh "$tmp/bob"
+base=$base_b
+fr=
+for i in $(seq 50); do
+	submit "$game2"
+	[ "$code" = 201 ] && { fr=yes; break; }
+	sleep 0.1
+done
+same "B takes bob's French Cf6 without having written a player" \
+    "$fr" yes
+req GET "/api/v1/games/$game2"
+same "...played as Nf6" "$(jmoves)" "d4 d5 c4 Nf6"
+base=$base_a
+admin POST /api/v1/games -d '{"white":"bob","black":"alice"}'
+expect "a third game, through A" 201
+game3=$(jval id)
+check "B's stream of bob hears the game start" waitfor 10 grep -q \
+    '"type":"start","game":'"$game3" "$tmp/bobs.b"
+same "B's game stream: each move once" \
+    "$(grep '"type":"move"' "$tmp/nd.b" | grep -o '"san":"[A-Za-z0-9]*"' |
+    tr '\n' ' ')" \
+    '"san":"d5" "san":"c4" "san":"Nf6" '
+
 # One server leads the clock (whichever asked first); when it dies, the
 # other takes over.
 leads=$(grep -l 'clock: this server leads' "$tmp/a.log" "$tmp/b.log")
@@ -214,8 +325,8 @@ done
 check "after kill -9 of the leader, the other leads the clock" grep -q \
     'clock: this server leads' "$tmp/$other.log"
 eval "base=\$base_$other"
-statement "$game" 8 alice "move Re1"
-sign_ssh "$tmp/alice"
+statement "$game" 9 bob "move Fe7"
+sign_ssh "$tmp/bob"
 submit "$game"
 expect "the other takes the next move alone" 201
 

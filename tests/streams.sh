@@ -40,17 +40,6 @@ listen() {
 	echo $! >"$tmp/$n.pid"
 }
 
-# waitfor SECONDS COMMAND...: until COMMAND succeeds.
-waitfor() {
-	w=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		w=$((w - 1))
-		[ $w -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
 # has FILE TEXT: the stream holds TEXT.
 has() {
 	grep -qF "$2" "$tmp/$1"

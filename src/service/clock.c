@@ -311,8 +311,8 @@ job_remind(struct service *svc, struct job *j, struct store_game *row,
 	}
 	/* The streams hear of a threshold passed, mail or not. */
 	live_note(svc, SERVICE_LIVE_CLOCK, row, g, -1, NULL, now);
-	if (svc->nevents > 0)
-		svc->events[svc->nevents - 1].warning = t;
+	if (svc->live.n > 0)
+		svc->live.v[svc->live.n - 1].warning = t;
 	j->changed = send;
 	return 0;
 }

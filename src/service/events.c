@@ -843,7 +843,10 @@ event_game_over(struct service *svc, const struct store_game *row,
 	struct store_game_rules	gr;
 	bool			in_event;
 
-	if (store_game_rules_get(svc->wstore, row->id, &gr) != STORE_OK)
+	/* Another server may end a game of the same players or event at
+	 * once: the ratings and the event's end are read after its commit. */
+	if (store_lock_results(svc->wstore) != STORE_OK ||
+	    store_game_rules_get(svc->wstore, row->id, &gr) != STORE_OK)
 		return -1;
 	switch (store_event_get_by_game(svc->wstore, row->id, &e, &eg)) {
 	case STORE_OK:

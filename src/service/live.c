@@ -13,7 +13,7 @@
 /*
  * The writer notes an event where a record is appended (record_append),
  * a game created or a reminder threshold passed; the events wait in
- * svc->events, writer-only. A job that is undone takes its events back
+ * svc->live, writer-only. A job that is undone takes its events back
  * (the writer truncates to where the job began); after the batch commits
  * they go to the events hook, and a failed commit drops them.
  */
@@ -26,22 +26,19 @@
 
 #include "service/service_int.h"
 
-/* Note one event of a game in its state `g` at `now`. */
+/* Note one event of a game in its state `g` at `now` into a list. */
 void
-live_note(struct service *svc, enum service_live_kind kind,
+live_note_to(struct live_list *l, enum service_live_kind kind,
     const struct store_game *row, const struct game *g, int by,
     const char *san, int64_t now)
 {
 	struct service_live	*e;
 	int			 c;
 
-	if (svc->events_cb == NULL)
-		return;
-	if ((e = service_grow(svc->events, &svc->events_cap, svc->nevents,
-	    sizeof *e, 16)) == NULL)
+	if ((e = service_grow(l->v, &l->cap, l->n, sizeof *e, 16)) == NULL)
 		return;		/* out of memory: the event is lost */
-	svc->events = e;
-	e = &svc->events[svc->nevents++];
+	l->v = e;
+	e = &l->v[l->n++];
 	memset(e, 0, sizeof *e);
 	e->kind = kind;
 	e->game_id = row->id;
@@ -66,46 +63,66 @@ live_note(struct service *svc, enum service_live_kind kind,
 	e->at = now;
 }
 
+/* Note one event of a game in the writer's batch. */
+void
+live_note(struct service *svc, enum service_live_kind kind,
+    const struct store_game *row, const struct game *g, int by,
+    const char *san, int64_t now)
+{
+	if (svc->events_cb != NULL)
+		live_note_to(&svc->live, kind, row, g, by, san, now);
+}
+
 /*
- * Note the events of a record just appended: a move (and the offer it
- * carries), a declined offer, a leave's clocks, and the end when the
- * record ended the game (`was_ongoing` before it).
+ * Note the events of a record just appended into a list: a move (and the
+ * offer it carries), a declined offer, a leave's clocks, and the end when
+ * the record ended the game `g` (`was_ongoing` before it). Each carries
+ * the record's seq.
  */
+void
+live_record_to(struct live_list *l, const struct store_game *row,
+    const struct game *g, const struct store_action *a, bool was_ongoing,
+    int64_t now)
+{
+	int	by = row_color(row, a->player_id);
+	size_t	n = l->n, i;
+
+	if (strcmp(a->kind, "move") == 0 || strcmp(a->kind,
+	    "move-offer-draw") == 0 || strcmp(a->kind, "conditional-move") ==
+	    0 || (strcmp(a->kind, "claim-draw") == 0 && a->san[0] != '\0')) {
+		live_note_to(l, SERVICE_LIVE_MOVE, row, g, by, a->san, now);
+		if (l->n > n)
+			l->v[n].conditional = strcmp(a->kind,
+			    "conditional-move") == 0;
+		if (strcmp(a->kind, "move-offer-draw") == 0)
+			live_note_to(l, SERVICE_LIVE_OFFER, row, g, by, NULL,
+			    now);
+	} else if (strcmp(a->kind, "decline-draw") == 0)
+		live_note_to(l, SERVICE_LIVE_DECLINE, row, g, by, NULL, now);
+	else if (strcmp(a->kind, "leave") == 0)
+		live_note_to(l, SERVICE_LIVE_CLOCK, row, g, by, NULL, now);
+	if (was_ongoing && !game_ongoing(g))
+		live_note_to(l, SERVICE_LIVE_END, row, g, by, NULL, now);
+	for (i = n; i < l->n; i++)
+		l->v[i].seq = a->seq;
+}
+
+/* Note the events of a record the writer just appended. */
 void
 live_record(struct service *svc, const struct store_game *row,
     const struct cached *c, const struct store_action *a, bool was_ongoing,
     int64_t now)
 {
-	const struct game	*g = &c->state;
-	int			 by = row_color(row, a->player_id);
-	size_t			 n;
-
-	if (svc->events_cb == NULL)
-		return;
-	if (strcmp(a->kind, "move") == 0 || strcmp(a->kind,
-	    "move-offer-draw") == 0 || strcmp(a->kind, "conditional-move") ==
-	    0 || (strcmp(a->kind, "claim-draw") == 0 && a->san[0] != '\0')) {
-		n = svc->nevents;
-		live_note(svc, SERVICE_LIVE_MOVE, row, g, by, a->san, now);
-		if (svc->nevents > n)
-			svc->events[n].conditional = strcmp(a->kind,
-			    "conditional-move") == 0;
-		if (strcmp(a->kind, "move-offer-draw") == 0)
-			live_note(svc, SERVICE_LIVE_OFFER, row, g, by, NULL,
-			    now);
-	} else if (strcmp(a->kind, "decline-draw") == 0)
-		live_note(svc, SERVICE_LIVE_DECLINE, row, g, by, NULL, now);
-	else if (strcmp(a->kind, "leave") == 0)
-		live_note(svc, SERVICE_LIVE_CLOCK, row, g, by, NULL, now);
-	if (was_ongoing && !game_ongoing(g))
-		live_note(svc, SERVICE_LIVE_END, row, g, by, NULL, now);
+	if (svc->events_cb != NULL)
+		live_record_to(&svc->live, row, &c->state, a, was_ongoing,
+		    now);
 }
 
 /* Hand the committed batch's events on, and forget them. */
 void
 live_publish(struct service *svc)
 {
-	if (svc->events_cb != NULL && svc->nevents > 0)
-		svc->events_cb(svc->events_arg, svc->events, svc->nevents);
-	svc->nevents = 0;
+	if (svc->events_cb != NULL && svc->live.n > 0)
+		svc->events_cb(svc->events_arg, svc->live.v, svc->live.n);
+	svc->live.n = 0;
 }

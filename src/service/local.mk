@@ -14,6 +14,7 @@ src_service_libservice_a_SOURCES = \
 	src/service/event_read.c src/service/event_notices.c \
 	src/service/doors.c \
 	src/service/conditional.c src/service/self.c src/service/live.c \
+	src/service/listen.c \
 	src/service/ratings.c \
 	src/service/invitations.c src/service/admin.c
 src_service_libservice_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) \

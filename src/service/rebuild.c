@@ -30,6 +30,9 @@ struct rebuild {
 	int64_t			  nrec;
 	struct service_error	 *err;
 	int			  rc;
+	/* Records whose live events are noted (live_replay()), or NULL. */
+	struct live_list	 *live;
+	int64_t			  first, last;
 };
 
 /* Make room for one more SAN entry. */
@@ -101,9 +104,8 @@ apply_recording_san(struct game *g, const struct game_action *a,
 
 /* Replay one stored record. */
 static int
-rebuild_one(void *arg, const struct store_action *a)
+rebuild_apply(struct rebuild *rb, const struct store_action *a)
 {
-	struct rebuild		*rb = arg;
 	struct game_action	 ga;
 	enum game_refusal	 rc;
 	char			 why[256];
@@ -149,6 +151,26 @@ rebuild_one(void *arg, const struct store_action *a)
 	rb->rc = service_fail(rb->err, 500, "internal",
 	    "the stored record of game %" PRId64 " does not replay", a->game_id);
 	return -1;
+}
+
+/* Replay one stored record, noting its live events when asked. */
+static int
+rebuild_one(void *arg, const struct store_action *a)
+{
+	struct rebuild		*rb = arg;
+	struct store_game	 row;
+	bool			 was_ongoing = game_ongoing(rb->state);
+
+	if (rebuild_apply(rb, a) != 0)
+		return -1;
+	if (rb->live != NULL && a->seq >= rb->first && a->seq <= rb->last) {
+		/* The row as the writer had it after this record. */
+		row = *rb->row;
+		row_update_state(&row, rb->state, a->at, a->hash);
+		live_record_to(rb->live, &row, rb->state, a, was_ongoing,
+		    a->at);
+	}
+	return 0;
 }
 
 /* Fill game parameters from a stored row. */
@@ -216,15 +238,18 @@ leaves_load(struct store *st, const struct store_game *row, struct game *g,
 	return 0;
 }
 
-/* Rebuild a game's state from its row and records. */
+/* Rebuild a game's state from its row and records, noting the live
+ * events of records first..last into `live` (or NULL). */
 static int
-rebuild(struct store *st, const struct store_game *row, struct game *state,
-    char (**san)[CHESS_SAN_MAX], size_t *sancap, int64_t *nrec,
-    struct service_error *err)
+rebuild_live(struct store *st, const struct store_game *row,
+    struct game *state, char (**san)[CHESS_SAN_MAX], size_t *sancap,
+    int64_t *nrec, struct service_error *err, struct live_list *live,
+    int64_t first, int64_t last)
 {
 	struct game_params	gp;
 	struct store_game_rules	gr;
-	struct rebuild		rb = { row, state, san, sancap, 0, err, 0 };
+	struct rebuild		rb = { row, state, san, sancap, 0, err, 0,
+				    live, first, last };
 
 	game_free(state);
 	if (row_params(row, &gp, err) != 0)
@@ -245,6 +270,55 @@ rebuild(struct store *st, const struct store_game *row, struct game *state,
 	if (nrec != NULL)
 		*nrec = rb.nrec;
 	return 0;
+}
+
+/* Rebuild a game's state from its row and records. */
+static int
+rebuild(struct store *st, const struct store_game *row, struct game *state,
+    char (**san)[CHESS_SAN_MAX], size_t *sancap, int64_t *nrec,
+    struct service_error *err)
+{
+	return rebuild_live(st, row, state, san, sancap, nrec, err, NULL, 0,
+	    0);
+}
+
+/*
+ * Note into `out` the live events of game `id` that another server's
+ * writer noted (listen.c), read with handle `st` after its commit: those of
+ * its records first..last (0, 0: none), then, when `kind` is
+ * SERVICE_LIVE_START or SERVICE_LIVE_CLOCK, one of that kind at `now`
+ * (a reminder's threshold `warning`).
+ */
+int
+live_replay(struct store *st, int64_t id, int64_t first, int64_t last,
+    int kind, int64_t warning, int64_t now, struct live_list *out,
+    struct service_error *err)
+{
+	struct store_game	  row;
+	struct game		  g;
+	char			(*san)[CHESS_SAN_MAX] = NULL;
+	size_t			  sancap = 0;
+	int			  rc = -1;
+
+	memset(&g, 0, sizeof g);
+	if (row_get(st, id, &row, err) != 0)
+		return -1;
+	if (rebuild_live(st, &row, &g, &san, &sancap, NULL, err, out, first,
+	    last) != 0)
+		goto out;
+	if (kind == SERVICE_LIVE_START)
+		live_note_to(out, SERVICE_LIVE_START, &row, &g, -1, NULL,
+		    row.created);
+	else if (kind == SERVICE_LIVE_CLOCK) {
+		live_note_to(out, SERVICE_LIVE_CLOCK, &row, &g, -1, NULL, now);
+		if (out->n > 0)
+			out->v[out->n - 1].warning = warning;
+	}
+	rc = 0;
+ out:
+	game_free(&g);
+	free(san);
+	return rc;
 }
 
 /* Copy the state into the row's state columns. */

@@ -92,6 +92,24 @@ service_render_put(struct service *svc, const struct service_game *g,
 	pthread_mutex_unlock(&svc->render_lock);
 }
 
+/* Drop a game's kept bytes of every kind. */
+void
+render_forget(struct service *svc, int64_t id)
+{
+	struct render_slot	*s;
+	int			 k;
+
+	pthread_mutex_lock(&svc->render_lock);
+	for (k = 0; k < SERVICE_RENDER_KINDS; k++) {
+		s = render_slot(svc, id, (enum service_render)k);
+		if (s->row.id == id) {
+			free(s->bytes);
+			s->bytes = NULL;
+		}
+	}
+	pthread_mutex_unlock(&svc->render_lock);
+}
+
 /* Free the kept bytes. */
 void
 render_free(struct service *svc)

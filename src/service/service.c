@@ -418,8 +418,13 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 		    "service; use a file");
 		goto fail;
 	}
+	listen_init(svc);
 	if (writer_start(svc) != 0) {
 		snprintf(err, errsize, "cannot start the writer thread");
+		goto fail;
+	}
+	if (listen_start(svc) != 0) {
+		snprintf(err, errsize, "cannot start the listener thread");
 		goto fail;
 	}
 	pthread_mutex_lock(&gauge_lock);
@@ -444,6 +449,7 @@ service_close(struct service *svc)
 	if (gauge_svc == svc)
 		gauge_svc = NULL;
 	pthread_mutex_unlock(&gauge_lock);
+	listen_stop(svc);
 	writer_stop(svc);
 	for (i = 0; i < svc->npool; i++)
 		store_close(svc->pool[i]);
@@ -461,7 +467,7 @@ service_close(struct service *svc)
 			service_game_free(&svc->views[i]);
 		free(svc->views);
 	}
-	free(svc->events);
+	free(svc->live.v);
 	free(svc->ended);
 	render_free(svc);
 	signers_free(svc);

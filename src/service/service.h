@@ -97,6 +97,7 @@ struct service_live {
 	int64_t			 deadline;	/* 0: none */
 	int64_t			 warning;	/* a reminder's threshold, s */
 	int64_t			 at;
+	int64_t			 seq;		/* the record's; 0: none */
 };
 
 typedef void (*service_live_cb)(void *arg, const struct service_live *,

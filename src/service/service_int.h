@@ -278,6 +278,12 @@ struct job {
 	struct job_waiter		*waiter;
 };
 
+/* Live events noted, in order (live.c). */
+struct live_list {
+	struct service_live	*v;
+	size_t			 n, cap;
+};
+
 /* The rebuilt state of one game, owned by the writer thread. */
 struct cached {
 	int64_t			 id;		/* 0: empty slot */
@@ -349,8 +355,7 @@ struct service {
 	/* Live events of the batch being run (writer only; live.c). */
 	service_live_cb	 events_cb;
 	void			*events_arg;
-	struct service_live	*events;
-	size_t			 nevents, events_cap;
+	struct live_list	 live;
 	/* Events whose last game ended in the job being run: their final
 	 * standings are queued when the job is done, after the games' own
 	 * notices (writer only; events.c). */
@@ -361,6 +366,13 @@ struct service {
 	pthread_mutex_t		 lead_lock;
 	struct store		*lead;
 	bool			 leads[SERVICE_ROLES];
+	/* What other servers on the database commit (listen.c): heard by
+	 * the listener thread; `listen_stop` guarded by `lock`. */
+	bool			 listen;	/* PostgreSQL: tell, hear */
+	char			 origin[17];	/* this server, in notices */
+	pthread_t		 listener;
+	bool			 listener_started;
+	bool			 listen_stop;
 	/* Failed logins by player and by address (doors.c). */
 	pthread_mutex_t		 login_lock;
 	struct login_slot	*logins;	/* SERVICE_LOGIN_SLOTS */
@@ -438,10 +450,20 @@ int	game_rules_read(struct service *, struct store *, int64_t,
 void	view_put(struct service *, const struct service_game *);
 /* Free the rendered answers kept (service/render.c). */
 void	render_free(struct service *);
+/* Drop a game's rendered answers (another server changed it). */
+void	render_forget(struct service *, int64_t);
+int	live_replay(struct store *, int64_t, int64_t, int64_t, int, int64_t,
+	    int64_t, struct live_list *, struct service_error *);
 int	row_get(struct store *, int64_t, struct store_game *,
 	    struct service_error *);
 int	rebuild_read(struct service *, struct store *, int64_t, int64_t,
 	    struct service_game *, struct service_error *);
+
+/* listen.c */
+void	listen_init(struct service *);
+int	listen_tell(struct service *, bool);
+int	listen_start(struct service *);
+void	listen_stop(struct service *);
 
 /* live.c */
 void	live_note(struct service *, enum service_live_kind,
@@ -450,6 +472,11 @@ void	live_note(struct service *, enum service_live_kind,
 void	live_record(struct service *, const struct store_game *,
 	    const struct cached *, const struct store_action *, bool, int64_t);
 void	live_publish(struct service *);
+void	live_note_to(struct live_list *, enum service_live_kind,
+	    const struct store_game *, const struct game *, int, const char *,
+	    int64_t);
+void	live_record_to(struct live_list *, const struct store_game *,
+	    const struct game *, const struct store_action *, bool, int64_t);
 
 /* notify.c */
 void	notify_start(struct notice *, enum notice_kind, const char *,

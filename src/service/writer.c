@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "util/log.h"
 #include "service/service_int.h"
@@ -60,56 +61,71 @@ enum job_undo {
 				   game that is gone */
 };
 
+/*
+ * What a job locks on PostgreSQL, where several servers write at once
+ * (store_begin_games(), and the lock order in store/store_int.h): a game
+ * job its game (a player's own statement, which names none, everything);
+ * the outbox's and a new game's rows no one else writes; anything that
+ * may touch several games, players or keys, everything. A game job that
+ * ends a game takes the results lock too (event_game_over()).
+ */
+enum job_lock {
+	LOCK_GAME,
+	LOCK_NONE,
+	LOCK_ALL,
+};
+
 /* How the writer runs each kind of job. */
 static const struct job_type {
 	int		(*run)(struct service *, struct job *, int64_t);
 	enum job_undo	  undo;
 	const char	 *commit;	/* what a failed commit undid */
+	enum job_lock	  lock;
 } job_types[] = {
 	[JOB_ACTION] =		{ job_game, UNDO_STORE_GONE,
-				  "commit the action" },
+				  "commit the action", LOCK_GAME },
 	[JOB_FLAG] =		{ job_game, UNDO_STORE_GONE,
-				  "commit the action" },
+				  "commit the action", LOCK_GAME },
 	[JOB_MAIL] =		{ job_mail, UNDO_STORE,
-				  "commit the action" },
+				  "commit the action", LOCK_GAME },
 	[JOB_REMIND] =		{ job_game, UNDO_STORE_GONE,
-				  "commit the action" },
+				  "commit the action", LOCK_GAME },
 	[JOB_DIGEST] =		{ job_digest, UNDO_ALWAYS,
-				  "commit the digest" },
+				  "commit the digest", LOCK_ALL },
 	[JOB_SUMMARY] =		{ job_summary, UNDO_ALWAYS,
-				  "commit the summary" },
+				  "commit the summary", LOCK_ALL },
 	[JOB_PLAYER_CREATE] =	{ job_player_create, UNDO_ALWAYS,
-				  "commit the player" },
+				  "commit the player", LOCK_ALL },
 	[JOB_PLAYER_SET] =	{ job_player_set, UNDO_ALWAYS,
-				  "commit the player" },
+				  "commit the player", LOCK_ALL },
 	[JOB_KEY_ADD] =		{ job_key_add, UNDO_ALWAYS,
-				  "add the key" },
+				  "add the key", LOCK_ALL },
 	[JOB_KEY_REVOKE] =	{ job_key_revoke, UNDO_ALWAYS,
-				  "revoke the key" },
+				  "revoke the key", LOCK_ALL },
 	[JOB_GAME_CREATE] =	{ job_game_create, UNDO_ALWAYS,
-				  "create the game" },
+				  "create the game", LOCK_NONE },
 	[JOB_EVENT_CREATE] =	{ job_event_create, UNDO_ALWAYS,
-				  "create the event" },
+				  "create the event", LOCK_ALL },
 	[JOB_EVENT_PLAYER] =	{ job_event_player, UNDO_ALWAYS,
-				  "change the event's players" },
+				  "change the event's players", LOCK_ALL },
 	[JOB_EVENT_START] =	{ job_event_start, UNDO_ALWAYS,
-				  "start the event" },
+				  "start the event", LOCK_ALL },
 	[JOB_EVENT_WITHDRAW] =	{ job_event_withdraw, UNDO_ALWAYS,
-				  "withdraw the player" },
+				  "withdraw the player", LOCK_ALL },
 	[JOB_EVENT_EDIT] =	{ job_event_edit, UNDO_ALWAYS,
-				  "change the event's rules" },
+				  "change the event's rules", LOCK_ALL },
 	[JOB_DOORS_SET] =	{ job_doors_set, UNDO_ALWAYS,
-				  "set the player's doors" },
+				  "set the player's doors", LOCK_ALL },
 	[JOB_INVITE] =		{ job_invite, UNDO_ALWAYS,
-				  "record the invitation" },
+				  "record the invitation", LOCK_ALL },
 	[JOB_ENROL] =		{ job_enrol, UNDO_ALWAYS,
-				  "register the key" },
+				  "register the key", LOCK_ALL },
 	[JOB_OUTBOX_SENT] =	{ job_outbox, UNDO_ALWAYS,
-				  "mark a mail sent" },
+				  "mark a mail sent", LOCK_NONE },
 	[JOB_ADMIN] =		{ job_admin, UNDO_STORE_GONE,
-				  "commit the admin's action" },
+				  "commit the admin's action", LOCK_GAME },
 	[JOB_OUTBOX_FAILED] =	{ job_outbox, UNDO_ALWAYS,
-				  "note a failed mail" },
+				  "note a failed mail", LOCK_NONE },
 };
 _Static_assert(sizeof job_types / sizeof job_types[0] == JOB_NKINDS,
     "a row of job_types for each job kind");
@@ -147,7 +163,7 @@ job_run(struct service *svc, struct job *j, int64_t now)
 		    "start the action");
 		return;
 	}
-	mark = svc->nevents;
+	mark = svc->live.n;
 	rc = job_types[j->kind].run(svc, j, now);
 	/* Events that ended with the job's games: their standings, after
 	 * the games' own notices (unless the job's work is undone). */
@@ -160,7 +176,7 @@ job_run(struct service *svc, struct job *j, int64_t now)
 	 * never trusted; the slot is emptied all the same. Its live events
 	 * go with it. */
 	if (rc != 0 && job_undone(j)) {
-		svc->nevents = mark;
+		svc->live.n = mark;
 		store_rollback_to(svc->wstore);
 		cache_forget(svc, j->game_id);
 	} else if (store_release(svc->wstore) != STORE_OK) {
@@ -171,6 +187,36 @@ job_run(struct service *svc, struct job *j, int64_t now)
 	j->rc = rc;
 }
 
+/*
+ * Begin the transaction of a batch: its games' locks when every job keeps
+ * to its game, else the whole write lock.
+ */
+static enum store_status
+batch_begin(struct service *svc, const struct job *batch)
+{
+	const struct job	*j;
+	enum store_status	 status;
+	int64_t			*ids;
+	size_t			 n = 0;
+
+	for (j = batch; j != NULL; j = j->next)
+		n++;
+	if ((ids = calloc(n, sizeof *ids)) == NULL)
+		return store_begin(svc->wstore);
+	n = 0;
+	for (j = batch; j != NULL; j = j->next) {
+		if (job_types[j->kind].lock == LOCK_NONE)
+			continue;
+		if (job_types[j->kind].lock == LOCK_ALL || j->game_id == 0)
+			break;
+		ids[n++] = j->game_id;
+	}
+	status = j != NULL ? store_begin(svc->wstore) :
+	    store_begin_games(svc->wstore, ids, n);
+	free(ids);
+	return status;
+}
+
 /* Run a batch in one transaction; every job gets its result. */
 static void
 batch_run(struct service *svc, struct job *batch)
@@ -178,9 +224,9 @@ batch_run(struct service *svc, struct job *batch)
 	struct job		*j;
 	int64_t			 now = service_now(svc);
 	size_t			 n = 0;
-	bool			 lost, failed;
+	bool			 lost, failed, players;
 
-	if (store_begin(svc->wstore) != STORE_OK) {
+	if (batch_begin(svc, batch) != STORE_OK) {
 		for (j = batch; j != NULL; j = j->next)
 			j->rc = service_store_fail(j->err, svc->wstore,
 			    "start a transaction");
@@ -193,10 +239,13 @@ batch_run(struct service *svc, struct job *batch)
 	 * a transaction already lost was logged where it failed.
 	 */
 	lost = !store_in_transaction(svc->wstore);
-	failed = lost || store_commit(svc->wstore) != STORE_OK;
+	players = store_players_written(svc->wstore);
+	/* The other servers hear of the batch at its commit (listen.c). */
+	failed = lost || listen_tell(svc, players) != 0 ||
+	    store_commit(svc->wstore) != STORE_OK;
 	/* After the commit (or its failure): a reader that read before it
 	 * kept what it read in the generation that ends here. */
-	if (store_players_written(svc->wstore))
+	if (players)
 		signers_changed(svc);
 	if (failed) {
 		if (!lost)
@@ -209,7 +258,7 @@ batch_run(struct service *svc, struct job *batch)
 			    job_types[j->kind].commit);
 			cache_forget(svc, j->game_id);
 		}
-		svc->nevents = 0;
+		svc->live.n = 0;
 	}
 	service_count_batch(n);
 }
@@ -261,7 +310,7 @@ writer_main(void *arg)
 		}
 		/* The batch's live events, once its callers are answered:
 		 * a fan-out to many streams does not hold up the answers. */
-		if (svc->nevents > 0) {
+		if (svc->live.n > 0) {
 			pthread_mutex_unlock(&svc->lock);
 			live_publish(svc);
 			pthread_mutex_lock(&svc->lock);

@@ -89,6 +89,15 @@ db_backup(struct db *db, const char *path, char *err, size_t errsize)
 	return db->ops->backup(db, path, err, errsize);
 }
 
+/* Wait for a notification. */
+int
+db_notify_wait(struct db *db, int timeout_ms, char *buf, size_t size)
+{
+	if (db->ops->notify_wait == NULL)
+		return -1;
+	return db->ops->notify_wait(db, timeout_ms, buf, size);
+}
+
 /* Prepare one statement. */
 struct db_stmt *
 db_prepare(struct db *db, const char *sql, bool keep)

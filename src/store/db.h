@@ -111,6 +111,13 @@ int64_t		 db_last_insert_id(struct db *);
  */
 int		 db_backup(struct db *, const char *path, char *err,
 		    size_t errsize);
+/*
+ * Wait up to timeout_ms for a notification on a channel the connection
+ * LISTENs to: 1 with its payload in buf (cut to size), 0 when none came,
+ * -1 when the connection failed or the engine has none (SQLite).
+ */
+int		 db_notify_wait(struct db *, int timeout_ms, char *buf,
+		    size_t size);
 
 /* --- statements -------------------------------------------------------- */
 
@@ -162,6 +169,7 @@ struct db_ops {
 	int64_t		 (*changes)(struct db *);
 	int64_t		 (*last_insert_id)(struct db *);
 	int		 (*backup)(struct db *, const char *, char *, size_t);
+	int		 (*notify_wait)(struct db *, int, char *, size_t);
 	struct db_stmt	*(*prepare)(struct db *, const char *, bool);
 	void		 (*finalize)(struct db_stmt *);
 	enum db_rc	 (*step)(struct db_stmt *);

@@ -36,6 +36,8 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -652,6 +654,50 @@ pg_column_is_null(struct db_stmt *base, int col)
 	return pg_value(pg_st(base), col) == NULL;
 }
 
+/* Take one notification already read from the connection into buf. */
+static int
+pg_notify_take(struct db_pg *d, char *buf, size_t size)
+{
+	PGnotify	*n;
+
+	if ((n = PQnotifies(d->conn)) == NULL)
+		return 0;
+	snprintf(buf, size, "%s", n->extra);
+	PQfreemem(n);
+	return 1;
+}
+
+/* Wait for a notification on the connection's socket. */
+static int
+pg_notify_wait(struct db *db, int timeout_ms, char *buf, size_t size)
+{
+	struct db_pg	*d = pg_db(db);
+	struct pollfd	 pfd;
+	int		 rc;
+
+	if ((rc = pg_notify_take(d, buf, size)) != 0)
+		return rc;
+	if ((pfd.fd = PQsocket(d->conn)) < 0) {
+		snprintf(d->err, sizeof d->err, "the connection is closed");
+		return -1;
+	}
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if ((rc = poll(&pfd, 1, timeout_ms)) < 0) {
+		if (errno == EINTR)
+			return 0;
+		snprintf(d->err, sizeof d->err, "poll: %s", strerror(errno));
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (PQconsumeInput(d->conn) == 0 || PQstatus(d->conn) != CONNECTION_OK) {
+		pg_fail(d, NULL);
+		return -1;
+	}
+	return pg_notify_take(d, buf, size);
+}
+
 static const struct db_ops db_pg_ops = {
 	.engine = DB_POSTGRESQL,
 	.close = pg_close,
@@ -661,6 +707,7 @@ static const struct db_ops db_pg_ops = {
 	.changes = pg_changes,
 	.last_insert_id = pg_last_insert_id,
 	.backup = pg_backup,
+	.notify_wait = pg_notify_wait,
 	.prepare = pg_prepare,
 	.finalize = pg_finalize,
 	.step = pg_step,

@@ -76,6 +76,14 @@ const struct store_statement store_sql[ST_COUNT] = {
 	 * SQLite's write lock, so writers queue as they do on SQLite. */
 	[ST_BEGIN] = { "begin", 0, "BEGIN IMMEDIATE",
 	    "BEGIN; SELECT pg_advisory_xact_lock(" STORE_PG_WRITE_LOCK ")" },
+	/* A game's writers: the write lock shared; the games' locks are
+	 * added by store_begin_games(). */
+	[ST_BEGIN_SHARED] = { "begin-shared", 0, "BEGIN IMMEDIATE",
+	    "BEGIN; SELECT pg_advisory_xact_lock_shared("
+	    STORE_PG_WRITE_LOCK ")" },
+	/* Where a game ends: its players' ratings and its event. */
+	[ST_LOCK_RESULTS] = { "lock-results", 0, "SELECT 1",
+	    "SELECT pg_advisory_xact_lock(" STORE_PG_RESULTS_LOCK ", 0)" },
 	[ST_COMMIT] = { "commit", 0, "COMMIT" },
 	[ST_ROLLBACK] = { "rollback", 0, "ROLLBACK" },
 	[ST_SAVEPOINT] = { "savepoint", 0, "SAVEPOINT action" },
@@ -85,6 +93,11 @@ const struct store_statement store_sql[ST_COUNT] = {
 	 * PostgreSQL a session's advisory lock, on SQLite always. */
 	[ST_LEAD] = { "lead", 0, "SELECT 1 + 0 * ?1",
 	    "SELECT pg_try_advisory_lock(" STORE_PG_LEAD_LOCK ", ?1::int)" },
+	/* What a commit changed, for the other servers' listeners
+	 * (store_notify()): PostgreSQL's NOTIFY, sent at the commit, on a
+	 * channel of the schema's own. */
+	[ST_NOTIFY] = { "notify", 0, "SELECT length(?1)",
+	    "SELECT pg_notify('corrchess.' || current_schema(), ?1)" },
 	[ST_VERSION] = { "version", 1, "SELECT version FROM schema_version" },
 	[ST_PLAYER_INSERT] = { "player-insert", 0,
 	    "INSERT INTO players (name, email, lang, created) "

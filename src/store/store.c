@@ -26,6 +26,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -383,6 +384,150 @@ store_begin(struct store *s)
 	    db_in_txn(s->db))
 		db_exec(s->db, "ROLLBACK");
 	return status;
+}
+
+/* Order game locks' keys (qsort). */
+static int
+key_cmp(const void *a, const void *b)
+{
+	int32_t	x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Begin a transaction on some games: the write lock shared, then each
+ * game's lock in ascending order of its key. */
+enum store_status
+store_begin_games(struct store *s, const int64_t *ids, size_t n)
+{
+	enum store_status	 status = STORE_ERROR;
+	int32_t			*keys = NULL;
+	size_t			 i, len, used;
+	char			*sql = NULL;
+	enum db_rc		 rc;
+
+	if (db_engine(s->db) != DB_POSTGRESQL)
+		return store_begin(s);
+	if (n == 0)
+		return store_txn(s, ST_BEGIN_SHARED);
+	len = strlen(store_sql[ST_BEGIN_SHARED].pg) + n * 64 + 1;
+	if ((keys = calloc(n, sizeof *keys)) == NULL ||
+	    (sql = malloc(len)) == NULL) {
+		store_seterr(s, "begin: out of memory");
+		goto out;
+	}
+	/* A key is the id's low 31 bits: two games sharing one queue
+	 * (ids 2^31 apart) costs waiting, never a wrong answer. */
+	for (i = 0; i < n; i++)
+		keys[i] = (int32_t)(ids[i] & 0x7fffffff);
+	qsort(keys, n, sizeof *keys, key_cmp);
+	used = (size_t)snprintf(sql, len, "%s", store_sql[ST_BEGIN_SHARED].pg);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && keys[i] == keys[i - 1])
+			continue;
+		used += (size_t)snprintf(sql + used, len - used,
+		    "; SELECT pg_advisory_xact_lock(%d, %" PRId32 ")",
+		    STORE_PG_GAME_LOCK, keys[i]);
+	}
+	/* One round trip; the statements run in order. */
+	if ((rc = db_exec(s->db, sql)) != DB_OK) {
+		status = store_fail(s, rc, "begin");
+		if (db_in_txn(s->db))
+			db_exec(s->db, "ROLLBACK");
+		goto out;
+	}
+	status = STORE_OK;
+ out:
+	free(sql);
+	free(keys);
+	return status;
+}
+
+/* Take the results lock inside a transaction (PostgreSQL). */
+enum store_status
+store_lock_results(struct store *s)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	if (db_engine(s->db) != DB_POSTGRESQL)
+		return STORE_OK;
+	if ((st = store_stmt(s, ST_LOCK_RESULTS)) == NULL)
+		return STORE_ERROR;
+	status = store_step_one(s, st, "wait for the results", "no answer");
+	store_done(st);
+	return status;
+}
+
+/* Send a notice to the listeners at the commit (PostgreSQL). */
+enum store_status
+store_notify(struct store *s, const char *text)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	if (db_engine(s->db) != DB_POSTGRESQL)
+		return STORE_OK;
+	if (strlen(text) > STORE_NOTIFY_MAX) {
+		store_seterr(s, "notify: %zu bytes, more than %d",
+		    strlen(text), STORE_NOTIFY_MAX);
+		return STORE_ERROR;
+	}
+	if ((st = store_stmt(s, ST_NOTIFY)) == NULL)
+		return STORE_ERROR;
+	db_bind_text(st, 1, text);
+	status = store_step_one(s, st, "notify", "no answer");
+	store_done(st);
+	return status;
+}
+
+/* Listen to the schema's notices (PostgreSQL). */
+enum store_status
+store_listen(struct store *s)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+	char			 schema[128], sql[160];
+	const char		*p;
+	enum db_rc		 rc;
+
+	if (db_engine(s->db) != DB_POSTGRESQL) {
+		store_seterr(s, "listen: SQLite has no other servers to hear");
+		return STORE_ERROR;
+	}
+	if ((st = db_prepare(s->db, "SELECT current_schema()", false)) ==
+	    NULL) {
+		store_seterr(s, "listen: %s", db_errmsg(s->db));
+		return STORE_ERROR;
+	}
+	status = store_step_one(s, st, "listen", "no schema");
+	if (status == STORE_OK)
+		store_col_text(st, 0, schema, sizeof schema);
+	db_finalize(st);
+	if (status != STORE_OK)
+		return STORE_ERROR;
+	/* The channel is a quoted identifier. */
+	for (p = schema; *p != '\0'; p++)
+		if (*p == '"') {
+			store_seterr(s, "listen: the schema's name holds a "
+			    "quote");
+			return STORE_ERROR;
+		}
+	snprintf(sql, sizeof sql, "LISTEN \"corrchess.%s\"", schema);
+	if ((rc = db_exec(s->db, sql)) != DB_OK)
+		return store_fail(s, rc, "listen");
+	return STORE_OK;
+}
+
+/* Wait for one notice. */
+int
+store_listen_wait(struct store *s, int timeout_ms, char *buf, size_t size)
+{
+	int	rc;
+
+	if ((rc = db_notify_wait(s->db, timeout_ms, buf, size)) < 0)
+		store_seterr(s, "listen: %s", db_errmsg(s->db));
+	return rc;
 }
 
 /* Commit the transaction. */

@@ -293,6 +293,49 @@ bool store_name_valid(const char *);
 enum store_status store_begin(struct store *);
 
 /*
+ * Begin a write transaction for work on the games ids[0..n-1] alone (their
+ * actions, flags, reminders; n = 0: work that touches no game's state and
+ * no player, such as the outbox's). On SQLite the same as store_begin(). On
+ * PostgreSQL writers of other games go on beside it: it takes the write
+ * lock shared and then each game's lock in ascending order (the lock order
+ * in store_int.h), so a store_begin() elsewhere waits for it and two
+ * transactions on one game queue. Ids may repeat; the array is not changed.
+ */
+enum store_status store_begin_games(struct store *, const int64_t *ids,
+    size_t n);
+
+/*
+ * Inside a transaction of store_begin_games(), before reading what several
+ * games share (a player's rating, whether an event's games have all
+ * ended): wait for the writers of other games that do the same. The last
+ * lock a transaction takes; nothing on SQLite, whose writers are one at a
+ * time already.
+ */
+enum store_status store_lock_results(struct store *);
+
+/*
+ * Inside a transaction: tell the other servers' listeners (store_listen())
+ * what it changed, in `text` (at most STORE_NOTIFY_MAX bytes), at its
+ * commit and only if it commits. On SQLite nothing is sent.
+ */
+#define STORE_NOTIFY_MAX	7900
+enum store_status store_notify(struct store *, const char *text);
+
+/*
+ * Make this handle a listener of store_notify()'s texts (of this schema):
+ * STORE_OK; STORE_ERROR on SQLite, which has none to hear.
+ */
+enum store_status store_listen(struct store *);
+
+/*
+ * Wait up to timeout_ms for one text of store_notify(): 1 with it in buf
+ * (cut to size), 0 when none came, -1 when the connection is lost (close
+ * the handle and open another; texts sent meanwhile are not heard).
+ */
+int store_listen_wait(struct store *, int timeout_ms, char *buf,
+    size_t size);
+
+/*
  * Commit the transaction: durable on return under STORE_SYNC_FULL. On
  * failure the transaction is still open: roll it back.
  */

@@ -55,6 +55,9 @@ enum stmt_id {
 	ST_RELEASE,
 	ST_ROLLBACK_TO,
 	ST_LEAD,
+	ST_BEGIN_SHARED,
+	ST_LOCK_RESULTS,
+	ST_NOTIFY,
 	ST_VERSION,	/* the first that store_explain() reports */
 	ST_PLAYER_INSERT,
 	ST_PLAYER_BY_ID,
@@ -167,9 +170,21 @@ struct store_statement {
 	const char	*pg;		/* NULL: the same as sql */
 };
 
-/* The key of the advisory lock that store_begin() takes on PostgreSQL:
- * SQLite's BEGIN IMMEDIATE, one writer at a time. */
+/*
+ * The advisory locks of the writers on PostgreSQL, always taken in this
+ * order, so two servers never wait on each other in a circle:
+ *   1. the write lock (one bigint key): store_begin() takes it alone,
+ *      exclusive (SQLite's BEGIN IMMEDIATE: work that may touch any game,
+ *      players, keys, events); store_begin_games() takes it shared;
+ *   2. one lock per game (STORE_PG_GAME_LOCK, the game's id), exclusive,
+ *      in ascending order of key, at the start of the transaction;
+ *   3. the results lock (STORE_PG_RESULTS_LOCK, 0), exclusive, taken in
+ *      the middle of a transaction where a game ended (ratings, the end of
+ *      its event), the last lock a transaction takes.
+ */
 #define STORE_PG_WRITE_LOCK	"716196266303"
+#define STORE_PG_GAME_LOCK	71619627
+#define STORE_PG_RESULTS_LOCK	"71619628"
 /* The first half of the advisory locks of store_lead() (the role is the
  * second). */
 #define STORE_PG_LEAD_LOCK	"71619626"
