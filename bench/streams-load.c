@@ -17,7 +17,9 @@
  * stream; then post each signed statement BODY in turn and time until
  * every stream has read the move's line: from the POST sent, and from its
  * answer (the commit is between the two). Prints p50, p99 and the
- * slowest of every delivery; asserts nothing.
+ * slowest of every delivery, and corrchessd's CPU time over the moves
+ * (user and system, from /proc; a figure the machine's load barely
+ * moves) for each delivery; asserts nothing.
  */
 
 #include "config.h"
@@ -45,6 +47,7 @@ struct conn {
 	char	head[16];	/* the start of the line being read */
 	size_t	nhead;
 	bool	first;		/* the game's line is in */
+	bool	sse_move;	/* SSE: a move's data line comes next */
 };
 
 /* Microseconds on the monotonic clock. */
@@ -73,6 +76,29 @@ rss_kb(const char *pid)
 			break;
 	fclose(f);
 	return kb;
+}
+
+/* Read a process's CPU time (user and system) in ms, or -1. */
+static double
+cpu_ms(const char *pid)
+{
+	char		 path[64], line[1024], *p;
+	unsigned long	 ut, st;
+	FILE		*f;
+	int		 ok;
+
+	snprintf(path, sizeof path, "/proc/%s/stat", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	ok = fgets(line, sizeof line, f) != NULL;
+	fclose(f);
+	/* The fields after the command's name, ")": state is the 3rd
+	 * field, utime and stime the 14th and 15th. */
+	if (!ok || (p = strrchr(line, ')')) == NULL || sscanf(p + 2,
+	    "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut,
+	    &st) != 2)
+		return -1;
+	return (double)(ut + st) * 1e3 / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* Connect to the server on loopback. */
@@ -113,8 +139,19 @@ conn_read(struct conn *c)
 				if (c->nhead >= 14 && memcmp(c->head,
 				    "{\"type\":\"move\"", 14) == 0)
 					c->moves++;
+				/* SSE: "event: move", then its data line. */
+				if (c->nhead >= 6 && c->sse_move &&
+				    memcmp(c->head, "data: ", 6) == 0) {
+					c->moves++;
+					c->sse_move = false;
+				}
+				if (c->nhead >= 11 && memcmp(c->head,
+				    "event: move", 11) == 0)
+					c->sse_move = true;
 				/* The game's line comes first. */
-				if (c->nhead >= 1 && c->head[0] == '{')
+				if ((c->nhead >= 1 && c->head[0] == '{') ||
+				    (c->nhead >= 7 && memcmp(c->head,
+				    "data: {", 7) == 0))
 					c->first = true;
 				c->nhead = 0;
 			} else if (c->nhead < sizeof c->head)
@@ -164,6 +201,7 @@ main(int argc, char **argv)
 	struct epoll_event	 ev, evs[512];
 	struct conn		*conns;
 	double			*lat_sent, *lat_ans, t0, t1, t, start;
+	double			 cpu0, cpu1;
 	char			 req[256], body[4096];
 	long			 rss0, rss1;
 	size_t			 nlat = 0, len;
@@ -188,7 +226,9 @@ main(int argc, char **argv)
 	ep = epoll_create1(0);
 	rss0 = rss_kb(argv[4]);
 	snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\n"
-	    "Host: 127.0.0.1\r\n\r\n", argv[2]);
+	    "Host: 127.0.0.1\r\n%s\r\n", argv[2], getenv("SSE") != NULL &&
+	    strcmp(getenv("SSE"), "1") == 0 ? "Accept: text/event-stream\r\n" :
+	    "");
 	start = now_us();
 	for (i = 0; i < n; i++) {
 		if ((conns[i].fd = dial(port, true)) == -1) {
@@ -218,6 +258,7 @@ main(int argc, char **argv)
 	    (double)(rss1 - rss0) / ready : 0.0);
 
 	/* Each move, to every stream. */
+	cpu0 = cpu_ms(argv[4]);
 	for (k = 5; k < argc; k++) {
 		if ((f = fopen(argv[k], "r")) == NULL)
 			return 1;
@@ -248,6 +289,11 @@ main(int argc, char **argv)
 		printf("move %d: POST answered in %.1f ms, on %d streams\n",
 		    k - 4, (t1 - t0) / 1e3, done);
 	}
+	cpu1 = cpu_ms(argv[4]);
+	if (nlat > 0 && cpu0 >= 0 && cpu1 >= 0)
+		printf("corrchessd CPU during the moves: %.0f ms, %.1f us a "
+		    "delivery\n", cpu1 - cpu0, (cpu1 - cpu0) * 1e3 /
+		    (double)nlat);
 	if (nlat > 0) {
 		qsort(lat_sent, nlat, sizeof *lat_sent, dcmp);
 		qsort(lat_ans, nlat, sizeof *lat_ans, dcmp);

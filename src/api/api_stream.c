@@ -58,6 +58,8 @@ struct api_streams {
 	struct sub	*games[STREAM_BUCKETS];
 	struct sub	*players[STREAM_BUCKETS];
 	size_t		 n;
+	struct http_stream **wake;	/* to wake after a fan-out's pushes */
+	size_t		 nwake, wakecap;
 	unsigned	 heartbeat;	/* seconds */
 	size_t		 max_pending;	/* bytes a stream may hold */
 	pthread_t	 thread;
@@ -75,44 +77,66 @@ bucket(struct api_streams *h, bool player, int64_t id)
 	    STREAM_BUCKETS];
 }
 
-/* Push one framed event to a stream: `type` and its JSON. */
-static int
-sub_push(struct sub *s, const char *type, const char *json, size_t len)
-{
-	char	head[64];
-	int	n;
+/* One event as each kind of stream says it. */
+struct frame {
+	const char	*nd;		/* NDJSON: the line, "\n" included */
+	size_t		 ndlen;
+	const char	*sse;		/* SSE: "event: T\ndata: JSON\n\n" */
+	size_t		 sselen;
+};
 
-	if (!s->sse) {
-		/* NDJSON: the JSON is pushed with its line end. */
-		return http_stream_push(s->st, json, len + 1);
+static const struct frame keepalive = { "\n", 1, ": keep-alive\n\n", 15 };
+
+/* Keep a stream to wake when the fan-out's pushes are done (now, when
+ * the list cannot grow). The caller holds the hub's lock. */
+static void
+wake_later(struct api_streams *h, struct http_stream *st)
+{
+	struct http_stream	**v;
+	size_t			  cap;
+
+	if (h->nwake == h->wakecap) {
+		cap = h->wakecap ? h->wakecap * 2 : 1024;
+		if ((v = realloc(h->wake, cap * sizeof *v)) == NULL) {
+			http_stream_wake(st);
+			return;
+		}
+		h->wake = v;
+		h->wakecap = cap;
 	}
-	n = snprintf(head, sizeof head, "event: %s\ndata: ", type);
-	if (http_stream_push(s->st, head, (size_t)n) != 0 ||
-	    http_stream_push(s->st, json, len) != 0)
-		return -1;
-	return http_stream_push(s->st, "\n\n", 2);
+	h->wake[h->nwake++] = st;
+}
+
+/* Wake the streams a fan-out pushed to. The caller holds the hub's lock
+ * (which keeps them from being released). */
+static void
+wake_all(struct api_streams *h)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nwake; i++)
+		http_stream_wake(h->wake[i]);
+	h->nwake = 0;
 }
 
 /*
- * Push to the streams of bucket `pp` that are `id`'s (any, with id -1),
- * the event `type` and its JSON, or a keep-alive when type is NULL; drop
- * those that are gone or too far behind. The caller holds the hub's lock.
+ * Push frame `f` to the streams of bucket `pp` that are `id`'s (any, with
+ * id -1), keeping those to wake for wake_all(); drop those that are gone
+ * or too far behind. The caller holds the hub's lock.
  */
 static void
 bucket_push(struct api_streams *h, struct sub **pp, int64_t id,
-    const char *type, const char *json, size_t len)
+    const struct frame *f)
 {
 	struct sub	*s;
 	int		 rc;
 
 	while ((s = *pp) != NULL) {
 		rc = 0;
-		if (type == NULL)
-			rc = http_stream_push(s->st, s->sse ? ": keep-alive\n\n" :
-			    "\n", s->sse ? 15 : 1);
-		else if (s->id == id)
-			rc = sub_push(s, type, json, len);
-		if (rc != 0) {
+		if (id < 0 || s->id == id)
+			rc = http_stream_push_later(s->st, s->sse ? f->sse :
+			    f->nd, s->sse ? f->sselen : f->ndlen);
+		if (rc < 0) {
 			*pp = s->next;
 			http_stream_release(s->st);
 			free(s);
@@ -121,6 +145,8 @@ bucket_push(struct api_streams *h, struct sub **pp, int64_t id,
 			metrics_inc(m_dropped);
 			continue;
 		}
+		if (rc > 0)
+			wake_later(h, s->st);
 		pp = &s->next;
 	}
 }
@@ -205,14 +231,19 @@ event_json(const struct service_live *e, size_t *lenp)
 	return line;
 }
 
-/* Fan a committed batch's events out to the streams that want them. */
+/*
+ * Fan a committed batch's events out to the streams that want them: each
+ * event written once in each framing, pushed to every stream of its game
+ * and of its players, then those streams woken together.
+ */
 void
 api_streams_publish(void *arg, const struct service_live *ev, size_t n)
 {
 	struct api_streams	*h = arg;
-	char			*json;
+	struct frame		 f;
+	char			*json, *sse;
 	size_t			 i, len;
-	const char		*type;
+	int			 sselen;
 
 	if (h == NULL)
 		return;
@@ -221,17 +252,28 @@ api_streams_publish(void *arg, const struct service_live *ev, size_t n)
 			log_warnx("streams: out of memory writing an event");
 			continue;
 		}
-		type = event_type(ev[i].kind);
+		sselen = asprintf(&sse, "event: %s\ndata: %.*s\n\n",
+		    event_type(ev[i].kind), (int)len, json);
+		if (sselen < 0) {
+			log_warnx("streams: out of memory writing an event");
+			free(json);
+			continue;
+		}
+		f.nd = json;
+		f.ndlen = len + 1;
+		f.sse = sse;
+		f.sselen = (size_t)sselen;
 		pthread_mutex_lock(&h->lock);
 		bucket_push(h, bucket(h, false, ev[i].game_id),
-		    ev[i].game_id, type, json, len);
-		bucket_push(h, bucket(h, true, ev[i].white), ev[i].white,
-		    type, json, len);
+		    ev[i].game_id, &f);
+		bucket_push(h, bucket(h, true, ev[i].white), ev[i].white, &f);
 		if (ev[i].black != ev[i].white)
 			bucket_push(h, bucket(h, true, ev[i].black),
-			    ev[i].black, type, json, len);
+			    ev[i].black, &f);
+		wake_all(h);
 		pthread_mutex_unlock(&h->lock);
 		metrics_inc(m_events);
+		free(sse);
 		free(json);
 	}
 }
@@ -254,9 +296,10 @@ heartbeat_main(void *arg)
 		if (h->stop)
 			break;
 		for (b = 0; b < STREAM_BUCKETS; b++) {
-			bucket_push(h, &h->games[b], -1, NULL, NULL, 0);
-			bucket_push(h, &h->players[b], -1, NULL, NULL, 0);
+			bucket_push(h, &h->games[b], -1, &keepalive);
+			bucket_push(h, &h->players[b], -1, &keepalive);
 		}
+		wake_all(h);
 	}
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
@@ -319,6 +362,7 @@ api_streams_stop(struct api_streams *h)
 				http_stream_release(s->st);
 				free(s);
 			}
+	free(h->wake);
 	pthread_cond_destroy(&h->cond);
 	pthread_mutex_destroy(&h->lock);
 	free(h);

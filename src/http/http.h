@@ -245,6 +245,17 @@ struct http_stream *http_respond_stream(struct http_response *resp,
 /* Push bytes: 0, or -1 when the stream ended (the client left, it fell
  * too far behind, or the server stops): release it then. */
 int	http_stream_push(struct http_stream *, const void *data, size_t len);
+/*
+ * Push bytes and leave the connection asleep: 1 when the caller must wake
+ * it (http_stream_wake()) once its other pushes are done, 0 when it needs
+ * no waking, -1 as for http_stream_push(). A fan-out pushes to every
+ * stream first and wakes them after, so the connections start sending
+ * together instead of one by one between the pushes.
+ */
+int	http_stream_push_later(struct http_stream *, const void *data,
+	    size_t len);
+/* Resume a stream's connection if its reader sleeps. */
+void	http_stream_wake(struct http_stream *);
 /* End the stream from our side and drop the caller's reference. */
 void	http_stream_release(struct http_stream *);
 /* The streams open now. */

@@ -224,22 +224,57 @@ http_respond_stream(struct http_response *resp, unsigned status,
 	return NULL;
 }
 
+/* Append bytes to a stream; the caller holds s->lock. */
+static int
+stream_push_locked(struct http_stream *s, const void *data, size_t len)
+{
+	if (s->ended)
+		return -1;
+	if (stream_append(s, data, len) != 0) {
+		/* Past its bound: the reader is too slow; end it. */
+		s->ended = true;
+		return -1;
+	}
+	return 0;
+}
+
 /* Push bytes to a stream. */
 int
 http_stream_push(struct http_stream *s, const void *data, size_t len)
 {
-	int	rc = 0;
+	int	rc;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->ended)
-		rc = -1;
-	else if (stream_append(s, data, len) != 0) {
-		/* Past its bound: the reader is too slow; end it. */
-		s->ended = true;
-		rc = -1;
-	}
+	rc = stream_push_locked(s, data, len);
 	stream_wake_unlock(s);
 	return rc;
+}
+
+/* Push bytes to a stream; say whether its connection needs waking. */
+int
+http_stream_push_later(struct http_stream *s, const void *data, size_t len)
+{
+	int	rc;
+
+	pthread_mutex_lock(&s->lock);
+	rc = stream_push_locked(s, data, len);
+	if (rc == 0)
+		rc = s->suspended && !s->gone;
+	else if (s->suspended && !s->gone) {
+		/* Ended: wake it now, to finish what it holds. */
+		stream_wake_unlock(s);
+		return -1;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* Wake a stream's connection if it sleeps. */
+void
+http_stream_wake(struct http_stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	stream_wake_unlock(s);
 }
 
 /* End a stream from the caller's side and drop the caller's reference. */
