@@ -10,7 +10,10 @@
 # another curl with ssh-keygen signatures: the game comes first, then each
 # event once it committed, on the game's streams and on both players';
 # keep-alives come while nothing happens; unknown games and players are
-# 404; the streams end when the server stops. Run by `make check`; prints
+# 404; `corrchess follow` prints a game's events and a player's in words
+# and ends with the game or on Ctrl-C; a reader that stops reading is cut
+# off at 64 KiB unsent while another reads on; the streams end when the
+# server stops. Run by `make check`; prints
 # "N passed, N failed".
 
 set -u
@@ -128,10 +131,146 @@ check "nothing of the refused one" sh -c \
     "! grep -q '\"game\":$g2[^}]*\"san\":\"e4\"' '$tmp/bobs'"
 check "bob's stream held events before" [ "$before" -gt 0 ]
 
+# corrchess follow: the game in words, each event as it commits, and
+# the end of the game ends it; a player's games in French (lang = fr in
+# the configuration file) until Ctrl-C.
+admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
+expect "create a third game" 201
+g3=$(jval id)
+"$corrchess" follow -s "$base" "$g3" >"$tmp/follow" 2>"$tmp/follow.err" &
+fpid=$!
+printf 'lang = fr\n' >"$tmp/client.conf"
+CORRCHESS_CONFIG=$tmp/client.conf "$corrchess" follow -s "$base" \
+    --player bob >"$tmp/followfr" 2>"$tmp/followfr.err" &
+frpid=$!
+check "follow: the game first" waitfor 10 grep -qx \
+    "Game $g3: alice v bob, ply 0; alice to move" "$tmp/follow"
+check "follow --player: the player's games" waitfor 10 grep -qx \
+    "Les parties de bob, en direct." "$tmp/followfr"
+act "$g3" alice "move Nf3"
+check "follow: a move in words" waitfor 10 grep -q \
+    "^Game $g3, ply 1: alice (White) played Nf3; bob to move$" \
+    "$tmp/follow"
+check "follow --player in French: the move with French letters" \
+    waitfor 10 grep -q \
+    "^Partie $g3, demi-coup 1 : alice (Blancs) a joué Cf3 ; au tour de bob$" \
+    "$tmp/followfr"
+act "$g3" bob "move d5 offer-draw"
+check "follow: the offer" waitfor 10 grep -qx "Game $g3: bob offers a draw" \
+    "$tmp/follow"
+check "follow: the process still runs while the game does" kill -0 "$fpid"
+act "$g3" alice "resign"
+check "follow: the end in words" waitfor 10 grep -qx \
+    "Game $g3 is over: 0-1, resignation" "$tmp/follow"
+check "follow: it ends with the game" waitfor 10 sh -c \
+    "! kill -0 $fpid 2>/dev/null"
+wait "$fpid"
+same "follow: exit 0 at the game's end" "$?" 0
+check "follow: nothing on standard error" [ ! -s "$tmp/follow.err" ]
+check "follow --player in French: the end" waitfor 10 grep -qx \
+    "Partie $g3 terminée : 0-1, abandon" "$tmp/followfr"
+check "follow --player: still running after a game's end" kill -0 "$frpid"
+kill -INT "$frpid"
+wait "$frpid"
+same "follow --player: Ctrl-C ends it, exit 0" "$?" 0
+"$corrchess" follow -s "$base" "$g3" >"$tmp/follow" 2>"$tmp/follow.err"
+same "follow of a finished game: exit 0 at once" "$?" 0
+check "follow of a finished game: how it ended" grep -qx \
+    "Game $g3: alice v bob, ply 2; over: 0-1, resignation" "$tmp/follow"
+"$corrchess" follow -s "$base" 999 >/dev/null 2>"$tmp/follow.err"
+same "follow of no game: exit 1" "$?" 1
+check "follow of no game: the server's reason" grep -q "999" \
+    "$tmp/follow.err"
+"$corrchess" follow -s "$base" >/dev/null 2>&1
+same "follow with no game: exit 2" "$?" 2
+
+# A reader that stops reading: once 64 KiB wait unsent for it, the
+# server ends its stream and counts it; a reader that reads goes on.
+# The slow one asks for a small receive window and reads nothing after
+# its first line; the admin makes games for bob (each a "start" event on
+# bob's stream, about 300 bytes) until the server has ended it.
+listen bobs2 /api/v1/players/bob/stream
+check "a second reader of bob's stream" waitfor 10 has bobs2 \
+    '"type":"player"'
+# A stream whose reader left is dropped at the third push after it
+# left: the first send succeeds, the second fails and closes the
+# connection, the third finds the stream ended. Three keep-alives on
+# every stream first, so that only the slow one is closed from here on.
+ka=$(grep -c '^$' "$tmp/bobs2")
+check "three keep-alives have passed every stream" waitfor 25 sh -c \
+    "[ \$(grep -c '^\$' '$tmp/bobs2') -gt $((ka + 2)) ]"
+admin GET /metrics
+closed0=$(sed -n 's/^corrchess_streams_closed_total //p' "$tmp/out")
+python3 - "$port" "$token" >"$tmp/slow" 2>&1 <<'PY'
+import http.client, json, socket, sys, time
+port, token = int(sys.argv[1]), sys.argv[2]
+slow = socket.socket()
+slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+slow.connect(('127.0.0.1', port))
+slow.sendall(b'GET /api/v1/players/bob/stream HTTP/1.1\r\n'
+             b'Host: 127.0.0.1\r\n\r\n')
+got = b''
+while b'"type":"player"' not in got:
+    got += slow.recv(4096)
+admin = http.client.HTTPConnection('127.0.0.1', port, timeout=30)
+auth = {'Authorization': 'Bearer ' + token}
+def closed():
+    admin.request('GET', '/metrics', headers=auth)
+    for line in admin.getresponse().read().decode().splitlines():
+        if line.startswith('corrchess_streams_closed_total '):
+            return int(line.split()[1])
+before, made = closed(), 0
+while closed() == before and made < 20000:
+    for _ in range(50):
+        admin.request('POST', '/api/v1/games', headers=auth, body=json.dumps(
+            {'white': 'alice', 'black': 'bob'}))
+        r = admin.getresponse()
+        r.read()
+        if r.status != 201:
+            sys.exit('a game was refused: %d' % r.status)
+        made += 1
+# What the slow reader gets now ends: read it all to the end (the
+# keep-alives would keep a stream that was not ended open).
+slow.settimeout(1)
+total, until = len(got), time.time() + 30
+while time.time() < until:
+    try:
+        b = slow.recv(65536)
+    except socket.timeout:
+        continue
+    if not b:
+        break
+    total += len(b)
+    # The chunked answer's end: the connection may stay open after it.
+    if b.endswith(b'0\r\n\r\n'):
+        break
+else:
+    sys.exit('the slow stream was not ended (%d games, %d closed, %d bytes'
+             ' read)' % (made, closed() - before, total))
+print('read %d in %.1f s' % (total, time.time() - until + 30), file=sys.stderr)
+admin = http.client.HTTPConnection('127.0.0.1', port, timeout=30)
+print('games %d closed %d read %d' % (made, closed() - before, total))
+PY
+sed -n 's/^games \([0-9]*\) .*/\1/p' "$tmp/slow" >"$tmp/slow.games"
+check "the slow reader's stream is ended by the server" grep -q \
+    '^games [0-9]* closed 1 read [0-9]*$' "$tmp/slow"
+cat "$tmp/slow"
+admin GET /metrics
+check "/metrics counts it among the closed streams" [ \
+    "$(sed -n 's/^corrchess_streams_closed_total //p' "$tmp/out")" -gt \
+    "$closed0" ]
+admin POST /api/v1/games -d '{"white":"bob","black":"alice"}'
+expect "one more game" 201
+gl=$(jval id)
+check "the reader that reads still gets every game" waitfor 20 has bobs2 \
+    '"type":"start","game":'"$gl"','
+check "the reader that reads has every start" [ \
+    "$(grep -c '"type":"start"' "$tmp/bobs2")" -ge "$(cat "$tmp/slow.games")" ]
+
 # The server stops: every stream ends, and curl with it.
 daemon_stop
 same "corrchessd stops cleanly with streams open" "$status" 0
-for n in nd sse bobs; do
+for n in nd sse bobs bobs2; do
 	check "the $n stream ends with the server" waitfor 10 sh -c \
 	    "! kill -0 $(cat "$tmp/$n.pid") 2>/dev/null"
 done

@@ -26,6 +26,7 @@
 #include "client/cmd_admin.h"
 #include "client/cmd_event.h"
 #include "client/cmd_bench.h"
+#include "client/cmd_follow.h"
 #include "client/cmd_game.h"
 #include "client/cmd_keys.h"
 #include "client/cmd_mail.h"
@@ -234,6 +235,19 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -s, --server URL   the server\n"
 	  "  -p, --player NAME  only NAME's games\n"
 	  "  --status S         only ongoing or only finished games\n",
+	  0 },
+	{ "follow", cmd_follow,
+	  "[-s URL] [--lang en|fr] GAME | --player NAME",
+	  "Follow game GAME live: a line for the game as it stands, then one\n"
+	  "for each move, draw offer and refusal, clock warning and the end,\n"
+	  "as the server commits them (GET /api/v1/games/GAME/stream). Ends\n"
+	  "when the game ends, or on Ctrl-C (exit 0); exit 1 when the server\n"
+	  "refuses, cannot be reached or ends the stream.\n"
+	  "\n"
+	  "  -s, --server URL   the server\n"
+	  "  -p, --player NAME  every game of NAME instead (until Ctrl-C)\n"
+	  "  --lang L           en or fr (default: lang = in the configuration\n"
+	  "                     file, else en); French SAN letters in French\n",
 	  0 },
 	{ "event", cmd_event,
 	  "list | show NAME | pgn NAME [-s URL]\n"

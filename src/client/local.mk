@@ -16,6 +16,7 @@ src_corrchess_SOURCES = \
 	src/client/cmd_bench.h src/client/cmd_bench.c \
 	src/client/cmd_keys.h src/client/cmd_keys.c \
 	src/client/cmd_game.h src/client/cmd_game.c \
+	src/client/cmd_follow.h src/client/cmd_follow.c \
 	src/client/cmd_self.h src/client/cmd_self.c \
 	src/client/cmd_event.h src/client/cmd_event.c \
 	src/client/cmd_record.h src/client/cmd_record.c \

@@ -27,6 +27,8 @@
 
 #include "config.h"
 
+#include <sys/socket.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +180,25 @@ stream_append(struct http_stream *s, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * Bound the kernel's send buffer of a stream's socket by the stream's own
+ * bound: left to autotuning it grows to megabytes, which a reader that
+ * does not read would hold in the kernel before the bound here is ever
+ * reached (a stream's events are small; it needs no large window).
+ */
+static void
+stream_sndbuf(struct MHD_Connection *conn, size_t max)
+{
+	const union MHD_ConnectionInfo	*ci;
+	int				 n = max < (1 << 20) ? (int)max :
+					     1 << 20;
+
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (ci != NULL && setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, &n,
+	    sizeof n) == -1)
+		log_warn("http: a stream's send buffer");
+}
+
 /* Answer with a stream whose first bytes are `first`. */
 struct http_stream *
 http_respond_stream(struct http_response *resp, unsigned status,
@@ -201,6 +222,7 @@ http_respond_stream(struct http_response *resp, unsigned status,
 		free(s);
 		goto fail;
 	}
+	stream_sndbuf(req->conn, s->max);
 	resp->status = status;
 	resp->set = 1;
 	resp->stream = s;
