@@ -21,6 +21,14 @@
 # SIGKILL ends the process, not the machine: this tests what a crash of
 # the daemon leaves behind, not a power loss.
 #
+# With CORRCHESS_TEST_PG set (tests/store-pg.sh, make check-crash), two
+# servers A and B share one PostgreSQL schema; each client sends its moves
+# to A and B in turn, and when one dies goes on through the other (a move
+# whose answer was lost is sent there again: 201, or 409 when the dead
+# server had committed it). The kills take A, then B, then A...; the dead
+# server starts again while the other serves, and the same checks follow
+# (SQLite's integrity checks and the backups aside).
+#
 # Environment: CRASH_KILLS (5), CRASH_CLIENTS (4).
 # Prints the figures and "N passed, N failed".
 
@@ -34,6 +42,7 @@ need curl sqlite3
 launch_wait=20
 req_max_time=60
 kills=${CRASH_KILLS:-5}
+pg=${CORRCHESS_TEST_PG:+1}
 nclients=${CRASH_CLIENTS:-4}
 
 # The moves of every game: Deep Blue v Kasparov, New York 1997, game 2
@@ -56,13 +65,28 @@ stop_clients() {
 }
 before_exit=stop_clients
 
-# start: corrchessd on the state directory, its log appended to
-# $tmp/alllogs; set $pid, $port, $base and $token.
+# start [SERVER]: corrchessd A (or B, on PostgreSQL: the state directory
+# $tmp/stateb with A's secrets) on its state directory, its log appended to
+# $tmp/alllogs; set $pid, $port, $base, $token, pid_SERVER and base_SERVER
+# (also in $tmp/base.SERVER, for the clients).
 start() {
+	local s=${1:-a} dir=$tmp/state
+	if [ "$s" = b ]; then
+		dir=$tmp/stateb
+		mkdir -p -m 700 "$dir"
+		cp -p "$tmp/state/admin.token" "$tmp/state/server.key" "$dir/"
+	fi
+	if [ -n "$pg" ]; then
+		pg_conf "$tmp/test.conf" "$tmp/state" crash || return 1
+	fi
 	daemon_launch "$corrchessd" --config "$tmp/test.conf" \
-	    --state-dir "$tmp/state" || return 1
+	    --state-dir "$dir" || return 1
 	cat "$tmp/log" >>"$tmp/alllogs"
 	token=$(cat "$tmp/state/admin.token")
+	eval "pid_$s=\$pid base_$s=\$base"
+	echo "$base" >"$tmp/base.$s"
+	# shellcheck disable=SC2154 # set by the eval
+	[ -z "$pg" ] || bg_pids="${pid_a:-} ${pid_b:-}"
 }
 
 # new_game CLIENT: create a game for CLIENT and sign all its statements.
@@ -112,26 +136,52 @@ refill() {
 
 # client C: play C's games from where the server says they are, until the
 # statements run out or the server stops answering. Each move answered
-# 201 goes to $tmp/acked.C as "GAME PLY"; another status to $tmp/odd.
+# 201 goes to $tmp/acked.C as "GAME PLY"; another status to $tmp/odd. On
+# PostgreSQL the moves go to A and B in turn; when one does not answer,
+# the rest go to the other, the unanswered move first.
 client() {
-	local c=$1 g ply st out=$tmp/client.$1
+	local c=$1 g ply st out=$tmp/client.$1 at=$base dead= retry=
 	while read -r g; do
 		st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 \
 		    "$base/api/v1/games/$g")
 		[ "$st" = 200 ] || return 0
 		ply=$(jval ply "$out")
 		while [ "$ply" -lt "$nmoves" ]; do
+			if [ -n "$pg" ] && [ -n "$dead" ]; then
+				at=$(cat "$tmp/base.$([ "$dead" = a ] &&
+				    echo b || echo a)")
+			elif [ -n "$pg" ]; then
+				at=$(cat "$tmp/base.$( ((ply % 2)) && echo b ||
+				    echo a)")
+			fi
 			st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 \
 			    -H 'Content-Type: text/plain' \
 			    --data-binary "@$tmp/st/$g/$ply" \
-			    "$base/api/v1/games/$g/actions")
+			    "$at/api/v1/games/$g/actions")
 			case $st in
 			201)
 				echo "$g $ply" >>"$tmp/acked.$c"
 				ply=$((ply + 1))
+				retry=
+				;;
+			409)
+				# The dead server committed it, unanswered.
+				if [ -z "$retry" ]; then
+					echo "game $g ply $ply: status $st:" \
+					    "$(cat "$out")" >>"$tmp/odd"
+					return 0
+				fi
+				ply=$((ply + 1))
+				retry=
 				;;
 			000)
-				return 0
+				[ -n "$pg" ] && [ -z "$dead" ] || return 0
+				if [ "$at" = "$(cat "$tmp/base.a")" ]; then
+					dead=a
+				else
+					dead=b
+				fi
+				retry=yes
 				;;
 			*)
 				echo "game $g ply $ply: status $st:" \
@@ -233,7 +283,7 @@ backup_check() {
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
 mkdir -p "$tmp/st"
 : >"$tmp/games"
-if ! start; then
+if ! start || { [ -n "$pg" ] && ! start b; }; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
@@ -271,32 +321,35 @@ backup_cli() {
 		ok
 	fi
 }
-backup_cli "admin backup, --token-file" 0 "$tmp/b1.db" \
-    -t "$tmp/state/admin.token"
-CORRCHESS_ADMIN_TOKEN=$(cat "$tmp/state/admin.token") \
-    backup_cli "admin backup, CORRCHESS_ADMIN_TOKEN" 0 "$tmp/b2.db"
-echo "admin_token_file = $tmp/state/admin.token" >"$tmp/client.conf"
-CORRCHESS_CONFIG=$tmp/client.conf \
-    backup_cli "admin backup, admin_token_file in the configuration" 0 \
-    "$tmp/b3.db"
-CORRCHESS_ADMIN_TOKEN=wrong backup_cli "admin backup, a wrong token" 1 \
-    "$tmp/b4.db"
-if grep -q 'admin token' "$tmp/backup.out"; then
-	ok
-else
-	bad "a wrong token: the server's reason: $(cat "$tmp/backup.out")"
-fi
-backup_cli "admin backup without a token" 1 "$tmp/b5.db"
-for f in b1 b2 b3; do
-	integrity "$tmp/$f.db"
-	same=$(sqlite3 "$tmp/$f.db" 'SELECT group_concat(name) FROM
-	    (SELECT name FROM players ORDER BY name)')
-	if [ "$same" = alice,bob ]; then
+# PostgreSQL's backups are its own (tests/store-pg.sh checks the answer).
+if [ -z "$pg" ]; then
+	backup_cli "admin backup, --token-file" 0 "$tmp/b1.db" \
+	    -t "$tmp/state/admin.token"
+	CORRCHESS_ADMIN_TOKEN=$(cat "$tmp/state/admin.token") \
+	    backup_cli "admin backup, CORRCHESS_ADMIN_TOKEN" 0 "$tmp/b2.db"
+	echo "admin_token_file = $tmp/state/admin.token" >"$tmp/client.conf"
+	CORRCHESS_CONFIG=$tmp/client.conf \
+	    backup_cli "admin backup, admin_token_file in the configuration" 0 \
+	    "$tmp/b3.db"
+	CORRCHESS_ADMIN_TOKEN=wrong backup_cli "admin backup, a wrong token" 1 \
+	    "$tmp/b4.db"
+	if grep -q 'admin token' "$tmp/backup.out"; then
 		ok
 	else
-		bad "$f.db: players '$same', want alice,bob"
+		bad "a wrong token: the server's reason: $(cat "$tmp/backup.out")"
 	fi
-done
+	backup_cli "admin backup without a token" 1 "$tmp/b5.db"
+	for f in b1 b2 b3; do
+		integrity "$tmp/$f.db"
+		same=$(sqlite3 "$tmp/$f.db" 'SELECT group_concat(name) FROM
+		    (SELECT name FROM players ORDER BY name)')
+		if [ "$same" = alice,bob ]; then
+			ok
+		else
+			bad "$f.db: players '$same', want alice,bob"
+		fi
+	done
+fi
 
 # --- Kill, restart, verify ----------------------------------------------
 
@@ -310,21 +363,25 @@ for ((k = 1; k <= kills; k++)); do
 		client "$c" &
 		clients+=($!)
 	done
-	if [ "$k" -eq 1 ] || [ $((k % 10)) -eq 0 ]; then
+	if [ -z "$pg" ] && { [ "$k" -eq 1 ] || [ $((k % 10)) -eq 0 ]; }; then
 		sleep 0.2
 		backup_check
 	fi
 	# A moment between 0.05 and 1 second from now.
 	sleep "$(printf '%d.%03d' 0 $((50 + RANDOM % 950)))"
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null
+	victim=a
+	[ -n "$pg" ] && [ $((k % 2)) -eq 0 ] && victim=b
+	eval "victim_pid=\$pid_$victim"
+	# shellcheck disable=SC2154 # set by the eval
+	kill -KILL "$victim_pid"
+	wait "$victim_pid" 2>/dev/null
 	pid=
 	for c in "${clients[@]}"; do
 		wait "$c"
 	done
 	clients=()
-	if ! start; then
-		bad "corrchessd starts again after kill $k"
+	if ! start "$victim"; then
+		bad "corrchessd $victim starts again after kill $k"
 		break
 	fi
 	restarts=$((restarts + 1))
@@ -335,7 +392,7 @@ for ((k = 1; k <= kills; k++)); do
 			verify_game "$g"
 		fi
 	done <"$tmp/games"
-	integrity "$tmp/state/corrchess.db"
+	[ -n "$pg" ] || integrity "$tmp/state/corrchess.db"
 done
 # At the end, every game again.
 while read -r g; do

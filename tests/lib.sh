@@ -259,6 +259,29 @@ waitfor() {
 	done
 }
 
+# server_on NAME SCHEMA [CONF]: one of several corrchessd on one schema of
+# the PostgreSQL at $PG_CONNINFO: CONF (default the example) with port 0
+# as $tmp/NAME.conf, the state directory $tmp/NAME (with the secrets of
+# $tmp/a, the first one's: the admin token and the server's key), its log
+# in $tmp/NAME.log; its pid and base URL in pid_NAME and base_NAME, the
+# pid in $bg_pids too.
+server_on() {
+	sed -e 's/^port = .*/port = 0/' "${3:-$example}" >"$tmp/$1.conf"
+	CORRCHESS_TEST_PG=$PG_CONNINFO pg_conf "$tmp/$1.conf" "$tmp/$1" "$2" ||
+	    return 1
+	mkdir -p -m 700 "$tmp/$1"
+	if [ "$1" != a ]; then
+		cp -p "$tmp/a/admin.token" "$tmp/a/server.key" "$tmp/$1/" ||
+		    return 1
+	fi
+	daemon_launch "$corrchessd" --config "$tmp/$1.conf" \
+	    --state-dir "$tmp/$1" || return 1
+	mv "$tmp/log" "$tmp/$1.log"
+	eval "pid_$1=\$pid base_$1=\$base"
+	bg_pids="$bg_pids $pid"
+	pid=
+}
+
 # daemon_start [VAR=VALUE...]: corrchessd with $tmp/test.conf on the state
 # directory $tmp/state, its clock read from $tmp/clock, VAR=VALUE in its
 # environment; set $pid, $port, $base and $token (the admin token).

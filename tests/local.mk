@@ -97,6 +97,7 @@ TESTS += tests/test_store
 # PostgreSQL (tests/pgenv.sh); skipped (77) without PostgreSQL.
 TESTS += tests/store-pg.sh
 EXTRA_DIST += tests/store-pg.sh tests/pgenv.sh
+EXTRA_DIST += tests/mail-pg.sh
 tests_test_store_SOURCES = tests/test_store.c tests/testutil.h tests/testpg.h
 tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS) $(PQ_CFLAGS)
 tests_test_store_LDADD = $(STORE_LIBS) $(CMOCKA_LIBS)
@@ -236,6 +237,25 @@ check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	CRASH_KILLS=$${CRASH_KILLS:-50} $(TESTS_ENVIRONMENT) \
 	    $(abs_top_srcdir)/tests/crash.sh
 .PHONY: check-crash
+
+# Several servers on one PostgreSQL killed (a minute or two; run by .ci/run,
+# not make check): tests/crash.sh on two servers on a private PostgreSQL,
+# each killed with SIGKILL under load in turn (CRASH_PG_KILLS, 4), and
+# tests/mail-pg.sh, the server reading the mailbox killed while mail
+# arrives through Postfix and Dovecot. Skipped without PostgreSQL.
+check-failover: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
+	@if ! sh $(abs_top_srcdir)/tests/pgenv.sh available; then \
+	    echo "check-failover: PostgreSQL is not installed; skipped"; \
+	    exit 0; fi; \
+	d=$$(mktemp -d /tmp/ccpg.XXXXXX) && \
+	sh $(abs_top_srcdir)/tests/pgenv.sh start "$$d" && \
+	. "$$d/env" && CORRCHESS_TEST_PG=$$PG_CONNINFO \
+	    CRASH_KILLS=$${CRASH_PG_KILLS:-4} $(TESTS_ENVIRONMENT) \
+	    bash $(abs_top_srcdir)/tests/crash.sh; rc=$$?; \
+	sh $(abs_top_srcdir)/tests/pgenv.sh stop "$$d"; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	$(TESTS_ENVIRONMENT) sh $(abs_top_srcdir)/tests/mail-pg.sh
+.PHONY: check-failover
 
 # The integration scripts with corrchessd and corrchess under valgrind's
 # memcheck (tests/lib.sh, CORRCHESS_VALGRIND=1): a script fails on a memory

@@ -10,7 +10,9 @@
 # SQLite), tests/daemon.sh (the real corrchessd with [storage] engine =
 # postgresql), then checks what is PostgreSQL's own: both engines hold
 # the same tables, columns and indexes after their migrations, and
-# `corrchess admin backup` names pg_dump. Without the PostgreSQL server
+# `corrchess admin backup` names pg_dump; and two servers on one database:
+# a game's lock, streams and caches across servers, the clock's takeover
+# (make check-failover kills servers under load and while mail arrives). Without the PostgreSQL server
 # programs (.ci/install-deps installs them) or a build without libpq the
 # script says so and is counted as skipped (exit 77).
 
@@ -132,27 +134,9 @@ daemon_stop
 # --- Two servers on one database -----------------------------------------
 
 # A and B share a schema (and the state directory's secrets: the admin
-# token and the server's key), each with its own port.
-# launch_on NAME: start corrchessd on $tmp/NAME (schema "multi"); its pid
-# and base URL in pid_NAME and base_NAME.
-launch_on() {
-	sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/$1.conf"
-	CORRCHESS_TEST_PG=$PG_CONNINFO pg_conf "$tmp/$1.conf" "$tmp/$1" multi ||
-	    return 1
-	daemon_launch "$corrchessd" --config "$tmp/$1.conf" \
-	    --state-dir "$tmp/$1" || return 1
-	cp "$tmp/log" "$tmp/$1.log.start"
-	eval "pid_$1=\$pid base_$1=\$base"
-	bg_pids="$bg_pids $pid"
-	pid=
-}
-mkdir -m 700 "$tmp/a"
-check "server A starts" launch_on a || finish
-mv "$tmp/log" "$tmp/a.log"
-mkdir -m 700 "$tmp/b"
-cp -p "$tmp/a/admin.token" "$tmp/a/server.key" "$tmp/b/"
-check "server B starts" launch_on b || finish
-mv "$tmp/log" "$tmp/b.log"
+# token and the server's key), each with its own port (tests/lib.sh).
+check "server A starts" server_on a multi || finish
+check "server B starts" server_on b multi || finish
 token=$(cat "$tmp/a/admin.token")
 
 for p in alice bob; do

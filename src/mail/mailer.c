@@ -486,14 +486,20 @@ mailer_main(void *arg)
 {
 	struct mailer	*m = arg;
 	time_t		 now;
-	bool		 newmail = false;
+	bool		 newmail = false, led = false, lead;
 
 	while (!mailer_stopping(m)) {
 		now = time(NULL);
-		/* Several servers on one database: one reads the mailbox. */
-		if ((newmail || now >= m->next_poll) &&
-		    service_lead(m->svc, SERVICE_LEAD_MAILBOX))
+		/*
+		 * Several servers on one database: one reads the mailbox. A
+		 * server that takes the lead reads it at once: what came
+		 * while the last leader was dying waits there, announced to
+		 * no one.
+		 */
+		lead = service_lead(m->svc, SERVICE_LEAD_MAILBOX);
+		if (lead && (newmail || now >= m->next_poll || !led))
 			mailer_poll(m, now);
+		led = lead;
 		if (!idle_wait(m, time(NULL), &newmail))
 			wait_tick(m, &m->wake, NULL);
 	}
