@@ -10,7 +10,7 @@ BENCH_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
 	NODE='$(NODE)'
 EXTRA_DIST += bench/perft bench/replay bench/replay-chessops.mjs \
 	bench/http bench/http-moves.lua bench/rss bench/mail bench/abuse \
-	bench/streams
+	bench/streams bench/pg
 
 # Rules core: perft against Stockfish, PGN replay and SAN against chessops.
 bench: src/corrchess$(EXEEXT)
@@ -61,6 +61,12 @@ bench-http: $(BENCH_HTTP_DEPS)
 bench-rss: $(BENCH_HTTP_DEPS) bench/filldb$(EXEEXT)
 	$(BENCH_ENVIRONMENT) $(top_srcdir)/bench/rss
 .PHONY: bench-http bench-rss
+
+# Durable signed moves/s: one corrchessd on SQLite, one and two on one
+# PostgreSQL (a private server), with the ratios.
+bench-pg: bench/genmoves$(EXEEXT) src/corrchessd$(EXEEXT)
+	$(BENCH_ENVIRONMENT) $(top_srcdir)/bench/pg
+.PHONY: bench-pg
 
 # A probe's served share and latency under slow and idle sockets from many
 # addresses (tests/abuse-load.py), and the memory of 10 000 idle ones.
