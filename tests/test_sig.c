@@ -1774,7 +1774,7 @@ test_strerror(void **state)
 	int i, j;
 
 	(void)state;
-	for (i = SIG_OK; i <= SIG_EAGENT_REFUSED; i++) {
+	for (i = SIG_OK; i <= SIG_EMESSAGE_EMPTY; i++) {
 		assert_string_not_equal(sig_strerror((enum sig_error)i),
 		    "unknown error");
 		for (j = SIG_OK; j < i; j++)
@@ -1863,6 +1863,135 @@ test_proof(void **state)
 	assert_string_equal(why, "[%ccrec]: unknown door \"bribed\"");
 }
 
+/* A message to the opponent: a sixth line, signed with the rest; its
+ * limits refused with their own errors; a statement without it as
+ * before; the proof in a PGN carries it. */
+static void
+test_message(void **state)
+{
+	static const char with[] = "corrchess-v1\ngame: 7\nply: 2\n"
+	    "player: alice\naction: move e4 offer-draw\n"
+	    "message: Bonne partie ! {é} <script>\n";
+	static const struct {
+		const char	*line;
+		enum sig_error	 err;
+	} bad[] = {
+		{ "message: \xc3(", SIG_EMESSAGE_UTF8 },
+		{ "message: a\tb", SIG_EMESSAGE_CONTROL },
+		{ "message: a\x7f", SIG_EMESSAGE_CONTROL },
+		{ "message: a\xc2\x85z", SIG_EMESSAGE_CONTROL },
+		{ "message: \xe2\x80\xaeolleh", SIG_EMESSAGE_CONTROL },
+		{ "message:", SIG_EMESSAGE_EMPTY },
+		{ "message:  two spaces", SIG_EMESSAGE_EMPTY },
+		{ "message:x", SIG_ESYNTAX },
+	};
+	struct sig_statement	st, st2;
+	struct sig_signature	sg;
+	struct sig_proof	p, q;
+	uint8_t			pk[SIG_PUBKEY_BYTES], sk[SIG_SECKEY_BYTES];
+	char			buf[SIG_SIGNED_SIZE], text[SIG_PROOF_SIZE];
+	char			msg[SIG_MESSAGE_MAX + 1], why[256];
+	char			big[2 * SIG_STATEMENT_MAX];
+	enum sig_error		e;
+	size_t			i;
+
+	(void)state;
+	assert_int_equal(sig_keypair(pk, sk), 0);
+
+	/* Read, kept in the canonical bytes, signed and verified. */
+	assert_int_equal(sig_statement_parse(with, sizeof with - 1, &st, NULL,
+	    &e), 0);
+	assert_string_equal(st.message, "Bonne partie ! {é} <script>");
+	assert_int_equal(st.canon_len, sizeof with - 1);
+	assert_memory_equal(st.canon, with, sizeof with - 1);
+	assert_int_equal(sig_statement_message((const char *)st.canon,
+	    st.canon_len, msg, sizeof msg), strlen(st.message));
+	assert_string_equal(msg, st.message);
+	assert_int_equal(sig_statement_sign(&st, sk, SIG_FORM_RAW, buf,
+	    sizeof buf, &e), 0);
+	assert_int_equal(sig_statement_parse(buf, strlen(buf), &st2, &sg, &e),
+	    0);
+	assert_string_equal(st2.message, st.message);
+	assert_int_equal(sig_signature_verify(&st2, &sg,
+	    (const uint8_t (*)[SIG_PUBKEY_BYTES])&pk, 1, NULL, &e), 0);
+	/* The message is signed: another one does not verify. */
+	buf[strstr(buf, "Bonne") - buf] = 'b';
+	assert_int_equal(sig_statement_parse(buf, strlen(buf), &st2, &sg, &e),
+	    0);
+	assert_int_equal(sig_signature_verify(&st2, &sg,
+	    (const uint8_t (*)[SIG_PUBKEY_BYTES])&pk, 1, NULL, &e), -1);
+
+	/* Without a message: five lines, no message found. */
+	assert_int_equal(sig_statement_parse(with, strstr(with, "message") -
+	    with, &st2, NULL, &e), 0);
+	assert_string_equal(st2.message, "");
+	assert_int_equal(sig_statement_message((const char *)st2.canon,
+	    st2.canon_len, msg, sizeof msg), 0);
+	assert_int_equal(st2.canon[st2.canon_len - 1], '\n');
+	assert_null(memmem(st2.canon, st2.canon_len, "message", 7));
+
+	/* Faults of the message line, each named. */
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(big, sizeof big, "corrchess-v1\ngame: 7\nply: 2\n"
+		    "player: alice\naction: resign\n%s\n", bad[i].line);
+		assert_int_equal(sig_statement_parse(big, strlen(big), &st,
+		    NULL, &e), -1);
+		assert_int_equal(e, bad[i].err);
+		assert_int_equal(st.line, 6);
+	}
+	/* 500 bytes, accents counted as two. */
+	memset(&st, 0, sizeof st);
+	st.game = 7;
+	st.ply = 2;
+	strcpy(st.player, "alice");
+	st.action.kind = SIG_ACT_RESIGN;
+	memset(st.message, 'a', SIG_MESSAGE_MAX);
+	st.message[SIG_MESSAGE_MAX] = '\0';
+	assert_int_equal(sig_statement_build(&st, &e), 0);
+	assert_true(st.canon_len <= SIG_STATEMENT_MAX);
+	snprintf(big, sizeof big, "corrchess-v1\ngame: 7\nply: 2\n"
+	    "player: alice\naction: resign\nmessage: %s\xc3\xa9\n",
+	    st.message + 1);
+	assert_int_equal(sig_statement_parse(big, strlen(big), &st2, NULL,
+	    &e), -1);
+	assert_int_equal(e, SIG_EMESSAGE_LONG);
+	/* A message with an action that takes none. */
+	st.action.kind = SIG_ACT_LEAVE;
+	st.action.from.year = st.action.to.year = 2026;
+	st.action.from.month = st.action.to.month = 7;
+	st.action.from.day = st.action.to.day = 1;
+	assert_int_equal(sig_statement_build(&st, &e), -1);
+	assert_int_equal(e, SIG_EMESSAGE_ACTION);
+	snprintf(big, sizeof big, "corrchess-v1\ngame: 7\nply: 2\n"
+	    "player: alice\naction: conditional e5 Nf3\nmessage: hi\n");
+	assert_int_equal(sig_statement_parse(big, strlen(big), &st2, NULL,
+	    &e), -1);
+	assert_int_equal(e, SIG_EMESSAGE_ACTION);
+	assert_string_equal(sig_strerror(SIG_EMESSAGE_CONTROL), "the message "
+	    "holds a control character (a tab, a line break, ...) or a "
+	    "bidirectional control: write it on one line of plain text");
+
+	/* In a proof: %-encoded, no blank, no brace; read back the same. */
+	memset(&p, 0, sizeof p);
+	assert_int_equal(sig_statement_parse(with, sizeof with - 1, &p.st,
+	    NULL, &e), 0);
+	p.has_statement = true;
+	assert_int_equal(sig_proof_format(&p, text, sizeof text), 0);
+	assert_string_equal(text, "[%ccst 7 2 alice move%20e4%20offer-draw "
+	    "Bonne%20partie%20!%20%7B%C3%A9%7D%20<script>]");
+	assert_int_equal(sig_proof_parse(text, strlen(text), &q, why,
+	    sizeof why), 0);
+	assert_true(q.has_statement);
+	assert_string_equal(q.st.message, p.st.message);
+	assert_int_equal(q.st.canon_len, p.st.canon_len);
+	assert_memory_equal(q.st.canon, p.st.canon, p.st.canon_len);
+	assert_int_equal(sig_proof_parse("[%ccst 7 2 alice resign %09]", 28,
+	    &q, why, sizeof why), -1);
+	assert_string_equal(why, "[%ccst]: the message holds a control "
+	    "character (a tab, a line break, ...) or a bidirectional control: "
+	    "write it on one line of plain text");
+}
+
 int
 main(void)
 {
@@ -1894,6 +2023,7 @@ main(void)
 		cmocka_unit_test(test_agent_signature),
 		cmocka_unit_test(test_keyfile),
 		cmocka_unit_test(test_proof),
+		cmocka_unit_test(test_message),
 	};
 
 	if (sig_init() != 0)

@@ -177,7 +177,7 @@ cmd_rec(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	return 0;
 }
 
-/* Read [%ccst GAME PLY PLAYER ACTION] and build the statement. */
+/* Read [%ccst GAME PLY PLAYER ACTION [MESSAGE]] and build the statement. */
 static int
 cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
     size_t whysize)
@@ -187,9 +187,9 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	size_t		len;
 	enum sig_error	se;
 
-	if (n != 4)
+	if (n != 4 && n != 5)
 		return errbuf_set(why, whysize, "[%%ccst] takes 4 words (game, "
-		    "ply, player, action), not %zu", n);
+		    "ply, player, action) and a message, not %zu", n);
 	memset(&p->st, 0, sizeof p->st);
 	if (decimal(&a[0], SIG_GAME_MAX, &v) != 0 || v == 0)
 		return errbuf_set(why, whysize, "[%%ccst]: bad game number");
@@ -199,6 +199,11 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	p->st.ply = (uint32_t)v;
 	if (word(&a[2], p->st.player, sizeof p->st.player) != 0)
 		return errbuf_set(why, whysize, "[%%ccst]: bad player");
+	if (n == 5 && (pct_decode(&a[4], p->st.message,
+	    sizeof p->st.message, &len) != 0 || len == 0 ||
+	    memchr(p->st.message, '\0', len) != NULL))
+		return errbuf_set(why, whysize, "[%%ccst]: bad %%-encoding of "
+		    "the message");
 	if (pct_decode(&a[3], action, sizeof action, &len) != 0)
 		return errbuf_set(why, whysize, "[%%ccst]: bad %%-encoding of "
 		    "the action");
@@ -388,8 +393,24 @@ put_b64(struct out *o, const uint8_t *bin, size_t n)
 		    b64 + i);
 }
 
-/* Append the statement's action, %-encoded: no blank, no bracket, no
- * brace, nothing outside printable ASCII. */
+/* Append `n` bytes %-encoded: no blank, no bracket, no brace, nothing
+ * outside printable ASCII. */
+static void
+put_pct(struct out *o, const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f ||
+		    strchr("%[]{}", s[i]) != NULL)
+			put(o, "%%%02X", (unsigned char)s[i]);
+		else
+			put(o, "%c", s[i]);
+	}
+}
+
+/* Append the statement's action, %-encoded, and its message when it has
+ * one. */
 static void
 put_action(struct out *o, const struct sig_statement *st)
 {
@@ -401,18 +422,16 @@ put_action(struct out *o, const struct sig_statement *st)
 			a = c + i + 9;
 			break;
 		}
-	if (a == NULL || st->canon_len == 0) {
+	if (a == NULL || st->canon_len == 0 ||
+	    (end = memchr(a, '\n', st->canon_len - (size_t)(a - c))) == NULL) {
 		o->over = true;
 		return;
 	}
-	end = c + st->canon_len - 1;	/* the final LF */
 	put(o, " ");
-	for (; a < end; a++) {
-		if ((unsigned char)*a <= 0x20 || (unsigned char)*a >= 0x7f ||
-		    strchr("%[]{}", *a) != NULL)
-			put(o, "%%%02X", (unsigned char)*a);
-		else
-			put(o, "%c", *a);
+	put_pct(o, a, (size_t)(end - a));
+	if (st->message[0] != '\0') {
+		put(o, " ");
+		put_pct(o, st->message, strlen(st->message));
 	}
 }
 

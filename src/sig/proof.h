@@ -30,9 +30,11 @@
  *						the server), "none"; the
  *						signing key's fingerprint
  *						or "-"
- *	[%ccst GAME PLY PLAYER ACTION]		the statement's fields; the
+ *	[%ccst GAME PLY PLAYER ACTION MESSAGE]	the statement's fields; the
  *						action %-encoded (%20 for a
- *						space)
+ *						space), and its message
+ *						when it has one, %-encoded
+ *						byte by byte (UTF-8 too)
  *	[%ccsig BASE64 BASE64 ...]		the signature bytes G of
  *						the chain (64 raw bytes, or
  *						the SSHSIG blob), in pieces

@@ -36,7 +36,7 @@ sig_strerror(enum sig_error e)
 	case SIG_ESYNTAX:
 		return "malformed statement line: write 'name: value' with a lower-case name, a colon and one space (game, ply, player, action)";
 	case SIG_EFIELD_UNKNOWN:
-		return "unknown field in the statement: only game, ply, player and action are allowed";
+		return "unknown field in the statement: only game, ply, player, action and, after the action, message are allowed";
 	case SIG_EFIELD_DUP:
 		return "a statement field is given twice";
 	case SIG_EFIELD_ORDER:
@@ -115,6 +115,16 @@ sig_strerror(enum sig_error e)
 		return "ssh-agent's answer is malformed (is SSH_AUTH_SOCK an ssh-agent?)";
 	case SIG_EAGENT_REFUSED:
 		return "ssh-agent refused (a key added with 'ssh-add -c' needs a confirmation; a locked agent needs 'ssh-add -X')";
+	case SIG_EMESSAGE_ACTION:
+		return "a message goes only with a move, a draw offer or its answer, a claim or a resignation";
+	case SIG_EMESSAGE_LONG:
+		return "the message is too long: 500 bytes at most (about 500 letters, fewer with accents)";
+	case SIG_EMESSAGE_UTF8:
+		return "the message is not valid UTF-8: write it in UTF-8";
+	case SIG_EMESSAGE_CONTROL:
+		return "the message holds a control character (a tab, a line break, ...) or a bidirectional control: write it on one line of plain text";
+	case SIG_EMESSAGE_EMPTY:
+		return "the message is empty or starts or ends with a space: leave the message line out, or write the text right after 'message: '";
 	}
 	return "unknown error";
 }
@@ -131,7 +141,7 @@ strerror_fr(enum sig_error e)
 	case SIG_ESYNTAX:
 		return "ligne de déclaration mal formée : écrivez « nom: valeur », le nom en minuscules, deux-points et une espace (game, ply, player, action)";
 	case SIG_EFIELD_UNKNOWN:
-		return "champ inconnu dans la déclaration : seuls game, ply, player et action sont permis";
+		return "champ inconnu dans la déclaration : seuls game, ply, player, action et, après l'action, message sont permis";
 	case SIG_EFIELD_DUP:
 		return "un champ de la déclaration est donné deux fois";
 	case SIG_EFIELD_ORDER:
@@ -186,6 +196,16 @@ strerror_fr(enum sig_error e)
 		return "type de clé non pris en charge : seules les clés Ed25519 sont acceptées (ssh-keygen -t ed25519)";
 	case SIG_EPLAYER_GAME:
 		return "une déclaration sur vous-même (add-key, revoke-key, set, email, confirm-email, show-settings) porte « game: 0 », et l'action d'une partie nomme sa partie";
+	case SIG_EMESSAGE_ACTION:
+		return "un message n'accompagne qu'un coup, une proposition de nulle ou sa réponse, une réclamation ou un abandon";
+	case SIG_EMESSAGE_LONG:
+		return "le message est trop long : 500 octets au plus (environ 500 lettres, moins avec des accents)";
+	case SIG_EMESSAGE_UTF8:
+		return "le message n'est pas en UTF-8 valide : écrivez-le en UTF-8";
+	case SIG_EMESSAGE_CONTROL:
+		return "le message contient un caractère de contrôle (tabulation, saut de ligne...) ou de direction du texte : écrivez-le sur une seule ligne de texte simple";
+	case SIG_EMESSAGE_EMPTY:
+		return "le message est vide ou commence ou finit par une espace : omettez la ligne message, ou écrivez le texte juste après « message: »";
 	default:
 		return NULL;
 	}

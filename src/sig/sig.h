@@ -134,6 +134,12 @@ enum sig_error {
 	/* ssh-agent */
 	SIG_EAGENT,		/* the agent's answer is malformed */
 	SIG_EAGENT_REFUSED,	/* the agent answered FAILURE */
+	/* the message to the opponent */
+	SIG_EMESSAGE_ACTION,	/* a message with an action that takes none */
+	SIG_EMESSAGE_LONG,	/* longer than SIG_MESSAGE_MAX bytes */
+	SIG_EMESSAGE_UTF8,	/* not valid UTF-8 */
+	SIG_EMESSAGE_CONTROL,	/* a control or bidirectional character */
+	SIG_EMESSAGE_EMPTY,	/* empty, or a space at either end */
 };
 
 /* The two forms of a statement's signature. */

@@ -21,6 +21,7 @@
 
 #include "sig/sig.h"
 #include "sig/wire.h"
+#include "util/text.h"
 
 static const char *field_names[4] = { "game", "ply", "player", "action" };
 
@@ -462,14 +463,58 @@ action_format(const struct sig_action *a, char *buf, size_t size)
 	return n;
 }
 
+/* Check a message's text as the "message:" line takes it. */
+enum sig_error
+sig_message_check(const char *text)
+{
+	size_t	n = strlen(text);
+
+	if (n > SIG_MESSAGE_MAX)
+		return SIG_EMESSAGE_LONG;
+	if (n == 0 || text[0] == ' ' || text[n - 1] == ' ')
+		return SIG_EMESSAGE_EMPTY;
+	switch (text_check(text)) {
+	case TEXT_OK:
+		return SIG_OK;
+	case TEXT_UTF8:
+		return SIG_EMESSAGE_UTF8;
+	default:
+		return SIG_EMESSAGE_CONTROL;
+	}
+}
+
+/* Copy the message line's text of canonical statement bytes. */
+size_t
+sig_statement_message(const char *canon, size_t len, char *out, size_t size)
+{
+	static const char	 tag[] = "\nmessage: ";
+	const char		*m, *e;
+	size_t			 n;
+
+	if (size > 0)
+		out[0] = '\0';
+	if ((m = memmem(canon, len, tag, sizeof tag - 1)) == NULL)
+		return 0;
+	m += sizeof tag - 1;
+	if ((e = memchr(m, '\n', len - (size_t)(m - canon))) == NULL)
+		return 0;
+	n = (size_t)(e - m);
+	if (n + 1 > size)
+		return 0;
+	memcpy(out, m, n);
+	out[n] = '\0';
+	return n;
+}
+
 /* Build a statement's canonical bytes from its fields. */
 int
 sig_statement_build(struct sig_statement *st, enum sig_error *err)
 {
 	char action[SIG_ACTION_MAX + 16], canon[SIG_STATEMENT_MAX + 1];
 	struct sig_action check;
-	size_t plen;
+	size_t plen, mlen;
 	int n, has_move;
+	enum sig_error me;
 
 	if (st->game > SIG_GAME_MAX)
 		return sig_fail(err, SIG_EGAME);
@@ -512,9 +557,18 @@ sig_statement_build(struct sig_statement *st, enum sig_error *err)
 	    strcmp(check.value, st->action.value) != 0)
 		return sig_fail(err, SIG_EMOVE);
 
+	mlen = strnlen(st->message, sizeof st->message);
+	if (mlen == sizeof st->message)
+		return sig_fail(err, SIG_EMESSAGE_LONG);
+	if (mlen > 0 && !SIG_ACT_TAKES_MESSAGE(st->action.kind))
+		return sig_fail(err, SIG_EMESSAGE_ACTION);
+	if (mlen > 0 && (me = sig_message_check(st->message)) != SIG_OK)
+		return sig_fail(err, me);
+
 	n = snprintf(canon, sizeof canon,
 	    SIG_HEADER "\ngame: %" PRIu64 "\nply: %" PRIu32 "\nplayer: %s\n"
-	    "action: %s\n", st->game, st->ply, st->player, action);
+	    "action: %s\n%s%s%s", st->game, st->ply, st->player, action,
+	    mlen > 0 ? "message: " : "", st->message, mlen > 0 ? "\n" : "");
 	if (n < 0 || (size_t)n >= sizeof canon)
 		return sig_fail(err, SIG_ETOOLONG);
 	memcpy(st->canon, canon, (size_t)n);
@@ -702,6 +756,34 @@ sshsig_block_parse(struct wire_lines *it, enum wire_eol first,
 	return sig_ok(err);
 }
 
+/* Read the "message: TEXT" line `l` into st->message. */
+static int
+message_line(struct sig_statement *st, const char *l, size_t n,
+    enum sig_error *err)
+{
+	enum sig_error	me;
+
+	l += 8;
+	n -= 8;
+	if (n == 0)
+		return sig_fail(err, SIG_EMESSAGE_EMPTY);
+	if (*l != ' ')
+		return sig_fail(err, SIG_ESYNTAX);
+	l++;
+	n--;
+	if (n > SIG_MESSAGE_MAX)
+		return sig_fail(err, SIG_EMESSAGE_LONG);
+	if (memchr(l, '\0', n) != NULL)
+		return sig_fail(err, SIG_EMESSAGE_CONTROL);
+	memcpy(st->message, l, n);
+	st->message[n] = '\0';
+	if (!SIG_ACT_TAKES_MESSAGE(st->action.kind))
+		return sig_fail(err, SIG_EMESSAGE_ACTION);
+	if ((me = sig_message_check(st->message)) != SIG_OK)
+		return sig_fail(err, me);
+	return sig_ok(err);
+}
+
 /* Find and parse the first statement in a text, and its signature. */
 int
 sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
@@ -711,7 +793,7 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 	enum wire_eol first;
 	const char *l, *colon;
 	size_t n, i;
-	int field, seen[4] = { 0, 0, 0, 0 };
+	int field, more, seen[4] = { 0, 0, 0, 0 };
 
 	memset(st, 0, sizeof *st);
 	if (sg != NULL)
@@ -761,8 +843,19 @@ sig_statement_parse(const char *text, size_t len, struct sig_statement *st,
 			return -1;
 	}
 
+	/* A message may follow the action, on a line of its own. */
+	more = wire_lines_next(&it, &l, &n);
+	if (more && wire_line_starts(l, n, "message:")) {
+		st->line = it.lineno;
+		if (!eol_same(first, it.eol))
+			return sig_fail(err, SIG_ELINE_ENDS);
+		if (message_line(st, l, n, err) != 0)
+			return -1;
+		more = wire_lines_next(&it, &l, &n);
+	}
+
 	/* The statement ends here: a blank line, a signature or the end. */
-	if (wire_lines_next(&it, &l, &n) && n > 0 && !is_signature_line(l, n)) {
+	if (more && n > 0 && !is_signature_line(l, n)) {
 		st->line = it.lineno;
 		return sig_fail(err, field_line_error(l, n, 4, seen));
 	}

@@ -86,6 +86,17 @@
  * KEY and VALUE are words of printable ASCII, at most SIG_VALUE_MAX
  * bytes; NAME is 1 to SIG_SETTING_MAX characters from [a-z0-9-].
  *
+ * A message to the opponent may follow the action, on a sixth line:
+ *
+ *	message: Thank you for the game!\n
+ *
+ * only after a game's move, draw offer, draw answer, claim or
+ * resignation (SIG_EMESSAGE_ACTION); 1 to SIG_MESSAGE_MAX bytes of UTF-8
+ * (SIG_EMESSAGE_LONG, SIG_EMESSAGE_UTF8) without control characters or
+ * bidirectional controls (SIG_EMESSAGE_CONTROL), not starting or ending
+ * with a space (SIG_EMESSAGE_EMPTY). It is signed with the rest; a
+ * statement without it is the five lines above, as before.
+ *
  * Finding a statement in a text (HTTP body, e-mail part): CRLF and lone CR
  * line ends become LF, spaces and tabs at the end of each line are dropped,
  * then the first line "corrchess-v1" starts the statement; the four field
@@ -120,8 +131,11 @@
 #define SIG_SETTING_MAX		32	/* bytes of a setting's name */
 #define SIG_VALUE_MAX		128	/* bytes of a key, a setting's value,
 					   an address or a code */
+#define SIG_MESSAGE_MAX		500	/* bytes of a message to the
+					   opponent */
 #define SIG_STATEMENT_MAX	1024	/* canonical statement bytes
-					   (longest: 883) */
+					   (longest: 883, a conditional;
+					   a move with a message: 640) */
 
 /* Bytes a statement's signature covers (sig_statement_tbs()), at most. */
 #define SIG_TBS_MAX		SIG_STATEMENT_MAX
@@ -186,6 +200,7 @@ struct sig_statement {
 	uint32_t		ply;
 	char			player[SIG_PLAYER_MAX + 1];
 	struct sig_action	action;
+	char			message[SIG_MESSAGE_MAX + 1];	/* "": none */
 	uint8_t			canon[SIG_STATEMENT_MAX];
 	size_t			canon_len;
 	unsigned int		line;	/* on a parse error: line number, or 0 */
@@ -210,8 +225,26 @@ int sig_statement_parse(const char *text, size_t len,
 int sig_action_parse(const char *text, size_t len, struct sig_action *a,
     enum sig_error *err);
 
+/* True for the actions a message may go with. */
+#define SIG_ACT_TAKES_MESSAGE(k)	((k) <= SIG_ACT_CLAIM_DRAW)
+
 /*
- * Build a statement from st->game, st->ply, st->player and st->action:
+ * Check a message's text (NUL-terminated) as the statement's "message:"
+ * line takes it: SIG_OK or the fault.
+ */
+enum sig_error sig_message_check(const char *text);
+
+/*
+ * Copy the message of canonical statement bytes `canon` (`len` bytes)
+ * into out (SIG_MESSAGE_MAX + 1 bytes is enough); its length, or 0 when
+ * the statement has none (or it does not fit).
+ */
+size_t sig_statement_message(const char *canon, size_t len, char *out,
+    size_t size);
+
+/*
+ * Build a statement from st->game, st->ply, st->player, st->action and
+ * st->message (may be ""):
  * check every field as the parser does and write st->canon and
  * st->canon_len.
  */
