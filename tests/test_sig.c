@@ -1891,7 +1891,7 @@ test_message(void **state)
 	uint8_t			pk[SIG_PUBKEY_BYTES], sk[SIG_SECKEY_BYTES];
 	char			buf[SIG_SIGNED_SIZE], text[SIG_PROOF_SIZE];
 	char			msg[SIG_MESSAGE_MAX + 1], why[256];
-	char			big[2 * SIG_STATEMENT_MAX];
+	char			big[2 * SIG_STATEMENT_MAX], *c, *end;
 	enum sig_error		e;
 	size_t			i;
 
@@ -1977,17 +1977,46 @@ test_message(void **state)
 	    NULL, &e), 0);
 	p.has_statement = true;
 	assert_int_equal(sig_proof_format(&p, text, sizeof text), 0);
-	assert_string_equal(text, "[%ccst 7 2 alice move%20e4%20offer-draw "
-	    "Bonne%20partie%20!%20%7B%C3%A9%7D%20<script>]");
+	assert_string_equal(text, "[%ccst 7 2 alice move%20e4%20offer-draw] "
+	    "[%ccmsg Bonne%20partie%20!%20%7B%C3%A9%7D%20<script>]");
 	assert_int_equal(sig_proof_parse(text, strlen(text), &q, why,
 	    sizeof why), 0);
 	assert_true(q.has_statement);
 	assert_string_equal(q.st.message, p.st.message);
 	assert_int_equal(q.st.canon_len, p.st.canon_len);
 	assert_memory_equal(q.st.canon, p.st.canon, p.st.canon_len);
-	assert_int_equal(sig_proof_parse("[%ccst 7 2 alice resign %09]", 28,
-	    &q, why, sizeof why), -1);
-	assert_string_equal(why, "[%ccst]: the message holds a control "
+	/* A long message in pieces of 64 at most, %XX kept whole; read back
+	 * after a re-wrap. */
+	memset(p.st.message, 0, sizeof p.st.message);
+	for (i = 0; i < 80; i++)
+		strcat(p.st.message, "\xc3\xa9t\xc3\xa9 ");
+	strcat(p.st.message, "fin");
+	assert_int_equal(sig_statement_build(&p.st, &e), 0);
+	assert_int_equal(sig_proof_format(&p, text, sizeof text), 0);
+	for (c = text; *c != '\0'; c = end) {
+		end = c + strcspn(c, " ]");
+		assert_true(end - c <= 64);
+		if (*c == '%' || c[0] == 'C')
+			assert_true(end[-1] != '%' && (end - c < 2 ||
+			    end[-2] != '%'));
+		if (*end != '\0')
+			end++;
+	}
+	for (c = text; *c != '\0'; c++)
+		if (*c == ' ')
+			*c = '\n';
+	assert_int_equal(sig_proof_parse(text, strlen(text), &q, why,
+	    sizeof why), 0);
+	assert_string_equal(q.st.message, p.st.message);
+	assert_memory_equal(q.st.canon, p.st.canon, p.st.canon_len);
+	/* A message without its statement, or one it cannot take. */
+	assert_int_equal(sig_proof_parse("[%ccmsg hi]", 11, &q, why,
+	    sizeof why), -1);
+	assert_string_equal(why, "[%ccmsg] without [%ccst]");
+	snprintf(big, sizeof big, "[%%ccst 7 2 alice resign] [%%ccmsg a%%09b]");
+	assert_int_equal(sig_proof_parse(big, strlen(big), &q, why,
+	    sizeof why), -1);
+	assert_string_equal(why, "[%ccmsg]: the message holds a control "
 	    "character (a tab, a line break, ...) or a bidirectional control: "
 	    "write it on one line of plain text");
 }

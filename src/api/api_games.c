@@ -23,6 +23,7 @@
 #include <sodium.h>
 
 #include "api/api_games.h"
+#include "api/api_messages.h"
 #include "api/api_json.h"
 #include "api/api_players.h"
 #include "api/api_respond.h"
@@ -182,6 +183,7 @@ game_json_members(const struct service_game *g)
 	json_object_set_new(o, "event", json_string(g->row.event));
 	json_object_set_new(o, "site", json_string(g->row.site));
 	json_object_set_new(o, "round", json_string(g->row.round));
+	json_object_set_new(o, "messages", api_messages_json(g));
 	if (game_ongoing(&g->state))
 		json_object_set_new(o, "next_statement", json_string(stmt));
 	if (g->cond != NULL)
@@ -316,6 +318,7 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 		chess_position_make(&pos, cg->moves[i]);
 	}
 	buf_adds(&b, "\n");
+	api_messages_text(&b, g, lang);
 	if (g->cond != NULL) {
 		buf_addf(&b, fr ? "\nVos coups conditionnels (%s" :
 		    "\nYour conditional moves (%s", g->cond->status);

@@ -13,7 +13,8 @@ src_api_libapi_a_SOURCES = \
 	src/api/api_admin.h src/api/api_admin.c \
 	src/api/api_events.h src/api/api_events.c \
 	src/api/api_stream.h src/api/api_stream.c \
-	src/api/api_ratings.h src/api/api_ratings.c
+	src/api/api_ratings.h src/api/api_ratings.c \
+	src/api/api_messages.h src/api/api_messages.c
 src_api_libapi_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) \
 	$(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
 API_LIBS = src/api/libapi.a src/web/libweb.a $(HTTP_LIBS) $(SERVICE_LIBS) $(JANSSON_LIBS)

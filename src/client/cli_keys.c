@@ -157,7 +157,8 @@ cli_keys_close(struct cli_signer *sg)
 /* Build and check a statement. */
 int
 cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
-    const char *player, const char *action, char *err, size_t errsize)
+    const char *player, const char *action, const char *message, char *err,
+    size_t errsize)
 {
 	enum sig_error	e = SIG_OK;
 	size_t		len = strlen(action);
@@ -183,6 +184,14 @@ cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
 	if (sig_action_parse(action, len, &st->action, &e) == -1)
 		return errbuf_set(err, errsize, "action '%s': %s", action,
 		    sig_strerror(e));
+	if (message != NULL) {
+		if ((e = sig_message_check(message)) != SIG_OK)
+			return errbuf_set(err, errsize, "%s", sig_strerror(e));
+		if (!SIG_ACT_TAKES_MESSAGE(st->action.kind))
+			return errbuf_set(err, errsize, "%s",
+			    sig_strerror(SIG_EMESSAGE_ACTION));
+		memcpy(st->message, message, strlen(message) + 1);
+	}
 	if (sig_statement_build(st, &e) == -1) {
 		if (e == SIG_EPLAYER)
 			return errbuf_set(err, errsize, "player name '%s': %s "

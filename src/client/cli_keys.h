@@ -66,9 +66,11 @@ int cli_keys_path(const char *key, char *keypath, size_t size, char *err,
 
 /*
  * Fill `st` with a statement for GAME at PLY by PLAYER doing ACTION (the
- * action value, "move Nf3"), checked as the server checks it. 0 or -1.
+ * action value, "move Nf3") with MESSAGE to the opponent (NULL: none),
+ * checked as the server checks it. 0 or -1.
  */
 int cli_keys_statement(struct sig_statement *st, uint64_t game, uint64_t ply,
-    const char *player, const char *action, char *err, size_t errsize);
+    const char *player, const char *action, const char *message, char *err,
+    size_t errsize);
 
 #endif /* CORRCHESS_CLI_KEYS_H */

@@ -50,12 +50,13 @@ struct cmd_game_opts {
 	const char	*status;	/* games: "ongoing" or "finished" */
 	const char	*filter;	/* games: --player */
 	const char	*lang;		/* show: --lang en|fr */
+	const char	*message;	/* move, act: --message */
 };
 
 /* Option ids of the game commands' own options. */
 enum {
 	OPT_ASCII, OPT_FLIP, OPT_OFFER_DRAW, OPT_STATUS, OPT_FILTER,
-	OPT_SHOW, OPT_CANCEL, OPT_LANG,
+	OPT_SHOW, OPT_CANCEL, OPT_LANG, OPT_MESSAGE,
 };
 
 /* The game a command acts on, read from the server's JSON. */
@@ -105,6 +106,9 @@ cmd_game_option(const struct cli_cmd *self, int id, const char *arg,
 			return cli_usage(self, "--lang %s: \"en\" or \"fr\"",
 			    arg);
 		o->lang = arg;
+		break;
+	case OPT_MESSAGE:
+		o->message = arg;
 		break;
 	case OPT_STATUS:
 		if (strcmp(arg, "ongoing") != 0 &&
@@ -435,6 +439,39 @@ cmd_game_san(struct chess_position *pos, bool *ok, const char *san,
 	snprintf(buf, size, "%s", san);
 }
 
+/*
+ * Write the messages of a game's JSON, a line each ("Messages:" first),
+ * or only those of the last action (ply `last` - 1 or later, a move's
+ * or an answer's at the current ply) when `last` is not 0; in French
+ * when `fr` (the moves as the server names them, in English SAN).
+ */
+static void
+cmd_game_messages(struct buf *b, const json_t *msgs, uint64_t last, bool fr)
+{
+	const json_t	*m;
+	const char	*from, *move, *text, *kind;
+	size_t		 i, shown = 0;
+	json_int_t	 ply;
+
+	for (i = 0; json_is_array(msgs) && i < json_array_size(msgs); i++) {
+		m = json_array_get(msgs, i);
+		from = cli_http_json_str(m, "from");
+		move = cli_http_json_str(m, "move");
+		kind = cli_http_json_str(m, "kind");
+		text = cli_http_json_str(m, "text");
+		ply = json_integer_value(json_object_get(m, "ply"));
+		if (from == NULL || text == NULL || (last != 0 &&
+		    (uint64_t)ply + 1 < last))
+			continue;
+		if (last == 0 && shown++ == 0)
+			buf_adds(b, fr ? "Messages :\n" : "Messages:\n");
+		buf_addf(b, last == 0 ? fr ? "  %s (%s) : %s\n" :
+		    "  %s (%s): %s\n" : fr ? "Message de %s (%s) : %s\n" :
+		    "Message from %s (%s): %s\n", from, move != NULL ? move :
+		    kind != NULL ? kind : "?", text);
+	}
+}
+
 /* Print a game: the board, whose move and the last move; with
  * CMD_GAME_FULL also the players, clocks and every move. In `lang`: its
  * words, the ASCII board's letters and the moves' letters. */
@@ -501,6 +538,9 @@ cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags,
 		cmd_game_move_text(&b, &start, n - 1, text_san, true);
 		buf_adds(&b, "\n");
 	}
+	if (!(flags & CMD_GAME_FULL))
+		cmd_game_messages(&b, json_object_get(j, "messages"), g.ply,
+		    fr);
 	cmd_game_state(&b, j, &g, lang);
 	if (flags & CMD_GAME_FULL) {
 		cmd_game_clocks(&b, j, lang);
@@ -516,6 +556,7 @@ cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags,
 		}
 		buf_adds(&b, n > 0 ? "\n" : fr ? " aucun pour l'instant\n" :
 		    " none yet\n");
+		cmd_game_messages(&b, json_object_get(j, "messages"), 0, fr);
 	} else if (strcmp(g.status, "ongoing") == 0) {
 		const char *dl = cli_http_json_str(j, "deadline");
 		int64_t t;
@@ -668,8 +709,8 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	if (cmd_game_read(j, &g, err, sizeof err) == -1 ||
 	    cmd_game_check(&g, j, o->cf.player, &a, cmd_game_lang(o), err,
 	    sizeof err) == -1 ||
-	    cli_keys_statement(&st, id, g.ply, o->cf.player, action, err,
-	    sizeof err) == -1 ||
+	    cli_keys_statement(&st, id, g.ply, o->cf.player, action,
+	    o->message, err, sizeof err) == -1 ||
 	    cli_keys_sign(&sg, &st, SIG_FORM_RAW, signed_text,
 	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;
@@ -733,7 +774,7 @@ cmd_game_submit_words(const struct cli_cmd *self, int argc, char **argv,
 	struct cmd_game_opts	 o;
 	uint64_t		 id;
 	char			*words = NULL, *action = NULL;
-	int			 ind, rc;
+	int			 ind, rc, i;
 
 	if ((rc = cmd_game_options(self, argc, argv, opts, &o, &ind)) !=
 	    CLI_EXIT_OK)
@@ -746,6 +787,14 @@ cmd_game_submit_words(const struct cli_cmd *self, int argc, char **argv,
 		rc = cli_usage(self, "'%s' is not a game number", argv[ind]);
 		goto out;
 	}
+	/* No move or action word starts with '-': an option given late. */
+	for (i = ind + 1; i < argc; i++)
+		if (argv[i][0] == '-') {
+			rc = cli_usage(self, "%s: options go before the game "
+			    "number (corrchess %s -m TEXT GAME ...)", argv[i],
+			    self->name);
+			goto out;
+		}
 	/* A move may be several words: "exd6 e.p.". */
 	if ((words = cli_join(argc - ind - 1, argv + ind + 1)) == NULL ||
 	    asprintf(&action, "%s%s%s", prefix, words, o.offer_draw ?
@@ -772,6 +821,7 @@ cmd_game_move(const struct cli_cmd *self, int argc, char **argv)
 		{ "key", 'k', 1, CLI_CONF_OPT_KEY },
 		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
 		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
+		{ "message", 'm', 1, OPT_MESSAGE },
 		{ "ascii", 0, 0, OPT_ASCII },
 		{ "flip", 0, 0, OPT_FLIP },
 		{ NULL, 0, 0, 0 }
@@ -789,6 +839,7 @@ cmd_game_act(const struct cli_cmd *self, int argc, char **argv)
 		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
 		{ "key", 'k', 1, CLI_CONF_OPT_KEY },
 		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
+		{ "message", 'm', 1, OPT_MESSAGE },
 		{ "ascii", 0, 0, OPT_ASCII },
 		{ "flip", 0, 0, OPT_FLIP },
 		{ NULL, 0, 0, 0 }

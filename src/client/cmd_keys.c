@@ -79,7 +79,7 @@ cmd_keys_comment(char *buf, size_t size)
 }
 
 /* Option ids of keygen's and sign's own options. */
-enum { OPT_FILE, OPT_COMMENT, OPT_GAME, OPT_PLY, OPT_SSH };
+enum { OPT_FILE, OPT_COMMENT, OPT_GAME, OPT_PLY, OPT_SSH, OPT_MESSAGE };
 
 /* What keygen was given. */
 struct cmd_keys_keygen_opts {
@@ -196,6 +196,7 @@ out:
 struct cmd_keys_sign_opts {
 	const char	*game;		/* --game, or NULL */
 	const char	*ply;		/* --ply, or NULL */
+	const char	*message;	/* --message, or NULL */
 	enum sig_form	 form;
 };
 
@@ -216,6 +217,9 @@ cmd_keys_sign_option(const struct cli_cmd *self, int id, const char *arg,
 	case OPT_SSH:
 		o->form = SIG_FORM_SSHSIG;
 		break;
+	case OPT_MESSAGE:
+		o->message = arg;
+		break;
 	default:
 		return CLI_EXIT_USAGE;
 	}
@@ -233,9 +237,10 @@ cmd_keys_sign(const struct cli_cmd *self, int argc, char **argv)
 		{ "ply", 'n', 1, OPT_PLY },
 		{ "player", 'p', 1, CLI_CONF_OPT_PLAYER },
 		{ "ssh", 0, 0, OPT_SSH },
+		{ "message", 'm', 1, OPT_MESSAGE },
 		{ NULL, 0, 0, 0 }
 	};
-	struct cmd_keys_sign_opts o = { NULL, NULL, SIG_FORM_RAW };
+	struct cmd_keys_sign_opts o = { NULL, NULL, NULL, SIG_FORM_RAW };
 	struct cli_conf		 cf;
 	struct sig_statement	 st;
 	struct cli_signer	 sg;
@@ -279,8 +284,8 @@ cmd_keys_sign(const struct cli_cmd *self, int argc, char **argv)
 	if (cli_keys_path(cf.key, keypath, sizeof keypath, err,
 	    sizeof err) == -1)
 		goto fail;
-	if (cli_keys_statement(&st, game, ply, cf.player, action, err,
-	    sizeof err) == -1 ||
+	if (cli_keys_statement(&st, game, ply, cf.player, action, o.message,
+	    err, sizeof err) == -1 ||
 	    cli_keys_open(keypath, &sg, err, sizeof err) == -1 ||
 	    cli_keys_sign(&sg, &st, o.form, out, sizeof out, err,
 	    sizeof err) == -1)

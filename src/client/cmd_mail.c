@@ -38,13 +38,14 @@
 #include "sig/sig.h"
 
 /* Option ids of mail-move's own options. */
-enum { OPT_SSH, OPT_TO, OPT_FROM, OPT_OFFER_DRAW };
+enum { OPT_SSH, OPT_TO, OPT_FROM, OPT_OFFER_DRAW, OPT_MESSAGE };
 
 /* What mail-move was given. */
 struct cmd_mail_opts {
 	struct cli_conf	 cf;
 	const char	*to;		/* the move mailbox, or NULL */
 	const char	*from;		/* the player's address, or NULL */
+	const char	*message;	/* to the opponent, or NULL */
 	enum sig_form	 form;
 	bool		 offer_draw;
 };
@@ -221,7 +222,7 @@ cmd_mail_make(const struct cli_cmd *self, struct cmd_mail_opts *o,
 	    cmd_mail_check(&g, id, o->cf.player, &color, err,
 	    sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, (uint64_t)g.ply, o->cf.player, action,
-	    err, sizeof err) == -1 ||
+	    o->message, err, sizeof err) == -1 ||
 	    cli_keys_sign(&sg, &st, o->form, signed_text,
 	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;
@@ -262,6 +263,9 @@ cmd_mail_option(const struct cli_cmd *self, int id, const char *arg,
 	case OPT_OFFER_DRAW:
 		o->offer_draw = true;
 		break;
+	case OPT_MESSAGE:
+		o->message = arg;
+		break;
 	default:
 		return CLI_EXIT_USAGE;
 	}
@@ -281,6 +285,7 @@ cmd_mail_move(const struct cli_cmd *self, int argc, char **argv)
 		{ "to", 't', 1, OPT_TO },
 		{ "from", 'f', 1, OPT_FROM },
 		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
+		{ "message", 'm', 1, OPT_MESSAGE },
 		{ NULL, 0, 0, 0 }
 	};
 	struct cmd_mail_opts	 o;

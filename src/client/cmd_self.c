@@ -141,7 +141,7 @@ self_submit(const struct cli_cmd *self, const struct cli_conf *cf,
 		goto fail;
 	}
 	if (cli_keys_statement(&st, 0, (uint64_t)json_integer_value(ply),
-	    cf->player, action, err, sizeof err) == -1 ||
+	    cf->player, action, NULL, err, sizeof err) == -1 ||
 	    cli_keys_sign(&sg, &st, SIG_FORM_RAW, signed_text,
 	    sizeof signed_text, err, sizeof err) == -1)
 		goto fail;

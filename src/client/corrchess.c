@@ -102,7 +102,7 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -C COMMENT  the public key's comment (default: user@host)\n",
 	  0 },
 	{ "sign", cmd_keys_sign,
-	  "[-k KEY] --game ID --ply N [-p NAME] [--ssh] ACTION...",
+	  "[-k KEY] --game ID --ply N [-p NAME] [--ssh] [-m TEXT] ACTION...",
 	  "Print the signed statement of an action: the five statement lines\n"
 	  "and a \"signature:\" line (or, with --ssh, an OpenSSH signature\n"
 	  "block, as ssh-keygen -Y sign -n corrchess writes it). The ACTION\n"
@@ -119,10 +119,13 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -g, --game ID      the game number\n"
 	  "  -n, --ply N        the game's current ply\n"
 	  "  -p, --player NAME  the player's name\n"
-	  "  --ssh              an SSH signature block instead of the line\n",
+	  "  --ssh              an SSH signature block instead of the line\n"
+	  "  -m, --message TEXT a message to the opponent, signed with the\n"
+	  "                     action (a move, a draw offer or answer, a\n"
+	  "                     claim, resign; one line, 500 bytes at most)\n",
 	  0 },
 	{ "move", cmd_game_move,
-	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] GAME MOVE",
+	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] [-m TEXT] GAME MOVE",
 	  "Play MOVE in game GAME: read the game from the server, sign the\n"
 	  "statement for its current ply, send it, and print the new position\n"
 	  "(board, last move, whose move). The move may be written in any\n"
@@ -136,11 +139,14 @@ static const struct cli_cmd cmd_table[] = {
 	  "                     .pub file: signs through ssh-agent\n"
 	  "  -p, --player NAME  your player name\n"
 	  "  --offer-draw       offer a draw with the move\n"
+	  "  -m, --message TEXT a message to your opponent, signed with the\n"
+	  "                     move: shown in their notice, the game and its\n"
+	  "                     PGN (one line, 500 bytes of UTF-8 at most)\n"
 	  "  --ascii, --flip    as for corrchess show\n",
 	  0 },
 	{ "mail-move", cmd_mail_move,
 	  "[-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR] [--from ADDR] "
-	  "GAME MOVE",
+	  "[-m TEXT] GAME MOVE",
 	  "Print MOVE in game GAME as a ready mail for the server's move\n"
 	  "mailbox: headers (From, To, Subject, Date, Message-ID, and with --to\n"
 	  "In-Reply-To and References to your thread of the game), a blank line\n"
@@ -154,15 +160,18 @@ static const struct cli_cmd cmd_table[] = {
 	  "  --ssh              an SSH signature block instead of the line\n"
 	  "  -t, --to ADDR      the move mailbox (the Reply-To of the notices)\n"
 	  "  -f, --from ADDR    your address, as the server knows it\n"
-	  "  --offer-draw       offer a draw with the move\n",
+	  "  --offer-draw       offer a draw with the move\n"
+	  "  -m, --message TEXT a message to your opponent, signed with the\n"
+	  "                     move\n",
 	  0 },
 	{ "act", cmd_game_act,
-	  "[-s URL] [-k KEY] [-p NAME] GAME ACTION...",
+	  "[-s URL] [-k KEY] [-p NAME] [-m TEXT] GAME ACTION...",
 	  "Make another action in game GAME: resign, accept-draw, decline-draw,\n"
 	  "claim-draw or claim-draw MOVE (a claim of threefold repetition or\n"
 	  "fifty moves, on the position now or after MOVE), or leave FROM TO\n"
 	  "(days away, YYYY-MM-DD YYYY-MM-DD: the clocks of all your games\n"
-	  "stop). Options as for corrchess move.\n",
+	  "stop). Options as for corrchess move; -m TEXT goes with resign and\n"
+	  "the draw actions, not with leave.\n",
 	  0 },
 	{ "conditional", cmd_game_conditional,
 	  "[-s URL] [-k KEY] [-p NAME] [--show | --cancel] GAME [LINES]",

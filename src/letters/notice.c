@@ -600,6 +600,10 @@ intro(const struct ctx *c, struct buf *b)
 		    n->account_action : "?", t);
 		break;
 	}
+	if (n->message != NULL && n->message[0] != '\0' && n->game_id != 0) {
+		buf_adds(b, "\n\n");
+		prose(b, tx->message, pname(c, actor(c)), n->message);
+	}
 	buf_adds(b, "\n\n");
 }
 
@@ -785,6 +789,8 @@ next_action(const struct ctx *c, struct buf *b)
 		render_time(n->reply_token_expires, t, sizeof t);
 		prose(b, tx->reply_token, tx->example_move, tx->example_move,
 		    t);
+		buf_adds(b, "\n");
+		prose(b, tx->reply_message);
 		buf_addf(b, "\n\n    " MAIL_TOKEN_TAG " %s\n\n", n->reply_token);
 	}
 	prose(b, tx->ready, tx->example_move);
@@ -792,6 +798,8 @@ next_action(const struct ctx *c, struct buf *b)
 	buf_addf(b, "corrchess-v1\ngame: %" PRId64 "\nply: %zu\nplayer: %s\n"
 	    "action: move \n\n", n->game_id, n->nply, pname(c, c->rcpt));
 	prose(b, tx->other_actions);
+	buf_adds(b, "\n");
+	prose(b, tx->message_howto);
 	buf_adds(b, "\n");
 	if (n->draw_offer == !c->rcpt) {
 		prose(b, tx->offer_actions);

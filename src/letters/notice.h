@@ -248,6 +248,10 @@ struct notice {
 	 * admin's reason, as given; else NULL. */
 	const char		*admin_reason;
 
+	/* The message the actor sent with the action the notice tells of
+	 * (checked text, one line), or NULL. */
+	const char		*message;
+
 	/* NOTICE_LEAVE: the first and last days ("2026-12-24"). */
 	const char		*leave_from;
 	const char		*leave_to;

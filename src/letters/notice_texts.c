@@ -51,6 +51,12 @@ const struct texts notice_texts_en = {
 	    "is drawn: 1/2-1/2.",
 	.intro_over = "The game is over: %s, %s (%s).",
 	.admin_reason = "The club's admin gave this reason: %s",
+	.message = "%s writes: \"%s\"",
+	.message_howto = "A short message to your opponent may follow on a "
+	    "sixth line, \"message: YOUR TEXT\" (one line, 500 bytes at "
+	    "most); it is signed with the action.",
+	.reply_message = "What you write below the move, above the quoted "
+	    "mail, goes to your opponent as a message (500 bytes at most).",
 	.intro_reminder = "It is your move, and your time runs out at %s "
 	    "(in %s).",
 	.intro_refused = "Your move was not accepted: %s",
@@ -251,6 +257,13 @@ const struct texts notice_texts_fr = {
 	    "fondée. La partie est nulle : 1/2-1/2.",
 	.intro_over = "La partie est terminée : %s, %s (%s).",
 	.admin_reason = "Motif donné par l'administrateur du club : %s",
+	.message = "%s écrit : « %s »",
+	.message_howto = "Un court message à votre adversaire peut suivre sur "
+	    "une sixième ligne, « message: VOTRE TEXTE » (une seule ligne, "
+	    "500 octets au plus) ; il est signé avec l'action.",
+	.reply_message = "Ce que vous écrivez sous le coup, au-dessus du "
+	    "courriel cité, va à votre adversaire comme message (500 octets "
+	    "au plus).",
 	.intro_reminder = "C'est à vous de jouer, et votre temps s'écoule le "
 	    "%s (dans %s).",
 	.intro_refused = "Votre coup n'a pas été accepté : %s",

@@ -42,6 +42,9 @@ struct texts {
 	const char	*intro_claim;	/* who, termination */
 	const char	*intro_over;	/* result, winner, termination */
 	const char	*admin_reason;	/* the admin's reason */
+	const char	*message;	/* who, the message */
+	const char	*message_howto;	/* with a signed statement */
+	const char	*reply_message;	/* with a reply without a key */
 	const char	*intro_reminder;/* time, duration */
 	const char	*intro_refused;	/* reason */
 	const char	*intro_refused_code; /* what was refused, reason */

@@ -771,6 +771,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 		view.rules = c->rules;
 		view.state = c->state;
 		view.san = c->san;
+		view.msgs = c->msgs;
+		view.nmsgs = c->nmsgs;
 		view.now = now;
 		j->u.action.has_result = view_copy(j->u.action.result,
 		    &view) == 0;

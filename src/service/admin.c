@@ -149,7 +149,7 @@ job_admin(struct service *svc, struct job *j, int64_t now)
 	if (record_append(svc, &row, c, &a, sigbytes, siglen, now) != 0 ||
 	    cond_game_over(svc, &row, now) != 0 ||
 	    notify_game_reason(svc, svc->wstore, &row, &c->state, c->san,
-	    NOTICE_GAME_OVER, -1, -1, ad->reason, now) != 0)
+	    NOTICE_GAME_OVER, -1, -1, ad->reason, NULL, now) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "record the admin's action");
 	return 0;

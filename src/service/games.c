@@ -48,8 +48,41 @@ service_game_free(struct service_game *g)
 	game_free(&g->state);
 	free(g->san);
 	g->san = NULL;
+	free(g->msgs);
+	g->msgs = NULL;
+	g->nmsgs = 0;
 	service_conditional_free(g->cond);
 	g->cond = NULL;
+}
+
+/* Write the move a message came with. */
+void
+service_message_move(const struct service_game *g,
+    const struct service_message *m, enum chess_lang lang, char *buf,
+    size_t size)
+{
+	const struct chess_position	*start = &g->state.chess.start;
+	struct chess_position		 pos = *start;
+	char				 san[CHESS_SAN_MAX];
+	size_t				 n = (size_t)m->ply +
+					    (start->side == CHESS_BLACK), k;
+
+	if (size > 0)
+		buf[0] = '\0';
+	if ((strcmp(m->kind, "move") != 0 &&
+	    strcmp(m->kind, "move-offer-draw") != 0) || m->ply < 0 ||
+	    (size_t)m->ply >= g->state.chess.nply)
+		return;
+	if (lang == CHESS_LANG_EN)
+		snprintf(san, sizeof san, "%s", g->san[m->ply]);
+	else {
+		for (k = 0; k < (size_t)m->ply; k++)
+			chess_position_make(&pos, g->state.chess.moves[k]);
+		chess_move_san(&pos, g->state.chess.moves[m->ply], lang, san,
+		    sizeof san);
+	}
+	snprintf(buf, size, "%zu%s%s", start->fullmove + n / 2,
+	    n % 2 == 1 ? "..." : ". ", san);
 }
 
 /* Read a game; a game whose flag fell is ended (and stored) first. */

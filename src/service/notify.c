@@ -153,16 +153,16 @@ notify_game(struct service *svc, struct store *st, const struct store_game *row,
     int color, int actor, int64_t now)
 {
 	return notify_game_reason(svc, st, row, g, san, kind, color, actor,
-	    NULL, now);
+	    NULL, NULL, now);
 }
 
 /* Queue a notice as notify_game() does, with the admin's reason (or
- * NULL) for a game the admin ended. */
+ * NULL) for a game the admin ended, and the actor's message (or NULL). */
 int
 notify_game_reason(struct service *svc, struct store *st,
     const struct store_game *row, const struct game *g,
     char (*san)[CHESS_SAN_MAX], enum notice_kind kind, int color, int actor,
-    const char *admin_reason, int64_t now)
+    const char *admin_reason, const char *message, int64_t now)
 {
 	struct store_player	 pl[2];
 	struct store_settings	 set;
@@ -182,6 +182,7 @@ notify_game_reason(struct service *svc, struct store *st,
 	n.kind = kind;
 	n.actor = actor;
 	n.admin_reason = admin_reason;
+	n.message = message;
 	for (c = 0; c < 2 && rc == 0; c++) {
 		if ((color != -1 && c != color) || pl[c].email[0] == '\0')
 			continue;
@@ -214,6 +215,18 @@ notify_game_reason(struct service *svc, struct store *st,
 	return rc;
 }
 
+/* The message `color` sent with the record just appended, or NULL. */
+static const char *
+action_message(const struct cached *c, int color)
+{
+	const struct service_message	*m;
+
+	if (c->nmsgs == 0)
+		return NULL;
+	m = &c->msgs[c->nmsgs - 1];
+	return m->seq == c->nrec && m->color == color ? m->text : NULL;
+}
+
 /* Queue the notices an accepted action causes. */
 int
 notify_action(struct service *svc, const struct store_game *row,
@@ -222,27 +235,33 @@ notify_action(struct service *svc, const struct store_game *row,
 {
 	const struct game	*g = &c->state;
 	struct store		*st = svc->wstore;
+	const char		*msg = action_message(c, color);
+	enum notice_kind	 nk;
+	int			 to = -1;
 
 	if (!game_ongoing(g)) {
 		if (g->termination == GAME_TERM_AGREEMENT)
-			return notify_game(svc, st, row, g, c->san,
-			    NOTICE_DRAW_ACCEPTED, -1, color, now);
-		if (kind == GAME_ACT_CLAIM_DRAW && g->result ==
+			nk = NOTICE_DRAW_ACCEPTED;
+		else if (kind == GAME_ACT_CLAIM_DRAW && g->result ==
 		    GAME_RESULT_DRAW)
-			return notify_game(svc, st, row, g, c->san,
-			    NOTICE_CLAIM, -1, color, now);
-		return notify_game(svc, st, row, g, c->san, NOTICE_GAME_OVER,
-		    -1, color, now);
+			nk = NOTICE_CLAIM;
+		else
+			nk = NOTICE_GAME_OVER;
+	} else {
+		switch (kind) {
+		case GAME_ACT_MOVE:
+		case GAME_ACT_CLAIM_DRAW:
+			nk = offer ? NOTICE_DRAW_OFFERED : NOTICE_MOVED;
+			to = !color;
+			break;
+		case GAME_ACT_DECLINE_DRAW:
+			nk = NOTICE_DRAW_DECLINED;
+			to = !color;
+			break;
+		default:
+			return 0;
+		}
 	}
-	switch (kind) {
-	case GAME_ACT_MOVE:
-	case GAME_ACT_CLAIM_DRAW:
-		return notify_game(svc, st, row, g, c->san, offer ?
-		    NOTICE_DRAW_OFFERED : NOTICE_MOVED, !color, color, now);
-	case GAME_ACT_DECLINE_DRAW:
-		return notify_game(svc, st, row, g, c->san,
-		    NOTICE_DRAW_DECLINED, !color, color, now);
-	default:
-		return 0;
-	}
+	return notify_game_reason(svc, st, row, g, c->san, nk, to, color,
+	    NULL, msg, now);
 }

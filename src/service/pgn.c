@@ -16,7 +16,7 @@
  * (sig/proof.h), which PGN tools keep through a re-wrap, so that
  * `corrchess verify FILE` checks the PGN alone. The first comment names
  * the players' keys and the server's. An admin's abort or adjudication
- * is followed by its reason in words.
+ * is followed by its reason in words, a player's message by its text.
  */
 
 #include "config.h"
@@ -85,21 +85,55 @@ keys_load(struct service *svc, struct store *st, const struct store_game *row,
 	return 0;
 }
 
-/* The comment on an admin's record: what was done and why, from its
- * statement; '}' would end the comment. */
+/* Longest word of a comment in words: PGN tools wrap lines at 75. */
+#define PGN_WORD_MAX	60
+
+/*
+ * Add a comment of words from a statement (an admin's reason, a player's
+ * message): '}' would end the comment, and a bracket could start a
+ * %-command a verifier reads ("[%ccst ...]"), so braces and brackets
+ * become parentheses; a word longer than a line is cut (between two
+ * UTF-8 characters).
+ */
 static int
-admin_comment(struct chess_pgn_game *pg, size_t ply,
+words_comment(struct chess_pgn_game *pg, size_t ply, const char *text)
+{
+	char		 out[2 * (SIG_MESSAGE_MAX + SIG_PLAYER_MAX + 64)];
+	const char	*p;
+	size_t		 n = 0, word = 0;
+
+	for (p = text; *p != '\0' && n + 3 < sizeof out; p++) {
+		if (word >= PGN_WORD_MAX && ((unsigned char)*p & 0xc0) != 0x80) {
+			out[n++] = ' ';
+			word = 0;
+		}
+		word = *p == ' ' ? 0 : word + 1;
+		out[n++] = *p == '{' || *p == '[' ? '(' :
+		    *p == '}' || *p == ']' ? ')' : *p;
+	}
+	out[n] = '\0';
+	return chess_pgn_add_comment(pg, ply, out);
+}
+
+/* The comment on a statement's words: an admin's record (what was done
+ * and why), a player's message. */
+static int
+statement_comment(struct chess_pgn_game *pg, size_t ply,
     const struct sig_statement *st)
 {
-	char	text[SIG_REASON_MAX + 64], *p;
+	char	text[SIG_MESSAGE_MAX + SIG_PLAYER_MAX + 64];
 
-	snprintf(text, sizeof text, "%s by the club's admin: %s",
-	    st->action.kind == SIG_ACT_ABORT ? "Aborted" : "Adjudicated",
-	    st->action.reason);
-	for (p = text; *p != '\0'; p++)
-		if (*p == '}')
-			*p = ')';
-	return chess_pgn_add_comment(pg, ply, text);
+	if (st->action.kind == SIG_ACT_ABORT ||
+	    st->action.kind == SIG_ACT_ADJUDICATE)
+		snprintf(text, sizeof text, "%s by the club's admin: %s",
+		    st->action.kind == SIG_ACT_ABORT ? "Aborted" :
+		    "Adjudicated", st->action.reason);
+	else if (st->message[0] != '\0')
+		snprintf(text, sizeof text, "Message from %s: %s",
+		    st->player, st->message);
+	else
+		return 0;
+	return words_comment(pg, ply, text);
 }
 
 /* Fill a record's proof: what it is, its statement, signature and hash. */
@@ -167,9 +201,7 @@ rec_one(void *arg, const struct store_action *a)
 	if (proof_fill(a, pr->keys, &p, &st) != 0 ||
 	    sig_proof_format(&p, text, sizeof text) != 0 ||
 	    chess_pgn_add_comment(pr->pg, ply, text) != 0 ||
-	    (p.has_statement && (st.action.kind == SIG_ACT_ABORT ||
-	    st.action.kind == SIG_ACT_ADJUDICATE) &&
-	    admin_comment(pr->pg, ply, &st) != 0)) {
+	    (p.has_statement && statement_comment(pr->pg, ply, &st) != 0)) {
 		pr->failed = true;
 		return -1;
 	}

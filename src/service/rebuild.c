@@ -21,12 +21,21 @@
 #include "util/log.h"
 #include "service/service_int.h"
 
-/* Where a rebuild writes: the state, the SAN list, the records counted. */
+/* The players' messages of a game, as they are read from its records
+ * (v NULL: none kept). */
+struct msgs {
+	struct service_message	**v;
+	size_t			 *n, *cap;
+};
+
+/* Where a rebuild writes: the state, the SAN list, the messages, the
+ * records counted. */
 struct rebuild {
 	const struct store_game	 *row;
 	struct game		 *state;
 	char			(**san)[CHESS_SAN_MAX];
 	size_t			 *sancap;
+	struct msgs		  msgs;
 	int64_t			  nrec;
 	struct service_error	 *err;
 	int			  rc;
@@ -44,6 +53,33 @@ san_reserve(char (**san)[CHESS_SAN_MAX], size_t *cap, size_t n)
 	if ((p = service_grow(*san, cap, n, sizeof *p, 128)) == NULL)
 		return -1;
 	*san = p;
+	return 0;
+}
+
+/*
+ * Note the message of record `a` of `row`'s game, when its statement has
+ * one (a conditional's answer carries the conditional's statement, which
+ * has none). 0, or -1 when out of memory.
+ */
+static int
+msgs_note(struct msgs *m, const struct store_game *row,
+    const struct store_action *a)
+{
+	struct service_message	 one, *p;
+
+	if (m->v == NULL || a->statement == NULL || a->player_id == 0 ||
+	    sig_statement_message(a->statement, strlen(a->statement),
+	    one.text, sizeof one.text) == 0)
+		return 0;
+	if ((p = service_grow(*m->v, m->cap, *m->n + 1, sizeof *p, 8)) ==
+	    NULL)
+		return -1;
+	*m->v = p;
+	one.seq = a->seq;
+	one.ply = a->ply;
+	one.color = row_color(row, a->player_id);
+	snprintf(one.kind, sizeof one.kind, "%s", a->kind);
+	p[(*m->n)++] = one;
 	return 0;
 }
 
@@ -143,8 +179,13 @@ rebuild_apply(struct rebuild *rb, const struct store_action *a)
 	ga.at = a->at;
 	rc = apply_recording_san(rb->state, &ga, rb->san, rb->sancap, why,
 	    sizeof why);
-	if (rc == GAME_OK)
-		return 0;
+	if (rc == GAME_OK) {
+		if (msgs_note(&rb->msgs, rb->row, a) == 0)
+			return 0;
+		rb->rc = service_fail(rb->err, 500, "internal",
+		    "out of memory");
+		return -1;
+	}
 	log_warnx("game %" PRId64 ": record %" PRId64 " (%s %s) does not "
 	    "replay: %s", a->game_id, a->seq, a->kind, a->san, why);
  bad:
@@ -243,15 +284,17 @@ leaves_load(struct store *st, const struct store_game *row, struct game *g,
 static int
 rebuild_live(struct store *st, const struct store_game *row,
     struct game *state, char (**san)[CHESS_SAN_MAX], size_t *sancap,
-    int64_t *nrec, struct service_error *err, struct live_list *live,
-    int64_t first, int64_t last)
+    struct msgs msgs, int64_t *nrec, struct service_error *err,
+    struct live_list *live, int64_t first, int64_t last)
 {
 	struct game_params	gp;
 	struct store_game_rules	gr;
-	struct rebuild		rb = { row, state, san, sancap, 0, err, 0,
-				    live, first, last };
+	struct rebuild		rb = { row, state, san, sancap, msgs, 0, err,
+				    0, live, first, last };
 
 	game_free(state);
+	if (msgs.n != NULL)
+		*msgs.n = 0;
 	if (row_params(row, &gp, err) != 0)
 		return -1;
 	if (store_game_rules_get(st, row->id, &gr) != STORE_OK)
@@ -272,14 +315,14 @@ rebuild_live(struct store *st, const struct store_game *row,
 	return 0;
 }
 
-/* Rebuild a game's state from its row and records. */
+/* Rebuild a game's state from its row and records, and its messages. */
 static int
 rebuild(struct store *st, const struct store_game *row, struct game *state,
-    char (**san)[CHESS_SAN_MAX], size_t *sancap, int64_t *nrec,
-    struct service_error *err)
+    char (**san)[CHESS_SAN_MAX], size_t *sancap, struct msgs msgs,
+    int64_t *nrec, struct service_error *err)
 {
-	return rebuild_live(st, row, state, san, sancap, nrec, err, NULL, 0,
-	    0);
+	return rebuild_live(st, row, state, san, sancap, msgs, nrec, err,
+	    NULL, 0, 0);
 }
 
 /*
@@ -298,13 +341,14 @@ live_replay(struct store *st, int64_t id, int64_t first, int64_t last,
 	struct game		  g;
 	char			(*san)[CHESS_SAN_MAX] = NULL;
 	size_t			  sancap = 0;
+	struct msgs		  none = { NULL, NULL, NULL };
 	int			  rc = -1;
 
 	memset(&g, 0, sizeof g);
 	if (row_get(st, id, &row, err) != 0)
 		return -1;
-	if (rebuild_live(st, &row, &g, &san, &sancap, NULL, err, out, first,
-	    last) != 0)
+	if (rebuild_live(st, &row, &g, &san, &sancap, none, NULL, err, out,
+	    first, last) != 0)
 		goto out;
 	if (kind == SERVICE_LIVE_START)
 		live_note_to(out, SERVICE_LIVE_START, &row, &g, -1, NULL,
@@ -347,12 +391,13 @@ cache_get(struct service *svc, const struct store_game *row,
     struct service_error *err)
 {
 	struct cached	*c = &svc->cache[(uint64_t)row->id % SERVICE_CACHE_SLOTS];
+	struct msgs	 m = { &c->msgs, &c->nmsgs, &c->msgcap };
 
 	if (c->id == row->id && memcmp(c->head, row->head, STORE_HASH_LEN) == 0)
 		return c;
 	c->id = 0;
-	if (rebuild(svc->wstore, row, &c->state, &c->san, &c->sancap, &c->nrec,
-	    err) != 0 ||
+	if (rebuild(svc->wstore, row, &c->state, &c->san, &c->sancap, m,
+	    &c->nrec, err) != 0 ||
 	    game_rules_read(svc, svc->wstore, row->id, &c->rules, err) != 0)
 		return NULL;
 	c->id = row->id;
@@ -376,6 +421,7 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
 {
 	const char	*stmt = a->statement != NULL ? a->statement : a->kind;
 	bool		 was_ongoing = strcmp(row->status, "ongoing") == 0;
+	struct msgs	 m = { &c->msgs, &c->nmsgs, &c->msgcap };
 
 	a->game_id = row->id;
 	a->seq = c->nrec + 1;
@@ -383,7 +429,8 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
 	memcpy(a->prev_hash, row->head, STORE_HASH_LEN);
 	sig_record_hash(row->head, (const uint8_t *)stmt, strlen(stmt),
 	    sigbytes, siglen, a->hash);
-	if (store_action_append(svc->wstore, a) != STORE_OK)
+	if (store_action_append(svc->wstore, a) != STORE_OK ||
+	    msgs_note(&m, row, a) != 0)
 		return -1;
 	row_update_state(row, &c->state, now, a->hash);
 	if (store_game_update(svc->wstore, row) != STORE_OK)
@@ -434,6 +481,15 @@ view_copy(struct service_game *dst, const struct service_game *src)
 	}
 	if (n > 0)
 		memcpy(dst->san, src->san, n * sizeof *dst->san);
+	if (src->nmsgs > 0) {
+		if ((dst->msgs = malloc(src->nmsgs * sizeof *dst->msgs)) ==
+		    NULL) {
+			service_game_free(dst);
+			return -1;
+		}
+		memcpy(dst->msgs, src->msgs, src->nmsgs * sizeof *dst->msgs);
+		dst->nmsgs = src->nmsgs;
+	}
 	return 0;
 }
 
@@ -523,7 +579,8 @@ int
 rebuild_read(struct service *svc, struct store *st, int64_t id, int64_t now,
     struct service_game *out, struct service_error *err)
 {
-	size_t	cap = 0;
+	size_t		 cap = 0, mcap = 0;
+	struct msgs	 m = { &out->msgs, &out->nmsgs, &mcap };
 
 	memset(out, 0, sizeof *out);
 	out->now = now;
@@ -533,7 +590,7 @@ rebuild_read(struct service *svc, struct store *st, int64_t id, int64_t now,
 		out->now = now;
 		return 0;
 	}
-	if (rebuild(st, &out->row, &out->state, &out->san, &cap, NULL,
+	if (rebuild(st, &out->row, &out->state, &out->san, &cap, m, NULL,
 	    err) != 0 ||
 	    game_rules_read(svc, st, id, &out->rules, err) != 0) {
 		service_game_free(out);

@@ -459,6 +459,7 @@ service_close(struct service *svc)
 		for (i = 0; i < SERVICE_CACHE_SLOTS; i++) {
 			game_free(&svc->cache[i].state);
 			free(svc->cache[i].san);
+			free(svc->cache[i].msgs);
 		}
 		free(svc->cache);
 	}

@@ -194,8 +194,21 @@ struct service_conditional {
 void service_conditional_free(struct service_conditional *);
 
 /*
- * A game as stored and rebuilt: its row, its state machine at `now`, and
- * the SAN of every move. Free with service_game_free().
+ * A message a player sent with an action: the "message:" line of the
+ * action's signed statement (doc/signatures.md), read from the record.
+ */
+struct service_message {
+	int64_t		 seq;		/* the record it came with */
+	int		 ply;		/* half-moves played before it */
+	int		 color;		/* the sender's: CHESS_WHITE/BLACK */
+	char		 kind[STORE_KIND_SIZE];	/* "move", "resign", ... */
+	char		 text[SIG_MESSAGE_MAX + 1];
+};
+
+/*
+ * A game as stored and rebuilt: its row, its state machine at `now`, the
+ * SAN of every move and the players' messages, in the record's order.
+ * Free with service_game_free().
  */
 /* What a game keeps beside its row and its state (where its draw rules
  * are): whether it is rated, and the leave a player may take in it a
@@ -210,6 +223,8 @@ struct service_game {
 	struct game		 state;
 	struct service_game_rules rules;
 	char			(*san)[CHESS_SAN_MAX];	/* state.chess.nply */
+	struct service_message	*msgs;		/* nmsgs of them, or NULL */
+	size_t			 nmsgs;
 	int64_t			 now;
 	/* After service_submit() of a conditional action: the submitter's
 	 * conditional (never in a view others read); else NULL. */
@@ -471,6 +486,13 @@ int service_game_list(struct service *, const struct store_game_filter *,
 int service_game_records(struct service *, int64_t id, service_record_cb,
     void *arg, struct service_error *);
 void service_game_free(struct service_game *);
+
+/* Write where a message stands: the number and SAN, in `lang`, of the
+ * move it came with ("3. Nf3", "3...Nf6"), or "" when its action played
+ * no move. */
+void service_message_move(const struct service_game *,
+    const struct service_message *, enum chess_lang, char *buf,
+    size_t size);
 
 /*
  * The admin's actions on a game (service/admin.c). Each is written as a

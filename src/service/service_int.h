@@ -293,6 +293,8 @@ struct cached {
 	struct game		 state;
 	char			(*san)[CHESS_SAN_MAX];
 	size_t			 sancap;
+	struct service_message	*msgs;		/* the players' messages */
+	size_t			 nmsgs, msgcap;
 };
 
 /* One game's rendered answer of one kind (service/render.c). */
@@ -495,7 +497,7 @@ int	notify_game(struct service *, struct store *,
 int	notify_game_reason(struct service *, struct store *,
 	    const struct store_game *, const struct game *,
 	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, const char *,
-	    int64_t);
+	    const char *, int64_t);
 int	notify_action(struct service *, const struct store_game *,
 	    const struct cached *, enum game_action_kind, bool, int, int64_t);
 

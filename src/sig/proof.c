@@ -177,7 +177,7 @@ cmd_rec(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	return 0;
 }
 
-/* Read [%ccst GAME PLY PLAYER ACTION [MESSAGE]] and build the statement. */
+/* Read [%ccst GAME PLY PLAYER ACTION] and build the statement. */
 static int
 cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
     size_t whysize)
@@ -187,9 +187,9 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	size_t		len;
 	enum sig_error	se;
 
-	if (n != 4 && n != 5)
+	if (n != 4)
 		return errbuf_set(why, whysize, "[%%ccst] takes 4 words (game, "
-		    "ply, player, action) and a message, not %zu", n);
+		    "ply, player, action), not %zu", n);
 	memset(&p->st, 0, sizeof p->st);
 	if (decimal(&a[0], SIG_GAME_MAX, &v) != 0 || v == 0)
 		return errbuf_set(why, whysize, "[%%ccst]: bad game number");
@@ -199,11 +199,6 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	p->st.ply = (uint32_t)v;
 	if (word(&a[2], p->st.player, sizeof p->st.player) != 0)
 		return errbuf_set(why, whysize, "[%%ccst]: bad player");
-	if (n == 5 && (pct_decode(&a[4], p->st.message,
-	    sizeof p->st.message, &len) != 0 || len == 0 ||
-	    memchr(p->st.message, '\0', len) != NULL))
-		return errbuf_set(why, whysize, "[%%ccst]: bad %%-encoding of "
-		    "the message");
 	if (pct_decode(&a[3], action, sizeof action, &len) != 0)
 		return errbuf_set(why, whysize, "[%%ccst]: bad %%-encoding of "
 		    "the action");
@@ -212,6 +207,35 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 		return errbuf_set(why, whysize, "[%%ccst]: %s",
 		    sig_strerror(se));
 	p->has_statement = true;
+	return 0;
+}
+
+/* Read [%ccmsg PIECE...]: the pieces joined and decoded (the statement
+ * is built again with it once the comment is read). */
+static int
+cmd_msg(struct sig_proof *p, const struct arg *a, size_t n, char *why,
+    size_t whysize)
+{
+	char	enc[3 * SIG_MESSAGE_MAX + 1];
+	size_t	i, len = 0;
+	struct arg whole;
+
+	if (n == 0)
+		return errbuf_set(why, whysize, "[%%ccmsg] without a message");
+	for (i = 0; i < n; i++) {
+		if (len + a[i].n >= sizeof enc)
+			return errbuf_set(why, whysize, "[%%ccmsg]: the "
+			    "message is too long");
+		memcpy(enc + len, a[i].p, a[i].n);
+		len += a[i].n;
+	}
+	whole.p = enc;
+	whole.n = len;
+	if (pct_decode(&whole, p->message, sizeof p->message, &len) != 0 ||
+	    len == 0 || memchr(p->message, '\0', len) != NULL)
+		return errbuf_set(why, whysize, "[%%ccmsg]: bad %%-encoding "
+		    "of the message");
+	p->has_message = true;
 	return 0;
 }
 
@@ -251,6 +275,9 @@ command(struct sig_proof *p, const char *name, size_t nl, const struct arg *a,
 	if (wire_line_is(name, nl, "ccst"))
 		return p->has_statement ? errbuf_set(why, whysize,
 		    "[%%ccst] twice") : cmd_st(p, a, n, why, whysize);
+	if (wire_line_is(name, nl, "ccmsg"))
+		return p->has_message ? errbuf_set(why, whysize,
+		    "[%%ccmsg] twice") : cmd_msg(p, a, n, why, whysize);
 	if (wire_line_is(name, nl, "ccsig"))
 		return p->siglen > 0 ? errbuf_set(why, whysize,
 		    "[%%ccsig] twice") : cmd_sig(p, a, n, why, whysize);
@@ -302,6 +329,7 @@ sig_proof_parse(const char *text, size_t len, struct sig_proof *p, char *why,
 	struct arg	 a[ARGS_MAX];
 	const char	*s = text, *e = text + len, *name;
 	size_t		 n, nl;
+	enum sig_error	 se;
 
 	memset(p, 0, sizeof *p);
 	while (s + 1 < e) {
@@ -335,6 +363,16 @@ sig_proof_parse(const char *text, size_t len, struct sig_proof *p, char *why,
 		s++;
 		if (command(p, name, nl, a, n, why, whysize) != 0)
 			return -1;
+	}
+	/* The message is the statement's: signed with it. */
+	if (p->has_message) {
+		if (!p->has_statement)
+			return errbuf_set(why, whysize, "[%%ccmsg] without "
+			    "[%%ccst]");
+		memcpy(p->st.message, p->message, sizeof p->st.message);
+		if (sig_statement_build(&p->st, &se) != 0)
+			return errbuf_set(why, whysize, "[%%ccmsg]: %s",
+			    sig_strerror(se));
 	}
 	return 0;
 }
@@ -409,8 +447,7 @@ put_pct(struct out *o, const char *s, size_t n)
 	}
 }
 
-/* Append the statement's action, %-encoded, and its message when it has
- * one. */
+/* Append the statement's action, %-encoded. */
 static void
 put_action(struct out *o, const struct sig_statement *st)
 {
@@ -429,9 +466,36 @@ put_action(struct out *o, const struct sig_statement *st)
 	}
 	put(o, " ");
 	put_pct(o, a, (size_t)(end - a));
-	if (st->message[0] != '\0') {
-		put(o, " ");
-		put_pct(o, st->message, strlen(st->message));
+}
+
+/* Append a message %-encoded, in pieces of at most SIG_PIECE characters
+ * (a %XX kept whole), as PGN tools wrap lines of 75 or 80. */
+static void
+put_message(struct out *o, const char *m)
+{
+	struct out	 one;
+	char		 enc[3 * SIG_MESSAGE_MAX + 1];
+	size_t		 i, k, len;
+
+	one.p = enc;
+	one.size = sizeof enc;
+	one.len = 0;
+	one.over = false;
+	enc[0] = '\0';
+	put_pct(&one, m, strlen(m));
+	if (one.over) {
+		o->over = true;
+		return;
+	}
+	len = one.len;
+	for (i = 0; i < len; i += k) {
+		k = len - i < SIG_PIECE ? len - i : SIG_PIECE;
+		/* Do not cut a %XX. */
+		if (i + k < len && enc[i + k - 1] == '%')
+			k -= 1;
+		else if (i + k < len && enc[i + k - 2] == '%')
+			k -= 2;
+		put(o, " %.*s", (int)k, enc + i);
 	}
 }
 
@@ -461,6 +525,11 @@ sig_proof_format(const struct sig_proof *p, char *buf, size_t size)
 		    p->st.player);
 		put_action(&o, &p->st);
 		put(&o, "]");
+		if (p->st.message[0] != '\0') {
+			put_cmd(&o, "ccmsg");
+			put_message(&o, p->st.message);
+			put(&o, "]");
+		}
 	}
 	if (p->siglen > 0) {
 		put_cmd(&o, "ccsig");

@@ -30,11 +30,14 @@
  *						the server), "none"; the
  *						signing key's fingerprint
  *						or "-"
- *	[%ccst GAME PLY PLAYER ACTION MESSAGE]	the statement's fields; the
+ *	[%ccst GAME PLY PLAYER ACTION]		the statement's fields; the
  *						action %-encoded (%20 for a
- *						space), and its message
- *						when it has one, %-encoded
- *						byte by byte (UTF-8 too)
+ *						space)
+ *	[%ccmsg PIECE PIECE ...]		the statement's message,
+ *						when it has one: %-encoded
+ *						byte by byte (UTF-8 too), in
+ *						pieces of at most 64
+ *						characters, joined on reading
  *	[%ccsig BASE64 BASE64 ...]		the signature bytes G of
  *						the chain (64 raw bytes, or
  *						the SSHSIG blob), in pieces
@@ -88,7 +91,10 @@ struct sig_proof {
 	char			fp[SIG_FINGERPRINT_SIZE];	/* or "-" */
 
 	bool			has_statement;
-	struct sig_statement	st;	/* built: canon is the signed bytes */
+	struct sig_statement	st;	/* built: canon is the signed bytes,
+					   with the message when it has one */
+	bool			has_message;	/* [%ccmsg] read */
+	char			message[SIG_MESSAGE_MAX + 1];
 
 	size_t			siglen;	/* 0: no signature */
 	uint8_t			sig[SIG_SSHSIG_MAX];
