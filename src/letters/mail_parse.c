@@ -1314,8 +1314,10 @@ mail_parse(const char *raw, size_t len, struct mail_message *m, char *err,
 		goto out;
 	}
 	if (m->found != MAIL_STATEMENT && mail_reply_token(c.body.data !=
-	    NULL ? c.body.data : "", c.body.len, m->token) == 0)
+	    NULL ? c.body.data : "", c.body.len, m->token) == 0) {
 		mail_reply_action(m->text, m->text_len, m->reply_action);
+		mail_reply_message(m->text, m->text_len, m->reply_message);
+	}
 	rc = 0;
 out:
 	if (rc != 0)

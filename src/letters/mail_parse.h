@@ -108,6 +108,8 @@ struct mail_message {
 	 */
 	char		 token[MAIL_TOKEN_SIZE];
 	char		 reply_action[MAIL_REPLY_ACTION_SIZE];
+	char		 reply_message[MAIL_REPLY_MESSAGE_SIZE];	/* the
+					   lines below the action, or "" */
 };
 
 /*

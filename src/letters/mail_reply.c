@@ -1,5 +1,5 @@
 /*
- * letters/mail_reply.c: a reply without a key read: its token and its action.
+ * letters/mail_reply.c: a reply without a key read: token, action, message.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -118,34 +118,91 @@ action_word(const char *s, const char *e)
 	return false;
 }
 
+/*
+ * Find the line of a reply's action as [*s, *e), trimmed; *p is the
+ * position after it. False when there is none.
+ */
+static bool
+action_line(const char *text, size_t len, const char **p, const char **s,
+    const char **e)
+{
+	const char	*end = text + len, *after;
+
+	*p = text;
+	while (next_line(p, end, s, e)) {
+		/* s-nail quotes with a tab: such lines are the mail quoted. */
+		if (*s < *e && **s == '\t')
+			continue;
+		while (*s < *e && blank(**s))
+			(*s)++;
+		while (*e > *s && blank((*e)[-1]))
+			(*e)--;
+		/* Blank lines, token lines, and the quote's attribution
+		 * ("alice <a@b.c> wrote:") are not the action. */
+		if (*s == *e || is_token_line(*s, *e, &after) || (*e)[-1] == ':')
+			continue;
+		return true;
+	}
+	return false;
+}
+
 /* Read a reply's action from its first line. */
 int
 mail_reply_action(const char *text, size_t len,
     char action[MAIL_REPLY_ACTION_SIZE])
 {
-	const char	*p = text, *end = text + len, *e, *s, *after;
+	const char	*p, *e, *s;
 	int		 n;
 
 	action[0] = '\0';
+	if (!action_line(text, len, &p, &s, &e))
+		return -1;
+	n = snprintf(action, MAIL_REPLY_ACTION_SIZE, "%s%.*s",
+	    action_word(s, e) ? "" : "move ", (int)(e - s), s);
+	if (n < 0 || n >= MAIL_REPLY_ACTION_SIZE) {
+		action[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the message of a reply: the lines below its action. */
+int
+mail_reply_message(const char *text, size_t len,
+    char message[MAIL_REPLY_MESSAGE_SIZE])
+{
+	const char	*p, *e, *s, *end = text + len, *after, *c;
+	size_t		 n = 0;
+	int		 rc = 0;
+
+	message[0] = '\0';
+	if (!action_line(text, len, &p, &s, &e))
+		return 0;
 	while (next_line(&p, end, &s, &e)) {
-		/* s-nail quotes with a tab: such lines are the mail quoted. */
 		if (s < e && *s == '\t')
-			continue;
+			break;
 		while (s < e && blank(*s))
 			s++;
 		while (e > s && blank(e[-1]))
 			e--;
-		/* Blank lines, token lines, and the quote's attribution
-		 * ("alice <a@b.c> wrote:") are not the action. */
-		if (s == e || is_token_line(s, e, &after) || e[-1] == ':')
+		if (s == e)
 			continue;
-		n = snprintf(action, MAIL_REPLY_ACTION_SIZE, "%s%.*s",
-		    action_word(s, e) ? "" : "move ", (int)(e - s), s);
-		if (n < 0 || n >= MAIL_REPLY_ACTION_SIZE) {
-			action[0] = '\0';
-			return -1;
+		if (is_token_line(s, e, &after) || e[-1] == ':')
+			break;
+		/* One line of text: lines joined by a space, blanks and
+		 * controls inside a line a space too. */
+		if (n > 0 && n + 1 < MAIL_REPLY_MESSAGE_SIZE)
+			message[n++] = ' ';
+		for (c = s; c < e; c++) {
+			if (n + 1 >= MAIL_REPLY_MESSAGE_SIZE) {
+				rc = -1;
+				break;
+			}
+			message[n++] = (unsigned char)*c < 0x20 ? ' ' : *c;
 		}
-		return 0;
+		if (rc != 0)
+			break;
 	}
-	return -1;
+	message[n] = '\0';
+	return rc;
 }

@@ -14,8 +14,8 @@
  * A player whose mail-token door is open answers a notice without a key:
  * the notice carries a line "corrchess-token: TOKEN", which the reply
  * keeps (quoted or not), and the reply's own text says the action on its
- * first line ("Nf3", "Cf3", "e4 offer-draw", "resign", ...). Pure: text
- * in, text out.
+ * first line ("Nf3", "Cf3", "e4 offer-draw", "resign", ...); the lines
+ * below it are a message to the opponent. Pure: text in, text out.
  */
 
 #ifndef CORRCHESS_MAIL_REPLY_H
@@ -29,6 +29,9 @@
 #define MAIL_TOKEN_SIZE		64
 /* An action line is at most this many bytes, with the NUL. */
 #define MAIL_REPLY_ACTION_SIZE	128
+/* A reply's message is read up to this many bytes, with the NUL (twice
+ * what a statement takes: a longer one is refused, not cut). */
+#define MAIL_REPLY_MESSAGE_SIZE	1001
 
 /*
  * Find the first token line in `len` bytes of a mail's text, quoted or
@@ -49,5 +52,15 @@ int mail_reply_token(const char *text, size_t len,
  */
 int mail_reply_action(const char *text, size_t len,
     char action[MAIL_REPLY_ACTION_SIZE]);
+
+/*
+ * The message of a reply: the lines of its own text below the action's,
+ * up to the first line quoted with a tab, a token line or a quote's
+ * attribution (ending with ':'), joined by one space, blank lines
+ * skipped, controls made spaces ("" when there is none). 0, or -1 when
+ * it is longer than the buffer (what fits is kept).
+ */
+int mail_reply_message(const char *text, size_t len,
+    char message[MAIL_REPLY_MESSAGE_SIZE]);
 
 #endif /* CORRCHESS_MAIL_REPLY_H */

@@ -269,6 +269,7 @@ mail_one(const struct mail_imap_message *msg, void *arg)
 		in->statement_len = 0;
 		in->token = mm->token;
 		in->reply_action = mm->reply_action;
+		in->reply_message = mm->reply_message;
 	}
 	if (++pc->n == MAILER_MAIL_BATCH && poll_flush(pc) != 0)
 		goto fail;

@@ -313,8 +313,8 @@ attested_allowed(struct service *svc, const struct job_statement *s,
  */
 static int
 attest_prepare(struct service *svc, int64_t game_id, const char *player,
-    uint32_t ply, const char *action, struct prepared *p,
-    struct service_error *err)
+    uint32_t ply, const char *action, const char *message,
+    struct prepared *p, struct service_error *err)
 {
 	struct store	*rs;
 	enum sig_error	 se;
@@ -323,11 +323,30 @@ attest_prepare(struct service *svc, int64_t game_id, const char *player,
 	if (!svc->has_server_key)
 		return service_fail(err, 500, "internal",
 		    "the server has no key to attest actions with");
+	if ((rs = pool_get(svc, err)) == NULL)
+		return -1;
+	rc = signers_get(svc, rs, player, &p->sp, err);
+	pool_put(svc, rs);
+	if (rc != 0)
+		return rc;
 	p->st.game = (uint64_t)game_id;
 	p->st.ply = ply;
 	snprintf(p->st.player, sizeof p->st.player, "%s", player);
 	if (sig_action_parse(action, strlen(action), &p->st.action,
-	    &se) != 0 || sig_statement_build(&p->st, &se) != 0)
+	    &se) != 0)
+		return service_fail(err, 400, "bad-statement", "%s",
+		    sig_strerror(se));
+	/* The message, checked as a signed statement's is. */
+	if (message != NULL && message[0] != '\0') {
+		se = sig_message_check(message);
+		if (se == SIG_OK && !SIG_ACT_TAKES_MESSAGE(p->st.action.kind))
+			se = SIG_EMESSAGE_ACTION;
+		if (se != SIG_OK)
+			return service_fail(err, 400, "bad-message", "%s",
+			    sig_strerror_lang(se, player_lang(&p->sp.p)));
+		snprintf(p->st.message, sizeof p->st.message, "%s", message);
+	}
+	if (sig_statement_build(&p->st, &se) != 0)
 		return service_fail(err, 400, "bad-statement", "%s",
 		    sig_strerror(se));
 	p->sg.form = SIG_FORM_RAW;
@@ -339,11 +358,7 @@ attest_prepare(struct service *svc, int64_t game_id, const char *player,
 	p->sg.text_len = strlen(p->sg.text);
 	memcpy(p->canon, p->st.canon, p->st.canon_len);
 	p->canon[p->st.canon_len] = '\0';
-	if ((rs = pool_get(svc, err)) == NULL)
-		return -1;
-	rc = signers_get(svc, rs, player, &p->sp, err);
-	pool_put(svc, rs);
-	return rc;
+	return 0;
 }
 
 /* Write, sign and submit the statement of an attested action. */
@@ -360,7 +375,7 @@ service_attest(struct service *svc, const struct service_attested *in,
 	if ((p = calloc(1, sizeof *p)) == NULL)
 		service_fail(err, 500, "internal", "out of memory");
 	else if (attest_prepare(svc, in->game_id, in->player, in->ply,
-	    in->action, p, err) != 0) {
+	    in->action, in->message, p, err) != 0) {
 		service_player_free(&p->sp);
 		free(p);
 		p = NULL;
@@ -437,9 +452,12 @@ mail_token_prepare(struct service *svc, const struct service_mail_in *m,
 		return 0;
 	}
 	if (attest_prepare(svc, t.game_id, pl.name, (uint32_t)t.ply,
-	    m->reply_action, p, err) != 0) {
+	    m->reply_action, m->reply_message, p, err) != 0) {
 		if (err->status >= 500)
 			return -1;
+		jm->s.st = &p->st;
+		if (strcmp(err->code, "bad-message") == 0)
+			return 0;
 		service_fail(err, 400, "bad-reply", fr ? "la première ligne "
 		    "de la réponse, « %.60s », n'est ni un coup ni une "
 		    "action : écrivez le coup seul sur la première ligne (par "
@@ -447,7 +465,6 @@ mail_token_prepare(struct service *svc, const struct service_mail_in *m,
 		    "reply, \"%.60s\", is not a move or an action: write the "
 		    "move alone on the first line (for example Nf3, or "
 		    "resign)", m->reply_action);
-		jm->s.st = &p->st;
 		return 0;
 	}
 	action_statement(&jm->s, p, "mail");

@@ -331,6 +331,7 @@ struct service_attested {
 	const char	*player;
 	uint32_t	 ply;		/* the ply the player acted at */
 	const char	*action;	/* an action value: "move e4", ... */
+	const char	*message;	/* to the opponent, or NULL/"" */
 	const char	*how;		/* the door: "xfcc", "mail-token" */
 	const char	*source;	/* "xfcc", "mail" */
 };
@@ -556,6 +557,7 @@ struct service_mail_in {
 	 * action on its first line (NULL, "" when none). */
 	const char	*token;
 	const char	*reply_action;
+	const char	*reply_message;	/* the lines below it, or NULL/"" */
 };
 
 enum service_mail_outcome {

@@ -229,6 +229,60 @@ game_moves(struct page *pg, const struct service_game *g)
 	page_raw(pg, "</section>\n");
 }
 
+/* The words of a message's action that played no move. */
+static const char *
+message_kind(const struct page *pg, const char *kind)
+{
+	if (strcmp(kind, "resign") == 0)
+		return page_tr(pg, "resigning", "en abandonnant");
+	if (strcmp(kind, "accept-draw") == 0)
+		return page_tr(pg, "accepting the draw", "en acceptant la nulle");
+	if (strcmp(kind, "decline-draw") == 0)
+		return page_tr(pg, "declining the draw", "en refusant la nulle");
+	if (strcmp(kind, "claim-draw") == 0)
+		return page_tr(pg, "claiming a draw", "en réclamant la nulle");
+	return kind;
+}
+
+/* Add the players' messages, each with the move it came with (in the
+ * reader's language); the text escaped. */
+static void
+game_messages(struct page *pg, const struct service_game *g)
+{
+	const struct service_message	*m;
+	struct chess_position		 pos = g->state.chess.start;
+	char				 san[CHESS_SAN_MAX];
+	size_t				 i, k = 0, n;
+
+	if (g->nmsgs == 0)
+		return;
+	page_raw(pg, "<section class=\"cc-notes\"><h2>%s</h2>\n<ul>",
+	    page_tr(pg, "Messages", "Messages"));
+	for (i = 0; i < g->nmsgs; i++) {
+		m = &g->msgs[i];
+		for (; k < (size_t)m->ply && k < g->state.chess.nply; k++)
+			chess_position_make(&pos, g->state.chess.moves[k]);
+		page_raw(pg, "<li><span class=\"cc-note-from\">");
+		page_text(pg, m->color == CHESS_WHITE ? g->row.white_name :
+		    g->row.black_name);
+		page_raw(pg, "</span> (");
+		if (strncmp(m->kind, "move", 4) == 0 && k == (size_t)m->ply &&
+		    k < g->state.chess.nply) {
+			n = k + (g->state.chess.start.side == CHESS_BLACK);
+			chess_move_san(&pos, g->state.chess.moves[k], pg->lang,
+			    san, sizeof san);
+			page_textf(pg, "%zu%s%s",
+			    (size_t)g->state.chess.start.fullmove + n / 2,
+			    n % 2 == 1 ? "… " : ". ", san);
+		} else
+			page_text(pg, message_kind(pg, m->kind));
+		page_raw(pg, ") <q class=\"cc-note\">");
+		page_text(pg, m->text);
+		page_raw(pg, "</q></li>");
+	}
+	page_raw(pg, "</ul>\n</section>\n");
+}
+
 /* Add the status: who is to move, a draw offer, or the result. */
 static void
 game_status(struct page *pg, const struct service_game *g)
@@ -307,11 +361,16 @@ game_play(struct page *pg, const struct service_game *g)
 	    "<form id=\"cc-move-form\"><label for=\"cc-move\">%s</label> "
 	    "<input id=\"cc-move\" name=\"move\" autocomplete=\"off\" "
 	    "spellcheck=\"false\" size=\"10\"> <button type=\"submit\">%s"
-	    "</button></form>\n<div id=\"cc-promotion\" hidden role=\"group\" "
-	    "aria-label=\"%s\"></div>\n<p class=\"cc-actions\">",
+	    "</button><br><label for=\"cc-note\">%s</label> <input "
+	    "id=\"cc-note\" name=\"message\" maxlength=\"500\" size=\"40\" "
+	    "autocomplete=\"off\"></form>\n<div id=\"cc-promotion\" hidden "
+	    "role=\"group\" aria-label=\"%s\"></div>\n<p class=\"cc-actions\">",
 	    page_tr(pg, "Play", "Jouer"),
 	    page_tr(pg, "Your move (any notation):",
 	    "Votre coup (toute notation) :"), page_tr(pg, "Play", "Jouer"),
+	    page_tr(pg, "Message to your opponent, signed with the move "
+	    "(optional):", "Message à votre adversaire, signé avec le coup "
+	    "(facultatif) :"),
 	    page_tr(pg, "Promote to", "Promouvoir en"));
 	page_raw(pg, "<button type=\"button\" data-action=\"offer-draw\">%s"
 	    "</button> ", page_tr(pg, "Move and offer a draw",
@@ -431,6 +490,7 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	game_clocks(&pg, &g);
 	game_play(&pg, &g);
 	game_moves(&pg, &g);
+	game_messages(&pg, &g);
 	page_raw(&pg, "<section class=\"cc-record\" id=\"cc-record\"><h2>%s"
 	    "</h2>\n<p><a href=\"/api/v1/games/%" PRId64 "/pgn\" "
 	    "download=\"game-%" PRId64 ".pgn\">%s</a> · <a href=\"/api/v1/"

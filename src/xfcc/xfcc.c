@@ -179,6 +179,52 @@ movetext(struct buf *b, const struct service_game *g)
 	}
 }
 
+/* The last message the player of `color` sent in the game, or "". */
+static const char *
+last_message(const struct service_game *g, int color)
+{
+	size_t	i;
+
+	for (i = g->nmsgs; i > 0; i--)
+		if (g->msgs[i - 1].color == color)
+			return g->msgs[i - 1].text;
+	return "";
+}
+
+/*
+ * Write myMessage as a statement's message line takes it: blanks and line
+ * breaks become one space, none at either end, cut at SIG_MESSAGE_MAX
+ * bytes between two characters (the protocol has no answer for a message
+ * too long, and a program cannot say why a move was refused).
+ */
+static void
+message_line(const char *in, char out[SIG_MESSAGE_MAX + 1])
+{
+	size_t	n = 0, k;
+
+	for (; *in != '\0'; in++) {
+		if ((unsigned char)*in <= 0x20) {
+			if (n > 0 && out[n - 1] != ' ' && n < SIG_MESSAGE_MAX)
+				out[n++] = ' ';
+			continue;
+		}
+		if (n == SIG_MESSAGE_MAX)
+			break;
+		out[n++] = *in;
+	}
+	/* Back to the start of a character cut in two, then no blank. */
+	if (*in != '\0' && n > 0) {
+		for (k = n; k > 0 && ((unsigned char)out[k - 1] & 0xc0) ==
+		    0x80; k--)
+			;
+		if (k > 0 && ((unsigned char)out[k - 1] & 0x80) != 0)
+			n = k - 1;
+	}
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+}
+
 /*
  * Append one <XfccGame> for the player with id `me`; elo[] are the
  * players' ratings (-1: none, and no field).
@@ -238,7 +284,7 @@ game_xml(struct buf *b, const struct service_game *g, int64_t me,
 		clock_fields(b, "Opponent", 365 * INT64_C(86400));
 	}
 	xml_field(b, "timeControl", tc);
-	xml_field(b, "message", "");
+	xml_field(b, "message", last_message(g, 1 - color));
 	xml_field(b, "variant", strcmp(r->variant, "chess960") == 0 ?
 	    "chess960" : "chess");
 	xml_field(b, "serverInfo", r->time_control);
@@ -337,6 +383,7 @@ result_of(const struct service_error *err)
 		{ "ambiguous-move", "MoveIsAmbigous" },	/* Xfcc's spelling */
 		{ "no-draw-offer", "NoDrawWasOffered" },
 		{ "late-move", "LostOnTime" },
+		{ "bad-message", "ServerError" },
 		{ "door-shut", "AuthenticationFailed" },
 		{ "signature-required", "AuthenticationFailed" },
 	};
@@ -410,6 +457,7 @@ make_a_move(struct service *svc, struct http_response *resp,
 	struct service_game	 g;
 	const char		*refused;
 	char			 action[SIG_ACTION_MAX + 1];
+	char			 message[SIG_MESSAGE_MAX + 1];
 	int			 color;
 
 	if (service_game_get(svc, call->game_id, &g, &err) != 0) {
@@ -429,6 +477,8 @@ make_a_move(struct service *svc, struct http_response *resp,
 		in.game_id = call->game_id;
 		in.player = p->name;
 		in.action = action;
+		message_line(call->message, message);
+		in.message = message;
 		in.how = "xfcc";
 		in.source = "xfcc";
 		respond_result(resp, service_attest(svc, &in, NULL, &err) ==

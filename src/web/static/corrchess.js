@@ -372,11 +372,13 @@ async function playPage(game, box) {
 		for (const b of box.querySelectorAll('button[data-action="offer-'
 		    + 'draw"], button[data-action="claim-draw"]')) b.hidden = true;
 
-	// Sign the statement of one action for the current ply and post it;
-	// returns the answer's status and JSON.
-	async function post(action) {
+	// Sign the statement of one action for the current ply, with a
+	// message to the opponent when `note` is given, and post it; returns
+	// the answer's status and JSON.
+	async function post(action, note) {
 		const statement = 'corrchess-v1\ngame: ' + id + '\nply: ' + g.ply
-		    + '\nplayer: ' + me.player + '\naction: ' + action + '\n';
+		    + '\nplayer: ' + me.player + '\naction: ' + action + '\n'
+		    + (note ? 'message: ' + note + '\n' : '');
 		const sig = await crypto.subtle.sign({ name: 'Ed25519' },
 		    me.key, enc.encode(statement));
 		const res = await fetch('/api/v1/games/' + id + '/actions', {
@@ -389,10 +391,17 @@ async function playPage(game, box) {
 		return [res.status, await res.json(), res.statusText];
 	}
 
-	// Sign and post one action; on success show the game after it.
-	async function act(action) {
+	// The message box's text as a statement's line takes it: one line,
+	// blanks made one space.
+	const noteBox = document.getElementById('cc-note');
+	const note = () => noteBox.value.replace(/\s+/g, ' ').trim();
+
+	// Sign and post one action (with the message box's text when
+	// `withNote`); on success show the game after it.
+	async function act(action, withNote) {
 		try {
-			const [status, j, text] = await post(action);
+			const [status, j, text] = await post(action,
+			    withNote ? note() : '');
 			if (status === 201) {
 				say(msg, tr('Accepted.', 'Accepté.'), true);
 				location.reload();
@@ -464,7 +473,7 @@ async function playPage(game, box) {
 			b.setAttribute('aria-label', names[p]);
 			b.dataset.promotion = p;
 			b.addEventListener('click', () => { clear(); act('move '
-			    + m.uci); });
+			    + m.uci, true); });
 			promo.append(b);
 		}
 		promo.hidden = false;
@@ -479,8 +488,11 @@ async function playPage(game, box) {
 		if (from !== null) {
 			const moves = byFrom.get(from).filter((m) =>
 			    m.uci.slice(2, 4) === sq);
-			if (moves.length === 1) { clear(); act('move ' + moves[0].uci);
-				return; }
+			if (moves.length === 1) {
+				clear();
+				act('move ' + moves[0].uci, true);
+				return;
+			}
 			if (moves.length > 1) { promote(moves); return; }
 		}
 		if (byFrom.has(sq)) choose(sq);
@@ -513,7 +525,7 @@ async function playPage(game, box) {
 	    (e) => {
 		e.preventDefault();
 		const text = input.value.trim();
-		if (text) act('move ' + text);
+		if (text) act('move ' + text, true);
 	});
 	const confirmText = {
 		'offer-draw': tr('Play this move and offer a draw?',
@@ -536,9 +548,11 @@ async function playPage(game, box) {
 				return;
 			}
 			if (!confirm(confirmText[a])) return;
-			if (a === 'offer-draw') act('move ' + text + ' offer-draw');
-			else if (a === 'claim-draw' && text) act('claim-draw ' + text);
-			else act(a);
+			if (a === 'offer-draw')
+				act('move ' + text + ' offer-draw', true);
+			else if (a === 'claim-draw' && text)
+				act('claim-draw ' + text, true);
+			else act(a, true);
 		});
 	}
 	const leave = document.getElementById('cc-leave-form');
