@@ -10,7 +10,8 @@
 # player who opened the Xfcc door: retrieve games, send moves, offer and
 # accept a draw, resign, a refused move, a wrong password. Scid exits 0 on
 # failures, so the test reads the daemon's state and Scid's files (the
-# Inbox PGN, xfccstate) and console lines. Then SOAP requests by curl: the
+# Inbox PGN, xfccstate) and console lines; a message sent with a move,
+# the opponent's shown in Scid's Inbox. Then SOAP requests by curl: the
 # faults, the limits of the XML parser, every MakeAMoveResult it maps.
 # Run by `make check`; prints "N passed, N failed".
 
@@ -174,9 +175,19 @@ scid_send 1 3 Nc6
 check "refused: a move number of the future" grep -q 'Invalid move' \
     "$tmp/scid"
 same "refused: nothing played" "$(moves 1)" "e4 e5 Nf3"
-scid_send 1 2 Nc6
+# A message with the move: Scid's comment, XML-escaped on the way; a
+# line break in it becomes a space.
+scid send corrchess 1 2 Nc6 "Merci <3 & à bientôt
+alice" false false false false
 check "send: Nc6" grep -q 'Processing successfull' "$tmp/scid"
-cc_move 1 Bb5
+req GET /api/v1/games/1
+same "message: bob's, attested with Nc6" "$(js "[(m['from'], m['move'], \
+    m['text']) for m in d['messages']]")" \
+    "[('bob', '2...Nc6', 'Merci <3 & à bientôt alice')]"
+cc_move -m "Bonne chance, bob !" 1 Bb5
+scid fetch
+check "message: alice's in bob's XfccGame, as Scid keeps it in the Inbox" \
+    grep -q '^{Bonne chance, bob !}$' "$inbox/corrchess-1.pgn"
 # Bob reads French, where R is the king; Scid sends English SAN, and
 # English it is read as: the rook.
 scid_send 1 3 Rb8

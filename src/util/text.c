@@ -52,6 +52,23 @@ utf8_next(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
+/* Tell whether bytes are valid UTF-8. */
+bool
+text_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i = 0, n;
+	uint32_t		 c;
+
+	while (i < len) {
+		n = p[i] < 0x80 ? 1 : p[i] < 0xe0 ? 2 : p[i] < 0xf0 ? 3 : 4;
+		if (n > len - i || utf8_next(p + i, &c) != n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
 /* Check a text for invalid UTF-8, controls and bidirectional controls. */
 enum text_fault
 text_check(const char *s)

@@ -22,6 +22,7 @@
 #define CORRCHESS_TEXT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Why a text is refused. */
 enum text_fault {
@@ -34,6 +35,9 @@ enum text_fault {
 
 /* Check a NUL-terminated text; TEXT_OK when it may be kept and shown. */
 enum text_fault	 text_check(const char *s);
+
+/* Tell whether `len` bytes (NUL not needed) are valid UTF-8. */
+bool		 text_utf8_valid(const char *s, size_t len);
 
 /* A sentence for a fault, for a person ("a control character"). */
 const char	*text_fault_name(enum text_fault);

@@ -23,6 +23,7 @@
 #include <libxml/tree.h>
 
 #include "util/errbuf.h"
+#include "util/text.h"
 #include "xfcc/soap.h"
 
 /* Parser options: nothing from the network, no entity substitution, no
@@ -233,8 +234,10 @@ xfcc_soap_parse(const char *body, size_t len, struct xfcc_call *call,
 		    "accepted");
 		goto out;
 	}
-	if ((doc = xmlReadMemory(body, (int)len, NULL, NULL,
-	    SOAP_OPTIONS)) == NULL) {
+	/* Scid 4.7 says charset="utf-8" but Tcl's http sends the text of
+	 * myMessage in ISO-8859-1: bytes that are not UTF-8 are read so. */
+	if ((doc = xmlReadMemory(body, (int)len, NULL, text_utf8_valid(body,
+	    len) ? NULL : "ISO-8859-1", SOAP_OPTIONS)) == NULL) {
 		errbuf_set(why, whysize, "the request is not well-formed XML");
 		goto out;
 	}
