@@ -11,7 +11,9 @@
 # carries a token, the reply is played as a move attested "mail-token";
 # replayed, from another address, after the ply moved on, expired, with a
 # token never given: refused and answered. An illegal move leaves the
-# token usable. corrchess verify lists the attested plies. Run by `make
+# token usable. The lines below the move are a message to the opponent,
+# quoted in the notice, in French for bob; one too long is refused.
+# corrchess verify lists the attested plies. Run by `make
 # check` (as root: the mail servers switch users); prints "N passed, N
 # failed".
 
@@ -46,10 +48,20 @@ admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 same "game 2 takes signed moves only" "$code" 201
 check "bob's two new-game notices" waitfor 20 has bob 2
 
-# move KEY PLAYER GAME MOVE: a signed move with the client.
+# move KEY PLAYER GAME MOVE [MESSAGE]: a signed move with the client,
+# with a message to the opponent when given.
 move() {
-	"$corrchess" move -s "$base" -k "$tmp/$1" -p "$2" "$3" "$4" \
-	    >"$tmp/cc.out" 2>&1 || bad "$2's $4 in game $3: $(cat "$tmp/cc.out")"
+	if [ $# -ge 5 ]; then
+		set -- "$1" "$2" "$3" "$4" -m "$5"
+	fi
+	"$corrchess" move -s "$base" -k "$tmp/$1" -p "$2" "${5:---}" \
+	    ${6:+"$6"} "$3" "$4" >"$tmp/cc.out" 2>&1 ||
+	    bad "$2's $4 in game $3: $(cat "$tmp/cc.out")"
+}
+
+# js EXPR: a Python expression on the last JSON answer, `d`, printed.
+js() {
+	python3 -c "import json; d = json.load(open('$tmp/out')); print($1)"
 }
 
 # latest N FILE: wait for bob's N-th mail; it goes to FILE, its text to
@@ -122,6 +134,14 @@ check "the record: Nf6 from mail, attested mail-token" grep -q \
     '"san":"Nf6","move":"Cf6",[^}]*"source":"mail",[^}]*"attested":"mail-token"' \
     "$tmp/out"
 check "alice hears of it" waitfor 20 has alice 3
+# The line below the move is a message, attested with it.
+req GET /api/v1/games/1
+same "the line below the move: bob's message with Nf6" \
+    "$(js "[(m['from'], m['move'], m['text']) for m in d['messages']]")" \
+    "[('bob', '1...Nf6', 'Merci !')]"
+fetch alice 3 "$tmp/a3"
+textpart "$tmp/a3" >"$tmp/a3.txt"
+check "alice's notice quotes it" says "$tmp/a3.txt" 'bob writes: "Merci !"'
 
 # --- Replayed: refused, answered -----------------------------------------
 
@@ -137,9 +157,14 @@ same "nothing played" "$(ply 1)" 2
 
 # --- From another address: refused, the player told ------------------------
 
-move alice alice 1 Nf3
+move alice alice 1 Nf3 "Bien joué, bob"
 k=$((k + 1))
 latest $k "$tmp/n3" || finish
+check "bob's notice, in French, quotes alice's message" says \
+    "$tmp/n3.txt" 'alice écrit : « Bien joué, bob »'
+check "and says a message may go below the move" says "$tmp/n3.txt" \
+    'Ce que vous écrivez sous le coup'
+
 t3=$(token "$tmp/n3.txt")
 check "a new notice, a new token" sh -c "[ -n '$t3' ] && [ '$t3' != '$t1' ]"
 printf 'Cc6\n\n> corrchess-token: %s\n' "$t3" >"$tmp/eve.body"
@@ -207,5 +232,29 @@ check "verify: the token's move signed by the server" grep -q \
 same "verify: the chain holds, the attested ply listed" \
     "$(tail -n 1 "$tmp/verify")" \
     "game 1: 5 records, the chain holds; 1 attested by the server at ply 1 (Nf6, mail-token)"
+
+# --- A message too long: refused in French, then a short one --------------
+
+move bob bob 1 a6
+move alice alice 1 Ba4
+k=$((k + 1))
+latest $k "$tmp/n5" || finish
+long=$(printf 'blabla %.0s' $(seq 1 80))
+k=$((k + 1))
+reply "$tmp/n5" "d6" "$long"
+latest $k "$tmp/r7" || finish
+check "a message of 560 bytes: refused, in French" says "$tmp/r7.txt" \
+    'le message est trop long : 500 octets au plus'
+same "nothing played" "$(ply 1)" 7
+reply "$tmp/n5" "d6" "" "On continue ?" "Bises"
+check "the token still plays, with a message of two lines" \
+    waitfor 20 ply_is 1 8
+req GET /api/v1/games/1
+same "its lines joined by a space" \
+    "$(js "d['messages'][-1]['from'] + ': ' + d['messages'][-1]['text']")" \
+    "bob: On continue ? Bises"
+"$corrchess" verify -s "$base" 1 >"$tmp/verify" 2>&1
+same "verify: the attested messages hold" "$(tail -n 1 "$tmp/verify")" \
+    "game 1: 8 records, the chain holds; 2 attested by the server at plies 1 (Nf6, mail-token), 7 (d6, mail-token)"
 
 finish

@@ -34,7 +34,7 @@ api_messages_json(const struct service_game *g)
 		m = &g->msgs[i];
 		service_message_move(g, m, CHESS_LANG_EN, move, sizeof move);
 		o = json_pack("{s:I,s:i,s:s,s:s,s:s,s:s?,s:s}",
-		    "record", (json_int_t)m->seq, "ply", m->ply,
+		    "record", (json_int_t)m->seq, "at_ply", m->ply,
 		    "from", sender(g, m->color),
 		    "color", m->color == CHESS_WHITE ? "white" : "black",
 		    "kind", m->kind, "move", move[0] != '\0' ? move : NULL,

@@ -459,7 +459,7 @@ cmd_game_messages(struct buf *b, const json_t *msgs, uint64_t last, bool fr)
 		move = cli_http_json_str(m, "move");
 		kind = cli_http_json_str(m, "kind");
 		text = cli_http_json_str(m, "text");
-		ply = json_integer_value(json_object_get(m, "ply"));
+		ply = json_integer_value(json_object_get(m, "at_ply"));
 		if (from == NULL || text == NULL || (last != 0 &&
 		    (uint64_t)ply + 1 < last))
 			continue;
