@@ -201,17 +201,20 @@ tests_test_board_svg_LDADD = $(WEB_LIBS) $(CMOCKA_LIBS)
 # without a key, by s-nail, with the notices' single-use tokens; streams.sh:
 # live event streams read with curl -N while moves are made; event_mail.sh:
 # an event's mails (start, withdrawals, end) through Dovecot and Postfix;
-# agent.sh: signing through the real ssh-agent (keys added with ssh-add).
+# agent.sh: signing through the real ssh-agent (keys added with ssh-add);
+# messages.sh: messages to the opponent signed with the actions, in every
+# view.
 TESTS += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/admin.sh tests/readme.sh \
 	tests/events.sh tests/conditional.sh tests/xfcc.sh tests/selfmanage.sh \
-	tests/mail_token.sh tests/streams.sh tests/event_mail.sh tests/agent.sh
+	tests/mail_token.sh tests/streams.sh tests/event_mail.sh tests/agent.sh \
+	tests/messages.sh
 EXTRA_DIST += tests/daemon-frame.sh tests/daemon.sh tests/openapi.sh \
 	tests/client.sh tests/mail.sh tests/mail_token.sh tests/maillib.sh \
 	tests/admin.sh tests/readme.sh \
 	tests/events.sh tests/event_page.py tests/conditional.sh tests/xfcc.sh \
 	tests/xfcc_scid.tcl tests/selfmanage.sh tests/streams.sh \
-	tests/event_mail.sh tests/agent.sh
+	tests/event_mail.sh tests/agent.sh tests/messages.sh
 
 # --- web: the pages and the SVG board ----------------------------------------
 # web.sh: the pages, their headers and assets, the board as SVG (xmllint),
