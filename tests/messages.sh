@@ -128,6 +128,9 @@ check "corrchess show: every message, with its move" grep -qx \
 req GET /api/v1/games/1 -H 'Accept: text/plain'
 check "text: the messages, a line each" grep -qx \
     '  bob (2...Nc6): Joli coup' "$tmp/out"
+req GET '/api/v1/games/1?lang=fr' -H 'Accept: text/plain'
+check "text in French: the moves in French letters" grep -qx \
+    '  bob (2...Cc6): Joli coup' "$tmp/out"
 
 # --- The web page: escaped, a box to write one ------------------------------
 
@@ -136,7 +139,7 @@ check "web: a <script> in a message is text" grep -qF \
     '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/out"
 check "web: and never markup" sh -c "! grep -q '<script>alert' '$tmp/out'"
 check "web: the message with its sender and move" grep -qF \
-    '<span class="cc-note-from">bob</span> (2… Nc6) <q class="cc-note">Joli coup</q>' \
+    '<span class="cc-note-from">bob</span> (2...Nc6) <q class="cc-note">Joli coup</q>' \
     "$tmp/out"
 check "web: the box for a message, signed with the move" grep -qF \
     'id="cc-note" name="message" maxlength="500"' "$tmp/out"

@@ -250,9 +250,8 @@ static void
 game_messages(struct page *pg, const struct service_game *g)
 {
 	const struct service_message	*m;
-	struct chess_position		 pos = g->state.chess.start;
-	char				 san[CHESS_SAN_MAX];
-	size_t				 i, k = 0, n;
+	char				 move[CHESS_SAN_MAX + 24];
+	size_t				 i;
 
 	if (g->nmsgs == 0)
 		return;
@@ -260,22 +259,13 @@ game_messages(struct page *pg, const struct service_game *g)
 	    page_tr(pg, "Messages", "Messages"));
 	for (i = 0; i < g->nmsgs; i++) {
 		m = &g->msgs[i];
-		for (; k < (size_t)m->ply && k < g->state.chess.nply; k++)
-			chess_position_make(&pos, g->state.chess.moves[k]);
+		service_message_move(g, m, pg->lang, move, sizeof move);
 		page_raw(pg, "<li><span class=\"cc-note-from\">");
 		page_text(pg, m->color == CHESS_WHITE ? g->row.white_name :
 		    g->row.black_name);
 		page_raw(pg, "</span> (");
-		if (strncmp(m->kind, "move", 4) == 0 && k == (size_t)m->ply &&
-		    k < g->state.chess.nply) {
-			n = k + (g->state.chess.start.side == CHESS_BLACK);
-			chess_move_san(&pos, g->state.chess.moves[k], pg->lang,
-			    san, sizeof san);
-			page_textf(pg, "%zu%s%s",
-			    (size_t)g->state.chess.start.fullmove + n / 2,
-			    n % 2 == 1 ? "… " : ". ", san);
-		} else
-			page_text(pg, message_kind(pg, m->kind));
+		page_text(pg, move[0] != '\0' ? move :
+		    message_kind(pg, m->kind));
 		page_raw(pg, ") <q class=\"cc-note\">");
 		page_text(pg, m->text);
 		page_raw(pg, "</q></li>");
