@@ -336,12 +336,14 @@ def at_ply(b, n):
                   'getElementById("cc-game").dataset.ply) === %d' % n)
 
 
-def move(b, base, game, frm, to, name):
-    """Click FROM then TO on the board of GAME; the page reloads at the
-    next ply."""
+def move(b, base, game, frm, to, name, note=None):
+    """Click FROM then TO on the board of GAME, with NOTE in the message
+    box when given; the page reloads at the next ply."""
     b.goto('%s/games/%d' % (base, game))
     before = ply(b)
     b.wait('!document.getElementById("cc-play").hidden')
+    if note is not None:
+        b.type('#cc-note', note)
     b.click('rect.cc-sq[data-square="%s"]' % frm)
     b.wait('document.querySelector(".cc-dot")')
     b.click('rect.cc-sq[data-square="%s"]' % to)
@@ -405,7 +407,18 @@ def enrol_play(state, log):
         check('not your turn: the game unchanged', ply(bob) == 0)
 
         # Game 1 to checkmate by clicks: 1. f3 e5 2. g4 Qh4#.
-        move(alice, base, 1, 'f2', 'f3', 'game 1: alice f2-f3 by clicks')
+        # With a message typed in the box, signed with the move; the
+        # opponent's page shows it as text, never as markup.
+        note = 'Bonne chance <b>bob</b> & <script>alert(1)</script>'
+        move(alice, base, 1, 'f2', 'f3', 'game 1: alice f2-f3 by clicks',
+             note)
+        bob.goto(base + '/games/1')
+        check('game 1: alice\'s message on bob\'s page, as text', bob.wait(
+            'document.querySelector(".cc-note") && document.querySelector('
+            '".cc-note").textContent === %s' % json.dumps(note)),
+            bob.eval('(document.querySelector(".cc-notes") || {}).innerHTML'))
+        check('game 1: no markup from the message', bob.eval(
+            '!document.querySelector(".cc-notes b, .cc-notes script")'))
         move(bob, base, 1, 'e7', 'e5', 'game 1: bob e7-e5 by clicks')
         move(alice, base, 1, 'g2', 'g4', 'game 1: alice g2-g4 by clicks')
         move(bob, base, 1, 'd8', 'h4', 'game 1: bob Qd8-h4 mate by clicks')

@@ -88,6 +88,9 @@ cond_notify(struct service *svc, const struct store_game *row,
 	n.cond_lines = lines;
 	n.cond_played = played;
 	n.cond_reason = reason;
+	/* The opponent's move that was answered may carry a message. */
+	if (ev == NOTICE_COND_PLAYED)
+		n.message = notify_message(c, !owner, 2);
 	return notify_game_to(svc, row, c, &n, owner, now);
 }
 

@@ -215,16 +215,22 @@ notify_game_reason(struct service *svc, struct store *st,
 	return rc;
 }
 
-/* The message `color` sent with the record just appended, or NULL. */
-static const char *
-action_message(const struct cached *c, int color)
+/* The message `color` sent with one of the last `records` records, or
+ * NULL. */
+const char *
+notify_message(const struct cached *c, int color, int64_t records)
 {
 	const struct service_message	*m;
+	size_t				 i;
 
-	if (c->nmsgs == 0)
-		return NULL;
-	m = &c->msgs[c->nmsgs - 1];
-	return m->seq == c->nrec && m->color == color ? m->text : NULL;
+	for (i = c->nmsgs; i > 0; i--) {
+		m = &c->msgs[i - 1];
+		if (m->seq <= c->nrec - records)
+			break;
+		if (m->color == color)
+			return m->text;
+	}
+	return NULL;
 }
 
 /* Queue the notices an accepted action causes. */
@@ -235,7 +241,7 @@ notify_action(struct service *svc, const struct store_game *row,
 {
 	const struct game	*g = &c->state;
 	struct store		*st = svc->wstore;
-	const char		*msg = action_message(c, color);
+	const char		*msg = notify_message(c, color, 1);
 	enum notice_kind	 nk;
 	int			 to = -1;
 

@@ -498,6 +498,7 @@ int	notify_game_reason(struct service *, struct store *,
 	    const struct store_game *, const struct game *,
 	    char (*)[CHESS_SAN_MAX], enum notice_kind, int, int, const char *,
 	    const char *, int64_t);
+const char *notify_message(const struct cached *, int, int64_t);
 int	notify_action(struct service *, const struct store_game *,
 	    const struct cached *, enum game_action_kind, bool, int, int64_t);
 

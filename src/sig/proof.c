@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "sig/wire.h"
 #include "util/errbuf.h"
@@ -210,27 +211,40 @@ cmd_st(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	return 0;
 }
 
+/* Join a command's words, the pieces of one value, into buf (`size`
+ * bytes, no NUL); their length, or -1 when they do not fit. */
+static ssize_t
+pieces_join(const struct arg *a, size_t n, char *buf, size_t size)
+{
+	size_t	i, len = 0;
+
+	for (i = 0; i < n; i++) {
+		if (len + a[i].n >= size)
+			return -1;
+		memcpy(buf + len, a[i].p, a[i].n);
+		len += a[i].n;
+	}
+	return (ssize_t)len;
+}
+
 /* Read [%ccmsg PIECE...]: the pieces joined and decoded (the statement
  * is built again with it once the comment is read). */
 static int
 cmd_msg(struct sig_proof *p, const struct arg *a, size_t n, char *why,
     size_t whysize)
 {
-	char	enc[3 * SIG_MESSAGE_MAX + 1];
-	size_t	i, len = 0;
-	struct arg whole;
+	char		enc[3 * SIG_MESSAGE_MAX + 1];
+	struct arg	whole;
+	ssize_t		got;
+	size_t		len;
 
 	if (n == 0)
 		return errbuf_set(why, whysize, "[%%ccmsg] without a message");
-	for (i = 0; i < n; i++) {
-		if (len + a[i].n >= sizeof enc)
-			return errbuf_set(why, whysize, "[%%ccmsg]: the "
-			    "message is too long");
-		memcpy(enc + len, a[i].p, a[i].n);
-		len += a[i].n;
-	}
+	if ((got = pieces_join(a, n, enc, sizeof enc)) < 0)
+		return errbuf_set(why, whysize, "[%%ccmsg]: the message is "
+		    "too long");
 	whole.p = enc;
-	whole.n = len;
+	whole.n = (size_t)got;
 	if (pct_decode(&whole, p->message, sizeof p->message, &len) != 0 ||
 	    len == 0 || memchr(p->message, '\0', len) != NULL)
 		return errbuf_set(why, whysize, "[%%ccmsg]: bad %%-encoding "
@@ -245,18 +259,14 @@ cmd_sig(struct sig_proof *p, const struct arg *a, size_t n, char *why,
     size_t whysize)
 {
 	char	b64[SIG_B64_MAX];
-	size_t	i, len = 0;
+	ssize_t	len;
 
 	if (n == 0)
 		return errbuf_set(why, whysize, "[%%ccsig] without a signature");
-	for (i = 0; i < n; i++) {
-		if (len + a[i].n >= sizeof b64)
-			return errbuf_set(why, whysize, "[%%ccsig]: the "
-			    "signature is too long");
-		memcpy(b64 + len, a[i].p, a[i].n);
-		len += a[i].n;
-	}
-	if (wire_b64_decode_padded(b64, len, p->sig, sizeof p->sig,
+	if ((len = pieces_join(a, n, b64, sizeof b64)) < 0)
+		return errbuf_set(why, whysize, "[%%ccsig]: the signature is "
+		    "too long");
+	if (wire_b64_decode_padded(b64, (size_t)len, p->sig, sizeof p->sig,
 	    &p->siglen) != 0 || p->siglen == 0)
 		return errbuf_set(why, whysize, "[%%ccsig]: invalid base64");
 	return 0;

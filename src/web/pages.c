@@ -352,15 +352,19 @@ game_play(struct page *pg, const struct service_game *g)
 	    "<input id=\"cc-move\" name=\"move\" autocomplete=\"off\" "
 	    "spellcheck=\"false\" size=\"10\"> <button type=\"submit\">%s"
 	    "</button><br><label for=\"cc-note\">%s</label> <input "
-	    "id=\"cc-note\" name=\"message\" maxlength=\"500\" size=\"40\" "
-	    "autocomplete=\"off\"></form>\n<div id=\"cc-promotion\" hidden "
-	    "role=\"group\" aria-label=\"%s\"></div>\n<p class=\"cc-actions\">",
+	    "id=\"cc-note\" name=\"message\" maxlength=\"500\" size=\"30\" "
+	    "autocomplete=\"off\" title=\"%s\"></form>\n<div "
+	    "id=\"cc-promotion\" hidden role=\"group\" aria-label=\"%s\">"
+	    "</div>\n<p class=\"cc-actions\">",
 	    page_tr(pg, "Play", "Jouer"),
 	    page_tr(pg, "Your move (any notation):",
 	    "Votre coup (toute notation) :"), page_tr(pg, "Play", "Jouer"),
-	    page_tr(pg, "Message to your opponent, signed with the move "
-	    "(optional):", "Message à votre adversaire, signé avec le coup "
-	    "(facultatif) :"),
+	    page_tr(pg, "Message to your opponent (optional):",
+	    "Message à votre adversaire (facultatif) :"),
+	    page_tr(pg, "Signed with your action: a move, a draw offer or "
+	    "answer, a claim, resigning", "Signé avec votre action : un coup, "
+	    "une proposition de nulle ou sa réponse, une réclamation, "
+	    "l'abandon"),
 	    page_tr(pg, "Promote to", "Promouvoir en"));
 	page_raw(pg, "<button type=\"button\" data-action=\"offer-draw\">%s"
 	    "</button> ", page_tr(pg, "Move and offer a draw",
