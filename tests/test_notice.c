@@ -352,6 +352,42 @@ test_admin_reason(void **state)
 	}
 }
 
+/* The actor's message, in the reader's language, below the opening line;
+ * the statement's sixth line said; none when there is no message. */
+static void
+test_message(void **state)
+{
+	struct readback		rb;
+	struct notice		n;
+	struct notice_mail	m;
+	int			fr;
+
+	(void)state;
+	for (fr = 0; fr < 2; fr++) {
+		n = fixture(NOTICE_MOVED, fr ? CHESS_LANG_FR : CHESS_LANG_EN);
+		n.message = "Bonne partie ! <3 & \xc3\xa0 bient\xc3\xb4t";
+		m = compose(&n);
+		readback(&m, &rb);
+		prose_has(&rb, fr ? "bob \xc3\xa9\x63rit : \xc2\xab Bonne "
+		    "partie ! <3 & \xc3\xa0 bient\xc3\xb4t \xc2\xbb" :
+		    "bob writes: \"Bonne partie ! <3 & \xc3\xa0 "
+		    "bient\xc3\xb4t\"");
+		prose_has(&rb, fr ? "Un court message \xc3\xa0 votre "
+		    "adversaire peut suivre sur une sixi\xc3\xa8me ligne" :
+		    "A short message to your opponent may follow on a sixth "
+		    "line");
+		readback_free(&rb);
+		notice_mail_free(&m);
+		n.message = NULL;
+		m = compose(&n);
+		readback(&m, &rb);
+		assert_null(strstr(rb.text, fr ? "\xc3\xa9\x63rit :" :
+		    "writes:"));
+		readback_free(&rb);
+		notice_mail_free(&m);
+	}
+}
+
 /* Each kind in each language: headers, thread, text, attachment. */
 static void
 test_kinds(void **state)
@@ -1257,6 +1293,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_admin_reason),
+		cmocka_unit_test(test_message),
 		cmocka_unit_test(test_refused_reasons),
 		cmocka_unit_test(test_encoding),
 		cmocka_unit_test(test_conditional),
