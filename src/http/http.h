@@ -209,6 +209,14 @@ void	http_respond_json(struct http_response *resp, unsigned status,
 void	http_respond_data(struct http_response *resp, unsigned status,
 	    const char *content_type, const void *data, size_t len);
 /*
+ * Answer with bytes that are not copied: they must stay valid until the
+ * response calls release(data), once, when libmicrohttpd has sent them
+ * (or at once, when the answer is replaced or not queued).
+ */
+void	http_respond_shared(struct http_response *resp, unsigned status,
+	    const char *content_type, const char *data, size_t len,
+	    void (*release)(void *));
+/*
  * Answer with the first `size` bytes of an open file (sent from its offset
  * 0 as the client reads them, not copied); the response owns fd and
  * closes it.

@@ -127,6 +127,8 @@ struct http_response {
 	unsigned		 status;
 	char			*content_type;
 	char			*data;
+	const char		*shared;	/* or a body not ours: */
+	void			(*release)(void *);	/* given it */
 	size_t			 len;
 	int			 has_fd;	/* the body is a file: */
 	int			 fd;		/* owned until queued */

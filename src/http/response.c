@@ -40,6 +40,9 @@ http_response_clear(struct http_response *resp)
 	resp->stream = NULL;
 	free(resp->content_type);
 	free(resp->data);
+	if (resp->shared != NULL)
+		resp->release((void *)resp->shared);
+	resp->shared = NULL;
 	if (resp->has_fd)
 		close(resp->fd);
 	resp->has_fd = 0;
@@ -94,6 +97,22 @@ http_respond_data(struct http_response *resp, unsigned status,
 		memcpy(resp->data, data, len);
 	resp->data[len] = '\0';
 	resp->len = len;
+}
+
+/* Answer with bytes that are not copied; release(data) gives them back. */
+void
+http_respond_shared(struct http_response *resp, unsigned status,
+    const char *content_type, const char *data, size_t len,
+    void (*release)(void *))
+{
+	http_response_empty(resp, status);
+	resp->shared = data;
+	resp->release = release;
+	resp->len = len;
+	if ((resp->content_type = strdup(content_type)) == NULL) {
+		log_warnx("http: out of memory building a response");
+		http_response_clear(resp);
+	}
 }
 
 /* Answer with text/plain. */
@@ -260,14 +279,21 @@ http_response_etag(struct http_request *req, struct http_response *resp)
 {
 	char	tag[HTTP_ETAG_SIZE];
 
-	if (resp->status != 200 || resp->data == NULL)
+	const char	*body = resp->data != NULL ? resp->data : resp->shared;
+
+	if (resp->status != 200 || body == NULL)
 		return;
-	http_etag_of((const unsigned char *)resp->data, resp->len, tag);
+	http_etag_of((const unsigned char *)body, resp->len, tag);
 	if (http_etag_matches(http_request_header(req, "If-None-Match"),
 	    tag)) {
 		resp->status = 304;
 		resp->len = 0;
-		resp->data[0] = '\0';
+		if (resp->data != NULL)
+			resp->data[0] = '\0';
+		else {
+			resp->release((void *)resp->shared);
+			resp->shared = NULL;
+		}
 	}
 	http_response_header(resp, "ETag", tag);
 	http_response_header(resp, "Cache-Control", "no-cache");

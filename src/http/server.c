@@ -77,8 +77,8 @@ http_queue(struct http_server *srv, struct http_request *req,
 	size_t			 i, idx;
 	double			 ms;
 
-	if (!resp->set || (resp->data == NULL && !resp->has_fd &&
-	    resp->stream == NULL && resp->status < 500)) {
+	if (!resp->set || (resp->data == NULL && resp->shared == NULL &&
+	    !resp->has_fd && resp->stream == NULL && resp->status < 500)) {
 		if (resp->set)
 			log_warnx("http: %s %s: response lost (out of "
 			    "memory)", req->method, req->path);
@@ -99,6 +99,12 @@ http_queue(struct http_server *srv, struct http_request *req,
 		mr = MHD_create_response_from_fd64(resp->fd_size, resp->fd);
 		if (mr != NULL)
 			resp->has_fd = 0;	/* MHD closes it */
+	} else if (resp->shared != NULL) {
+		/* MHD gives the bytes back with release(data) when done. */
+		mr = MHD_create_response_from_buffer_with_free_callback(
+		    resp->len, (void *)resp->shared, resp->release);
+		if (mr != NULL)
+			resp->shared = NULL;
 	} else if (resp->data != NULL) {
 		mr = MHD_create_response_from_buffer(resp->len, resp->data,
 		    MHD_RESPMEM_MUST_FREE);

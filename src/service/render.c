@@ -19,15 +19,29 @@
  * the row and the second are the same, instead of copying the cached
  * view and rendering it again. A row read by another instance after a
  * change is a different row: the bytes are never served for it.
+ *
+ * The bytes are counted references (struct service_bytes): the slot holds
+ * one, and service_render_share() gives a reader another, so a web page is
+ * handed to libmicrohttpd as it is kept, without a copy, and outlives its
+ * slot when a change or another game drops it meanwhile.
  */
 
 #include "config.h"
 
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "service/service.h"
 #include "service/service_int.h"
+
+/* Kept bytes and the references on them. */
+struct service_bytes {
+	atomic_size_t	refs;
+	size_t		len;
+	char		data[];
+};
 
 /* The slot of a game's rendering of a kind. */
 static struct render_slot *
@@ -37,10 +51,27 @@ render_slot(struct service *svc, int64_t id, enum service_render kind)
 	    (uint64_t)kind) % SERVICE_RENDER_SLOTS];
 }
 
-/* Look a game's rendered answer up. */
-int
-service_render_get(struct service *svc, int64_t id, enum service_render kind,
-    struct store_game *rowp, char **bytes, size_t *len,
+/* Drop one reference on kept bytes, freeing them with the last. */
+static void
+bytes_unref(struct service_bytes *b)
+{
+	if (b != NULL && atomic_fetch_sub(&b->refs, 1) == 1)
+		free(b);
+}
+
+/* Give back a reader's reference, from its data pointer. */
+void
+service_bytes_release(void *data)
+{
+	if (data != NULL)
+		bytes_unref((struct service_bytes *)(void *)((char *)data -
+		    offsetof(struct service_bytes, data)));
+}
+
+/* Read a game's row and take a reference on its kept bytes of a kind. */
+static int
+render_take(struct service *svc, int64_t id, enum service_render kind,
+    struct store_game *rowp, struct service_bytes **bytes,
     struct service_error *err)
 {
 	struct store_game	 row;
@@ -50,7 +81,6 @@ service_render_get(struct service *svc, int64_t id, enum service_render kind,
 	int			 rc;
 
 	*bytes = NULL;
-	*len = 0;
 	if ((st = pool_get(svc, err)) == NULL)
 		return -1;
 	memset(&row, 0, sizeof row);
@@ -61,14 +91,52 @@ service_render_get(struct service *svc, int64_t id, enum service_render kind,
 	s = render_slot(svc, id, kind);
 	pthread_mutex_lock(&svc->render_lock);
 	if (s->bytes != NULL && s->kind == kind && s->now == now &&
-	    memcmp(&s->row, &row, sizeof row) == 0 &&
-	    (*bytes = malloc(s->len)) != NULL) {
-		memcpy(*bytes, s->bytes, s->len);
-		*len = s->len;
+	    memcmp(&s->row, &row, sizeof row) == 0) {
+		atomic_fetch_add(&s->bytes->refs, 1);
+		*bytes = s->bytes;
 	}
 	pthread_mutex_unlock(&svc->render_lock);
 	*rowp = row;
 	return *bytes != NULL;
+}
+
+/* Look a game's rendered answer up: a copy. */
+int
+service_render_get(struct service *svc, int64_t id, enum service_render kind,
+    struct store_game *rowp, char **bytes, size_t *len,
+    struct service_error *err)
+{
+	struct service_bytes	*b;
+	int			 rc;
+
+	*bytes = NULL;
+	*len = 0;
+	if ((rc = render_take(svc, id, kind, rowp, &b, err)) != 1)
+		return rc;
+	if ((*bytes = malloc(b->len)) != NULL) {
+		memcpy(*bytes, b->data, b->len);
+		*len = b->len;
+	}
+	bytes_unref(b);
+	return *bytes != NULL;
+}
+
+/* Look a game's rendered answer up: a reference. */
+int
+service_render_share(struct service *svc, int64_t id,
+    enum service_render kind, struct store_game *rowp, const char **data,
+    size_t *len, struct service_error *err)
+{
+	struct service_bytes	*b;
+	int			 rc;
+
+	*data = NULL;
+	*len = 0;
+	if ((rc = render_take(svc, id, kind, rowp, &b, err)) != 1)
+		return rc;
+	*data = b->data;
+	*len = b->len;
+	return 1;
 }
 
 /* Keep the bytes rendered from g. */
@@ -77,37 +145,43 @@ service_render_put(struct service *svc, const struct service_game *g,
     enum service_render kind, const char *bytes, size_t len)
 {
 	struct render_slot	*s = render_slot(svc, g->row.id, kind);
-	char			*copy;
+	struct service_bytes	*b, *old;
 
-	if ((copy = malloc(len)) == NULL)
+	if ((b = malloc(sizeof *b + len)) == NULL)
 		return;
-	memcpy(copy, bytes, len);
+	atomic_init(&b->refs, 1);
+	b->len = len;
+	memcpy(b->data, bytes, len);
 	pthread_mutex_lock(&svc->render_lock);
-	free(s->bytes);
-	s->bytes = copy;
-	s->len = len;
+	old = s->bytes;
+	s->bytes = b;
 	s->kind = kind;
 	s->now = g->now;
 	s->row = g->row;
 	pthread_mutex_unlock(&svc->render_lock);
+	bytes_unref(old);
 }
 
 /* Drop a game's kept bytes of every kind. */
 void
 render_forget(struct service *svc, int64_t id)
 {
+	struct service_bytes	*old[SERVICE_RENDER_KINDS];
 	struct render_slot	*s;
 	int			 k;
 
 	pthread_mutex_lock(&svc->render_lock);
 	for (k = 0; k < SERVICE_RENDER_KINDS; k++) {
 		s = render_slot(svc, id, (enum service_render)k);
+		old[k] = NULL;
 		if (s->row.id == id) {
-			free(s->bytes);
+			old[k] = s->bytes;
 			s->bytes = NULL;
 		}
 	}
 	pthread_mutex_unlock(&svc->render_lock);
+	for (k = 0; k < SERVICE_RENDER_KINDS; k++)
+		bytes_unref(old[k]);
 }
 
 /* Free the kept bytes. */
@@ -119,7 +193,7 @@ render_free(struct service *svc)
 	if (svc->renders == NULL)
 		return;
 	for (i = 0; i < SERVICE_RENDER_SLOTS; i++)
-		free(svc->renders[i].bytes);
+		bytes_unref(svc->renders[i].bytes);
 	free(svc->renders);
 	svc->renders = NULL;
 }

@@ -256,6 +256,17 @@ enum service_render {
 int service_render_get(struct service *, int64_t id, enum service_render,
     struct store_game *row, char **bytes, size_t *len,
     struct service_error *);
+/*
+ * The same, without a copy: 1 with *data pointing at the kept bytes and a
+ * reference taken on them; the bytes stay valid, even after the game
+ * changes and they are dropped, until service_bytes_release(*data).
+ */
+int service_render_share(struct service *, int64_t id, enum service_render,
+    struct store_game *row, const char **data, size_t *len,
+    struct service_error *);
+/* Give back a reference service_render_share() took (NULL: nothing). Its
+ * argument is the data pointer, so it serves as a free callback. */
+void service_bytes_release(void *data);
 /* Keep bytes rendered from `g` as service_game_get() filled it. */
 void service_render_put(struct service *, const struct service_game *g,
     enum service_render, const char *bytes, size_t len);

@@ -302,8 +302,7 @@ struct render_slot {
 	struct store_game	 row;		/* the row it was made from */
 	int64_t			 now;		/* the second it was made for */
 	enum service_render	 kind;
-	char			*bytes;		/* NULL: empty */
-	size_t			 len;
+	struct service_bytes	*bytes;		/* NULL: empty; one reference */
 };
 
 struct service {

@@ -153,6 +153,15 @@ page_close(struct page *pg)
 	pg->closed = true;
 }
 
+/* Add a page's headers to its answer. */
+static void
+page_answer_headers(struct http_response *resp)
+{
+	page_headers(resp);
+	http_response_header(resp, "Vary", "Accept-Language");
+	http_response_header(resp, "Cache-Control", "no-cache");
+}
+
 /* Answer with a page's bytes. */
 void
 page_respond_bytes(struct http_response *resp, unsigned status,
@@ -160,9 +169,17 @@ page_respond_bytes(struct http_response *resp, unsigned status,
 {
 	http_respond_data(resp, status, "text/html; charset=utf-8", html,
 	    len);
-	page_headers(resp);
-	http_response_header(resp, "Vary", "Accept-Language");
-	http_response_header(resp, "Cache-Control", "no-cache");
+	page_answer_headers(resp);
+}
+
+/* Answer with a page's bytes, not copied. */
+void
+page_respond_shared(struct http_response *resp, unsigned status,
+    const char *html, size_t len, void (*release)(void *))
+{
+	http_respond_shared(resp, status, "text/html; charset=utf-8", html,
+	    len, release);
+	page_answer_headers(resp);
 }
 
 /* Close the page and answer. */

@@ -82,6 +82,9 @@ void page_close(struct page *);
 /* Answer with a whole page's bytes (copied) and the headers above. */
 void page_respond_bytes(struct http_response *, unsigned status,
     const char *html, size_t len);
+/* The same, not copied: see http_respond_shared(). */
+void page_respond_shared(struct http_response *, unsigned status,
+    const char *html, size_t len, void (*release)(void *));
 
 /* Add the security headers of every web answer (pages and assets). */
 void page_headers(struct http_response *);

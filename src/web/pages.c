@@ -403,7 +403,7 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	enum chess_lang		 lang = page_request_lang(req);
 	const char		*flip = http_request_query(req, "flip");
 	char			*svg, words[BOARD_WORDS_MAX], title[160];
-	char			*kept;
+	const char		*kept;
 	size_t			 len;
 	struct store_game	 row;
 	enum service_render	 kind;
@@ -413,21 +413,23 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	/*
 	 * The page is a function of the game's row, the second, the
 	 * language and the board's side: kept as bytes, it is served again
-	 * while those hold (service/render.c), without replaying the game.
+	 * while those hold (service/render.c), without replaying the game
+	 * and without copying the bytes.
 	 */
 	memset(&o, 0, sizeof o);
 	o.flip = flip != NULL && strcmp(flip, "1") == 0;
 	kind = lang == CHESS_LANG_FR ? (o.flip ? SERVICE_RENDER_PAGE_FR_FLIP :
 	    SERVICE_RENDER_PAGE_FR) : (o.flip ? SERVICE_RENDER_PAGE_EN_FLIP :
 	    SERVICE_RENDER_PAGE_EN);
-	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
+	if ((rc = service_render_share(user, id, kind, &row, &kept, &len,
 	    &err)) < 0) {
 		page_service_error(resp, lang, &err);
 		return;
 	}
 	if (rc == 1) {
-		page_respond_bytes(resp, 200, kept, len);
-		free(kept);
+		/* Sent as kept: libmicrohttpd gives the reference back. */
+		page_respond_shared(resp, 200, kept, len,
+		    service_bytes_release);
 		return;
 	}
 	if (service_game_get(user, id, &g, &err) != 0) {
