@@ -505,6 +505,66 @@ test_key_one_player(void **state)
 }
 
 /*
+ * A page's kept bytes shared with a reader: served while the row and the
+ * second hold, refused after a move or a second later, and still valid in
+ * the reader's hands after they are dropped or replaced.
+ */
+static void
+test_render_shared(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_game	 g;
+	struct service_error	 err;
+	struct store_game	 row;
+	const char		*a, *b;
+	size_t			 alen, blen;
+	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+
+	assert_int_equal(service_render_share(fx->svc, id,
+	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), 0);
+	assert_null(a);
+	game_read(fx, id, &g);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN, "page one", 8);
+	service_game_free(&g);
+	assert_int_equal(service_render_share(fx->svc, id,
+	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), 1);
+	assert_int_equal(row.id, id);
+	assert_int_equal(alen, 8);
+	assert_memory_equal(a, "page one", 8);
+	/* Another kind is not this one. */
+	assert_int_equal(service_render_share(fx->svc, id,
+	    SERVICE_RENDER_PAGE_FR, &row, &b, &blen, &err), 0);
+
+	/* A move: the row differs, the kept bytes are not served. */
+	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
+	assert_int_equal(service_render_share(fx->svc, id,
+	    SERVICE_RENDER_PAGE_EN, &row, &b, &blen, &err), 0);
+	game_read(fx, id, &g);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN, "page two!", 9);
+	service_game_free(&g);
+	/* The first reader's bytes outlive their replacement. */
+	assert_memory_equal(a, "page one", 8);
+	service_bytes_release((void *)a);
+	assert_int_equal(service_render_share(fx->svc, id,
+	    SERVICE_RENDER_PAGE_EN, &row, &b, &blen, &err), 1);
+	assert_int_equal(blen, 9);
+	assert_memory_equal(b, "page two!", 9);
+
+	/* A second later the clocks differ: not served either. */
+	atomic_fetch_add(&fx->now, 1);
+	assert_int_equal(service_render_share(fx->svc, id,
+	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), 0);
+	assert_memory_equal(b, "page two!", 9);
+	service_bytes_release((void *)b);
+	service_bytes_release(NULL);
+
+	/* No such game: 404. */
+	assert_int_equal(service_render_share(fx->svc, id + 100,
+	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), -1);
+	assert_int_equal(err.status, 404);
+}
+
+/*
  * A key revoked after the statement's signature was checked and before
  * the writer applies it: the writer's transaction sees the revocation.
  */
@@ -2190,6 +2250,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_key_one_player, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_signers_kept, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_render_shared, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_key_revoked_in_flight,
 		    setup, teardown),
