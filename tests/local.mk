@@ -46,6 +46,12 @@ tests_test_spell_SOURCES = tests/test_spell.c tests/testutil.h
 tests_test_spell_CFLAGS = $(TEST_CFLAGS)
 tests_test_spell_LDADD = $(UTIL_LIBS) $(CMOCKA_LIBS)
 
+check_PROGRAMS += tests/test_french
+TESTS += tests/test_french
+tests_test_french_SOURCES = tests/test_french.c tests/testutil.h
+tests_test_french_CFLAGS = $(TEST_CFLAGS)
+tests_test_french_LDADD = $(UTIL_LIBS) $(CMOCKA_LIBS)
+
 check_PROGRAMS += tests/test_text
 TESTS += tests/test_text
 tests_test_text_SOURCES = tests/test_text.c tests/testutil.h

@@ -1126,6 +1126,17 @@ test_refuse_french(void **state)
 	assert_refused(submit(fx, id, id, 2, "carol", "move d5", K_CAROL,
 	    SIG_FORM_RAW, &err), &err, 409, "not-your-turn");
 	assert_string_equal(err.message, "c'est aux Blancs de jouer");
+	/* Signed with another player's key: « d'alice », « de bob ». */
+	assert_refused(submit(fx, id, id, 2, "carol", "move d5", K_ALICE,
+	    SIG_FORM_RAW, &err), &err, 403, "wrong-key");
+	assert_true(strncmp(err.message, "la déclaration nomme carol mais "
+	    "elle est signée avec la clé SHA256:", 70) == 0);
+	assert_non_null(strstr(err.message, ", qui est celle d'alice : "
+	    "vérifiez la clé avec laquelle vous signez (-k) et le joueur que "
+	    "vous nommez (-p)"));
+	assert_refused(submit(fx, id, id, 2, "carol", "move d5", K_BOB,
+	    SIG_FORM_RAW, &err), &err, 403, "wrong-key");
+	assert_non_null(strstr(err.message, ", qui est celle de bob : "));
 	/* The English player's sentence stays English. */
 	assert_refused(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
 	    SIG_FORM_RAW, &err), &err, 409, "stale-ply");
@@ -1212,6 +1223,12 @@ test_refuse_french(void **state)
 	self_refused(fx, 3, "carol", "set digest daily", K_CAROL, 409,
 	    "stale-ply", "la déclaration est pour le ply 3 mais carol a fait "
 	    "0 déclaration sur lui-même : signez-en une pour le ply 0");
+	sign(fx, 0, 0, "carol", "set digest daily", K_CAROL, SIG_FORM_RAW,
+	    buf, sizeof buf);
+	assert_refused(service_self_submit(fx->svc, "alice", buf, strlen(buf),
+	    "http", NULL, &err), &err, 400, "wrong-player");
+	assert_string_equal(err.message, "la déclaration est celle de carol, "
+	    "pas d'alice");
 	self_refused(fx, 0, "carol", "revoke-key 1", K_CAROL, 404,
 	    "no-such-key", "vous n'avez pas de clé 1 (donnez son empreinte "
 	    "SHA256, comme ssh-keygen -l l'écrit, ou son numéro)");

@@ -38,6 +38,7 @@
 #include "game/game.h"
 #include "game/render.h"
 #include "util/buf.h"
+#include "util/french.h"
 
 /* The longest line of the stream kept (a game's first line is its JSON,
  * moves included). */
@@ -130,6 +131,16 @@ follow_termination(const struct follow *f, const char *name)
 	return name;
 }
 
+/* Print "; NAME to move" in the follow's language. */
+static void
+follow_print_to_move(const struct follow *f, const char *who)
+{
+	if (f->lang == CHESS_LANG_FR)
+		printf(" ; au tour %s%s", french_de(who), who);
+	else
+		printf("; %s to move", who);
+}
+
 /* Print whose move it is after an event, or how the game ended. */
 static void
 follow_print_turn(const struct follow *f, const json_t *j)
@@ -141,7 +152,7 @@ follow_print_turn(const struct follow *f, const json_t *j)
 
 	if (who == NULL)
 		return;
-	printf(TR(f, "; %s to move", " ; au tour de %s"), who);
+	follow_print_to_move(f, who);
 	if (cli_http_json_int(j, "deadline", &dl) && dl > 0) {
 		render_time_lang((int64_t)dl, f->lang, t, sizeof t);
 		printf(TR(f, ", by %s", ", avant le %s"), t);
@@ -175,7 +186,7 @@ follow_print_game(struct follow *f, const json_t *j)
 			printf(", %s", term);
 		f->over = true;
 	} else if (who != NULL)
-		printf(TR(f, "; %s to move", " ; au tour de %s"), who);
+		follow_print_to_move(f, who);
 	printf("\n");
 }
 
@@ -269,9 +280,12 @@ follow_line(struct follow *f, const char *line, size_t len)
 	}
 	if (strcmp(type, "game") == 0)
 		follow_print_game(f, j);
+	else if (strcmp(type, "player") == 0 && f->lang == CHESS_LANG_FR)
+		printf("Les parties %s%s, en direct.\n",
+		    french_de(cli_http_json_str(j, "player")),
+		    cli_http_json_str(j, "player"));
 	else if (strcmp(type, "player") == 0)
-		printf(TR(f, "Following %s's games.\n",
-		    "Les parties de %s, en direct.\n"),
+		printf("Following %s's games.\n",
 		    cli_http_json_str(j, "player"));
 	else
 		follow_print_event(f, j, type);

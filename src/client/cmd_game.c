@@ -30,6 +30,7 @@
 
 #include "chess/chess.h"
 #include "util/buf.h"
+#include "util/french.h"
 #include "client/cli.h"
 #include "client/cli_conf.h"
 #include "client/cli_http.h"
@@ -465,10 +466,14 @@ cmd_game_messages(struct buf *b, const json_t *msgs, uint64_t last, bool fr)
 			continue;
 		if (last == 0 && shown++ == 0)
 			buf_adds(b, fr ? "Messages :\n" : "Messages:\n");
-		buf_addf(b, last == 0 ? fr ? "  %s (%s) : %s\n" :
-		    "  %s (%s): %s\n" : fr ? "Message de %s (%s) : %s\n" :
-		    "Message from %s (%s): %s\n", from, move != NULL ? move :
-		    kind != NULL ? kind : "?", text);
+		if (last != 0 && fr)
+			buf_addf(b, "Message %s", french_de(from));
+		else if (last != 0)
+			buf_adds(b, "Message from ");
+		else
+			buf_adds(b, "  ");
+		buf_addf(b, fr ? "%s (%s) : %s\n" : "%s (%s): %s\n", from,
+		    move != NULL ? move : kind != NULL ? kind : "?", text);
 	}
 }
 
@@ -657,12 +662,17 @@ cmd_game_check(const struct cmd_game_info *g, const json_t *j,
 		}
 		if (strcmp(g->white, g->black) != 0 &&
 		    strcmp(g->draw_offer, color) == 0) {
-			snprintf(err, errsize, fr ? "la proposition de nulle "
-			    "de la partie %llu est celle de %s : elle attend "
-			    "la réponse de l'adversaire" : "the draw offer in "
-			    "game %llu is %s's own: it awaits the opponent's "
-			    "answer",
-			    (unsigned long long)g->id, player);
+			if (fr)
+				snprintf(err, errsize, "la proposition de "
+				    "nulle de la partie %llu est celle %s%s : "
+				    "elle attend la réponse de l'adversaire",
+				    (unsigned long long)g->id,
+				    french_de(player), player);
+			else
+				snprintf(err, errsize, "the draw offer in "
+				    "game %llu is %s's own: it awaits the "
+				    "opponent's answer",
+				    (unsigned long long)g->id, player);
 			return -1;
 		}
 	}

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "service/service_int.h"
+#include "util/french.h"
 
 /* Most keys tried to name the signer of a raw signature by another key. */
 #define SIGNER_KEYS_MAX	4096
@@ -153,11 +154,16 @@ verify(struct store *rs, const struct sig_statement *st,
 		if (sig_signature_verify(st, sg, (const uint8_t (*)[32])keys,
 		    n, &which, &se) == 0) {
 			if (pass == 1) {
-				service_fail(err, 403, "key-revoked", fr ?
-				    "la déclaration est signée avec une clé de "
-				    "%s qui a été révoquée" :
-				    "the statement is signed with a key of %s "
-				    "that was revoked", st->player);
+				if (fr)
+					service_fail(err, 403, "key-revoked",
+					    "la déclaration est signée avec "
+					    "une clé %s%s qui a été révoquée",
+					    french_de(st->player), st->player);
+				else
+					service_fail(err, 403, "key-revoked",
+					    "the statement is signed with a "
+					    "key of %s that was revoked",
+					    st->player);
 				goto out;
 			}
 			*key_id = ids[which];
@@ -180,14 +186,19 @@ verify(struct store *rs, const struct sig_statement *st,
 			valid_se = se;
 	}
 	/* Signed with another player's key: say whose, and what to check. */
-	if (signer_find(rs, st, sg, fp, name) == 0)
-		service_fail(err, 403, "wrong-key", fr ?
-		    "la déclaration nomme %s mais elle est signée avec la clé "
-		    "%s, qui est celle de %s : vérifiez la clé avec laquelle "
-		    "vous signez (-k) et le joueur que vous nommez (-p)" :
-		    "the statement names %s but is signed with the key %s, "
-		    "which is %s's: check the key you sign with (-k) and the "
-		    "player you name (-p)", st->player, fp, name);
+	if (signer_find(rs, st, sg, fp, name) == 0) {
+		if (fr)
+			service_fail(err, 403, "wrong-key", "la déclaration "
+			    "nomme %s mais elle est signée avec la clé %s, qui "
+			    "est celle %s%s : vérifiez la clé avec laquelle "
+			    "vous signez (-k) et le joueur que vous nommez (-p)",
+			    st->player, fp, french_de(name), name);
+		else
+			service_fail(err, 403, "wrong-key", "the statement "
+			    "names %s but is signed with the key %s, which is "
+			    "%s's: check the key you sign with (-k) and the "
+			    "player you name (-p)", st->player, fp, name);
+	}
 	/* Judge by the valid keys: an SSH signature by one of them that
 	 * does not verify is a bad signature, not an unknown key. */
 	else if (sg->form == SIG_FORM_SSHSIG && valid_se == SIG_EKEY_MISMATCH)
@@ -196,10 +207,12 @@ verify(struct store *rs, const struct sig_statement *st,
 		    "enregistrée pour %s" :
 		    "the statement is signed with a key that is not registered "
 		    "for %s", st->player);
-	else
-		service_fail(err, 403, "bad-signature", fr ?
+	else if (fr)
+		service_fail(err, 403, "bad-signature",
 		    "la signature ne correspond ni à cette déclaration ni à "
-		    "aucune clé de %s" :
+		    "aucune clé %s%s", french_de(st->player), st->player);
+	else
+		service_fail(err, 403, "bad-signature",
 		    "the signature does not match this statement and any key of "
 		    "%s", st->player);
  out:
@@ -513,10 +526,12 @@ key_still_valid(struct service *svc, const struct job_statement *s,
 		    "avec une clé qui n'est pas enregistrée pour %s" :
 		    "the statement is signed with a key that is not "
 		    "registered for %s", s->st->player);
+	if (k.revoked != 0 && s->lang == CHESS_LANG_FR)
+		return service_fail(err, 403, "key-revoked", "la déclaration "
+		    "est signée avec une clé %s%s qui a été révoquée",
+		    french_de(s->st->player), s->st->player);
 	if (k.revoked != 0)
 		return service_fail(err, 403, "key-revoked",
-		    s->lang == CHESS_LANG_FR ? "la déclaration est signée "
-		    "avec une clé de %s qui a été révoquée" :
 		    "the statement is signed with a key of %s that was "
 		    "revoked", s->st->player);
 	return 0;

@@ -31,6 +31,7 @@
 
 #include "game/render.h"
 #include "service/service_int.h"
+#include "util/french.h"
 
 /* Shortest and longest Xfcc password accepted. */
 #define PASSWORD_MIN	8
@@ -432,13 +433,19 @@ mail_token_prepare(struct service *svc, const struct service_mail_in *m,
 	snprintf(p->st.player, sizeof p->st.player, "%s", pl.name);
 	jm->s.st = &p->st;
 	if (strcasecmp(m->sender, pl.email) != 0) {
-		service_fail(err, 403, "token-wrong-sender", fr ?
-		    "cette réponse porte le jeton de %s pour la partie %" PRId64
-		    " mais vient de %s, pas de l'adresse enregistrée pour %s ; "
-		    "elle n'est pas jouée" : "this reply "
-		    "carries the token of %s for game %" PRId64 " but came "
-		    "from %s, not from the address registered for %s; it is "
-		    "not played", pl.name, t.game_id, m->sender, pl.name);
+		if (fr)
+			service_fail(err, 403, "token-wrong-sender", "cette "
+			    "réponse porte le jeton %s%s pour la partie %"
+			    PRId64 " mais vient %s%s, pas de l'adresse "
+			    "enregistrée pour %s ; elle n'est pas jouée",
+			    french_de(pl.name), pl.name, t.game_id,
+			    french_de(m->sender), m->sender, pl.name);
+		else
+			service_fail(err, 403, "token-wrong-sender", "this "
+			    "reply carries the token of %s for game %" PRId64
+			    " but came from %s, not from the address registered "
+			    "for %s; it is not played", pl.name, t.game_id,
+			    m->sender, pl.name);
 		return 0;
 	}
 	if (m->reply_action == NULL || *m->reply_action == '\0') {

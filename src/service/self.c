@@ -33,6 +33,7 @@
 #include <sodium.h>
 
 #include "service/service_int.h"
+#include "util/french.h"
 
 /* An address change waits this long for its code. */
 #define SELF_CODE_DAYS		2
@@ -750,9 +751,14 @@ service_self_submit(struct service *svc, const char *name, const char *text,
 		goto out;
 	}
 	if (name != NULL && strcmp(p->st.player, name) != 0) {
-		service_fail(err, 400, "wrong-player", fr ?
-		    "la déclaration est celle de %s, pas de %s" :
-		    "the statement is %s's, not %s's", p->st.player, name);
+		if (fr)
+			service_fail(err, 400, "wrong-player", "la déclaration "
+			    "est celle %s%s, pas %s%s", french_de(p->st.player),
+			    p->st.player, french_de(name), name);
+		else
+			service_fail(err, 400, "wrong-player",
+			    "the statement is %s's, not %s's", p->st.player,
+			    name);
 		goto out;
 	}
 	memset(&j, 0, sizeof j);
