@@ -646,7 +646,7 @@ test_signers_kept(void **state)
 	assert_int_equal(service_player_get(fx->svc, "bob", &sp, &err), 0);
 	ssh_line(fx, K_STRANGER, line, sizeof line);
 	memset(&err, 0, sizeof err);
-	if (key_insert(other, sp.p.id, line, T0, &k, &err) != 0)
+	if (key_insert(other, sp.p.id, line, T0, CHESS_LANG_EN, &k, &err) != 0)
 		fail_msg("key_insert: %s", err.message);
 	store_close(other);
 	service_player_free(&sp);
@@ -1096,6 +1096,7 @@ test_refuse_french(void **state)
 	struct service_mail_in		 m;
 	enum service_mail_outcome	 out;
 	char				 want[512], buf[SIG_SIGNED_SIZE];
+	char				 key[256];
 	int64_t				 id = game_make(fx, "alice", "carol",
 	    NULL, NULL);
 	int64_t				 other = game_make(fx, "alice",
@@ -1229,6 +1230,24 @@ test_refuse_french(void **state)
 	    "http", NULL, &err), &err, 400, "wrong-player");
 	assert_string_equal(err.message, "la déclaration est celle de carol, "
 	    "pas d'alice");
+	self_refused(fx, 0, "carol", "set xfcc-password hunter2hunter2",
+	    K_CAROL, 400, "bad-setting", "xfcc-password prend la chaîne "
+	    "Argon2id du mot de passe (crypto_pwhash_str de libsodium, "
+	    "limites interactives), telle que `corrchess settings "
+	    "xfcc-password -` la fait, ou none ; jamais le mot de passe "
+	    "lui-même : la déclaration est gardée dans votre historique");
+	self_refused(fx, 0, "carol", "add-key ssh-rsa AAAAB3NzaC1yc2E carol",
+	    K_CAROL, 400, "bad-key", "impossible de lire la clé « ssh-rsa "
+	    "AAAAB3NzaC1yc2E carol » : type de clé non pris en charge : seules "
+	    "les clés Ed25519 sont acceptées (ssh-keygen -t ed25519) (donnez "
+	    "une ligne OpenSSH « ssh-ed25519 AAAA... commentaire » ou 32 "
+	    "octets en base64)");
+	ssh_line(fx, K_ALICE, key, sizeof key);
+	snprintf(want, sizeof want, "add-key %s", key);
+	self_refused(fx, 0, "carol", want, K_CAROL, 409, "key-in-use",
+	    "cette clé est enregistrée pour un autre joueur (alice) : une clé "
+	    "est à un seul joueur ; faites une nouvelle clé avec corrchess "
+	    "keygen ou ssh-keygen -t ed25519");
 	self_refused(fx, 0, "carol", "revoke-key 1", K_CAROL, 404,
 	    "no-such-key", "vous n'avez pas de clé 1 (donnez son empreinte "
 	    "SHA256, comme ssh-keygen -l l'écrit, ou son numéro)");

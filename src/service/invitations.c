@@ -146,8 +146,8 @@ job_enrol(struct service *svc, struct job *j, int64_t now)
 	if (store_player_get(svc->wstore, inv.player_id, je->p) != STORE_OK)
 		return service_store_fail(j->err, svc->wstore,
 		    "read the invited player");
-	if (key_insert(svc->wstore, inv.player_id, je->key, now, je->k,
-	    j->err) != 0)
+	if (key_insert(svc->wstore, inv.player_id, je->key, now,
+	    player_lang(je->p), je->k, j->err) != 0)
 		return -1;
 	if (store_invitation_use(svc->wstore, inv.id, now, je->k->id) !=
 	    STORE_OK)

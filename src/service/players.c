@@ -127,13 +127,15 @@ player_email_copy(char dst[STORE_EMAIL_SIZE], const char *email)
 }
 
 /*
- * Refuse a key that cannot be read, saying what was given when it is
- * recognisably not a public key: a private key (an OpenSSH private key
- * file, or 64 bytes of base64) or a fingerprint.
+ * Refuse a key that cannot be read, in `lang`, saying what was given when
+ * it is recognisably not a public key: a private key (an OpenSSH private
+ * key file, or 64 bytes of base64) or a fingerprint.
  */
 static int
-key_refusal(const char *text, enum sig_error se, struct service_error *err)
+key_refusal(const char *text, enum sig_error se, enum chess_lang lang,
+    struct service_error *err)
 {
+	bool		 fr = lang == CHESS_LANG_FR;
 	uint8_t		 raw[96];
 	size_t		 n = strspn(text, " \t\r\n"), len;
 	const char	*s = text + n;
@@ -142,31 +144,47 @@ key_refusal(const char *text, enum sig_error se, struct service_error *err)
 	if (strstr(text, "PRIVATE KEY-----") != NULL ||
 	    (len > 64 && s[len] == '\0' && wire_b64_decode(s, len, raw,
 	    sizeof raw, &n) == 0 && n == 64))
-		return service_fail(err, 400, "bad-key",
+		return service_fail(err, 400, "bad-key", "%s", fr ?
+		    "c'est une clé privée : donnez le fichier .pub (sa ligne "
+		    "« ssh-ed25519 AAAA... commentaire »), et gardez la clé "
+		    "privée pour vous" :
 		    "this is a private key: give the .pub file (its one line "
 		    "\"ssh-ed25519 AAAA... comment\"), and keep the private "
 		    "key to yourself");
 	if (strncmp(s, "SHA256:", 7) == 0 || strncmp(s, "MD5:", 4) == 0)
-		return service_fail(err, 400, "bad-key",
+		return service_fail(err, 400, "bad-key", "%s", fr ?
+		    "c'est l'empreinte d'une clé, pas la clé : donnez le "
+		    "fichier .pub (sa ligne « ssh-ed25519 AAAA... "
+		    "commentaire »)" :
 		    "this is a key's fingerprint, not the key: give the .pub "
 		    "file (its one line \"ssh-ed25519 AAAA... comment\")");
 	if (se == SIG_EKEY_LEN || se == SIG_EKEY_FORMAT)
-		return service_fail(err, 400, "bad-key",
+		return service_fail(err, 400, "bad-key", fr ?
+		    "impossible de lire la clé publique « %.60s » : donnez la "
+		    "ligne du fichier .pub « ssh-ed25519 AAAA... "
+		    "commentaire », ou une clé publique Ed25519 de 32 octets "
+		    "en base64 (44 caractères)" :
 		    "cannot read the public key \"%.60s\": give the .pub "
 		    "file's one line \"ssh-ed25519 AAAA... comment\", or an "
 		    "Ed25519 public key of 32 bytes in base64 (44 "
 		    "characters)", text);
-	return service_fail(err, 400, "bad-key",
+	return service_fail(err, 400, "bad-key", fr ?
+	    "impossible de lire la clé « %.60s » : %s (donnez une ligne "
+	    "OpenSSH « ssh-ed25519 AAAA... commentaire » ou 32 octets en "
+	    "base64)" :
 	    "cannot read the key \"%.60s\": %s (give an OpenSSH line "
 	    "\"ssh-ed25519 AAAA... comment\" or 32 bytes in base64)", text,
-	    sig_strerror(se));
+	    sig_strerror_lang(se, lang));
 }
 
-/* Add one key to player `id`, inside the caller's transaction. */
+/* Add one key to player `id`, inside the caller's transaction; a
+ * refusal in `lang`. */
 int
 key_insert(struct store *st, int64_t player_id, const char *text,
-    int64_t now, struct store_key *out, struct service_error *err)
+    int64_t now, enum chess_lang lang, struct store_key *out,
+    struct service_error *err)
 {
+	bool			fr = lang == CHESS_LANG_FR;
 	struct store_key	k;
 	enum sig_error		se;
 	enum store_status	ss;
@@ -175,7 +193,7 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 
 	memset(&k, 0, sizeof k);
 	if (sig_pubkey_parse(text, k.pubkey, &se) != 0)
-		return key_refusal(text, se, err);
+		return key_refusal(text, se, lang, err);
 	/* The comment of an OpenSSH line: the text after the second word. */
 	comment = "";
 	if (strncmp(text, "ssh-ed25519 ", 12) == 0 &&
@@ -189,7 +207,10 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 	/* A key is one player's: with it another could sign as them. */
 	ss = store_key_owner(st, k.pubkey, player_id, owner);
 	if (ss == STORE_OK)
-		return service_fail(err, 409, "key-in-use",
+		return service_fail(err, 409, "key-in-use", fr ?
+		    "cette clé est enregistrée pour un autre joueur (%s) : "
+		    "une clé est à un seul joueur ; faites une nouvelle clé "
+		    "avec corrchess keygen ou ssh-keygen -t ed25519" :
 		    "this key is registered for another player (%s): a key "
 		    "belongs to one player; make a new key with "
 		    "corrchess keygen or ssh-keygen -t ed25519", owner);
@@ -197,7 +218,8 @@ key_insert(struct store *st, int64_t player_id, const char *text,
 		return service_store_fail(err, st, "check the key's player");
 	ss = store_key_add(st, &k);
 	if (ss == STORE_EXISTS)
-		return service_fail(err, 409, "key-exists",
+		return service_fail(err, 409, "key-exists", "%s", fr ?
+		    "cette clé est déjà enregistrée" :
 		    "this key is registered already");
 	if (ss != STORE_OK)
 		return service_store_fail(err, st, "add the key");
@@ -266,7 +288,7 @@ job_player_create(struct service *svc, struct job *j, int64_t now)
 		    "create the player");
 	for (i = 0; i < pc->nkeys; i++)
 		if (key_insert(svc->wstore, pc->p->id, pc->keys[i],
-		    pc->p->created, NULL, j->err) != 0)
+		    pc->p->created, CHESS_LANG_EN, NULL, j->err) != 0)
 			return -1;
 	return 0;
 }
@@ -323,7 +345,8 @@ job_key_add(struct service *svc, struct job *j, int64_t now)
 
 	if (player_find(svc->wstore, ka->name, &p, j->err) != 0)
 		return -1;
-	return key_insert(svc->wstore, p.id, ka->key, now, ka->out, j->err);
+	return key_insert(svc->wstore, p.id, ka->key, now, CHESS_LANG_EN,
+	    ka->out, j->err);
 }
 
 /* Revoke a player's key: statements it signs are refused from now on. */

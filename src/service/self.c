@@ -169,11 +169,18 @@ set_xfcc_password(struct service *svc, struct self_change *c,
 	    10) != 0 || crypto_pwhash_str_needs_rehash(value,
 	    crypto_pwhash_OPSLIMIT_INTERACTIVE,
 	    crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0))
-		return service_fail(err, 400, "bad-setting", "xfcc-password "
-		    "takes the Argon2id string of the password (libsodium's "
-		    "crypto_pwhash_str, interactive limits), as `corrchess "
-		    "settings xfcc-password -` makes it, or none; never the "
-		    "password itself: the statement is kept in your record");
+		return service_fail(err, 400, "bad-setting", "%s",
+		    player_lang(&c->p) == CHESS_LANG_FR ? "xfcc-password "
+		    "prend la chaîne Argon2id du mot de passe "
+		    "(crypto_pwhash_str de libsodium, limites interactives), "
+		    "telle que `corrchess settings xfcc-password -` la "
+		    "fait, ou none ; jamais le mot de passe lui-même : la "
+		    "déclaration est gardée dans votre historique" :
+		    "xfcc-password takes the Argon2id string of the password "
+		    "(libsodium's crypto_pwhash_str, interactive limits), as "
+		    "`corrchess settings xfcc-password -` makes it, or none; "
+		    "never the password itself: the statement is kept in your "
+		    "record");
 	if (store_doors_get(svc->wstore, c->p.id, &d) != STORE_OK)
 		return service_store_fail(err, svc->wstore,
 		    "read your doors");
@@ -571,8 +578,8 @@ self_apply(struct service *svc, const struct job_statement *s,
 
 	switch (a->kind) {
 	case SIG_ACT_ADD_KEY:
-		if (key_insert(svc->wstore, c->p.id, a->value, now, &k,
-		    err) != 0)
+		if (key_insert(svc->wstore, c->p.id, a->value, now, s->lang,
+		    &k, err) != 0)
 			return -1;
 		sig_pubkey_fingerprint(k.pubkey, fp);
 		snprintf(msg, msgsize, fr ? "la clé %" PRId64 " (%s) est "

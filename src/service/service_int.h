@@ -549,7 +549,7 @@ int	job_player_set(struct service *, struct job *, int64_t);
 int	job_key_add(struct service *, struct job *, int64_t);
 int	job_key_revoke(struct service *, struct job *, int64_t);
 int	key_insert(struct store *, int64_t, const char *, int64_t,
-	    struct store_key *, struct service_error *);
+	    enum chess_lang, struct store_key *, struct service_error *);
 
 /* signers.c */
 int	signers_get(struct service *, struct store *, const char *,
