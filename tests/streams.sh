@@ -158,6 +158,10 @@ check "follow --player in French: the move with French letters" \
 act "$g3" bob "move d5 offer-draw"
 check "follow: the offer" waitfor 10 grep -qx "Game $g3: bob offers a draw" \
     "$tmp/follow"
+check "follow --player in French: « d'alice » before a vowel" \
+    waitfor 10 grep -qx \
+    "Partie $g3, demi-coup 2 : bob (Noirs) a joué d5 ; au tour d'alice" \
+    "$tmp/followfr"
 check "follow: the process still runs while the game does" kill -0 "$fpid"
 act "$g3" alice "resign"
 check "follow: the end in words" waitfor 10 grep -qx \
