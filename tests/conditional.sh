@@ -98,6 +98,15 @@ expect "a stale ply" 409 stale-ply
 # The owner reads it (a signed read, for the current ply).
 play "$g" alice "show-conditional"
 say "shown" '"lines":"e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 Nf3"'
+# As text, in the reader's language: the status word too.
+statement "$g" 1 alice "show-conditional"
+sign_ssh "$tmp/alice"
+req POST "/api/v1/games/$g/actions" -H 'Accept: text/plain' \
+    -H 'Accept-Language: fr' --data-binary "@$tmp/body"
+expect "shown as French text" 201
+check "shown as French text: « actifs »" grep -qx \
+    'Vos coups conditionnels (actifs ; 0 joués, 3 lignes restantes) :' \
+    "$tmp/out"
 
 # Bob plays into it: his answer has both moves.
 play "$g" bob "move e5"
@@ -159,6 +168,14 @@ check "corrchess conditional: its reason" grep -q \
     'lines 1 and 2 answer Ng4 in two ways' "$tmp/err"
 run conditional -s "$base" -k "$tmp/alice" -p alice --show "$g"
 check "corrchess conditional --show" grep -q 'Ng4 O-O; d6 h3' "$tmp/out"
+check "corrchess conditional --show: the status in English" grep -qx \
+    'Your conditional moves (active; 0 played, 2 lines left):' "$tmp/out"
+printf 'lang = fr\n' >"$tmp/client.fr"
+CORRCHESS_CONFIG=$tmp/client.fr "$corrchess" conditional -s "$base" \
+    -k "$tmp/alice" -p alice --show "$g" >"$tmp/out.fr" 2>&1
+check "corrchess conditional --show, lang = fr: the status in French" \
+    grep -qx 'Vos coups conditionnels (actifs ; 0 joués, 2 lignes restantes) :' \
+    "$tmp/out.fr"
 run conditional -s "$base" -k "$tmp/alice" -p alice --cancel "$g"
 same "corrchess conditional --cancel" "$status" 0
 check "corrchess conditional --cancel: said" grep -q cancelled "$tmp/out"

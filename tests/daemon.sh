@@ -239,6 +239,26 @@ req POST "/api/v1/games/$g1/actions" -d "@$tmp/body"
 expect "a statement sent with curl -d" 400 bad-statement
 check "the refusal says to use --data-binary" grep -q \
     "send it with curl --data-binary, not -d" "$tmp/out"
+# No player line to take a language from: the reader's Accept-Language.
+req POST "/api/v1/games/$g1/actions" -H 'Accept-Language: fr, en;q=0.5' \
+    -d "@$tmp/body"
+expect "curl -d, Accept-Language fr" 400 bad-statement
+check "curl -d, Accept-Language fr: the hint in French" says "$tmp/out" \
+    "les lignes de la déclaration sont arrivées jointes en une seule \
+(« corrchess-v1game: ... ») : envoyez-la avec curl --data-binary, pas -d, \
+qui enlève les fins de ligne"
+sed '/^player: /d' "$tmp/body" >"$tmp/noplayer"
+req POST "/api/v1/games/$g1/actions" -H 'Accept-Language: fr-CA' \
+    --data-binary "@$tmp/noplayer"
+expect "no player line, Accept-Language fr-CA" 400 bad-statement
+check "no player line, Accept-Language fr-CA: in French" says "$tmp/out" \
+    "ligne 4 de la déclaration : champs de la déclaration dans le \
+désordre : écrivez game, ply, player, action dans cet ordre"
+req POST "/api/v1/games/$g1/actions" --data-binary "@$tmp/noplayer"
+expect "no player line, no Accept-Language" 400 bad-statement
+check "no player line: English without Accept-Language" says "$tmp/out" \
+    "line 4 of the statement: statement fields out of order: write game, \
+ply, player, action in that order"
 sign_ssh "$tmp/alice" other
 refused "signed for namespace 'other'" 403 wrong-namespace "$g1"
 cp "$tmp/st" "$tmp/body"

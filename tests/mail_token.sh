@@ -174,7 +174,7 @@ send eve@elsewhere.test "$tmp/eve.eml"
 k=$((k + 1))
 latest $k "$tmp/r2" || finish
 check "bob is told of the reply from eve's address, in French" says \
-    "$tmp/r2.txt" "cette réponse porte le jeton de bob pour la partie 1 mais vient de eve@elsewhere.test, pas de l'adresse enregistrée pour bob ; elle n'est pas jouée"
+    "$tmp/r2.txt" "cette réponse porte le jeton de bob pour la partie 1 mais vient d'eve@elsewhere.test, pas de l'adresse enregistrée pour bob ; elle n'est pas jouée"
 same "nothing played" "$(ply 1)" 3
 
 # --- A token never given ---------------------------------------------------

@@ -27,6 +27,12 @@ say() {
 	check "$1" grep -qF "$2" "$tmp/out" || cat "$tmp/out" >&2
 }
 
+# message: the last answer's error message, its \u escapes decoded.
+message() {
+	python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["error"]["message"])' "$tmp/out"
+}
+
 # self PLAYER KEY ACTION [DOOR]: sign ACTION about PLAYER for their next
 # ply with KEY and post it to the player's actions (or DOOR's).
 self() {
@@ -96,7 +102,11 @@ expect "lang de" 400 bad-setting
 self alice "$tmp/alice" "set xfcc-password hunter2hunter2"
 expect "an Xfcc password in clear: refused (the record keeps it)" 400 \
     bad-setting
-say "the refusal says to send the hash" "never the password itself"
+same "the refusal says to send the hash, in French" "$(message)" \
+    "xfcc-password prend la chaîne Argon2id du mot de passe \
+(crypto_pwhash_str de libsodium, limites interactives), telle que \
+\`corrchess settings xfcc-password -\` la fait, ou none ; jamais le mot de \
+passe lui-même : la déclaration est gardée dans votre historique"
 self alice "$tmp/alice" "set colour blue"
 expect "an unknown setting" 400 unknown-setting
 say "unknown-setting: the settings there are" "lang, move-mail, reminders"

@@ -29,10 +29,10 @@
 #include "api/api_respond.h"
 #include "util/buf.h"
 #include "http/http.h"
+#include "game/conditional.h"
 #include "game/render.h"
 #include "service/service.h"
 #include "web/board_svg.h"
-#include "web/lang.h"
 
 /* "white" or "black". */
 static const char *
@@ -321,9 +321,10 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 	api_messages_text(&b, g, lang);
 	if (g->cond != NULL) {
 		buf_addf(&b, fr ? "\nVos coups conditionnels (%s" :
-		    "\nYour conditional moves (%s", g->cond->status);
+		    "\nYour conditional moves (%s",
+		    game_cond_status_lang(g->cond->status, lang));
 		if (g->cond->reason[0] != '\0')
-			buf_addf(&b, ": %s", g->cond->reason);
+			buf_addf(&b, fr ? " : %s" : ": %s", g->cond->reason);
 		buf_addf(&b, fr ? " ; %d joués, %zu lignes restantes) :\n"
 		    "  %s\n" :
 		    "; %d played, %zu lines left):\n  %s\n", g->cond->played,
@@ -336,14 +337,6 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 		    stmt);
 	}
 	return buf_take(&b, lenp);
-}
-
-/* The language of a text answer: ?lang=, else Accept-Language. */
-static enum chess_lang
-text_lang(struct http_request *req)
-{
-	return web_lang(http_request_query(req, "lang"),
-	    http_request_header(req, "Accept-Language"));
 }
 
 /* Add a game's auth rule and the doors its players opened to its JSON:
@@ -386,7 +379,7 @@ respond_game(struct http_request *req, struct http_response *resp,
 	size_t			 len, olen;
 
 	if (http_request_wants_text(req)) {
-		if ((text = game_text(g, text_lang(req), &len)) == NULL) {
+		if ((text = game_text(g, api_reader_lang(req), &len)) == NULL) {
 			http_respond_error(resp, 500, "internal",
 			    "out of memory");
 			return;
@@ -624,7 +617,7 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	if (api_query_refused(req, resp, "lang"))
 		return;
 	kind = !http_request_wants_text(req) ? SERVICE_RENDER_JSON :
-	    text_lang(req) == CHESS_LANG_FR ? SERVICE_RENDER_TEXT_FR :
+	    api_reader_lang(req) == CHESS_LANG_FR ? SERVICE_RENDER_TEXT_FR :
 	    SERVICE_RENDER_TEXT;
 	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
 	    &err)) < 0) {
@@ -733,8 +726,7 @@ api_game_board(struct http_request *req, struct http_response *resp,
 	o.coords = coords == 1 && v >= 200;
 	o.check = true;
 	o.size = (unsigned)v;
-	o.lang = web_lang(http_request_query(req, "lang"),
-	    http_request_header(req, "Accept-Language"));
+	o.lang = api_reader_lang(req);
 	board_svg_last_move(&o, g.state.chess.nply > 0 ?
 	    g.state.chess.moves[g.state.chess.nply - 1] : CHESS_MOVE_NONE);
 	if ((svg = malloc(BOARD_SVG_MAX)) == NULL) {
@@ -858,8 +850,8 @@ api_game_action(struct http_request *req, struct http_response *resp,
 
 	if ((text = api_statement_body(req, resp, &len)) == NULL)
 		return;
-	if (service_submit(user, http_request_param_int(req, "id"), text,
-	    len, "http", &g, &err) != 0)
+	if (service_submit_lang(user, http_request_param_int(req, "id"), text,
+	    len, api_reader_lang(req), "http", &g, &err) != 0)
 		api_error(resp, &err);
 	else {
 		respond_game(req, resp, 201, &g, user);

@@ -315,8 +315,8 @@ api_player_action(struct http_request *req, struct http_response *resp,
 
 	if ((text = api_statement_body(req, resp, &len)) == NULL)
 		return;
-	if (service_self_submit(user, http_request_param(req, "name"),
-	    text, len, "http", &ss, &err) != 0)
+	if (service_self_submit_lang(user, http_request_param(req, "name"),
+	    text, len, api_reader_lang(req), "http", &ss, &err) != 0)
 		api_error(resp, &err);
 	else {
 		http_respond_json(resp, 200, settings_json(&ss));

@@ -17,6 +17,15 @@
 
 #include "api/api_json.h"
 #include "api/api_respond.h"
+#include "web/lang.h"
+
+/* The reader's language: ?lang=, else Accept-Language, else English. */
+enum chess_lang
+api_reader_lang(struct http_request *req)
+{
+	return web_lang(http_request_query(req, "lang"),
+	    http_request_header(req, "Accept-Language"));
+}
 
 /* Answer a service error. */
 void

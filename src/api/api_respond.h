@@ -20,6 +20,9 @@
 #include "http/http.h"
 #include "service/service.h"
 
+/* The reader's language: ?lang=, else Accept-Language, else English. */
+enum chess_lang	api_reader_lang(struct http_request *);
+
 /* Answer a service error with its status, code and sentence. */
 void	api_error(struct http_response *, const struct service_error *);
 

@@ -36,6 +36,7 @@
 #include "client/cli_http.h"
 #include "client/cli_keys.h"
 #include "client/cmd_game.h"
+#include "game/conditional.h"
 #include "game/game.h"
 #include "game/render.h"
 #include "sig/sig.h"
@@ -586,18 +587,22 @@ cmd_game_print(const struct cli_cmd *self, const json_t *j, int flags,
 
 /* Print the player's conditional moves from a server's answer, if any. */
 static void
-cmd_game_print_conditional(const json_t *c)
+cmd_game_print_conditional(const json_t *c, enum chess_lang lang)
 {
 	const char	*lines, *status, *reason;
+	bool		 fr = lang == CHESS_LANG_FR;
 
 	if (!json_is_object(c))
 		return;
 	lines = cli_http_json_str(c, "lines");
 	status = cli_http_json_str(c, "status");
 	reason = cli_http_json_str(c, "reason");
-	printf("\nYour conditional moves (%s%s%s; %lld played, %lld lines "
-	    "left):\n  %s\n", status != NULL ? status : "?",
-	    reason != NULL ? ": " : "", reason != NULL ? reason : "",
+	printf(fr ? "\nVos coups conditionnels (%s%s%s ; %lld joués, %lld "
+	    "lignes restantes) :\n  %s\n" : "\nYour conditional moves "
+	    "(%s%s%s; %lld played, %lld lines left):\n  %s\n",
+	    status != NULL ? game_cond_status_lang(status, lang) : "?",
+	    reason == NULL ? "" : fr ? " : " : ": ",
+	    reason != NULL ? reason : "",
 	    (long long)json_integer_value(json_object_get(c, "played")),
 	    (long long)json_integer_value(json_object_get(c, "lines_left")),
 	    lines != NULL ? lines : "");
@@ -746,7 +751,8 @@ cmd_game_submit(const struct cli_cmd *self, struct cmd_game_opts *o,
 	}
 	rc = cmd_game_print(self, r.json, (o->ascii ? CMD_GAME_ASCII : 0) |
 	    (o->flip ? CMD_GAME_FLIP : 0), cmd_game_lang(o));
-	cmd_game_print_conditional(json_object_get(r.json, "conditional"));
+	cmd_game_print_conditional(json_object_get(r.json, "conditional"),
+	    cmd_game_lang(o));
 	goto out;
 fail:
 	cli_error(self, "%s", err);

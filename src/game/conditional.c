@@ -216,6 +216,26 @@ game_cond_check(const struct game *g, int color, const char *lines,
 	return lines_agree(out, lang, why, whysize);
 }
 
+/* The word for a conditional's status in `lang`. */
+const char *
+game_cond_status_lang(const char *status, enum chess_lang lang)
+{
+	static const char *const words[][2] = {
+		{ "active", "actifs" },
+		{ "replaced", "remplacés" },
+		{ "cancelled", "annulés" },
+		{ "ended", "terminés" },
+	};
+	size_t	i;
+
+	if (lang != CHESS_LANG_FR)
+		return status;
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(status, words[i][0]) == 0)
+			return words[i][1];
+	return status;
+}
+
 /* Write the lines as SAN text. */
 size_t
 game_cond_format(const struct game_cond *c, char *buf, size_t size)

@@ -58,6 +58,11 @@ struct game_cond {
 int game_cond_check(const struct game *g, int color, const char *lines,
     enum chess_lang lang, struct game_cond *out, char *why, size_t whysize);
 
+/* The word for a conditional's status as stored ("active", "replaced",
+ * "cancelled", "ended") in `lang`: in French agreed with "coups"
+ * ("actifs"); another word as it is. Static or borrowed from `status`. */
+const char *game_cond_status_lang(const char *status, enum chess_lang lang);
+
 /* Write the lines as text, English SAN ("e5 Nf3; d5 exd5"). Returns the
  * length (snprintf: >= size when cut). */
 size_t game_cond_format(const struct game_cond *, char *buf, size_t size);

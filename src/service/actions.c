@@ -428,11 +428,21 @@ action_submit(struct service *svc, struct prepared *p, const char *source,
 	return rc;
 }
 
-/* Submit a signed statement. */
+/* Submit a signed statement, refused in English before its player. */
 int
 service_submit(struct service *svc, int64_t game_id, const char *text,
     size_t len, const char *source, struct service_game *out,
     struct service_error *err)
+{
+	return service_submit_lang(svc, game_id, text, len, CHESS_LANG_EN,
+	    source, out, err);
+}
+
+/* Submit a signed statement, refused in `lang` before its player. */
+int
+service_submit_lang(struct service *svc, int64_t game_id, const char *text,
+    size_t len, enum chess_lang lang, const char *source,
+    struct service_game *out, struct service_error *err)
 {
 	struct prepared		*p;
 	struct service_error	 local;
@@ -442,8 +452,7 @@ service_submit(struct service *svc, int64_t game_id, const char *text,
 	memset(err, 0, sizeof *err);
 	if ((p = calloc(1, sizeof *p)) == NULL)
 		service_fail(err, 500, "internal", "out of memory");
-	else if (action_prepare(svc, game_id, text, len, CHESS_LANG_EN, p,
-	    err) != 0) {
+	else if (action_prepare(svc, game_id, text, len, lang, p, err) != 0) {
 		service_player_free(&p->sp);
 		free(p);
 		p = NULL;

@@ -730,11 +730,22 @@ job_self(struct service *svc, struct job *j, int64_t now)
 	return rc;
 }
 
-/* Submit a player's own signed statement through the door for `name`. */
+/* Submit a player's own signed statement through the door for `name`,
+ * refused in English before its player. */
 int
 service_self_submit(struct service *svc, const char *name, const char *text,
     size_t len, const char *source, struct service_settings *out,
     struct service_error *err)
+{
+	return service_self_submit_lang(svc, name, text, len, CHESS_LANG_EN,
+	    source, out, err);
+}
+
+/* The same, refused in `lang` before its player. */
+int
+service_self_submit_lang(struct service *svc, const char *name,
+    const char *text, size_t len, enum chess_lang lang, const char *source,
+    struct service_settings *out, struct service_error *err)
 {
 	struct prepared		*p;
 	struct job		 j;
@@ -744,7 +755,7 @@ service_self_submit(struct service *svc, const char *name, const char *text,
 	memset(err, 0, sizeof *err);
 	if ((p = calloc(1, sizeof *p)) == NULL)
 		return service_fail(err, 500, "internal", "out of memory");
-	if (action_prepare(svc, 0, text, len, CHESS_LANG_EN, p, err) != 0)
+	if (action_prepare(svc, 0, text, len, lang, p, err) != 0)
 		goto out;
 	fr = player_lang(&p->sp.p) == CHESS_LANG_FR;
 	if (p->st.game != 0) {

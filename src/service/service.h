@@ -478,6 +478,12 @@ int service_self_submit(struct service *, const char *name, const char *text,
     size_t len, const char *source, struct service_settings *out,
     struct service_error *);
 
+/* The same, refused in `lang` (the reader's, as Accept-Language says) as
+ * long as the statement names no player this server knows. */
+int service_self_submit_lang(struct service *, const char *name,
+    const char *text, size_t len, enum chess_lang lang, const char *source,
+    struct service_settings *out, struct service_error *);
+
 /* A player's leave in the current calendar year (UTC), in days. */
 struct service_leave_year {
 	int		year;
@@ -544,6 +550,16 @@ char *service_game_pgn(struct service *, int64_t id, size_t *lenp,
 int service_submit(struct service *, int64_t game_id, const char *text,
     size_t len, const char *source, struct service_game *out,
     struct service_error *);
+
+/*
+ * The same, refused in `lang` (the reader's, as Accept-Language says) as
+ * long as the statement names no player this server knows: a text with
+ * no player line, lines joined by curl -d, an unknown player. Once the
+ * player is known, their own language.
+ */
+int service_submit_lang(struct service *, int64_t game_id, const char *text,
+    size_t len, enum chess_lang lang, const char *source,
+    struct service_game *out, struct service_error *);
 
 /*
  * A mail read from the move mailbox. `statement` is the signed statement
