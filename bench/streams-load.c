@@ -14,12 +14,15 @@
  * bench/streams PORT GAME N PID BODY...: open N streams of GAME on
  * 127.0.0.1:PORT (one epoll loop), wait until every one has its first
  * line, print corrchessd's (PID) VmRSS before and after and the bytes per
- * stream; then post each signed statement BODY in turn and time until
+ * stream; wait for a keep-alive on every stream (so that the moves come
+ * after one); then post each signed statement BODY in turn and time until
  * every stream has read the move's line: from the POST sent, and from its
  * answer (the commit is between the two). Prints p50, p99 and the
  * slowest of every delivery, and corrchessd's CPU time over the moves
  * (user and system, from /proc; a figure the machine's load barely
- * moves) for each delivery; asserts nothing.
+ * moves) for each delivery. Its one check: every stream has every move
+ * (read from the chunks' data), else it says how many did not and why,
+ * and exits 1.
  */
 
 #include "config.h"
@@ -40,15 +43,34 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One stream: how many move lines it has read, where its line begins. */
+/*
+ * One stream: how many move lines it has read, where its line begins,
+ * and where it is in the chunked framing. The answer is chunked: a chunk
+ * may end in the middle of an event's line (libmicrohttpd hands on as
+ * much as fits in its write buffer), so the lines are read from the
+ * chunks' data, never from the raw bytes.
+ */
+enum chunk_state { CH_SIZE, CH_EXT, CH_DATA, CH_DATA_CR, CH_DATA_LF };
+
 struct conn {
-	int	fd;
-	int	moves;
-	char	head[16];	/* the start of the line being read */
-	size_t	nhead;
-	bool	first;		/* the game's line is in */
-	bool	sse_move;	/* SSE: a move's data line comes next */
+	int		 fd;
+	int		 moves;
+	char		 head[16];	/* the start of the line being read */
+	size_t		 nhead;
+	enum chunk_state ch;
+	size_t		 chunk;		/* data bytes left in this chunk */
+	bool		 first;		/* the game's line is in */
+	bool		 sse_move;	/* SSE: a move's data line comes next */
+	bool		 ended;		/* the server closed it */
+	bool		 bad;		/* the framing is broken */
+	int		 hdr;		/* of the header's "\r\n\r\n" seen */
+	int		 kas;		/* keep-alives read */
 };
+
+/* Counts over all streams: chunks that ended inside a line, closes. */
+static long	n_split;
+/* The streams are SSE (else NDJSON). */
+static bool	sse;
 
 /* Microseconds on the monotonic clock. */
 static double
@@ -124,7 +146,87 @@ dial(int port, bool nonblock)
 	return fd;
 }
 
-/* Read what a stream has; count the move lines it completed. */
+/* Take one byte of a stream's data (the chunks' contents). */
+static void
+conn_byte(struct conn *c, char b)
+{
+	if (b != '\n') {
+		if (c->nhead < sizeof c->head)
+			c->head[c->nhead++] = b;
+		return;
+	}
+	/* A keep-alive: an empty line (NDJSON), a comment (SSE). */
+	if (sse ? c->nhead >= 12 && memcmp(c->head, ": keep-alive", 12) == 0 :
+	    c->nhead == 0)
+		c->kas++;
+	if (c->nhead >= 14 && memcmp(c->head, "{\"type\":\"move\"", 14) == 0)
+		c->moves++;
+	/* SSE: "event: move", then its data line. */
+	if (c->nhead >= 6 && c->sse_move && memcmp(c->head, "data: ", 6) ==
+	    0) {
+		c->moves++;
+		c->sse_move = false;
+	}
+	if (c->nhead >= 11 && memcmp(c->head, "event: move", 11) == 0)
+		c->sse_move = true;
+	/* The game's line comes first. */
+	if ((c->nhead >= 1 && c->head[0] == '{') || (c->nhead >= 7 &&
+	    memcmp(c->head, "data: {", 7) == 0))
+		c->first = true;
+	c->nhead = 0;
+}
+
+/* Take one byte of a stream's body: the chunked framing, then data. */
+static void
+conn_body(struct conn *c, char b)
+{
+	int	d;
+
+	switch (c->ch) {
+	case CH_SIZE:
+		d = b >= '0' && b <= '9' ? b - '0' : b >= 'a' && b <= 'f' ?
+		    b - 'a' + 10 : b >= 'A' && b <= 'F' ? b - 'A' + 10 : -1;
+		if (d >= 0)
+			c->chunk = c->chunk * 16 + (size_t)d;
+		else if (b == '\n')
+			c->ch = c->chunk > 0 ? CH_DATA : CH_DATA_CR;
+		else if (b == '\r' || b == ';')
+			c->ch = CH_EXT;
+		else
+			c->bad = true;
+		break;
+	case CH_EXT:
+		if (b == '\n')
+			c->ch = c->chunk > 0 ? CH_DATA : CH_DATA_CR;
+		break;
+	case CH_DATA:
+		conn_byte(c, b);
+		if (--c->chunk == 0) {
+			c->ch = CH_DATA_CR;
+			if (c->nhead > 0)
+				n_split++;
+		}
+		break;
+	case CH_DATA_CR:
+		if (b == '\r')
+			c->ch = CH_DATA_LF;
+		else
+			c->bad = true;
+		break;
+	case CH_DATA_LF:
+		if (b == '\n')
+			c->ch = CH_SIZE;
+		else
+			c->bad = true;
+		break;
+	}
+}
+
+/*
+ * Read what a stream has; count the move lines it completed. The answer's
+ * header comes first (up to its blank line, kept in `hdr` state by
+ * counting line ends), then the chunks.
+ */
 static void
 conn_read(struct conn *c)
 {
@@ -133,31 +235,17 @@ conn_read(struct conn *c)
 
 	while ((n = read(c->fd, buf, sizeof buf)) > 0) {
 		for (i = 0; i < n; i++) {
-			if (buf[i] == '\n') {
-				/* Chunk framing lines are short hex: the
-				 * JSON lines start with '{'. */
-				if (c->nhead >= 14 && memcmp(c->head,
-				    "{\"type\":\"move\"", 14) == 0)
-					c->moves++;
-				/* SSE: "event: move", then its data line. */
-				if (c->nhead >= 6 && c->sse_move &&
-				    memcmp(c->head, "data: ", 6) == 0) {
-					c->moves++;
-					c->sse_move = false;
-				}
-				if (c->nhead >= 11 && memcmp(c->head,
-				    "event: move", 11) == 0)
-					c->sse_move = true;
-				/* The game's line comes first. */
-				if ((c->nhead >= 1 && c->head[0] == '{') ||
-				    (c->nhead >= 7 && memcmp(c->head,
-				    "data: {", 7) == 0))
-					c->first = true;
-				c->nhead = 0;
-			} else if (c->nhead < sizeof c->head)
-				c->head[c->nhead++] = buf[i];
+			if (c->hdr < 4) {
+				/* "\r\n\r\n" ends the header. */
+				c->hdr = buf[i] == (c->hdr % 2 ? '\n' : '\r') ?
+				    c->hdr + 1 : buf[i] == '\r' ? 1 : 0;
+				continue;
+			}
+			conn_body(c, buf[i]);
 		}
 	}
+	if (n == 0)
+		c->ended = true;
 }
 
 /* Order doubles. */
@@ -206,6 +294,7 @@ main(int argc, char **argv)
 	long			 rss0, rss1;
 	size_t			 nlat = 0, len;
 	int			 port, n, i, k, ep, open_ok = 0, ready, done;
+	int			 lost = 0, n_ended = 0, n_bad = 0, kas;
 	FILE			*f;
 
 	if (argc < 6) {
@@ -225,10 +314,10 @@ main(int argc, char **argv)
 		return 1;
 	ep = epoll_create1(0);
 	rss0 = rss_kb(argv[4]);
+	sse = getenv("SSE") != NULL && strcmp(getenv("SSE"), "1") == 0;
 	snprintf(req, sizeof req, "GET /api/v1/games/%s/stream HTTP/1.1\r\n"
-	    "Host: 127.0.0.1\r\n%s\r\n", argv[2], getenv("SSE") != NULL &&
-	    strcmp(getenv("SSE"), "1") == 0 ? "Accept: text/event-stream\r\n" :
-	    "");
+	    "Host: 127.0.0.1\r\n%s\r\n", argv[2], sse ?
+	    "Accept: text/event-stream\r\n" : "");
 	start = now_us();
 	for (i = 0; i < n; i++) {
 		if ((conns[i].fd = dial(port, true)) == -1) {
@@ -257,6 +346,19 @@ main(int argc, char **argv)
 	    "%.1f kB a stream\n", rss0, rss1, ready > 0 ?
 	    (double)(rss1 - rss0) / ready : 0.0);
 
+	/* A keep-alive on every stream before the moves, so that the moves
+	 * come after one: what follows a keep-alive must read as well as
+	 * what comes first. */
+	for (kas = 0; kas < ready && now_us() - start < 150e6;) {
+		k = epoll_wait(ep, evs, 512, 1000);
+		for (i = 0; i < k; i++)
+			conn_read(evs[i].data.ptr);
+		for (kas = 0, i = 0; i < open_ok; i++)
+			kas += conns[i].first && conns[i].kas > 0;
+	}
+	printf("a keep-alive on %d streams, %.1f s after the first opened\n",
+	    kas, (now_us() - start) / 1e6);
+
 	/* Each move, to every stream. */
 	cpu0 = cpu_ms(argv[4]);
 	for (k = 5; k < argc; k++) {
@@ -279,6 +381,9 @@ main(int argc, char **argv)
 				int		 before = c->moves;
 
 				conn_read(c);
+				if (c->ended)
+					epoll_ctl(ep, EPOLL_CTL_DEL, c->fd,
+					    NULL);
 				if (c->moves > before && c->moves == k - 4) {
 					lat_sent[nlat] = t - t0;
 					lat_ans[nlat++] = t - t1;
@@ -306,10 +411,23 @@ main(int argc, char **argv)
 		    lat_ans[nlat / 2] / 1e3, lat_ans[nlat * 99 / 100] / 1e3,
 		    lat_ans[nlat - 1] / 1e3);
 	}
+	/* Every stream that was ready must have every move, in its
+	 * chunks' data: say how many did not, and why. */
+	for (i = 0; i < open_ok; i++) {
+		if (!conns[i].first)
+			continue;
+		if (conns[i].moves != argc - 5)
+			lost++;
+		n_ended += conns[i].ended;
+		n_bad += conns[i].bad;
+	}
+	printf("streams that missed a move: %d (closed by the server %d, "
+	    "framing broken %d); chunks that ended inside a line: %ld\n",
+	    lost, n_ended, n_bad, n_split);
 	for (i = 0; i < open_ok; i++)
 		close(conns[i].fd);
 	free(conns);
 	free(lat_sent);
 	free(lat_ans);
-	return 0;
+	return lost > 0 || ready < open_ok || open_ok < n;
 }

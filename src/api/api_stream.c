@@ -17,7 +17,8 @@
  * once as JSON and pushed to the streams of its game and of its two
  * players, framed as each stream speaks (a line of NDJSON, or an SSE
  * event). A thread pushes a keep-alive to every stream every few seconds,
- * which is also how a stream whose client left is found and dropped.
+ * first asking each stream's socket whether its client left: that is how
+ * a stream whose client left is found and dropped, within a keep-alive.
  *
  * There is one hub per process, made by api_streams_start() before the
  * HTTP server starts and freed by api_streams_stop() after it stopped;
@@ -85,7 +86,13 @@ struct frame {
 	size_t		 sselen;
 };
 
-static const struct frame keepalive = { "\n", 1, ": keep-alive\n\n", 15 };
+/* The keep-alives: their lengths are the strings' own (a NUL sent after
+ * the SSE comment would stick to the next event's first field name, and
+ * EventSource would not see that event's type). */
+#define KEEPALIVE_ND	"\n"
+#define KEEPALIVE_SSE	": keep-alive\n\n"
+static const struct frame keepalive = { KEEPALIVE_ND, sizeof KEEPALIVE_ND - 1,
+    KEEPALIVE_SSE, sizeof KEEPALIVE_SSE - 1 };
 
 /* Keep a stream to wake when the fan-out's pushes are done (now, when
  * the list cannot grow). The caller holds the hub's lock. */
@@ -122,18 +129,23 @@ wake_all(struct api_streams *h)
 /*
  * Push frame `f` to the streams of bucket `pp` that are `id`'s (any, with
  * id -1), keeping those to wake for wake_all(); drop those that are gone
- * or too far behind. The caller holds the hub's lock.
+ * or too far behind. With `probe` (the keep-alives), first ask each
+ * stream's socket whether its client left: libmicrohttpd would notice
+ * only when a later push failed to send, two or three pushes on. The
+ * caller holds the hub's lock.
  */
 static void
 bucket_push(struct api_streams *h, struct sub **pp, int64_t id,
-    const struct frame *f)
+    const struct frame *f, bool probe)
 {
 	struct sub	*s;
 	int		 rc;
 
 	while ((s = *pp) != NULL) {
 		rc = 0;
-		if (id < 0 || s->id == id)
+		if (probe)
+			rc = http_stream_probe(s->st);
+		if (rc == 0 && (id < 0 || s->id == id))
 			rc = http_stream_push_later(s->st, s->sse ? f->sse :
 			    f->nd, s->sse ? f->sselen : f->ndlen);
 		if (rc < 0) {
@@ -265,11 +277,12 @@ api_streams_publish(void *arg, const struct service_live *ev, size_t n)
 		f.sselen = (size_t)sselen;
 		pthread_mutex_lock(&h->lock);
 		bucket_push(h, bucket(h, false, ev[i].game_id),
-		    ev[i].game_id, &f);
-		bucket_push(h, bucket(h, true, ev[i].white), ev[i].white, &f);
+		    ev[i].game_id, &f, false);
+		bucket_push(h, bucket(h, true, ev[i].white), ev[i].white, &f,
+		    false);
 		if (ev[i].black != ev[i].white)
 			bucket_push(h, bucket(h, true, ev[i].black),
-			    ev[i].black, &f);
+			    ev[i].black, &f, false);
 		wake_all(h);
 		pthread_mutex_unlock(&h->lock);
 		metrics_inc(m_events);
@@ -296,8 +309,8 @@ heartbeat_main(void *arg)
 		if (h->stop)
 			break;
 		for (b = 0; b < STREAM_BUCKETS; b++) {
-			bucket_push(h, &h->games[b], -1, &keepalive);
-			bucket_push(h, &h->players[b], -1, &keepalive);
+			bucket_push(h, &h->games[b], -1, &keepalive, true);
+			bucket_push(h, &h->players[b], -1, &keepalive, true);
 		}
 		wake_all(h);
 	}
