@@ -262,6 +262,10 @@ int	http_stream_push(struct http_stream *, const void *data, size_t len);
  */
 int	http_stream_push_later(struct http_stream *, const void *data,
 	    size_t len);
+/* Ask the stream's socket whether its client left, and end the stream
+ * then (its connection closes): 0 while it stays, -1 when it ended
+ * (release it). Costs one poll(2), sends nothing. */
+int	http_stream_probe(struct http_stream *);
 /* Resume a stream's connection if its reader sleeps. */
 void	http_stream_wake(struct http_stream *);
 /* End the stream from our side and drop the caller's reference. */

@@ -19,6 +19,12 @@
  * was pushed before still goes): a client that does not read cannot make
  * the server hold more than the bound for it.
  *
+ * libmicrohttpd does not watch a suspended connection's socket, so a
+ * client that leaves is noticed only when a push has to be sent:
+ * http_stream_probe() asks the socket itself (poll(2): the peer's end of
+ * the stream, a reset) and ends the stream at once, without a push; the
+ * keep-alives call it.
+ *
  * Two references: the answer's (dropped when libmicrohttpd frees it, the
  * connection gone) and the caller's (http_stream_release()). The server
  * keeps a list of its streams, to end them all when it stops: a suspended
@@ -29,6 +35,7 @@
 
 #include <sys/socket.h>
 
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +49,7 @@ struct http_stream {
 	struct http_stream	*prev, *next;	/* the server's list */
 	struct http_server	*srv;
 	struct MHD_Connection	*conn;
+	int			 fd;		/* its socket, or -1 */
 	pthread_mutex_t		 lock;
 	char			*buf;
 	size_t			 off, len, cap, max;
@@ -187,16 +195,23 @@ stream_append(struct http_stream *s, const void *data, size_t len)
  * reached (a stream's events are small; it needs no large window).
  */
 static void
-stream_sndbuf(struct MHD_Connection *conn, size_t max)
+stream_sndbuf(int fd, size_t max)
+{
+	int	n = max < (1 << 20) ? (int)max : 1 << 20;
+
+	if (fd != -1 && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &n, sizeof n) ==
+	    -1)
+		log_warn("http: a stream's send buffer");
+}
+
+/* The socket of a connection, or -1. */
+static int
+stream_fd(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo	*ci;
-	int				 n = max < (1 << 20) ? (int)max :
-					     1 << 20;
 
 	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	if (ci != NULL && setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, &n,
-	    sizeof n) == -1)
-		log_warn("http: a stream's send buffer");
+	return ci != NULL ? ci->connect_fd : -1;
 }
 
 /* Answer with a stream whose first bytes are `first`. */
@@ -214,6 +229,7 @@ http_respond_stream(struct http_response *resp, unsigned status,
 	pthread_mutex_init(&s->lock, NULL);
 	s->srv = srv;
 	s->conn = req->conn;
+	s->fd = stream_fd(req->conn);
 	s->max = max > len ? max : len;
 	s->refs = 2;
 	if (len > 0 && stream_append(s, first, len) != 0) {
@@ -222,7 +238,7 @@ http_respond_stream(struct http_response *resp, unsigned status,
 		free(s);
 		goto fail;
 	}
-	stream_sndbuf(req->conn, s->max);
+	stream_sndbuf(s->fd, s->max);
 	resp->status = status;
 	resp->set = 1;
 	resp->stream = s;
@@ -289,6 +305,37 @@ http_stream_push_later(struct http_stream *s, const void *data, size_t len)
 	}
 	pthread_mutex_unlock(&s->lock);
 	return rc;
+}
+
+/*
+ * Ask a stream's socket whether its client left (the peer ended its side,
+ * or reset it) and end the stream then: 0 while it stays, -1 when it
+ * ended. The socket is libmicrohttpd's; it stays open while the answer
+ * lives (libmicrohttpd frees the answer before it closes the socket, and
+ * `gone` says so under the lock), and poll(2) only looks at it.
+ */
+int
+http_stream_probe(struct http_stream *s)
+{
+	struct pollfd	pfd;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->ended) {
+		pthread_mutex_unlock(&s->lock);
+		return -1;
+	}
+	pfd.fd = s->fd;
+	pfd.events = POLLRDHUP;
+	pfd.revents = 0;
+	if (s->gone || s->fd == -1 || poll(&pfd, 1, 0) != 1 ||
+	    (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) == 0) {
+		pthread_mutex_unlock(&s->lock);
+		return 0;
+	}
+	/* Gone: wake the connection so that libmicrohttpd closes it. */
+	s->ended = true;
+	stream_wake_unlock(s);
+	return -1;
 }
 
 /* Wake a stream's connection if it sleeps. */
