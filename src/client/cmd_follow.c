@@ -147,14 +147,21 @@ follow_print_turn(const struct follow *f, const json_t *j)
 {
 	const char	*turn = cli_http_json_str(j, "turn");
 	const char	*who = follow_player_of(j, turn);
-	json_int_t	 dl;
+	const char	*iso = cli_http_json_str(j, "deadline");
+	json_int_t	 n;
+	int64_t		 dl = 0;
 	char		 t[96];
 
 	if (who == NULL)
 		return;
 	follow_print_to_move(f, who);
-	if (cli_http_json_int(j, "deadline", &dl) && dl > 0) {
-		render_time_lang((int64_t)dl, f->lang, t, sizeof t);
+	/* An event gives the deadline in seconds, the game as an ISO time. */
+	if (cli_http_json_int(j, "deadline", &n))
+		dl = (int64_t)n;
+	else if (iso != NULL && cmd_game_parse_time(iso, &dl) != 0)
+		dl = 0;
+	if (dl > 0) {
+		render_time_lang(dl, f->lang, t, sizeof t);
 		printf(TR(f, ", by %s", ", avant le %s"), t);
 	}
 }
@@ -168,8 +175,6 @@ follow_print_game(struct follow *f, const json_t *j)
 	const char	*status = cli_http_json_str(j, "status");
 	const char	*result = cli_http_json_str(j, "result");
 	const char	*term;
-	const char	*who = follow_player_of(j, cli_http_json_str(j,
-			    "turn"));
 	json_int_t	 id = 0, ply = 0;
 
 	cli_http_json_int(j, "id", &id);
@@ -185,8 +190,8 @@ follow_print_game(struct follow *f, const json_t *j)
 		if (term != NULL)
 			printf(", %s", term);
 		f->over = true;
-	} else if (who != NULL)
-		follow_print_to_move(f, who);
+	} else
+		follow_print_turn(f, j);
 	printf("\n");
 }
 

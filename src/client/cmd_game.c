@@ -252,7 +252,7 @@ cmd_game_side(const char *color)
 }
 
 /* Parse an ISO 8601 UTC time "YYYY-MM-DDTHH:MM:SSZ"; 0 or -1. */
-static int
+int
 cmd_game_parse_time(const char *s, int64_t *t)
 {
 	struct tm	tm;

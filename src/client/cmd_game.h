@@ -26,5 +26,7 @@ struct buf;
 
 /* Append s to a URL's query, percent-encoded. */
 void	cmd_game_query_add(struct buf *b, const char *s);
+/* Parse the API's time, "YYYY-MM-DDTHH:MM:SSZ", into *t; 0 or -1. */
+int	cmd_game_parse_time(const char *s, int64_t *t);
 
 #endif /* CORRCHESS_CMD_GAME_H */
