@@ -10,7 +10,8 @@
 # another curl with ssh-keygen signatures: the game comes first, then each
 # event once it committed, on the game's streams and on both players';
 # keep-alives come while nothing happens; unknown games and players are
-# 404; `corrchess follow` prints a game's events and a player's in words
+# 404; a client that leaves is noticed at the next keep-alive;
+# `corrchess follow` prints a game's events and a player's in words
 # and ends with the game or on Ctrl-C; a reader that stops reading is cut
 # off at 64 KiB unsent while another reads on; the streams end when the
 # server stops. Run by `make check`; prints
@@ -65,6 +66,7 @@ expect "a stream of no player" 404 no-such-player
 listen nd "/api/v1/games/$g/stream"
 listen sse "/api/v1/games/$g/stream" -H 'Accept: text/event-stream'
 listen bobs /api/v1/players/bob/stream
+listen bobsse /api/v1/players/bob/stream -H 'Accept: text/event-stream'
 check "NDJSON: the game first" waitfor 10 has nd '"type":"game"'
 check "SSE: the game first" waitfor 10 has sse 'event: game'
 check "the player's stream opens" waitfor 10 has bobs '"type":"player"'
@@ -116,6 +118,8 @@ lines=$(wc -l <"$tmp/nd")
 check "NDJSON: a keep-alive line" waitfor 15 sh -c \
     "[ \$(grep -c '^\$' '$tmp/nd') -ge 1 ]"
 check "SSE: a keep-alive comment" waitfor 15 has sse ': keep-alive'
+check "SSE, bob's stream: a keep-alive comment" waitfor 15 has bobsse \
+    ': keep-alive'
 check "keep-alives add no event" [ "$(grep -c '^{' "$tmp/nd")" -eq \
     "$(head -n "$lines" "$tmp/nd" | grep -c '^{')" ]
 
@@ -127,6 +131,14 @@ submit "$g2"
 expect "a stale statement" 409 stale-ply
 act "$g2" bob "move d4"
 check "the next event arrives" waitfor 10 has bobs '"san":"d4"'
+# An SSE event after a keep-alive: its "event:" field starts its line (a
+# byte left after the keep-alive would make EventSource miss its type).
+check "SSE: the event after a keep-alive arrives" waitfor 10 has bobsse \
+    '"san":"d4"'
+same "SSE: the event after a keep-alive names its type" "$(tr '\000' @ \
+    <"$tmp/bobsse" | grep -B 1 '"san":"d4"' | head -n 1)" "event: move"
+same "SSE: no NUL byte in the stream" "$(tr -d '\000' <"$tmp/bobsse" |
+    wc -c)" "$(wc -c <"$tmp/bobsse")"
 check "nothing of the refused one" sh -c \
     "! grep -q '\"game\":$g2[^}]*\"san\":\"e4\"' '$tmp/bobs'"
 check "bob's stream held events before" [ "$before" -gt 0 ]
@@ -181,6 +193,26 @@ same "follow --player: Ctrl-C ends it, exit 0" "$?" 0
 same "follow of a finished game: exit 0 at once" "$?" 0
 check "follow of a finished game: how it ended" grep -qx \
     "Game $g3: alice v bob, ply 2; over: 0-1, resignation" "$tmp/follow"
+# The first line gives the deadline as the events do (the game's JSON
+# says it as an ISO time, the events in seconds).
+admin POST /api/v1/games -d '{"white":"alice","black":"bob",
+    "time_control":"3d/move"}'
+expect "create a game of three days a move" 201
+g4=$(jval id)
+iso=$(jstr deadline)
+dl=$(LC_ALL=C date -u -d "$iso" '+%A %-d %B %Y, %H:%M UTC')
+dlfr=$(LC_ALL=C date -u -d "$iso" '+%-d [a-zéû]* %Y, %H:%M UTC')
+"$corrchess" follow -s "$base" "$g4" >"$tmp/follow4" 2>&1 &
+f4=$!
+"$corrchess" follow -s "$base" --lang fr "$g4" >"$tmp/follow4fr" 2>&1 &
+f4fr=$!
+check "follow: the first line gives the deadline" waitfor 10 grep -qx \
+    "Game $g4: alice v bob, ply 0; alice to move, by $dl" "$tmp/follow4"
+check "follow in French: the first line gives the deadline" waitfor 10 \
+    grep -qx "Partie $g4 : alice – bob, demi-coup 0 ; au tour d'alice, \
+avant le [a-z]* $dlfr" "$tmp/follow4fr"
+kill -INT "$f4" "$f4fr"
+wait "$f4" "$f4fr"
 "$corrchess" follow -s "$base" 999 >/dev/null 2>"$tmp/follow.err"
 same "follow of no game: exit 1" "$?" 1
 check "follow of no game: the server's reason" grep -q "999" \
@@ -196,14 +228,25 @@ same "follow with no game: exit 2" "$?" 2
 listen bobs2 /api/v1/players/bob/stream
 check "a second reader of bob's stream" waitfor 10 has bobs2 \
     '"type":"player"'
-# A stream whose reader left is dropped at the third push after it
-# left: the first send succeeds, the second fails and closes the
-# connection, the third finds the stream ended. Three keep-alives on
-# every stream first, so that only the slow one is closed from here on.
+# A client that leaves: the keep-alive after it left asks its socket and
+# closes its stream, with no push sent to it (libmicrohttpd alone would
+# notice at the second or third push). Two keep-alives on every stream
+# first, so that the clients that left before (the content types' curl
+# --max-time) are gone; then one more client comes and goes, and two
+# keep-alives later the streams open are as before.
 ka=$(grep -c '^$' "$tmp/bobs2")
-check "three keep-alives have passed every stream" waitfor 25 sh -c \
-    "[ \$(grep -c '^\$' '$tmp/bobs2') -gt $((ka + 2)) ]"
+check "two keep-alives have passed every stream" waitfor 25 sh -c \
+    "[ \$(grep -c '^\$' '$tmp/bobs2') -gt $((ka + 1)) ]"
 admin GET /metrics
+open0=$(sed -n 's/^corrchess_streams_open //p' "$tmp/out")
+curl -s -o "$tmp/leaver" --max-time 2 "$base/api/v1/players/alice/stream"
+check "a client that reads a stream, then leaves" has leaver '"type":"player"'
+ka=$(grep -c '^$' "$tmp/bobs2")
+check "two more keep-alives" waitfor 25 sh -c \
+    "[ \$(grep -c '^\$' '$tmp/bobs2') -gt $((ka + 1)) ]"
+admin GET /metrics
+same "its stream is closed at the next keep-alive" \
+    "$(sed -n 's/^corrchess_streams_open //p' "$tmp/out")" "$open0"
 closed0=$(sed -n 's/^corrchess_streams_closed_total //p' "$tmp/out")
 python3 - "$port" "$token" >"$tmp/slow" 2>&1 <<'PY'
 import http.client, json, socket, sys, time
@@ -274,7 +317,7 @@ check "the reader that reads has every start" [ \
 # The server stops: every stream ends, and curl with it.
 daemon_stop
 same "corrchessd stops cleanly with streams open" "$status" 0
-for n in nd sse bobs bobs2; do
+for n in nd sse bobs bobsse bobs2; do
 	check "the $n stream ends with the server" waitfor 10 sh -c \
 	    "! kill -0 $(cat "$tmp/$n.pid") 2>/dev/null"
 done
