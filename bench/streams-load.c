@@ -207,17 +207,11 @@ conn_body(struct conn *c, char b)
 				n_split++;
 		}
 		break;
-	case CH_DATA_CR:
-		if (b == '\r')
-			c->ch = CH_DATA_LF;
-		else
-			c->bad = true;
-		break;
+	case CH_DATA_CR:	/* the "\r\n" after a chunk's data */
 	case CH_DATA_LF:
-		if (b == '\n')
-			c->ch = CH_SIZE;
-		else
+		if (b != (c->ch == CH_DATA_CR ? '\r' : '\n'))
 			c->bad = true;
+		c->ch = c->ch == CH_DATA_CR ? CH_DATA_LF : CH_SIZE;
 		break;
 	}
 }
@@ -246,6 +240,32 @@ conn_read(struct conn *c)
 	}
 	if (n == 0)
 		c->ended = true;
+}
+
+/*
+ * Read the streams until all `n` have their first line (with `keepalive`:
+ * and a keep-alive after it) or the clock passes `until` (us); the count
+ * of those that have.
+ */
+static int
+wait_all(int ep, struct conn *conns, int n, bool keepalive, double until)
+{
+	struct epoll_event	evs[512];
+	int			i, k, have = 0;
+
+	while (have < n && now_us() < until) {
+		k = epoll_wait(ep, evs, 512, 1000);
+		for (i = 0; i < k; i++) {
+			conn_read(evs[i].data.ptr);
+			if (((struct conn *)evs[i].data.ptr)->ended)
+				epoll_ctl(ep, EPOLL_CTL_DEL,
+				    ((struct conn *)evs[i].data.ptr)->fd, NULL);
+		}
+		for (have = 0, i = 0; i < n; i++)
+			have += conns[i].first && (!keepalive ||
+			    conns[i].kas > 0);
+	}
+	return have;
 }
 
 /* Order doubles. */
@@ -332,13 +352,7 @@ main(int argc, char **argv)
 		open_ok++;
 	}
 	/* Every stream's first line. */
-	for (ready = 0; ready < open_ok && now_us() - start < 120e6;) {
-		k = epoll_wait(ep, evs, 512, 1000);
-		for (i = 0; i < k; i++)
-			conn_read(evs[i].data.ptr);
-		for (ready = 0, i = 0; i < open_ok; i++)
-			ready += conns[i].first;
-	}
+	ready = wait_all(ep, conns, open_ok, false, start + 120e6);
 	rss1 = rss_kb(argv[4]);
 	printf("streams open: %d of %d, ready %d, in %.1f s\n", open_ok, n,
 	    ready, (now_us() - start) / 1e6);
@@ -349,13 +363,7 @@ main(int argc, char **argv)
 	/* A keep-alive on every stream before the moves, so that the moves
 	 * come after one: what follows a keep-alive must read as well as
 	 * what comes first. */
-	for (kas = 0; kas < ready && now_us() - start < 150e6;) {
-		k = epoll_wait(ep, evs, 512, 1000);
-		for (i = 0; i < k; i++)
-			conn_read(evs[i].data.ptr);
-		for (kas = 0, i = 0; i < open_ok; i++)
-			kas += conns[i].first && conns[i].kas > 0;
-	}
+	kas = wait_all(ep, conns, open_ok, true, start + 150e6);
 	printf("a keep-alive on %d streams, %.1f s after the first opened\n",
 	    kas, (now_us() - start) / 1e6);
 
