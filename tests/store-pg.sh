@@ -293,6 +293,64 @@ same "B's game stream: each move once" \
     tr '\n' ' ')" \
     '"san":"d5" "san":"c4" "san":"Nf6" '
 
+# Games' kept answers and players' doors across servers: B answers a game
+# from the bytes it keeps (its row read, which another server may have
+# changed), with the players' doors it keeps until it hears (LISTEN/NOTIFY)
+# that A changed a player; a change made while B's listener is away
+# reaches B's answers too.
+base=$base_a
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","auth":"signed-or-attested"}'
+expect "a fourth game, attested actions allowed, through A" 201
+game4=$(jval id)
+base=$base_b
+req GET "/api/v1/games/$game4"
+req GET "/api/v1/games/$game4"
+check "B keeps game $game4: bob's doors shut" grep -q \
+    '"black":\["signed"\]}}$' "$tmp/out"
+req GET "/games/$game4"
+req GET "/games/$game4"
+check "B keeps game $game4's page: white to move" grep -q \
+    'White to move (alice), ply 0.' "$tmp/out"
+# b_has PATH TEXT: B's answer to a GET of PATH holds TEXT now.
+b_has() {
+	curl -s "$base_b$1" | grep -qF -- "$2"
+}
+base=$base_a
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":true}'
+expect "bob opens the Xfcc door, through A" 200
+check "B's game $game4 shows bob's door open" waitfor 10 b_has \
+    "/api/v1/games/$game4" '"black":["signed","xfcc"]}}'
+statement "$game4" 0 alice "move e4"
+sign_ssh "$tmp/alice"
+submit "$game4"
+expect "alice's e4 in game $game4, through A" 201
+check "B's page of game $game4 shows the move" waitfor 10 b_has \
+    "/games/$game4" 'Black to move (bob), ply 1.'
+check "B's JSON of game $game4 too" b_has "/api/v1/games/$game4" \
+    '"moves":["e4"]'
+# Both listeners' connections cut: B's answers no longer come from bytes
+# no notice could drop.
+lost=$(grep -c 'listen: ' "$tmp/b.log")
+same "two listeners cut" "$(psql -X -q -At -d "$PG_CONNINFO" -c "SELECT
+    count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE
+    application_name = 'corrchessd listener'")" 2
+check "B's listener finds its connection lost" waitfor 10 sh -c \
+    "[ \$(grep -c 'listen: ' '$tmp/b.log') -gt $lost ]"
+admin PATCH /api/v1/players/bob/doors -d '{"xfcc":false}'
+expect "bob shuts the Xfcc door, through A" 200
+statement "$game4" 1 bob "move e5"
+sign_ssh "$tmp/bob"
+submit "$game4"
+expect "bob's e5 in game $game4, through A, while B's listener is away" 201
+check "B's JSON at once: the move" b_has "/api/v1/games/$game4" \
+    '"moves":["e4","e5"]'
+check "...and bob's door shut" b_has "/api/v1/games/$game4" \
+    '"black":["signed"]}}'
+check "B's page at once: the move" b_has "/games/$game4" \
+    'White to move (alice), ply 2.'
+check "B's listener hears the others again" waitfor 10 grep -q \
+    'listen: hearing the other servers again' "$tmp/b.log"
+
 # One server leads the clock (whichever asked first); when it dies, the
 # other takes over.
 leads=$(grep -l 'clock: this server leads' "$tmp/a.log" "$tmp/b.log")

@@ -504,63 +504,147 @@ test_key_one_player(void **state)
 	    404, "no-such-player");
 }
 
+/* Look a game's kept bytes of `kind` up: 1, or 0 with a ticket. */
+static int
+share(struct fx *fx, int64_t id, enum service_render kind, const char **p,
+    size_t *len, struct service_render_ticket *t)
+{
+	struct service_error	err;
+	const char		*tag;
+	int			rc;
+
+	memset(&err, 0, sizeof err);
+	rc = service_render_share(fx->svc, id, kind, p, len, &tag, t, &err);
+	if (rc < 0)
+		fail_msg("share game %lld: %s", (long long)id, err.message);
+	if (rc == 1)
+		assert_non_null(tag);
+	return rc;
+}
+
 /*
- * A page's kept bytes shared with a reader: served while the row and the
- * second hold, refused after a move or a second later, and still valid in
- * the reader's hands after they are dropped or replaced.
+ * A page's kept bytes shared with a reader: served while the game and the
+ * second hold, dropped by a move (through the writer, without reading the
+ * row) and, for a game with a clock, a second later; still valid in the
+ * reader's hands after they are dropped or replaced; never kept from a
+ * read that raced a move or a change of a player.
  */
 static void
 test_render_shared(void **state)
 {
-	struct fx		*fx = *state;
-	struct service_game	 g;
-	struct service_error	 err;
-	struct store_game	 row;
-	const char		*a, *b;
-	size_t			 alen, blen;
-	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
+	struct fx			*fx = *state;
+	struct service_game		 g;
+	struct service_error		 err;
+	struct service_render_ticket	 t, t2;
+	const char			*a, *b, *tag;
+	size_t				 alen, blen;
+	int				 i, rc = 0;
+	int64_t				 id = game_make(fx, "alice", "bob",
+					     NULL, NULL);
+	int64_t				 clocked = game_make(fx, "alice",
+					     "bob", "1d/move", NULL);
 
-	assert_int_equal(service_render_share(fx->svc, id,
-	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), 0);
-	assert_null(a);
-	game_read(fx, id, &g);
-	service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN, "page one", 8);
-	service_game_free(&g);
-	assert_int_equal(service_render_share(fx->svc, id,
-	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), 1);
-	assert_int_equal(row.id, id);
+	/* On PostgreSQL bytes are kept once the listener hears the other
+	 * servers: a moment after the service opens. */
+	for (i = 0; i < 500; i++) {
+		assert_int_equal(share(fx, id, SERVICE_RENDER_PAGE_EN, &a,
+		    &alen, &t), 0);
+		assert_null(a);
+		game_read(fx, id, &g);
+		service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN,
+		    "page one", 8, "\"1\"", &t);
+		service_game_free(&g);
+		if ((rc = service_render_share(fx->svc, id,
+		    SERVICE_RENDER_PAGE_EN, &a, &alen, &tag, &t, &err)) != 0)
+			break;
+		usleep(10000);
+	}
+	assert_int_equal(rc, 1);
 	assert_int_equal(alen, 8);
 	assert_memory_equal(a, "page one", 8);
+	assert_string_equal(tag, "\"1\"");
 	/* Another kind is not this one. */
-	assert_int_equal(service_render_share(fx->svc, id,
-	    SERVICE_RENDER_PAGE_FR, &row, &b, &blen, &err), 0);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PAGE_FR, &b, &blen, &t),
+	    0);
 
-	/* A move: the row differs, the kept bytes are not served. */
+	/* A move: the writer drops the kept bytes. */
 	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
-	assert_int_equal(service_render_share(fx->svc, id,
-	    SERVICE_RENDER_PAGE_EN, &row, &b, &blen, &err), 0);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PAGE_EN, &b, &blen, &t),
+	    0);
 	game_read(fx, id, &g);
-	service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN, "page two!", 9);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN, "page two!", 9,
+	    NULL, &t);
 	service_game_free(&g);
 	/* The first reader's bytes outlive their replacement. */
 	assert_memory_equal(a, "page one", 8);
 	service_bytes_release((void *)a);
-	assert_int_equal(service_render_share(fx->svc, id,
-	    SERVICE_RENDER_PAGE_EN, &row, &b, &blen, &err), 1);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PAGE_EN, &b, &blen, &t),
+	    1);
 	assert_int_equal(blen, 9);
 	assert_memory_equal(b, "page two!", 9);
 
-	/* A second later the clocks differ: not served either. */
+	/* No clock runs: a second later the same bytes. */
 	atomic_fetch_add(&fx->now, 1);
-	assert_int_equal(service_render_share(fx->svc, id,
-	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), 0);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PAGE_EN, &a, &alen, &t),
+	    1);
+	service_bytes_release((void *)a);
 	assert_memory_equal(b, "page two!", 9);
 	service_bytes_release((void *)b);
 	service_bytes_release(NULL);
 
-	/* No such game: 404. */
-	assert_int_equal(service_render_share(fx->svc, id + 100,
-	    SERVICE_RENDER_PAGE_EN, &row, &a, &alen, &err), -1);
+	/* A running clock: not a second later. */
+	assert_int_equal(share(fx, clocked, SERVICE_RENDER_PAGE_EN, &a, &alen,
+	    &t), 0);
+	game_read(fx, clocked, &g);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_PAGE_EN, "clock", 5,
+	    NULL, &t);
+	service_game_free(&g);
+	assert_int_equal(share(fx, clocked, SERVICE_RENDER_PAGE_EN, &a, &alen,
+	    &t), 1);
+	service_bytes_release((void *)a);
+	atomic_fetch_add(&fx->now, 1);
+	assert_int_equal(share(fx, clocked, SERVICE_RENDER_PAGE_EN, &a, &alen,
+	    &t), 0);
+
+	/* A read that raced a move: its ticket was taken before the move's
+	 * commit, its bytes are not kept. */
+	assert_int_equal(share(fx, id, SERVICE_RENDER_JSON, &a, &alen, &t), 0);
+	game_read(fx, id, &g);
+	play(fx, id, 1, "bob", "move e5", K_BOB, SIG_FORM_RAW);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_JSON, "stale", 5, NULL,
+	    &t);
+	service_game_free(&g);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_JSON, &a, &alen, &t2),
+	    0);
+	/* ... nor one that raced a change of a player (their doors are in
+	 * the JSON). */
+	game_read(fx, id, &g);
+	assert_int_equal(service_doors_set(fx->svc, "bob", -1, 1, NULL, &err),
+	    0);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_JSON, "stale", 5, NULL,
+	    &t2);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_JSON, &a, &alen, &t), 0);
+	/* A fresh ticket keeps them; the next change of a player drops
+	 * them. */
+	service_render_put(fx->svc, &g, SERVICE_RENDER_JSON, "fresh", 5, NULL,
+	    &t);
+	service_game_free(&g);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_JSON, &a, &alen, &t), 1);
+	assert_memory_equal(a, "fresh", 5);
+	service_bytes_release((void *)a);
+	assert_int_equal(service_doors_set(fx->svc, "bob", -1, 0, NULL, &err),
+	    0);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_JSON, &a, &alen, &t), 0);
+
+	/* No such game: nothing kept (on PostgreSQL the row read says 404
+	 * at once); the game's read says 404. */
+	rc = service_render_share(fx->svc, id + 100, SERVICE_RENDER_PAGE_EN,
+	    &a, &alen, &tag, &t, &err);
+	if (rc != 0) {
+		assert_int_equal(rc, -1);
+		assert_int_equal(err.status, 404);
+	}
+	assert_int_equal(service_game_get(fx->svc, id + 100, &g, &err), -1);
 	assert_int_equal(err.status, 404);
 }
 
@@ -1630,7 +1714,6 @@ test_attested(void **state)
 		int		 n, bad;
 	}				 ac = { fx, 0, 0 };
 	uint8_t				 pk[SIG_PUBKEY_BYTES];
-	char				 auth[STORE_AUTH_SIZE];
 	int64_t				 id, signed_only;
 
 	assert_int_equal(service_server_key(fx->svc, pk), 0);
@@ -1639,16 +1722,23 @@ test_attested(void **state)
 	id = g.row.id;
 	service_game_free(&g);
 	signed_only = game_make(fx, "alice", "bob", NULL, NULL);
-	assert_int_equal(service_game_auth(fx->svc, id, auth, &err), 0);
-	assert_string_equal(auth, "signed-or-attested");
-	assert_int_equal(service_game_auth(fx->svc, signed_only, auth, &err),
-	    0);
-	assert_string_equal(auth, "signed");
+	/* The auth rule is read with the game. */
+	assert_int_equal(service_game_get(fx->svc, id, &g, &err), 0);
+	assert_string_equal(g.rules.auth, "signed-or-attested");
+	service_game_free(&g);
+	assert_int_equal(service_game_get(fx->svc, signed_only, &g, &err), 0);
+	assert_string_equal(g.rules.auth, "signed");
+	service_game_free(&g);
 
-	/* Shut by default. */
+	/* Shut by default; the doors read (and kept) before they open are
+	 * read again after. */
 	play(fx, id, 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW);
 	assert_refused(attest(fx, id, 1, "bob", "move e5", "xfcc", &err), &err,
 	    403, "door-shut");
+	assert_int_equal(service_doors_get(fx->svc, "bob", &d, &err), 0);
+	assert_false(d.xfcc);
+	assert_int_equal(service_doors_get(fx->svc, "bob", &d, &err), 0);
+	assert_false(d.xfcc);
 	assert_int_equal(service_doors_set(fx->svc, "bob", 1, -1, NULL, &err),
 	    0);
 	assert_int_equal(service_doors_get(fx->svc, "bob", &d, &err), 0);

@@ -221,6 +221,36 @@ page "a game with a draw offered" /games/3
 has "the draw offered can be accepted" 'data-action="accept-draw"'
 has "and declined" 'data-action="decline-draw"'
 has "the offer's side, for the module" 'data-offer-by="black"'
+# The game page's ETag (game 3 has no clock: the page holds from one
+# second to the next): 304 while the page is the same, in its language.
+# etag_of PATH [CURL-ARG...]: the ETag of a GET of PATH.
+etag_of() {
+	p=$1
+	shift
+	curl -s -D "$tmp/hdr" -o /dev/null "$@" "$base$p"
+	sed -n 's/^[Ee][Tt][Aa][Gg]: *\("[0-9a-f]*"\).*/\1/p' "$tmp/hdr"
+}
+ptag=$(etag_of /games/3)
+check "the game page has an ETag" test -n "$ptag"
+same "one Cache-Control header, no-cache" \
+    "$(grep -i '^cache-control:' "$tmp/hdr" | tr -d '\r')" \
+    "Cache-Control: no-cache"
+same "the same ETag read again, from the kept page" \
+    "$(etag_of /games/3)" "$ptag"
+rm -f "$tmp/out"
+req GET /games/3 -H "If-None-Match: $ptag" -D "$tmp/hdr"
+expect "the game page asked again with its ETag" 304
+check "a 304 has no body" test ! -e "$tmp/out"
+has "the 304 names the ETag" "ETag: $ptag" "$tmp/hdr"
+req GET "/games/3?lang=fr" -H "If-None-Match: $ptag"
+expect "the French page, other bytes, with the English ETag" 200
+has "the French page answered whole" '<html lang="fr">'
+ftag=$(etag_of "/games/3?lang=fr")
+check "the French page's own ETag" test -n "$ftag" -a "$ftag" != "$ptag"
+move 3 alice 4 "move Qe2"
+req GET /games/3 -H "If-None-Match: $ptag"
+expect "after a move, the old ETag gets the page" 200
+has "the page after the move" 'Black to move (bob), ply 5.' "$tmp/out"
 req GET /api/v1/games/2
 lacks "no legal moves once the game is over" '"legal_moves"'
 

@@ -342,32 +342,40 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 /* Add a game's auth rule and the doors its players opened to its JSON:
  * what each side may use to act in it. */
 static int
-game_doors_json(struct service *svc, const struct store_game *row, json_t *o,
+game_doors_json(struct service *svc, const struct service_game *g, json_t *o,
     struct service_error *err)
 {
 	struct service_doors	 d[2];
-	char			 auth[STORE_AUTH_SIZE];
 	json_t			*doors;
 	int			 c;
 
-	if (service_game_auth(svc, row->id, auth, err) != 0 ||
-	    service_doors_get(svc, row->white_name, &d[0], err) != 0 ||
-	    service_doors_get(svc, row->black_name, &d[1], err) != 0)
+	if (service_doors_get(svc, g->row.white_name, &d[0], err) != 0 ||
+	    service_doors_get(svc, g->row.black_name, &d[1], err) != 0)
 		return -1;
 	doors = json_object();
 	for (c = 0; c < 2; c++) {
-		if (strcmp(auth, "signed") == 0)
+		if (strcmp(g->rules.auth, "signed") == 0)
 			d[c].xfcc = d[c].mail_token = false;
 		json_object_set_new(doors, color_name(c), api_doors_json(&d[c]));
 	}
-	json_object_set_new(o, "auth", json_string(auth));
+	json_object_set_new(o, "auth", json_string(g->rules.auth));
 	json_object_set_new(o, "doors", doors);
 	return 0;
 }
 
-static char	*game_json_finish(struct service *,
-		    const struct store_game *, const char *, size_t, size_t *,
-		    struct service_error *);
+static char	*render_game(struct service *, const struct service_game *,
+		    enum service_render, size_t *, struct service_error *);
+
+/* The kind of answer a request of a game asks for: JSON, or text in the
+ * reader's language. */
+static enum service_render
+game_kind(struct http_request *req)
+{
+	if (!http_request_wants_text(req))
+		return SERVICE_RENDER_JSON;
+	return api_reader_lang(req) == CHESS_LANG_FR ?
+	    SERVICE_RENDER_TEXT_FR : SERVICE_RENDER_TEXT;
+}
 
 /* Answer a game, as JSON or text. */
 static void
@@ -375,32 +383,20 @@ respond_game(struct http_request *req, struct http_response *resp,
     unsigned status, const struct service_game *g, struct service *svc)
 {
 	struct service_error	 err;
-	char			*text, *out;
-	size_t			 len, olen;
+	enum service_render	 kind;
+	char			*out;
+	size_t			 len;
 
-	if (http_request_wants_text(req)) {
-		if ((text = game_text(g, api_reader_lang(req), &len)) == NULL) {
-			http_respond_error(resp, 500, "internal",
-			    "out of memory");
-			return;
-		}
-		http_respond_data(resp, status, "text/plain; charset=utf-8",
-		    text, len);
-		http_response_header(resp, "Vary", "Accept-Language");
-		free(text);
-		return;
-	}
-	if ((text = api_game_json_open(g, &len)) == NULL) {
-		http_respond_error(resp, 500, "internal", "out of memory");
-		return;
-	}
-	if ((out = game_json_finish(svc, &g->row, text, len, &olen, &err)) ==
-	    NULL)
+	kind = game_kind(req);
+	if ((out = render_game(svc, g, kind, &len, &err)) == NULL) {
 		api_error(resp, &err);
-	else
-		http_respond_data(resp, status, "application/json", out, olen);
+		return;
+	}
+	http_respond_data(resp, status, kind == SERVICE_RENDER_JSON ?
+	    "application/json" : "text/plain; charset=utf-8", out, len);
+	if (kind != SERVICE_RENDER_JSON)
+		http_response_header(resp, "Vary", "Accept-Language");
 	free(out);
-	free(text);
 }
 
 /* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
@@ -541,29 +537,14 @@ api_game_list(struct http_request *req, struct http_response *resp,
 }
 
 /*
- * Render a game for keeping: its text, or its JSON without the closing
- * brace and without the members that change apart from the game's row
- * (game_json_finish() adds them). NULL when out of memory.
+ * The whole JSON of a game from its open part (len bytes, without the
+ * closing brace): the auth rule and the players' doors (kept with the
+ * players, service/signers.c), the closing brace and a newline, as
+ * http_respond_json() writes it. NULL with err set.
  */
 static char *
-render_game(const struct service_game *g, enum service_render kind,
-    size_t *lenp)
-{
-	if (kind == SERVICE_RENDER_TEXT || kind == SERVICE_RENDER_TEXT_FR)
-		return game_text(g, kind == SERVICE_RENDER_TEXT_FR ?
-		    CHESS_LANG_FR : CHESS_LANG_EN, lenp);
-	return api_game_json_open(g, lenp);
-}
-
-/*
- * The whole JSON of a game from its kept part (len bytes): the auth rule
- * and the players' doors read now (a player's doors change without the
- * game's row), the closing brace and a newline, as http_respond_json()
- * writes it. NULL with err set.
- */
-static char *
-game_json_finish(struct service *svc, const struct store_game *row,
-    const char *kept, size_t len, size_t *lenp, struct service_error *err)
+game_json_finish(struct service *svc, const struct service_game *g,
+    const char *open, size_t len, size_t *lenp, struct service_error *err)
 {
 	json_t	*o;
 	char	*tail = NULL, *out = NULL;
@@ -571,7 +552,7 @@ game_json_finish(struct service *svc, const struct store_game *row,
 
 	if ((o = json_object()) == NULL)
 		goto nomem;
-	if (game_doors_json(svc, row, o, err) != 0) {
+	if (game_doors_json(svc, g, o, err) != 0) {
 		json_decref(o);
 		return NULL;
 	}
@@ -581,7 +562,7 @@ game_json_finish(struct service *svc, const struct store_game *row,
 	if (tail == NULL || (tlen = strlen(tail)) < 2 ||
 	    (out = malloc(len + tlen + 2)) == NULL)
 		goto nomem;
-	memcpy(out, kept, len);
+	memcpy(out, open, len);
 	out[len] = ',';
 	memcpy(out + len + 1, tail + 1, tlen - 1);
 	out[len + tlen] = '\n';
@@ -598,58 +579,100 @@ nomem:
 }
 
 /*
- * GET /api/v1/games/{id}: from the rendered bytes the service keeps for
- * the game as it stands this second, else rendered now and kept.
+ * Render a game for keeping: its text, or its whole JSON (its players'
+ * doors included: the kept bytes go with the players' generation). NULL
+ * with err set.
+ */
+static char *
+render_game(struct service *svc, const struct service_game *g,
+    enum service_render kind, size_t *lenp, struct service_error *err)
+{
+	char	*open, *out;
+	size_t	 len;
+
+	if (kind == SERVICE_RENDER_TEXT || kind == SERVICE_RENDER_TEXT_FR)
+		out = game_text(g, kind == SERVICE_RENDER_TEXT_FR ?
+		    CHESS_LANG_FR : CHESS_LANG_EN, lenp);
+	else if ((open = api_game_json_open(g, &len)) == NULL)
+		out = NULL;
+	else {
+		out = game_json_finish(svc, g, open, len, lenp, err);
+		free(open);
+		return out;
+	}
+	if (out == NULL) {
+		err->status = 500;
+		snprintf(err->code, sizeof err->code, "internal");
+		snprintf(err->message, sizeof err->message, "out of memory");
+	}
+	return out;
+}
+
+/* Answer with a game's rendered bytes: kept (release with
+ * service_bytes_release()) or a copy of `bytes`. */
+static void
+respond_rendered(struct http_response *resp, enum service_render kind,
+    const char *bytes, size_t len, const char *tag, bool kept)
+{
+	const char	*type = kind == SERVICE_RENDER_JSON ?
+			    "application/json" : "text/plain; charset=utf-8";
+
+	if (kept)
+		http_respond_shared(resp, 200, type, bytes, len,
+		    service_bytes_release);
+	else
+		http_respond_data(resp, 200, type, bytes, len);
+	http_response_set_etag(resp, tag);
+	if (kind != SERVICE_RENDER_JSON)
+		http_response_header(resp, "Vary", "Accept-Language");
+}
+
+/*
+ * GET /api/v1/games/{id}: the bytes the service keeps for the game as it
+ * stands, sent as they are kept with the tag made of them; else rendered
+ * now and kept.
  */
 void
 api_game_get(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	struct service_game	 g;
-	struct service_error	 err;
-	struct store_game	 row;
-	enum service_render	 kind;
-	char			*kept = NULL, *out = NULL;
-	size_t			 len = 0, olen = 0;
-	int64_t			 id = http_request_param_int(req, "id");
-	int			 rc;
+	struct service_render_ticket	 t;
+	struct service_game		 g;
+	struct service_error		 err;
+	enum service_render		 kind;
+	const char			*kept, *tag;
+	char				*out, etag[HTTP_ETAG_SIZE];
+	size_t				 len = 0;
+	int64_t				 id = http_request_param_int(req,
+					     "id");
+	int				 rc;
 
 	if (api_query_refused(req, resp, "lang"))
 		return;
-	kind = !http_request_wants_text(req) ? SERVICE_RENDER_JSON :
-	    api_reader_lang(req) == CHESS_LANG_FR ? SERVICE_RENDER_TEXT_FR :
-	    SERVICE_RENDER_TEXT;
-	if ((rc = service_render_get(user, id, kind, &row, &kept, &len,
+	kind = game_kind(req);
+	if ((rc = service_render_share(user, id, kind, &kept, &len, &tag, &t,
 	    &err)) < 0) {
 		api_error(resp, &err);
 		return;
 	}
-	if (rc == 0) {
-		if (service_game_get(user, id, &g, &err) != 0) {
-			api_error(resp, &err);
-			return;
-		}
-		if ((kept = render_game(&g, kind, &len)) != NULL)
-			service_render_put(user, &g, kind, kept, len);
-		row = g.row;
-		service_game_free(&g);
-		if (kept == NULL) {
-			http_respond_error(resp, 500, "internal",
-			    "out of memory");
-			return;
-		}
+	if (rc == 1) {
+		respond_rendered(resp, kind, kept, len, tag, true);
+		return;
 	}
-	if (kind != SERVICE_RENDER_JSON) {
-		http_respond_data(resp, 200, "text/plain; charset=utf-8", kept,
-		    len);
-		http_response_header(resp, "Vary", "Accept-Language");
-	} else if ((out = game_json_finish(user, &row, kept, len, &olen,
-	    &err)) == NULL)
+	if (service_game_get(user, id, &g, &err) != 0) {
 		api_error(resp, &err);
-	else
-		http_respond_data(resp, 200, "application/json", out, olen);
+		return;
+	}
+	if ((out = render_game(user, &g, kind, &len, &err)) == NULL) {
+		service_game_free(&g);
+		api_error(resp, &err);
+		return;
+	}
+	http_etag_make(out, len, etag);
+	service_render_put(user, &g, kind, out, len, etag, &t);
+	service_game_free(&g);
+	respond_rendered(resp, kind, out, len, etag, false);
 	free(out);
-	free(kept);
 }
 
 /* GET /api/v1/games/{id}/pgn */

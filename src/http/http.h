@@ -76,7 +76,8 @@ typedef void (*http_handler)(struct http_request *req,
  * bytes, and Cache-Control: no-cache (ask again, but ask with the tag); a
  * request whose If-None-Match names the tag is answered 304 Not Modified
  * without the bytes. The handler runs as always: what is saved is the
- * sending, and the client's reading.
+ * sending, and the client's reading (and the hashing, when the handler
+ * gives the tag it kept with the bytes: http_response_set_etag()).
  */
 #define HTTP_ROUTE_ETAG	0x2
 
@@ -237,6 +238,15 @@ void	http_respond_error(struct http_response *resp, unsigned status,
 /* Tell whether an If-None-Match header value (NULL: none) names `etag`
  * (a quoted entity tag), weakly compared, or is "*". */
 bool	http_etag_matches(const char *inm, const char *etag);
+/* A quoted entity tag: two 64-bit halves in hex, and the NUL. */
+#define HTTP_ETAG_SIZE	35
+/* Write the entity tag an HTTP_ROUTE_ETAG route gives `len` bytes. */
+void	http_etag_make(const void *data, size_t len,
+	    char out[HTTP_ETAG_SIZE]);
+/* Give the answer the entity tag made of its bytes before (by
+ * http_etag_make() on the same bytes), instead of hashing them again;
+ * call after http_respond_*. */
+void	http_response_set_etag(struct http_response *resp, const char *tag);
 /*
  * STREAMS. Answer with bytes that come later: `first` (len bytes, copied)
  * at once, then each http_stream_push() as it comes, chunked, until

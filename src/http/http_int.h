@@ -137,6 +137,8 @@ struct http_response {
 	size_t			 nheaders;
 	struct http_stream	*stream;	/* a stream: its answer's
 						   reference until queued */
+	char			 etag[HTTP_ETAG_SIZE];	/* made before, or
+							   "" */
 	int			 set;
 };
 
@@ -164,8 +166,6 @@ struct http_request {
 
 /* response.c */
 
-/* A quoted entity tag: two 64-bit halves in hex. */
-#define HTTP_ETAG_SIZE	35
 /* Tag a 200 answer (HTTP_ROUTE_ETAG); 304 when If-None-Match names it. */
 void	http_response_etag(struct http_request *, struct http_response *);
 

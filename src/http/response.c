@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "http/http_int.h"
@@ -54,6 +55,7 @@ http_response_clear(struct http_response *resp)
 	resp->headers = NULL;
 	resp->nheaders = 0;
 	resp->len = 0;
+	resp->etag[0] = '\0';
 	resp->set = 0;
 }
 
@@ -246,9 +248,10 @@ http_etag_matches(const char *inm, const char *etag)
  * over the bytes eight at a time, quoted. Not a cryptographic hash: it
  * only tells one version of a resource from the next.
  */
-static void
-http_etag_of(const unsigned char *p, size_t len, char out[HTTP_ETAG_SIZE])
+void
+http_etag_make(const void *data, size_t len, char out[HTTP_ETAG_SIZE])
 {
+	const unsigned char	*p = data;
 	uint64_t	a = 0x9e3779b97f4a7c15ULL ^ len, b = 0xc2b2ae3d27d4eb4fULL;
 	uint64_t	w;
 	size_t		i;
@@ -277,13 +280,17 @@ http_etag_of(const unsigned char *p, size_t len, char out[HTTP_ETAG_SIZE])
 void
 http_response_etag(struct http_request *req, struct http_response *resp)
 {
-	char	tag[HTTP_ETAG_SIZE];
-
 	const char	*body = resp->data != NULL ? resp->data : resp->shared;
+	char		 tag[HTTP_ETAG_SIZE];
+	size_t		 i;
+	bool		 cc = false;
 
 	if (resp->status != 200 || body == NULL)
 		return;
-	http_etag_of((const unsigned char *)body, resp->len, tag);
+	if (resp->etag[0] != '\0')
+		memcpy(tag, resp->etag, sizeof tag);
+	else
+		http_etag_make(body, resp->len, tag);
 	if (http_etag_matches(http_request_header(req, "If-None-Match"),
 	    tag)) {
 		resp->status = 304;
@@ -296,5 +303,16 @@ http_response_etag(struct http_request *req, struct http_response *resp)
 		}
 	}
 	http_response_header(resp, "ETag", tag);
-	http_response_header(resp, "Cache-Control", "no-cache");
+	for (i = 0; i < resp->nheaders; i++)
+		cc |= strcasecmp(resp->headers[i * 2], "Cache-Control") == 0;
+	if (!cc)
+		http_response_header(resp, "Cache-Control", "no-cache");
+}
+
+/* Give the answer the tag made of its bytes before. */
+void
+http_response_set_etag(struct http_response *resp, const char *tag)
+{
+	if (tag != NULL && strlen(tag) < sizeof resp->etag)
+		memcpy(resp->etag, tag, strlen(tag) + 1);
 }

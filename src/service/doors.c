@@ -82,21 +82,27 @@ doors_read(struct service *svc, const char *name, struct store_player *p,
 	return rc;
 }
 
-/* Give a player's doors. */
+/* Give a player's doors: kept, or read and kept. */
 int
 service_doors_get(struct service *svc, const char *name,
     struct service_doors *out, struct service_error *err)
 {
 	struct store_player	p;
 	struct store_doors	d;
+	uint64_t		gen;
 
 	memset(out, 0, sizeof *out);
+	/* Kept with the players (signers.c), a new generation at every
+	 * change of them. */
+	if (doors_kept(svc, name, out, &gen))
+		return 0;
 	if (doors_read(svc, name, &p, &d, err) != 0)
 		return -1;
 	out->xfcc = d.xfcc;
 	out->mail_token = d.mail_token;
 	out->xfcc_password = d.xfcc_hash[0] != '\0';
 	sodium_memzero(&d, sizeof d);
+	doors_put(svc, name, out, gen);
 	return 0;
 }
 
@@ -165,22 +171,6 @@ job_doors_set(struct service *svc, struct job *j, int64_t now)
 		return service_store_fail(j->err, svc->wstore,
 		    "store the player's doors");
 	return 0;
-}
-
-/* Give a game's auth rule. */
-int
-service_game_auth(struct service *svc, int64_t game_id, char *auth,
-    struct service_error *err)
-{
-	struct store	*st;
-	int		 rc = 0;
-
-	if ((st = pool_get(svc, err)) == NULL)
-		return -1;
-	if (store_game_auth_get(st, game_id, auth) != STORE_OK)
-		rc = service_store_fail(err, st, "read the game's auth");
-	pool_put(svc, st);
-	return rc;
 }
 
 /* Find the slot of a login key, or the one to reuse (the oldest). */

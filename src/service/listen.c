@@ -19,7 +19,7 @@
  * commits), one line an item, after a first line naming the server:
  *
  *   corrchess 1 ORIGIN
- *   p                        players or keys changed
+ *   p                        players, keys or doors changed
  *   r GAME FIRST LAST        records FIRST..LAST appended to GAME
  *   s GAME                   GAME was created
  *   w GAME SECONDS           a reminder's threshold passed in GAME
@@ -29,14 +29,18 @@
  * those players and games, and hands its streams the same events its own
  * writer would have noted (live_replay()). A notice sent while a listener
  * is away (its connection lost) is not heard: a stream's client then
- * misses those events, as it would across a restart; the caches are
- * checked against the stored rows all the same.
+ * misses those events, as it would across a restart. The players, keys
+ * and doors kept are read afresh when the listener connects again, and
+ * while it is away doors and games' rendered bytes are not served from
+ * memory (signers.c, render.c); games' bytes are checked against their
+ * stored rows all the same.
  */
 
 #include "config.h"
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,11 +274,16 @@ listen_main(void *arg)
 				log_info("listen: hearing the other servers "
 				    "again");
 			warned = false;
-			/* What was missed meanwhile is read afresh. */
+			/* What was missed meanwhile is read afresh; what is
+			 * kept from now on is heard of. */
 			signers_changed(svc);
+			atomic_fetch_add(&svc->listen_session, 1);
 		}
 		rc = store_listen_wait(st, LISTEN_WAIT_MS, text, sizeof text);
 		if (rc < 0) {
+			/* Nothing heard now: nothing kept of the players is
+			 * served until the next connection. */
+			atomic_fetch_add(&svc->listen_session, 1);
 			log_warnx("listen: %s", store_errmsg(st));
 			warned = true;
 			store_close(st);
@@ -282,6 +291,8 @@ listen_main(void *arg)
 		} else if (rc > 0)
 			hear(svc, st, text);
 	}
+	if (st != NULL)
+		atomic_fetch_add(&svc->listen_session, 1);
 	store_close(st);
 	return NULL;
 }

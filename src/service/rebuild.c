@@ -530,7 +530,8 @@ view_put(struct service *svc, const struct service_game *g)
 }
 
 /* Read with handle `st` what game `id` keeps beside its row: rated or
- * not, and its leave allowance (its event's, else the server's). */
+ * not, its leave allowance (its event's, else the server's) and its auth
+ * rule. */
 int
 game_rules_read(struct service *svc, struct store *st, int64_t id,
     struct service_game_rules *out, struct service_error *err)
@@ -540,6 +541,8 @@ game_rules_read(struct service *svc, struct store *st, int64_t id,
 
 	if (store_game_rules_get(st, id, &gr) != STORE_OK)
 		return service_store_fail(err, st, "read the game's rules");
+	if (store_game_auth_get(st, id, out->auth) != STORE_OK)
+		return service_store_fail(err, st, "read the game's auth");
 	out->rated = gr.rated;
 	out->leave_days = svc->leave_days;
 	switch (store_event_get_by_game(st, id, &e, NULL)) {

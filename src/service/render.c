@@ -11,25 +11,47 @@
  */
 
 /*
- * A front door renders a game (JSON, text) from what service_game_get()
- * gives; the bytes are a function of the game's row (its record head
- * included) and of the service's second. They are kept here, one slot a
- * game and kind, with a copy of the row and the second they were made
- * for: a reader reads the row (one SQLite read) and takes the bytes when
- * the row and the second are the same, instead of copying the cached
- * view and rendering it again. A row read by another instance after a
- * change is a different row: the bytes are never served for it.
+ * A front door renders a game (JSON, text, the web page) from what
+ * service_game_get() gives; the bytes are a function of the game's row
+ * (its record head included), of the service's second when the game has a
+ * running clock, and of the players as kept (their doors, in the JSON).
+ * They are kept here, one slot a game and kind, and served again without
+ * reading the store while they hold:
  *
- * The bytes are counted references (struct service_bytes): the slot holds
- * one, and service_render_share() gives a reader another, so a web page is
- * handed to libmicrohttpd as it is kept, without a copy, and outlives its
- * slot when a change or another game drops it meanwhile.
+ * - The row: on SQLite, every write of a game's row goes through this
+ *   server's writer, which drops the game's slots after each commit that
+ *   wrote it (store_games_written(), before the actions' answers): the
+ *   bytes are served without reading the store. On PostgreSQL another
+ *   server may write the game, and its notice (listen.c) is heard only
+ *   after that server answered: a client that moved through it and reads
+ *   through this one at once would get the game as it was. There the row
+ *   is read (one read) and compared with the one the bytes were made
+ *   from; the notice only drops the bytes sooner.
+ * - The second: kept with the bytes, unless the game has no clock or is
+ *   over (nothing in its answers then moves with time).
+ * - The players: the generation of the kept players (signers.c), which
+ *   every change of a player, a key or doors ends, here or on another
+ *   server (heard by the listener); on PostgreSQL only while the listener
+ *   is connected, and for bytes made within its current connection: a
+ *   notice sent while it is away is never heard.
+ *
+ * A reader that finds nothing takes a ticket first (the slot's epoch,
+ * which every drop of the slot advances, and the generations), reads and
+ * renders, and keeps its bytes only if the ticket still holds: bytes
+ * rendered from a read that raced a change are never kept.
+ *
+ * The bytes are counted references (struct service_bytes), with the
+ * entity tag the front door made of them: the slot holds one reference,
+ * and service_render_share() gives a reader another, so the bytes are
+ * handed to libmicrohttpd as they are kept, without a copy, and outlive
+ * their slot when a change or another game drops it meanwhile.
  */
 
 #include "config.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +62,7 @@
 struct service_bytes {
 	atomic_size_t	refs;
 	size_t		len;
+	char		tag[SERVICE_RENDER_TAG_SIZE];	/* "" : none */
 	char		data[];
 };
 
@@ -68,111 +91,132 @@ service_bytes_release(void *data)
 		    offsetof(struct service_bytes, data)));
 }
 
-/* Read a game's row and take a reference on its kept bytes of a kind. */
-static int
-render_take(struct service *svc, int64_t id, enum service_render kind,
-    struct store_game *rowp, struct service_bytes **bytes,
+/* Tell whether a slot holds game `id`'s bytes of `kind` for this second
+ * and these players (the row aside): on PostgreSQL, only bytes made while
+ * the listener that would hear of a change of the players is connected. */
+static bool
+render_fits(struct service *svc, const struct render_slot *s, int64_t id,
+    enum service_render kind, int64_t now,
+    const struct service_render_ticket *t)
+{
+	return s->bytes != NULL && s->row.id == id && s->kind == kind &&
+	    (s->timeless || s->now == now) && s->players == t->players &&
+	    s->session == t->session && (!svc->listen || t->session % 2 == 1);
+}
+
+/*
+ * Look a game's rendered answer up: 1 with *data pointing at the kept
+ * bytes (a reference taken), *tag at their entity tag; 0 with a ticket for
+ * service_render_put(); -1 with `err` set.
+ */
+int
+service_render_share(struct service *svc, int64_t id,
+    enum service_render kind, const char **data, size_t *len,
+    const char **tag, struct service_render_ticket *t,
     struct service_error *err)
 {
+	struct service_bytes	*b = NULL;
+	struct render_slot	*s = render_slot(svc, id, kind);
 	struct store_game	 row;
-	struct render_slot	*s;
 	struct store		*st;
 	int64_t			 now = service_now(svc);
 	int			 rc;
 
-	*bytes = NULL;
-	if ((st = pool_get(svc, err)) == NULL)
-		return -1;
-	memset(&row, 0, sizeof row);
-	rc = row_get(st, id, &row, err);
-	pool_put(svc, st);
-	if (rc != 0)
-		return -1;
-	s = render_slot(svc, id, kind);
-	pthread_mutex_lock(&svc->render_lock);
-	if (s->bytes != NULL && s->kind == kind && s->now == now &&
-	    memcmp(&s->row, &row, sizeof row) == 0) {
-		atomic_fetch_add(&s->bytes->refs, 1);
-		*bytes = s->bytes;
-	}
-	pthread_mutex_unlock(&svc->render_lock);
-	*rowp = row;
-	return *bytes != NULL;
-}
-
-/* Look a game's rendered answer up: a copy. */
-int
-service_render_get(struct service *svc, int64_t id, enum service_render kind,
-    struct store_game *rowp, char **bytes, size_t *len,
-    struct service_error *err)
-{
-	struct service_bytes	*b;
-	int			 rc;
-
-	*bytes = NULL;
-	*len = 0;
-	if ((rc = render_take(svc, id, kind, rowp, &b, err)) != 1)
-		return rc;
-	if ((*bytes = malloc(b->len)) != NULL) {
-		memcpy(*bytes, b->data, b->len);
-		*len = b->len;
-	}
-	bytes_unref(b);
-	return *bytes != NULL;
-}
-
-/* Look a game's rendered answer up: a reference. */
-int
-service_render_share(struct service *svc, int64_t id,
-    enum service_render kind, struct store_game *rowp, const char **data,
-    size_t *len, struct service_error *err)
-{
-	struct service_bytes	*b;
-	int			 rc;
-
 	*data = NULL;
 	*len = 0;
-	if ((rc = render_take(svc, id, kind, rowp, &b, err)) != 1)
-		return rc;
+	*tag = NULL;
+	memset(t, 0, sizeof t[0]);
+	t->players = atomic_load(&svc->signer_gen);
+	t->session = atomic_load(&svc->listen_session);
+	if (svc->listen) {
+		/* Another server's commit is heard after its answer: the row
+		 * read now tells whether the game is the same. */
+		if ((st = pool_get(svc, err)) == NULL)
+			return -1;
+		memset(&row, 0, sizeof row);
+		rc = row_get(st, id, &row, err);
+		pool_put(svc, st);
+		if (rc != 0)
+			return -1;
+	}
+	pthread_mutex_lock(&svc->render_lock);
+	t->epoch = s->epoch;
+	if (render_fits(svc, s, id, kind, now, t) && (!svc->listen ||
+	    memcmp(&s->row, &row, sizeof row) == 0)) {
+		atomic_fetch_add(&s->bytes->refs, 1);
+		b = s->bytes;
+	}
+	pthread_mutex_unlock(&svc->render_lock);
+	if (b == NULL)
+		return 0;
 	*data = b->data;
 	*len = b->len;
+	*tag = b->tag;
 	return 1;
 }
 
-/* Keep the bytes rendered from g. */
+/* Keep the bytes rendered from g, with their entity tag (NULL: none),
+ * unless the ticket taken before g was read no longer holds. */
 void
 service_render_put(struct service *svc, const struct service_game *g,
-    enum service_render kind, const char *bytes, size_t len)
+    enum service_render kind, const char *bytes, size_t len,
+    const char *tag, const struct service_render_ticket *t)
 {
 	struct render_slot	*s = render_slot(svc, g->row.id, kind);
-	struct service_bytes	*b, *old;
+	struct service_bytes	*b, *old = NULL;
 
 	if ((b = malloc(sizeof *b + len)) == NULL)
 		return;
 	atomic_init(&b->refs, 1);
 	b->len = len;
+	snprintf(b->tag, sizeof b->tag, "%s", tag != NULL ? tag : "");
 	memcpy(b->data, bytes, len);
 	pthread_mutex_lock(&svc->render_lock);
-	old = s->bytes;
-	s->bytes = b;
-	s->kind = kind;
-	s->now = g->now;
-	s->row = g->row;
+	if (s->epoch == t->epoch &&
+	    atomic_load(&svc->signer_gen) == t->players &&
+	    atomic_load(&svc->listen_session) == t->session) {
+		old = s->bytes;
+		s->bytes = b;
+		b = NULL;
+		s->kind = kind;
+		s->now = g->now;
+		s->timeless = g->state.params.tc.kind == GAME_TC_NONE ||
+		    !game_ongoing(&g->state);
+		s->players = t->players;
+		s->session = t->session;
+		s->row = g->row;
+	}
 	pthread_mutex_unlock(&svc->render_lock);
 	bytes_unref(old);
+	free(b);
 }
 
-/* Drop a game's kept bytes of every kind. */
+/* Drop a game's kept bytes of every kind (0: every game's), and end the
+ * tickets of their slots. */
 void
 render_forget(struct service *svc, int64_t id)
 {
 	struct service_bytes	*old[SERVICE_RENDER_KINDS];
 	struct render_slot	*s;
+	size_t			 i;
 	int			 k;
 
+	if (id == 0) {
+		for (i = 0; i < SERVICE_RENDER_SLOTS; i++) {
+			pthread_mutex_lock(&svc->render_lock);
+			s = &svc->renders[i];
+			s->epoch++;
+			old[0] = s->bytes;
+			s->bytes = NULL;
+			pthread_mutex_unlock(&svc->render_lock);
+			bytes_unref(old[0]);
+		}
+		return;
+	}
 	pthread_mutex_lock(&svc->render_lock);
 	for (k = 0; k < SERVICE_RENDER_KINDS; k++) {
 		s = render_slot(svc, id, (enum service_render)k);
+		s->epoch++;
 		old[k] = NULL;
 		if (s->row.id == id) {
 			old[k] = s->bytes;
@@ -182,6 +226,13 @@ render_forget(struct service *svc, int64_t id)
 	pthread_mutex_unlock(&svc->render_lock);
 	for (k = 0; k < SERVICE_RENDER_KINDS; k++)
 		bytes_unref(old[k]);
+}
+
+/* The writer's callback of store_games_written(): drop a game's bytes. */
+void
+render_written(void *arg, int64_t id)
+{
+	render_forget(arg, id);
 }
 
 /* Free the kept bytes. */

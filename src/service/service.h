@@ -211,11 +211,13 @@ struct service_message {
  * Free with service_game_free().
  */
 /* What a game keeps beside its row and its state (where its draw rules
- * are): whether it is rated, and the leave a player may take in it a
- * calendar year (its event's allowance, or the server's). */
+ * are): whether it is rated, the leave a player may take in it a
+ * calendar year (its event's allowance, or the server's), and its auth
+ * rule ("signed" or "signed-or-attested", fixed when it is created). */
 struct service_game_rules {
 	bool	rated;
 	int	leave_days;
+	char	auth[STORE_AUTH_SIZE];
 };
 
 struct service_game {
@@ -234,9 +236,10 @@ struct service_game {
 /*
  * Games' answers as rendered bytes, kept for readers (service/render.c):
  * a front door renders what service_game_get() gave and keeps the bytes
- * with service_render_put(); service_render_get() reads the game's row
- * and gives them back while the row and the service's second are the
- * same. The kinds of rendering a front door keeps.
+ * with service_render_put(); service_render_share() gives them back while
+ * the game, its players and (for a running clock) the service's second
+ * are the same, without reading the store when this server would have
+ * heard of a change. The kinds of rendering a front door keeps.
  */
 enum service_render {
 	SERVICE_RENDER_JSON = 0,	/* GET /api/v1/games/{id}, JSON */
@@ -249,27 +252,39 @@ enum service_render {
 };
 #define SERVICE_RENDER_KINDS	7
 
-/* The bytes of game `id`'s answer of `kind`: 1 with a copy in *bytes
- * (the caller frees it), 0 when none is kept for the game as it stands
- * (render it and keep it), -1 with `err` set (404 for no such game). The
- * game's row, as read, goes to *row (unless -1). */
-int service_render_get(struct service *, int64_t id, enum service_render,
-    struct store_game *row, char **bytes, size_t *len,
-    struct service_error *);
+/* Room for the entity tag kept with a rendering (quoted, NUL). */
+#define SERVICE_RENDER_TAG_SIZE	40
+
+/* What a reader that found no bytes takes before it reads the game, and
+ * hands to service_render_put() with what it rendered. */
+struct service_render_ticket {
+	uint64_t	epoch;		/* the slot's drops */
+	uint64_t	players;	/* the kept players' generation */
+	uint64_t	session;	/* the listener's connection */
+};
+
 /*
- * The same, without a copy: 1 with *data pointing at the kept bytes and a
- * reference taken on them; the bytes stay valid, even after the game
- * changes and they are dropped, until service_bytes_release(*data).
+ * The bytes of game `id`'s answer of `kind`, without a copy: 1 with *data
+ * pointing at the kept bytes and a reference taken on them, *tag at their
+ * entity tag ("" when none was given); the bytes and the tag stay valid,
+ * even after the game changes and they are dropped, until
+ * service_bytes_release(*data). 0 when none is kept for the game as it
+ * stands, with a ticket in *t: render the game and keep the bytes with
+ * it. -1 with `err` set (a store failure, or 404 for no such game found
+ * when the row had to be read).
  */
 int service_render_share(struct service *, int64_t id, enum service_render,
-    struct store_game *row, const char **data, size_t *len,
-    struct service_error *);
+    const char **data, size_t *len, const char **tag,
+    struct service_render_ticket *t, struct service_error *);
 /* Give back a reference service_render_share() took (NULL: nothing). Its
  * argument is the data pointer, so it serves as a free callback. */
 void service_bytes_release(void *data);
-/* Keep bytes rendered from `g` as service_game_get() filled it. */
+/* Keep bytes rendered from `g` as service_game_get() filled it, with
+ * their entity tag (NULL: none), unless the game or its players changed
+ * since the ticket was taken. */
 void service_render_put(struct service *, const struct service_game *g,
-    enum service_render, const char *bytes, size_t len);
+    enum service_render, const char *bytes, size_t len, const char *tag,
+    const struct service_render_ticket *);
 
 /* One record of a game's signed record, for exports. */
 typedef int (*service_record_cb)(void *arg, const struct store_action *);
@@ -317,10 +332,6 @@ int service_doors_get(struct service *, const char *name,
  */
 int service_doors_set(struct service *, const char *name, int xfcc,
     int mail_token, const char *xfcc_password, struct service_error *);
-
-/* A game's auth rule into `auth` (STORE_AUTH_SIZE bytes). */
-int service_game_auth(struct service *, int64_t game_id, char *auth,
-    struct service_error *);
 
 /*
  * Check an Xfcc user name and password; `address` is the client's (for

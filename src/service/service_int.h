@@ -27,6 +27,7 @@
 #define CORRCHESS_SERVICE_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -301,7 +302,11 @@ struct cached {
 struct render_slot {
 	struct store_game	 row;		/* the row it was made from */
 	int64_t			 now;		/* the second it was made for */
+	bool			 timeless;	/* ... or any: no clock runs */
 	enum service_render	 kind;
+	uint64_t		 players;	/* the players' generation */
+	uint64_t		 session;	/* the listener's connection */
+	uint64_t		 epoch;		/* drops of the slot */
 	struct service_bytes	*bytes;		/* NULL: empty; one reference */
 };
 
@@ -342,12 +347,13 @@ struct service {
 	pthread_mutex_t		 render_lock;
 	struct render_slot	*renders;	/* SERVICE_RENDER_SLOTS */
 	struct cached		*cache;		/* SERVICE_CACHE_SLOTS */
-	/* Players and their keys as of generation signer_gen, which the
-	 * writer advances on every change of them (service/signers.c);
-	 * guarded by signer_lock. */
+	/* Players, their keys and their doors as of generation
+	 * signer_gen, which the writer advances on every change of them
+	 * (service/signers.c); guarded by signer_lock. */
 	pthread_mutex_t		 signer_lock;
-	uint64_t		 signer_gen;
+	_Atomic uint64_t	 signer_gen;
 	struct signer_slot	*signers;	/* SERVICE_SIGNER_SLOTS */
+	struct door_slot	*doors;		/* SERVICE_SIGNER_SLOTS */
 	/* The server's own key, for the actions it attests. */
 	bool			 has_server_key;
 	uint8_t			 server_sk[SIG_SECKEY_BYTES];
@@ -372,6 +378,10 @@ struct service {
 	bool			 listen;	/* PostgreSQL: tell, hear */
 	char			 origin[17];	/* this server, in notices */
 	pthread_t		 listener;
+	/* Odd while the listener is connected and hearing; one more at
+	 * every connection and every loss (signers.c and render.c keep
+	 * doors and bytes only within one connection). */
+	_Atomic uint64_t	 listen_session;
 	bool			 listener_started;
 	bool			 listen_stop;
 	/* Failed logins by player and by address (doors.c). */
@@ -453,6 +463,7 @@ void	view_put(struct service *, const struct service_game *);
 void	render_free(struct service *);
 /* Drop a game's rendered answers (another server changed it). */
 void	render_forget(struct service *, int64_t);
+void	render_written(void *, int64_t);
 int	live_replay(struct store *, int64_t, int64_t, int64_t, int, int64_t,
 	    int64_t, struct live_list *, struct service_error *);
 int	row_get(struct store *, int64_t, struct store_game *,
@@ -557,6 +568,11 @@ int	signers_get(struct service *, struct store *, const char *,
 int	signers_refresh(struct service *, struct store *, const char *,
 	    struct service_player *, struct service_error *);
 void	signers_changed(struct service *);
+uint64_t signers_generation(struct service *);
+int	doors_kept(struct service *, const char *, struct service_doors *,
+	    uint64_t *);
+void	doors_put(struct service *, const char *,
+	    const struct service_doors *, uint64_t);
 int	signers_init(struct service *);
 void	signers_free(struct service *);
 

@@ -27,10 +27,19 @@
  * key added by another process sharing the database (none today) is found
  * by signers_refresh(), which the verifier calls before refusing a
  * signature the kept keys do not verify.
+ *
+ * The doors each player opened (service/doors.c) are kept beside them the
+ * same way, in slots of their own: every game's JSON and every move's
+ * answer shows both players' doors, which was two SQLite reads each. A
+ * change of a player's doors is a write of players (store_doors_set()
+ * says so), so it starts a new generation too, here and, through the
+ * notice of listen.c, on every other server sharing the database; there
+ * they are kept only while the listener is connected.
  */
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,15 +51,29 @@ struct signer_slot {
 	struct service_player	sp;
 };
 
-/* The slot of a player's name (FNV-1a). */
-static struct signer_slot *
-signer_slot(struct service *svc, const char *name)
+/* One player's kept doors. */
+struct door_slot {
+	uint64_t		gen;	/* 0: empty */
+	char			name[STORE_NAME_SIZE];
+	struct service_doors	d;
+};
+
+/* Hash a player's name (FNV-1a) into a slot's index. */
+static size_t
+name_index(const char *name)
 {
 	uint64_t	h = 14695981039346656037ULL;
 
 	for (; *name != '\0'; name++)
 		h = (h ^ (unsigned char)*name) * 1099511628211ULL;
-	return &svc->signers[h % SERVICE_SIGNER_SLOTS];
+	return (size_t)(h % SERVICE_SIGNER_SLOTS);
+}
+
+/* The slot of a player's name. */
+static struct signer_slot *
+signer_slot(struct service *svc, const char *name)
+{
+	return &svc->signers[name_index(name)];
 }
 
 /* Copy a player and their keys; -1 when out of memory. */
@@ -149,8 +172,68 @@ signers_refresh(struct service *svc, struct store *rs, const char *name,
 	return 1;
 }
 
-/* Start a new generation: the writer committed a change of a player or
- * a key. */
+/*
+ * Give player `name`'s kept doors into *out: 1 when kept in the current
+ * generation, else 0 with *gen set to the generation to keep the doors
+ * read next in (doors_put()).
+ */
+int
+doors_kept(struct service *svc, const char *name, struct service_doors *out,
+    uint64_t *gen)
+{
+	struct door_slot	*s = &svc->doors[name_index(name)];
+	int			 hit = 0;
+
+	/* On PostgreSQL, only while the listener hears the other servers'
+	 * changes (a notice sent while it is away is lost; it starts a new
+	 * generation when it is back). */
+	if (svc->listen && atomic_load(&svc->listen_session) % 2 == 0) {
+		*gen = 0;
+		return 0;
+	}
+	pthread_mutex_lock(&svc->signer_lock);
+	*gen = svc->signer_gen;
+	if (s->gen == *gen && strcmp(s->name, name) == 0) {
+		*out = s->d;
+		hit = 1;
+	}
+	pthread_mutex_unlock(&svc->signer_lock);
+	return hit;
+}
+
+/* Keep a player's doors read in generation `gen`, unless a newer one
+ * began meanwhile. */
+void
+doors_put(struct service *svc, const char *name,
+    const struct service_doors *d, uint64_t gen)
+{
+	struct door_slot	*s = &svc->doors[name_index(name)];
+
+	pthread_mutex_lock(&svc->signer_lock);
+	if (gen == svc->signer_gen &&
+	    snprintf(s->name, sizeof s->name, "%s", name) <
+	    (int)sizeof s->name) {
+		s->d = *d;
+		s->gen = gen;
+	}
+	pthread_mutex_unlock(&svc->signer_lock);
+}
+
+/* Tell the generation of the kept players (a new one begins at every
+ * change of a player, a key or doors). */
+uint64_t
+signers_generation(struct service *svc)
+{
+	uint64_t	gen;
+
+	pthread_mutex_lock(&svc->signer_lock);
+	gen = svc->signer_gen;
+	pthread_mutex_unlock(&svc->signer_lock);
+	return gen;
+}
+
+/* Start a new generation: the writer committed a change of a player, a
+ * key or doors. */
 void
 signers_changed(struct service *svc)
 {
@@ -166,6 +249,12 @@ signers_init(struct service *svc)
 	if ((svc->signers = calloc(SERVICE_SIGNER_SLOTS,
 	    sizeof *svc->signers)) == NULL)
 		return -1;
+	if ((svc->doors = calloc(SERVICE_SIGNER_SLOTS,
+	    sizeof *svc->doors)) == NULL) {
+		free(svc->signers);
+		svc->signers = NULL;
+		return -1;
+	}
 	svc->signer_gen = 1;
 	pthread_mutex_init(&svc->signer_lock, NULL);
 	return 0;
@@ -182,6 +271,8 @@ signers_free(struct service *svc)
 	for (i = 0; i < SERVICE_SIGNER_SLOTS; i++)
 		service_player_free(&svc->signers[i].sp);
 	free(svc->signers);
+	free(svc->doors);
 	svc->signers = NULL;
+	svc->doors = NULL;
 	pthread_mutex_destroy(&svc->signer_lock);
 }

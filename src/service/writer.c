@@ -247,6 +247,9 @@ batch_run(struct service *svc, struct job *batch)
 	 * kept what it read in the generation that ends here. */
 	if (players)
 		signers_changed(svc);
+	/* And before the answers: a reader that reads after an answer
+	 * never gets the bytes of a game as it stood before (render.c). */
+	store_games_written(svc->wstore, render_written, svc);
 	if (failed) {
 		if (!lost)
 			log_warnx("store: %s; %zu request%s undone",

@@ -72,6 +72,8 @@ store_doors_set(struct store *s, const struct store_doors *d)
 	db_bind_int(st, 2, d->xfcc ? 1 : 0);
 	db_bind_int(st, 3, d->mail_token ? 1 : 0);
 	db_bind_text(st, 4, d->xfcc_hash);
+	/* Kept beside the players by the service: a change of them. */
+	s->players_written = true;
 	status = store_exec_stmt(s, st, "set doors");
 	if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such player");

@@ -118,6 +118,35 @@ store_game_bind_state(struct db_stmt *st, int first, const struct store_game *g)
 	db_bind_int64(st, first + 9, g->updated);
 }
 
+/* Note that game `id`'s row was written through the handle. */
+static void
+game_written(struct store *s, int64_t id)
+{
+	if (s->games_many || (s->ngames_written > 0 &&
+	    s->games_written[s->ngames_written - 1] == id))
+		return;
+	if (s->ngames_written == STORE_GAMES_WRITTEN_MAX) {
+		s->games_many = true;
+		return;
+	}
+	s->games_written[s->ngames_written++] = id;
+}
+
+/* Call cb for every game written since the last call, and forget them. */
+void
+store_games_written(struct store *s, void (*cb)(void *, int64_t), void *arg)
+{
+	size_t	i;
+
+	if (s->games_many)
+		cb(arg, 0);
+	else
+		for (i = 0; i < s->ngames_written; i++)
+			cb(arg, s->games_written[i]);
+	s->ngames_written = 0;
+	s->games_many = false;
+}
+
 /* Add a game. */
 enum store_status
 store_game_create(struct store *s, struct store_game *g)
@@ -145,6 +174,8 @@ store_game_create(struct store *s, struct store_game *g)
 	status = store_exec_insert(s, st, "add game", &g->id);
 	if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such player");
+	else if (status == STORE_OK)
+		game_written(s, g->id);
 	return status;
 }
 
@@ -177,6 +208,7 @@ store_game_update(struct store *s, const struct store_game *g)
 		return STORE_ERROR;
 	db_bind_int64(st, 1, g->id);
 	store_game_bind_state(st, 2, g);
+	game_written(s, g->id);
 	return store_exec_change(s, st, "update game", "no such game");
 }
 

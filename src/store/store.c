@@ -516,6 +516,10 @@ store_listen(struct store *s)
 	snprintf(sql, sizeof sql, "LISTEN \"corrchess.%s\"", schema);
 	if ((rc = db_exec(s->db, sql)) != DB_OK)
 		return store_fail(s, rc, "listen");
+	/* Named in pg_stat_activity, for whoever looks for it. */
+	if ((rc = db_exec(s->db, "SET application_name = "
+	    "'corrchessd listener'")) != DB_OK)
+		return store_fail(s, rc, "listen");
 	return STORE_OK;
 }
 

@@ -448,11 +448,21 @@ enum store_status store_key_revoke(struct store *, int64_t key_id,
     int64_t at);
 
 /*
- * Tell whether a player or a key was written through this handle (created,
- * updated, added, revoked; committed or not) since the last call, and
- * forget it: whoever keeps players or keys in memory drops them then.
+ * Tell whether a player, a key or a player's doors were written through
+ * this handle (created, updated, added, revoked; committed or not) since
+ * the last call, and forget it: whoever keeps players, keys or doors in
+ * memory drops them then.
  */
 bool store_players_written(struct store *);
+
+/*
+ * Call cb(arg, id) for every game whose row was written through this
+ * handle (created or updated; committed or not) since the last call, and
+ * forget them; cb(arg, 0) once instead when there were too many to note:
+ * every game may have changed. Whoever keeps games in memory drops them.
+ */
+void store_games_written(struct store *, void (*cb)(void *, int64_t),
+    void *arg);
 
 /*
  * Find the key with this public key and its player (either output may be

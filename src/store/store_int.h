@@ -193,12 +193,20 @@ struct store_statement {
 /* sql.c */
 extern const struct store_statement	store_sql[ST_COUNT];
 
+/* Games noted by id as written, before a handle just says "many". */
+#define STORE_GAMES_WRITTEN_MAX	256
+
 struct store {
 	struct db	*db;
 	struct db_stmt	*stmt[ST_COUNT];	/* prepared on first use */
 	char		 err[STORE_ERR_SIZE];
-	/* A player or a key written since store_players_written(). */
+	/* A player, a key or doors written since store_players_written(). */
 	bool		 players_written;
+	/* Games whose row was written since store_games_written(); past
+	 * STORE_GAMES_WRITTEN_MAX of them, `games_many` instead. */
+	int64_t		 games_written[STORE_GAMES_WRITTEN_MAX];
+	size_t		 ngames_written;
+	bool		 games_many;
 };
 
 /* store.c: errors. */

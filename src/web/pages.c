@@ -403,9 +403,10 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	enum chess_lang		 lang = page_request_lang(req);
 	const char		*flip = http_request_query(req, "flip");
 	char			*svg, words[BOARD_WORDS_MAX], title[160];
-	const char		*kept;
+	const char		*kept, *tag;
+	char			 etag[HTTP_ETAG_SIZE];
 	size_t			 len;
-	struct store_game	 row;
+	struct service_render_ticket t;
 	enum service_render	 kind;
 	int64_t			 id = http_request_param_int(req, "id");
 	int			 rc;
@@ -421,15 +422,17 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	kind = lang == CHESS_LANG_FR ? (o.flip ? SERVICE_RENDER_PAGE_FR_FLIP :
 	    SERVICE_RENDER_PAGE_FR) : (o.flip ? SERVICE_RENDER_PAGE_EN_FLIP :
 	    SERVICE_RENDER_PAGE_EN);
-	if ((rc = service_render_share(user, id, kind, &row, &kept, &len,
+	if ((rc = service_render_share(user, id, kind, &kept, &len, &tag, &t,
 	    &err)) < 0) {
 		page_service_error(resp, lang, &err);
 		return;
 	}
 	if (rc == 1) {
-		/* Sent as kept: libmicrohttpd gives the reference back. */
+		/* Sent as kept, with the tag made of it (HTTP_ROUTE_ETAG):
+		 * libmicrohttpd gives the reference back. */
 		page_respond_shared(resp, 200, kept, len,
 		    service_bytes_release);
+		http_response_set_etag(resp, tag);
 		return;
 	}
 	if (service_game_get(user, id, &g, &err) != 0) {
@@ -502,8 +505,11 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	    "Vérifier chaque signature et chaque empreinte"));
 	page_raw(&pg, "</div>\n</div>\n</article>\n");
 	page_close(&pg);
-	if (!pg.b.failed)
-		service_render_put(user, &g, kind, pg.b.data, pg.b.len);
+	if (!pg.b.failed) {
+		http_etag_make(pg.b.data, pg.b.len, etag);
+		service_render_put(user, &g, kind, pg.b.data, pg.b.len, etag,
+		    &t);
+	}
 	service_game_free(&g);
 	free(svg);
 	page_respond(&pg, resp, 200);
@@ -611,7 +617,8 @@ web_static(struct http_request *req, struct http_response *resp, void *user)
 
 const struct http_route routes_web[] = {
 	{ "GET", "/", HTTP_AUTH_NONE, web_club, 0 },
-	{ "GET", "/games/{id:int}", HTTP_AUTH_NONE, web_game, 0 },
+	{ "GET", "/games/{id:int}", HTTP_AUTH_NONE, web_game,
+	    HTTP_ROUTE_ETAG },
 	{ "GET", "/players/{name}", HTTP_AUTH_NONE, web_player, 0 },
 	{ "GET", "/events/{name}", HTTP_AUTH_NONE, web_event, 0 },
 	{ "GET", "/invite", HTTP_AUTH_NONE, web_invite, 0 },
