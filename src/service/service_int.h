@@ -568,7 +568,6 @@ int	signers_get(struct service *, struct store *, const char *,
 int	signers_refresh(struct service *, struct store *, const char *,
 	    struct service_player *, struct service_error *);
 void	signers_changed(struct service *);
-uint64_t signers_generation(struct service *);
 int	doors_kept(struct service *, const char *, struct service_doors *,
 	    uint64_t *);
 void	doors_put(struct service *, const char *,

@@ -219,19 +219,6 @@ doors_put(struct service *svc, const char *name,
 	pthread_mutex_unlock(&svc->signer_lock);
 }
 
-/* Tell the generation of the kept players (a new one begins at every
- * change of a player, a key or doors). */
-uint64_t
-signers_generation(struct service *svc)
-{
-	uint64_t	gen;
-
-	pthread_mutex_lock(&svc->signer_lock);
-	gen = svc->signer_gen;
-	pthread_mutex_unlock(&svc->signer_lock);
-	return gen;
-}
-
 /* Start a new generation: the writer committed a change of a player, a
  * key or doors. */
 void
