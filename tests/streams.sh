@@ -25,10 +25,12 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl ssh-keygen
 
-# act GAME PLAYER ACTION: sign ACTION for the game's ply and submit it.
+# act GAME PLAYER ACTION [MESSAGE]: sign ACTION (and the message line)
+# for the game's ply and submit it.
 act() {
 	req GET "/api/v1/games/$1"
 	statement "$1" "$(jval ply)" "$2" "$3"
+	[ $# -lt 4 ] || printf 'message: %s\n' "$4" >>"$tmp/st"
 	sign_ssh "$tmp/$2"
 	submit "$1"
 	expect "game $1: $2 $3" 201
@@ -83,7 +85,7 @@ admin GET /metrics
 check "/metrics counts the open streams" grep -q \
     '^corrchess_streams_open [3-9]' "$tmp/out"
 
-act "$g" alice "move e4"
+act "$g" alice "move e4" "Good luck!"
 check "NDJSON: alice's move" waitfor 10 has nd \
     '"type":"move","game":'"$g"',"white":"alice","black":"bob","ply":1'
 check "NDJSON: the move's SAN" has nd '"san":"e4"'
@@ -91,6 +93,19 @@ check "SSE: the move as an event" waitfor 10 has sse 'event: move'
 check "SSE: its data line" sh -c "grep -q '^data: {\"type\":\"move\"' \
     '$tmp/sse'"
 check "bob's stream: alice's move" waitfor 10 has bobs '"san":"e4"'
+# The message sent with the move: an event after it, as the game's JSON
+# has it (record, from, kind, text).
+check "NDJSON: alice's message" waitfor 10 has nd \
+    '"type":"message","game":'"$g"',"white":"alice","black":"bob","ply":1'
+check "NDJSON: the message's sender, record, action and text" sh -c \
+    "grep '\"type\":\"message\"' '$tmp/nd' | grep -q \
+    '\"by\":\"white\",.*\"record\":1,\"from\":\"alice\",\"kind\":\"move\",\"text\":\"Good luck!\"'"
+same "NDJSON: the message comes after its move" "$(grep -o \
+    '"type":"[a-z]*"' "$tmp/nd" | sed -n 2,3p | tr '\n' ' ')" \
+    '"type":"move" "type":"message" '
+check "SSE: the message as an event" waitfor 10 has sse 'event: message'
+check "bob's stream: alice's message" waitfor 10 has bobs \
+    '"text":"Good luck!"'
 
 act "$g" bob "move e5 offer-draw"
 check "the offer comes after the move" waitfor 10 has nd '"type":"offer"'
@@ -159,10 +174,14 @@ check "follow: the game first" waitfor 10 grep -qx \
     "Game $g3: alice v bob, ply 0; alice to move" "$tmp/follow"
 check "follow --player: the player's games" waitfor 10 grep -qx \
     "Les parties de bob, en direct." "$tmp/followfr"
-act "$g3" alice "move Nf3"
+act "$g3" alice "move Nf3" "Have fun"
 check "follow: a move in words" waitfor 10 grep -q \
     "^Game $g3, ply 1: alice (White) played Nf3; bob to move$" \
     "$tmp/follow"
+check "follow: the message after it" waitfor 10 grep -qx \
+    "Game $g3: alice writes: Have fun" "$tmp/follow"
+check "follow --player in French: the message" waitfor 10 grep -qx \
+    "Partie $g3 : alice écrit : Have fun" "$tmp/followfr"
 check "follow --player in French: the move with French letters" \
     waitfor 10 grep -q \
     "^Partie $g3, demi-coup 1 : alice (Blancs) a joué Cf3 ; au tour de bob$" \

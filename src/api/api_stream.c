@@ -180,6 +180,8 @@ event_type(enum service_live_kind k)
 		return "end";
 	case SERVICE_LIVE_CLOCK:
 		return "clock";
+	case SERVICE_LIVE_MESSAGE:
+		return "message";
 	}
 	return "event";
 }
@@ -216,6 +218,14 @@ event_json(const struct service_live *e, size_t *lenp)
 		json_object_set_new(o, "result", json_string(e->result));
 		json_object_set_new(o, "termination",
 		    json_string(e->termination));
+	}
+	if (e->kind == SERVICE_LIVE_MESSAGE) {
+		json_object_set_new(o, "record", json_integer((json_int_t)
+		    e->seq));
+		json_object_set_new(o, "from", json_string(e->by == 0 ?
+		    e->white_name : e->black_name));
+		json_object_set_new(o, "kind", json_string(e->action));
+		json_object_set_new(o, "text", json_string(e->text));
 	}
 	if (e->kind == SERVICE_LIVE_CLOCK && e->warning > 0)
 		json_object_set_new(o, "warning",

@@ -228,6 +228,10 @@ follow_print_event(struct follow *f, const json_t *j, const char *type)
 	} else if (strcmp(type, "offer") == 0)
 		printf(TR(f, ": %s offers a draw", " : %s propose la nulle"),
 		    by != NULL ? by : "?");
+	else if (strcmp(type, "message") == 0)
+		printf(TR(f, ": %s writes: %s", " : %s écrit : %s"), by != NULL ?
+		    by : "?", cli_http_json_str(j, "text") != NULL ?
+		    cli_http_json_str(j, "text") : "");
 	else if (strcmp(type, "decline") == 0)
 		printf(TR(f, ": %s declines the draw", " : %s refuse la nulle"),
 		    by != NULL ? by : "?");

@@ -75,9 +75,9 @@ live_note(struct service *svc, enum service_live_kind kind,
 
 /*
  * Note the events of a record just appended into a list: a move (and the
- * offer it carries), a declined offer, a leave's clocks, and the end when
- * the record ended the game `g` (`was_ongoing` before it). Each carries
- * the record's seq.
+ * offer it carries), a declined offer, a leave's clocks, the message sent
+ * with it, and the end when the record ended the game `g` (`was_ongoing`
+ * before it). Each carries the record's seq.
  */
 void
 live_record_to(struct live_list *l, const struct store_game *row,
@@ -86,6 +86,7 @@ live_record_to(struct live_list *l, const struct store_game *row,
 {
 	int	by = row_color(row, a->player_id);
 	size_t	n = l->n, i;
+	char	text[SIG_MESSAGE_MAX + 1];
 
 	if (strcmp(a->kind, "move") == 0 || strcmp(a->kind,
 	    "move-offer-draw") == 0 || strcmp(a->kind, "conditional-move") ==
@@ -101,6 +102,16 @@ live_record_to(struct live_list *l, const struct store_game *row,
 		live_note_to(l, SERVICE_LIVE_DECLINE, row, g, by, NULL, now);
 	else if (strcmp(a->kind, "leave") == 0)
 		live_note_to(l, SERVICE_LIVE_CLOCK, row, g, by, NULL, now);
+	/* The message sent with the action, as the game's JSON has it. */
+	if (record_message(a, text, sizeof text)) {
+		i = l->n;
+		live_note_to(l, SERVICE_LIVE_MESSAGE, row, g, by, NULL, now);
+		if (l->n > i) {
+			snprintf(l->v[i].action, sizeof l->v[i].action, "%s",
+			    a->kind);
+			snprintf(l->v[i].text, sizeof l->v[i].text, "%s", text);
+		}
+	}
 	if (was_ongoing && !game_ongoing(g))
 		live_note_to(l, SERVICE_LIVE_END, row, g, by, NULL, now);
 	for (i = n; i < l->n; i++)

@@ -57,9 +57,21 @@ san_reserve(char (**san)[CHESS_SAN_MAX], size_t *cap, size_t n)
 }
 
 /*
- * Note the message of record `a` of `row`'s game, when its statement has
- * one (a conditional's answer carries the conditional's statement, which
- * has none). 0, or -1 when out of memory.
+ * Read the message of record `a` into `out`, when its statement has one
+ * (a conditional's answer carries the conditional's statement, which has
+ * none; a record of the server's has no player).
+ */
+bool
+record_message(const struct store_action *a, char *out, size_t size)
+{
+	return a->statement != NULL && a->player_id != 0 &&
+	    sig_statement_message(a->statement, strlen(a->statement), out,
+	    size) > 0;
+}
+
+/*
+ * Note the message of record `a` of `row`'s game, when it has one. 0, or
+ * -1 when out of memory.
  */
 static int
 msgs_note(struct msgs *m, const struct store_game *row,
@@ -67,9 +79,7 @@ msgs_note(struct msgs *m, const struct store_game *row,
 {
 	struct service_message	 one, *p;
 
-	if (m->v == NULL || a->statement == NULL || a->player_id == 0 ||
-	    sig_statement_message(a->statement, strlen(a->statement),
-	    one.text, sizeof one.text) == 0)
+	if (m->v == NULL || !record_message(a, one.text, sizeof one.text))
 		return 0;
 	if ((p = service_grow(*m->v, m->cap, *m->n + 1, sizeof *p, 8)) ==
 	    NULL)

@@ -76,6 +76,8 @@ enum service_live_kind {
 	SERVICE_LIVE_END,		/* the game ended: result, why */
 	SERVICE_LIVE_CLOCK,		/* the clocks changed (leave) or a
 					   reminder threshold was passed */
+	SERVICE_LIVE_MESSAGE,		/* a player's message, sent with an
+					   action (the record's kind) */
 };
 
 struct service_live {
@@ -98,6 +100,9 @@ struct service_live {
 	int64_t			 warning;	/* a reminder's threshold, s */
 	int64_t			 at;
 	int64_t			 seq;		/* the record's; 0: none */
+	char			 action[STORE_KIND_SIZE];	/* a message's:
+							   "move", ... */
+	char			 text[SIG_MESSAGE_MAX + 1];	/* a message's */
 };
 
 typedef void (*service_live_cb)(void *arg, const struct service_live *,

@@ -440,6 +440,8 @@ int	job_game(struct service *, struct job *, int64_t);
 
 /* rebuild.c */
 int	row_color(const struct store_game *, int64_t);
+/* Read record `a`'s message into `out` (size bytes): whether it has one. */
+bool	record_message(const struct store_action *a, char *out, size_t size);
 enum game_action_kind kind_parse(const char *, bool *);
 enum game_refusal apply_recording_san(struct game *,
 	    const struct game_action *, char (**)[CHESS_SAN_MAX], size_t *,
