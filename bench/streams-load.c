@@ -30,12 +30,14 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +123,38 @@ cpu_ms(const char *pid)
 	    &st) != 2)
 		return -1;
 	return (double)(ut + st) * 1e3 / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* This process's CPU time (user and system) in ms. */
+static double
+self_cpu_ms(void)
+{
+	struct rusage	ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+/*
+ * Start the command `profile` with corrchessd's pid after it (PROFILE,
+ * such as "perf record -g -o FILE -p"), to sample the moves only; its
+ * pid, or -1.
+ */
+static pid_t
+profile_start(const char *profile, const char *pid)
+{
+	char	cmd[1024];
+	pid_t	child;
+
+	snprintf(cmd, sizeof cmd, "exec %s %s", profile, pid);
+	if ((child = fork()) == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (child > 0)
+		sleep(1);	/* let it attach */
+	return child;
 }
 
 /* Connect to the server on loopback. */
@@ -309,7 +343,8 @@ main(int argc, char **argv)
 	struct epoll_event	 ev, evs[512];
 	struct conn		*conns;
 	double			*lat_sent, *lat_ans, t0, t1, t, start;
-	double			 cpu0, cpu1;
+	double			 cpu0, cpu1, self0, self1;
+	pid_t			 prof = -1;
 	char			 req[256], body[4096];
 	long			 rss0, rss1;
 	size_t			 nlat = 0, len;
@@ -368,7 +403,10 @@ main(int argc, char **argv)
 	    kas, (now_us() - start) / 1e6);
 
 	/* Each move, to every stream. */
+	if (getenv("PROFILE") != NULL && *getenv("PROFILE") != '\0')
+		prof = profile_start(getenv("PROFILE"), argv[4]);
 	cpu0 = cpu_ms(argv[4]);
+	self0 = self_cpu_ms();
 	for (k = 5; k < argc; k++) {
 		if ((f = fopen(argv[k], "r")) == NULL)
 			return 1;
@@ -403,10 +441,16 @@ main(int argc, char **argv)
 		    k - 4, (t1 - t0) / 1e3, done);
 	}
 	cpu1 = cpu_ms(argv[4]);
+	self1 = self_cpu_ms();
+	if (prof > 0) {
+		kill(prof, SIGINT);
+		waitpid(prof, NULL, 0);
+	}
 	if (nlat > 0 && cpu0 >= 0 && cpu1 >= 0)
 		printf("corrchessd CPU during the moves: %.0f ms, %.1f us a "
-		    "delivery\n", cpu1 - cpu0, (cpu1 - cpu0) * 1e3 /
-		    (double)nlat);
+		    "delivery; this reader's: %.0f ms, %.1f us\n", cpu1 - cpu0,
+		    (cpu1 - cpu0) * 1e3 / (double)nlat, self1 - self0,
+		    (self1 - self0) * 1e3 / (double)nlat);
 	if (nlat > 0) {
 		qsort(lat_sent, nlat, sizeof *lat_sent, dcmp);
 		qsort(lat_ans, nlat, sizeof *lat_ans, dcmp);
