@@ -87,7 +87,7 @@ const struct http_route routes_api[] = {
 	{ "GET", "/api/v1/games/{id:int}/records", HTTP_AUTH_NONE,
 	    api_game_records, HTTP_ROUTE_ETAG },
 	{ "POST", "/api/v1/games/{id:int}/actions", HTTP_AUTH_NONE,
-	    api_game_action, HTTP_ROUTE_SLOW },
+	    api_game_action, 0 },
 	{ "POST", "/api/v1/games/{id:int}/abort", HTTP_AUTH_ADMIN,
 	    api_game_abort, HTTP_ROUTE_SLOW },
 	{ "POST", "/api/v1/games/{id:int}/adjudicate", HTTP_AUTH_ADMIN,

@@ -857,6 +857,39 @@ api_game_records(struct http_request *req, struct http_response *resp,
 	http_respond_json(resp, 200, o);
 }
 
+/* A signed action on its way through the writer (api_game_action()). */
+struct action_later {
+	struct service_action	*a;	/* NULL: refused before the writer */
+	struct service_error	 err;
+};
+
+/* The writer is done with an action: wake its connection. */
+static void
+action_ready(void *arg)
+{
+	http_later_ready(arg);
+}
+
+/* Answer a signed action once the writer is done (resp NULL: the client
+ * left). */
+static void
+action_finish(struct http_request *req, struct http_response *resp,
+    void *user, void *arg)
+{
+	struct action_later	*l = arg;
+	struct service_game	 g;
+
+	if (l->a != NULL && service_submit_finish(user, l->a,
+	    resp != NULL ? &g : NULL, &l->err) == 0) {
+		if (resp != NULL) {
+			respond_game(req, resp, 201, &g, user);
+			service_game_free(&g);
+		}
+	} else if (resp != NULL)
+		api_error(resp, &l->err);
+	free(l);
+}
+
 /*
  * POST /api/v1/games/{id}/actions: the signed statement as text/plain, or
  * JSON {"statement": "...", "signature": "..."} (the signature either the
@@ -866,20 +899,26 @@ void
 api_game_action(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	struct service_game	 g;
-	struct service_error	 err;
+	struct action_later	*l;
+	struct http_later	*later;
 	char			*text;
 	size_t			 len;
 
 	if ((text = api_statement_body(req, resp, &len)) == NULL)
 		return;
-	if (service_submit_lang(user, http_request_param_int(req, "id"), text,
-	    len, api_reader_lang(req), "http", &g, &err) != 0)
-		api_error(resp, &err);
-	else {
-		respond_game(req, resp, 201, &g, user);
-		service_game_free(&g);
+	if ((l = calloc(1, sizeof *l)) == NULL) {
+		http_respond_error(resp, 500, "internal", "out of memory");
+		free(text);
+		return;
 	}
+	/* The signature is checked here, on this HTTP thread; the commit's
+	 * end wakes the connection (action_ready()), and action_finish()
+	 * answers, on this thread again. */
+	later = http_respond_later(resp, action_finish, l);
+	if (service_submit_start(user, http_request_param_int(req, "id"),
+	    text, len, api_reader_lang(req), "http", action_ready, later,
+	    &l->a, &l->err) != 0)
+		http_later_ready(later);
 	free(text);
 }
 

@@ -283,6 +283,26 @@ void	http_stream_release(struct http_stream *);
 /* The streams open now. */
 unsigned http_server_streams(struct http_server *);
 
+/*
+ * LATER ANSWERS. A handler whose answer waits on another thread (a commit
+ * of the writer's) calls http_respond_later() and returns: its connection
+ * is then suspended inside libmicrohttpd, and no thread waits for it.
+ * Whoever finishes the work calls http_later_ready() once, from any
+ * thread, even before the handler has returned; the request's HTTP thread
+ * then calls finish(req, resp, user, arg), which answers as a handler
+ * does (user is the pointer given to http_server_start()). When the
+ * client is gone by then, finish is called with resp NULL, only to free
+ * what arg holds. Not for HTTP_ROUTE_SLOW routes (their handlers may run
+ * on a worker, where there is nothing to suspend); the handle is valid
+ * until http_later_ready() returns.
+ */
+typedef void (*http_finish)(struct http_request *req,
+    struct http_response *resp, void *user, void *arg);
+struct http_later;
+struct http_later *http_respond_later(struct http_response *resp,
+	    http_finish finish, void *arg);
+void	http_later_ready(struct http_later *);
+
 /* Add a header to the answer (copied); call after http_respond_*. */
 void	http_response_header(struct http_response *resp, const char *name,
 	    const char *value);

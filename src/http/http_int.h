@@ -18,7 +18,8 @@
  *   request.c   request accessors, content negotiation, a request's end
  *   response.c  building an answer: http_respond_*()
  *   status.c    the one table of status codes: words, /metrics slots
- *   server.c    libmicrohttpd's callbacks, queueing answers, start/stop
+ *   server.c    libmicrohttpd's callbacks, queueing answers (and later
+ *               ones), start/stop
  *   listen.c    the listening socket: bound here or inherited
  *   workers.c   the worker threads for HTTP_ROUTE_SLOW handlers
  *   guard.c     each request's deadline; room kept for new addresses
@@ -98,6 +99,7 @@ struct http_server {
 	size_t			 nroutes;
 	_Atomic uint64_t	 unmatched[HTTP_NSTATUS];
 	atomic_int		 inflight;
+	atomic_int		 later;		/* later answers not finished */
 	atomic_int		 draining;
 	atomic_int		 refusing;	/* stopping: take no connection */
 	atomic_bool		 log_requests;
@@ -142,6 +144,21 @@ struct http_response {
 	int			 set;
 };
 
+/* A later answer (http_respond_later()), and where it is. */
+enum http_later_state {
+	HTTP_LATER_NONE,
+	HTTP_LATER_RUNNING,	/* the handler has not returned yet */
+	HTTP_LATER_SUSPENDED,	/* the connection waits, suspended */
+	HTTP_LATER_READY,	/* http_later_ready() was called */
+};
+
+struct http_later {
+	struct http_request	*req;
+	atomic_int		 state;		/* enum http_later_state */
+	http_finish		 finish;	/* NULL once called */
+	void			*arg;
+};
+
 struct http_request {
 	struct http_server	*srv;
 	struct MHD_Connection	*conn;
@@ -162,6 +179,7 @@ struct http_request {
 	atomic_int		 deferred;
 	struct http_response	*dresp;
 	struct http_request	*wnext;
+	struct http_later	 later;
 };
 
 /* response.c */

@@ -325,6 +325,70 @@ http_body(struct http_server *srv, struct http_request *req,
 	return MHD_YES;
 }
 
+/* Promise an answer that another thread's work will allow (http.h). */
+struct http_later *
+http_respond_later(struct http_response *resp, http_finish finish, void *arg)
+{
+	struct http_request	*req = resp->req;
+
+	http_response_clear(resp);
+	req->later.req = req;
+	req->later.finish = finish;
+	req->later.arg = arg;
+	atomic_store(&req->later.state, HTTP_LATER_RUNNING);
+	atomic_fetch_add(&req->srv->later, 1);
+	return &req->later;
+}
+
+/* Say a later answer can be made: wake its connection if it sleeps. */
+void
+http_later_ready(struct http_later *l)
+{
+	/* Read the connection first: once the state says ready, the
+	 * request may be answered and freed on its HTTP thread. */
+	struct MHD_Connection	*conn = l->req->conn;
+
+	if (atomic_exchange(&l->state, HTTP_LATER_READY) ==
+	    HTTP_LATER_SUSPENDED)
+		MHD_resume_connection(conn);
+}
+
+/* Make a later answer with its finish, on the request's HTTP thread. */
+static mhd_result
+http_later_finish(struct http_server *srv, struct http_request *req)
+{
+	struct http_response	resp = { .req = req };
+	http_finish		fn = req->later.finish;
+	mhd_result		ret;
+
+	req->later.finish = NULL;
+	atomic_store(&req->later.state, HTTP_LATER_NONE);
+	fn(req, &resp, srv->user, req->later.arg);
+	atomic_fetch_sub(&srv->later, 1);
+	ret = http_queue(srv, req, &resp);
+	http_response_clear(&resp);
+	return ret;
+}
+
+/*
+ * A handler promised a later answer: make it now if it is ready, else
+ * suspend the connection until http_later_ready() resumes it. The ready
+ * call may come between the two steps: then resume at once.
+ */
+static mhd_result
+http_later_wait(struct http_server *srv, struct http_request *req)
+{
+	int	expect = HTTP_LATER_RUNNING;
+
+	if (atomic_load(&req->later.state) == HTTP_LATER_READY)
+		return http_later_finish(srv, req);
+	MHD_suspend_connection(req->conn);
+	if (!atomic_compare_exchange_strong(&req->later.state, &expect,
+	    HTTP_LATER_SUSPENDED))
+		MHD_resume_connection(req->conn);
+	return MHD_YES;
+}
+
 /* Run the route's handler and queue its answer. */
 static mhd_result
 http_dispatch(struct http_server *srv, struct http_request *req)
@@ -338,6 +402,10 @@ http_dispatch(struct http_server *srv, struct http_request *req)
 	    HTTP_ROUTE_SLOW) && http_workers_defer(srv, req) == 0)
 		return MHD_YES;
 	req->croute->route->handler(req, &resp, srv->user);
+	if (req->later.finish != NULL) {
+		http_response_clear(&resp);
+		return http_later_wait(srv, req);
+	}
 	ret = http_queue(srv, req, &resp);
 	http_response_clear(&resp);
 	return ret;
@@ -356,6 +424,12 @@ http_access(void *cls, struct MHD_Connection *conn, const char *url,
 	(void)version;
 	if (req == NULL)
 		return http_begin(srv, conn, url, method, con_cls);
+	if (req->later.finish != NULL) {
+		if (atomic_load(&req->later.state) == HTTP_LATER_READY)
+			return http_later_finish(srv, req);
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
 	switch (atomic_load(&req->deferred)) {
 	case 1:		/* still with a worker */
 		*upload_data_size = 0;
@@ -396,6 +470,18 @@ http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (req == NULL)
 		return;
 	*con_cls = NULL;
+	/* The client left before a later answer was made: its finish
+	 * frees what it holds (never while the work is still running). */
+	if (req->later.finish != NULL) {
+		if (atomic_load(&req->later.state) == HTTP_LATER_READY) {
+			req->later.finish(req, NULL, srv->user,
+			    req->later.arg);
+			atomic_fetch_sub(&srv->later, 1);
+		} else
+			log_warnx("http: %s %s: the connection ended while "
+			    "its answer was being made", req->method,
+			    req->path);
+	}
 	http_request_free(req);
 	atomic_fetch_sub(&srv->inflight, 1);
 }
@@ -612,7 +698,18 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 		}
 		nanosleep(&pause, NULL);
 	}
-	/* Suspended connections must be resumed before MHD stops. */
+	/* Suspended connections must be resumed before MHD stops: the
+	 * later answers too, whose work (the writer's) goes on meanwhile. */
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (atomic_load(&srv->later) > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= 60) {
+			log_warnx("http: %d answers still waiting after 60s",
+			    atomic_load(&srv->later));
+			break;
+		}
+		nanosleep(&pause, NULL);
+	}
 	http_workers_stop(srv);
 	http_guard_stop(srv);
 	MHD_stop_daemon(srv->mhd);

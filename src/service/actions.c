@@ -371,49 +371,55 @@ action_statement(struct job_statement *s, const struct prepared *p,
 	s->source = source;
 }
 
-/*
- * Queue a prepared statement for the writer and wait for its commit;
- * `attested` names the door when the server signed it (NULL: the
- * player). Counts the outcome and frees `p` (which may be NULL when the
- * caller already failed, `err` saying why).
- */
-int
-action_submit(struct service *svc, struct prepared *p, const char *source,
-    const char *attested, struct service_game *out, struct service_error *err)
+/* Fill the job of a prepared statement, which must outlive the job. */
+static void
+action_job(struct job *j, const struct prepared *p, const char *source,
+    const char *attested, struct service_game *out,
+    struct service_error *err)
 {
-	struct job	 j;
-	int		 rc = -1;
-	bool		 accepted = false;
+	memset(j, 0, sizeof *j);
+	j->kind = JOB_ACTION;
+	j->game_id = (int64_t)p->st.game;
+	j->err = err;
+	action_statement(&j->u.action.s, p, source);
+	if (attested != NULL) {
+		j->u.action.s.key_id = 0;
+		j->u.action.s.attested = attested;
+	}
+	j->u.action.result = out;
+}
+
+/*
+ * Take a statement's job back from the writer (`p` NULL: the caller
+ * failed before it, `err` saying why): the answer into `out` (the job's
+ * result), the outcome counted, the player freed (not `p` itself).
+ */
+static int
+action_after(struct service *svc, struct job *j, struct prepared *p,
+    struct service_game *out, struct service_error *err)
+{
+	int	rc = -1;
+	bool	accepted = false;
 
 	if (p == NULL)
 		goto out;
-	memset(&j, 0, sizeof j);
-	j.kind = JOB_ACTION;
-	j.game_id = (int64_t)p->st.game;
-	j.err = err;
-	action_statement(&j.u.action.s, p, source);
-	if (attested != NULL) {
-		j.u.action.s.key_id = 0;
-		j.u.action.s.attested = attested;
-	}
-	j.u.action.result = out;
-	if (writer_submit(svc, &j) != 0) {
-		if (j.u.action.has_result)
+	if (j->rc != 0) {
+		if (j->u.action.has_result)
 			service_game_free(out);
-		service_conditional_free(j.u.action.cond);
+		service_conditional_free(j->u.action.cond);
 		goto out;
 	}
 	accepted = true;
 	rc = 0;
-	if (out != NULL && j.u.action.has_result)
+	if (out != NULL && j->u.action.has_result)
 		view_put(svc, out);
 	else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
 	    out, err) != 0)
 		rc = -1;
 	if (out != NULL && rc == 0)
-		out->cond = j.u.action.cond;
+		out->cond = j->u.action.cond;
 	else
-		service_conditional_free(j.u.action.cond);
+		service_conditional_free(j->u.action.cond);
  out:
 	if (accepted)
 		service_count_accepted();
@@ -424,7 +430,82 @@ action_submit(struct service *svc, struct prepared *p, const char *source,
 		service_fault_lang(err, player_lang(&p->sp.p));
 	if (p != NULL)
 		service_player_free(&p->sp);
+	return rc;
+}
+
+/*
+ * Queue a prepared statement for the writer and wait for its commit;
+ * `attested` names the door when the server signed it (NULL: the
+ * player). Counts the outcome and frees `p` (which may be NULL when the
+ * caller already failed, `err` saying why).
+ */
+int
+action_submit(struct service *svc, struct prepared *p, const char *source,
+    const char *attested, struct service_game *out, struct service_error *err)
+{
+	struct job	j;
+	int		rc;
+
+	memset(&j, 0, sizeof j);
+	if (p != NULL) {
+		action_job(&j, p, source, attested, out, err);
+		j.rc = writer_submit(svc, &j);
+	}
+	rc = action_after(svc, &j, p, out, err);
 	free(p);
+	return rc;
+}
+
+/* Submit a signed statement without waiting for its commit (service.h). */
+int
+service_submit_start(struct service *svc, int64_t game_id, const char *text,
+    size_t len, enum chess_lang lang, const char *source,
+    void (*done)(void *), void *arg, struct service_action **out,
+    struct service_error *err)
+{
+	struct service_action	*a;
+
+	*out = NULL;
+	memset(err, 0, sizeof *err);
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		return service_fail(err, 500, "internal", "out of memory");
+	if (action_prepare(svc, game_id, text, len, lang, &a->p, err) != 0) {
+		action_after(svc, &a->j, NULL, NULL, err);
+		service_player_free(&a->p.sp);
+		free(a);
+		return -1;
+	}
+	action_job(&a->j, &a->p, source != NULL ? source : "http", NULL,
+	    &a->g, &a->err);
+	a->j.done = done;
+	a->j.done_arg = arg;
+	*out = a;
+	if (writer_queue(svc, &a->j) != 0) {
+		*out = NULL;
+		*err = a->err;
+		action_after(svc, &a->j, &a->p, &a->g, err);
+		free(a);
+		return -1;
+	}
+	return 0;
+}
+
+/* Take a started statement's result and free it (service.h). */
+int
+service_submit_finish(struct service *svc, struct service_action *a,
+    struct service_game *out, struct service_error *err)
+{
+	int	rc;
+
+	memset(err, 0, sizeof *err);
+	if (a->j.rc != 0)
+		*err = a->err;
+	rc = action_after(svc, &a->j, &a->p, &a->g, err);
+	if (rc == 0 && out != NULL)
+		*out = a->g;
+	else if (rc == 0)
+		service_game_free(&a->g);
+	free(a);
 	return rc;
 }
 

@@ -578,6 +578,29 @@ int service_submit_lang(struct service *, int64_t game_id, const char *text,
     struct service_game *out, struct service_error *);
 
 /*
+ * The same without waiting for the commit, so that no thread waits while
+ * many actions share one: the statement is parsed and its signature
+ * checked on the caller's thread (the HTTP threads, as many as there are
+ * cores), then queued for the writer. 0: queued; *out is set, and
+ * done(arg) is called once, on the writer's thread, after the commit or
+ * its failure: it only hands the action back (wakes whoever will call
+ * service_submit_finish()), it calls nothing of the service. -1: refused
+ * before the writer, err says why; done is never called and *out is NULL.
+ */
+struct service_action;
+int service_submit_start(struct service *, int64_t game_id, const char *text,
+    size_t len, enum chess_lang lang, const char *source,
+    void (*done)(void *), void *arg, struct service_action **out,
+    struct service_error *);
+/*
+ * Take a started action's result once done() was called, as
+ * service_submit() gives it (`out` NULL: only count and free it), and
+ * free the action.
+ */
+int service_submit_finish(struct service *, struct service_action *,
+    struct service_game *out, struct service_error *);
+
+/*
  * A mail read from the move mailbox. `statement` is the signed statement
  * found in it (NULL when none): the mail front door finds it, the service
  * does the rest.

@@ -275,8 +275,12 @@ struct job {
 							   ended; JOB_REMIND,
 							   JOB_DIGEST: a mail
 							   was queued */
-	/* Who waits for this job (writer.c): the writer wakes only them. */
+	/* Who waits for this job (writer.c): the writer wakes only them;
+	 * or, for a job queued without waiting (writer_queue()), what the
+	 * writer calls once it is done. */
 	struct job_waiter		*waiter;
+	void				(*done)(void *);
+	void				*done_arg;
 };
 
 /* Live events noted, in order (live.c). */
@@ -405,6 +409,15 @@ struct prepared {
 	char			canon[SIG_STATEMENT_MAX + 1];
 };
 
+/* A statement submitted without waiting (service_submit_start()): its
+ * job, what the job points into, and the writer's answer. */
+struct service_action {
+	struct job		 j;
+	struct prepared		 p;
+	struct service_game	 g;
+	struct service_error	 err;
+};
+
 /* Game ids gathered from listings, each once. */
 struct id_list {
 	int64_t	*ids;
@@ -436,6 +449,7 @@ int	writer_start(struct service *);
 void	writer_stop(struct service *);
 int	writer_submit(struct service *, struct job *);
 int	writer_submit_all(struct service *, struct job *, size_t);
+int	writer_queue(struct service *, struct job *);
 int	job_game(struct service *, struct job *, int64_t);
 
 /* rebuild.c */

@@ -280,7 +280,7 @@ static void *
 writer_main(void *arg)
 {
 	struct service	*svc = arg;
-	struct job	*batch, *j, *last, *next;
+	struct job	*batch, *j, *last, *next, *later;
 	int		 n;
 
 	pthread_mutex_lock(&svc->lock);
@@ -305,19 +305,29 @@ writer_main(void *arg)
 
 		pthread_mutex_lock(&svc->lock);
 		/* A job belongs to its caller again once its waiter is told:
-		 * read next first. */
+		 * read next first. Jobs no thread waits for are told below,
+		 * without the lock. */
+		later = NULL;
 		for (j = batch; j != NULL; j = next) {
 			next = j->next;
-			if (--j->waiter->left == 0)
+			if (j->waiter == NULL) {
+				j->next = later;
+				later = j;
+			} else if (--j->waiter->left == 0)
 				pthread_cond_signal(&j->waiter->cv);
+		}
+		if (later == NULL && svc->live.n == 0)
+			continue;
+		pthread_mutex_unlock(&svc->lock);
+		for (j = later; j != NULL; j = next) {
+			next = j->next;
+			j->done(j->done_arg);
 		}
 		/* The batch's live events, once its callers are answered:
 		 * a fan-out to many streams does not hold up the answers. */
-		if (svc->live.n > 0) {
-			pthread_mutex_unlock(&svc->lock);
+		if (svc->live.n > 0)
 			live_publish(svc);
-			pthread_mutex_lock(&svc->lock);
-		}
+		pthread_mutex_lock(&svc->lock);
 	}
 	pthread_mutex_unlock(&svc->lock);
 	return NULL;
@@ -363,6 +373,35 @@ writer_submit_all(struct service *svc, struct job *jobs, size_t n)
 		pthread_cond_wait(&w.cv, &svc->lock);
 	pthread_mutex_unlock(&svc->lock);
 	pthread_cond_destroy(&w.cv);
+	return 0;
+}
+
+/*
+ * Queue a job without waiting: the writer calls j->done(j->done_arg) once
+ * the job's transaction committed or failed (then j->rc and j->err hold
+ * its result, and the job is its caller's again). -1 when the service is
+ * stopping (j->err says so; done is not called).
+ */
+int
+writer_queue(struct service *svc, struct job *j)
+{
+	pthread_mutex_lock(&svc->lock);
+	if (svc->stopping) {
+		pthread_mutex_unlock(&svc->lock);
+		j->rc = service_fail(j->err, 503, "stopping",
+		    "the server is stopping; try again in a moment");
+		return -1;
+	}
+	j->next = NULL;
+	j->waiter = NULL;
+	if (svc->tail != NULL)
+		svc->tail->next = j;
+	else
+		svc->head = j;
+	svc->tail = j;
+	if (svc->idle)
+		pthread_cond_signal(&svc->work);
+	pthread_mutex_unlock(&svc->lock);
 	return 0;
 }
 
