@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -282,6 +283,84 @@ refused(const char *code)
 	snprintf(name, sizeof name,
 	    "corrchess_actions_refused_total{reason=\"%s\"}", code);
 	return metric_value(name);
+}
+
+/* --- statements submitted without waiting ---------------------------- */
+
+/* The writer is done with a started statement: count it. */
+static void
+started_done(void *arg)
+{
+	sem_post(arg);
+}
+
+/*
+ * service_submit_start(): refused on this thread before the writer (no
+ * done call), or queued and done once on the writer's thread; its result
+ * through service_submit_finish(), the same as service_submit() gives,
+ * accepted or refused in the writer.
+ */
+static void
+test_submit_start(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_action	*a[3];
+	struct service_error	 err;
+	struct service_game	 g;
+	char			 buf[3][SIG_SIGNED_SIZE], *p;
+	int64_t			 id[2];
+	sem_t			 done;
+	int			 i, left;
+
+	assert_int_equal(sem_init(&done, 0, 0), 0);
+	id[0] = game_make(fx, "alice", "bob", NULL, NULL);
+	id[1] = game_make(fx, "bob", "carol", NULL, NULL);
+
+	/* A bad signature: refused at once, the writer never sees it. */
+	sign(fx, id[0], 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf[0],
+	    sizeof buf[0]);
+	assert_non_null(p = strstr(buf[0], "signature: "));
+	p[11] = p[11] == 'A' ? 'B' : 'A';
+	assert_refused(service_submit_start(fx->svc, id[0], buf[0],
+	    strlen(buf[0]), CHESS_LANG_EN, "http", started_done, &done, &a[0],
+	    &err), &err, 403, "bad-signature");
+	assert_null(a[0]);
+	assert_int_equal(sem_trywait(&done), -1);
+
+	/* Two games' moves and a stale one, queued before any is done. */
+	sign(fx, id[0], 0, "alice", "move e4", K_ALICE, SIG_FORM_RAW, buf[0],
+	    sizeof buf[0]);
+	sign(fx, id[1], 0, "bob", "move d4", K_BOB, SIG_FORM_SSHSIG, buf[1],
+	    sizeof buf[1]);
+	sign(fx, id[0], 0, "alice", "move d4", K_ALICE, SIG_FORM_RAW, buf[2],
+	    sizeof buf[2]);
+	for (i = 0; i < 3; i++) {
+		if (service_submit_start(fx->svc, 0, buf[i], strlen(buf[i]),
+		    CHESS_LANG_EN, "http", started_done, &done, &a[i],
+		    &err) != 0)
+			fail_msg("statement %d: %s %s", i, err.code,
+			    err.message);
+		assert_non_null(a[i]);
+	}
+	for (left = 3; left > 0; left--)
+		assert_int_equal(sem_wait(&done), 0);
+	assert_int_equal(sem_trywait(&done), -1);
+
+	assert_int_equal(service_submit_finish(fx->svc, a[0], &g, &err), 0);
+	assert_int_equal(g.row.id, id[0]);
+	assert_int_equal(game_ply(&g.state), 1);
+	assert_string_equal(g.san[0], "e4");
+	service_game_free(&g);
+	/* The client left: the result is only freed. */
+	assert_int_equal(service_submit_finish(fx->svc, a[1], NULL, &err), 0);
+	assert_refused(service_submit_finish(fx->svc, a[2], &g, &err), &err,
+	    409, "stale-ply");
+
+	game_read(fx, id[1], &g);
+	assert_int_equal(game_ply(&g.state), 1);
+	assert_string_equal(g.san[0], "d4");
+	service_game_free(&g);
+	sem_destroy(&done);
 }
 
 /* --- refusals of a statement and its signature ------------------------ */
@@ -2367,6 +2446,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_submit_start, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_statement, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_signature, setup,

@@ -133,14 +133,17 @@ const struct conf_key conf_table[] = {
 	  "ended, however steadily it trickles in; else the connection is "
 	  "closed." },
 	{ .section = "server", .name = "threads", .type = CONF_INT,
-	  .min = 1, .max = 256, .def = "2", .offset = OFF(server.threads),
-	  .help = "Threads serving HTTP (each runs its own epoll loop)." },
+	  .min = 0, .max = 256, .def = "0", .offset = OFF(server.threads),
+	  .help = "Threads serving HTTP, each with its own epoll loop; the "
+	  "signatures of game actions are checked on them (0: one per "
+	  "core)." },
 	{ .section = "server", .name = "action_threads", .type = CONF_INT,
 	  .min = 0, .max = 1024, .def = "32",
 	  .offset = OFF(server.action_threads),
-	  .help = "Threads that run signed actions and other requests that "
-	  "wait for a commit, so that many wait at once and commit together "
-	  "(0: run them on the HTTP threads)." },
+	  .help = "Threads that run the requests that wait for a commit "
+	  "(a player's own actions, invitations, the admin's requests), so "
+	  "that many wait at once and commit together; a game action waits "
+	  "on none (0: run them on the HTTP threads)." },
 	{ .section = "server", .name = "tls_certificate", .type = CONF_PATH,
 	  .flags = CONF_EMPTY_OK, .def = "",
 	  .offset = OFF(server.tls_certificate),

@@ -1093,6 +1093,17 @@ block_signals(struct corrchessd *d)
 	pthread_sigmask(SIG_BLOCK, &d->signals, NULL);
 }
 
+/* One HTTP thread per core (online now), 1 to 256. */
+static unsigned
+http_threads_default(void)
+{
+	long	n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > 256 ? 256 : (unsigned)n;
+}
+
 /* Start serving HTTP (and wipe our copy of the admin token); 0, or -1
  * after logging why. */
 static int
@@ -1114,6 +1125,8 @@ start_http(struct corrchessd *d)
 	hopts.request_timeout = (unsigned)cs->request_timeout;
 	raise_nofile((rlim_t)cs->max_connections);
 	hopts.threads = (unsigned)cs->threads;
+	if (hopts.threads == 0)
+		hopts.threads = http_threads_default();
 	hopts.workers = (unsigned)cs->action_threads;
 	hopts.admin_token = d->token;
 	hopts.log_requests = d->conf.log.requests;
