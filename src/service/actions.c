@@ -610,17 +610,28 @@ key_still_valid(struct service *svc, const struct job_statement *s,
 	ss = store_key_get(svc->wstore, s->key_id, &k);
 	if (ss != STORE_OK && ss != STORE_NOTFOUND)
 		return service_store_fail(err, svc->wstore, "read the key");
-	if (ss == STORE_NOTFOUND || k.player_id != s->player_id)
+	if (ss == STORE_NOTFOUND)
+		k.id = 0;
+	return key_check(s, &k, err);
+}
+
+/* Refuse a statement whose key `k` (read in the writer's transaction; id
+ * 0: there is none) is not the signer's, or was revoked. */
+int
+key_check(const struct job_statement *s, const struct store_key *k,
+    struct service_error *err)
+{
+	if (k->id == 0 || k->player_id != s->player_id)
 		return service_fail(err, 403, "unknown-key",
 		    s->lang == CHESS_LANG_FR ? "la déclaration est signée "
 		    "avec une clé qui n'est pas enregistrée pour %s" :
 		    "the statement is signed with a key that is not "
 		    "registered for %s", s->st->player);
-	if (k.revoked != 0 && s->lang == CHESS_LANG_FR)
+	if (k->revoked != 0 && s->lang == CHESS_LANG_FR)
 		return service_fail(err, 403, "key-revoked", "la déclaration "
 		    "est signée avec une clé %s%s qui a été révoquée",
 		    french_de(s->st->player), s->st->player);
-	if (k.revoked != 0)
+	if (k->revoked != 0)
 		return service_fail(err, 403, "key-revoked",
 		    "the statement is signed with a key of %s that was "
 		    "revoked", s->st->player);
@@ -749,7 +760,7 @@ stale_refusal(struct service_error *err, const struct store_game *row,
 /* Check and apply one signed action inside the writer's transaction. */
 int
 job_action(struct service *svc, struct job *j, struct store_game *row,
-    struct cached *c, int64_t now)
+    struct cached *c, const struct action_read *ar, int64_t now)
 {
 	const struct job_statement	*s = j->kind == JOB_MAIL ?
 					    &j->u.mail.s : &j->u.action.s;
@@ -765,7 +776,7 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	int				 color, rc_notify;
 
 	if (s->attested != NULL ? attested_allowed(svc, s, row, j->err) != 0 :
-	    key_still_valid(svc, s, j->err) != 0)
+	    key_check(s, &ar->key, j->err) != 0)
 		return -1;
 	if ((color = row_color(row, s->player_id)) == -1)
 		return service_fail(j->err, 403, "not-a-player", fr ?
@@ -855,8 +866,8 @@ job_action(struct service *svc, struct job *j, struct store_game *row,
 	/* The opponent's conditional may answer at once, in this
 	 * transaction: then the mover hears of the answer (one mail for
 	 * the pair) and the owner of what was played. */
-	if (cond_after_action(svc, row, c, color, ga.kind, now,
-	    &answered) != 0)
+	if (cond_after_action(svc, row, c, color, ga.kind, ar->conditionals,
+	    now, &answered) != 0)
 		return service_store_fail(j->err, svc->wstore,
 		    "apply the conditional moves");
 	if (answered)

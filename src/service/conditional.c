@@ -345,12 +345,14 @@ cond_play(struct service *svc, struct store_game *row, struct cached *c,
  * notified): end conditionals that no longer fit, and play the answer of
  * the actor's opponent when their conditional has one. *answered tells
  * whether a move was played (the pair's notices are then the caller's:
- * see job_action()). -1 on store failure.
+ * see job_action()). `conditionals` false: the game has none active (read
+ * with its row in this transaction), so there is nothing to look up.
+ * -1 on store failure.
  */
 int
 cond_after_action(struct service *svc, struct store_game *row,
-    struct cached *c, int actor, enum game_action_kind kind, int64_t now,
-    bool *answered)
+    struct cached *c, int actor, enum game_action_kind kind,
+    bool conditionals, int64_t now, bool *answered)
 {
 	struct store_conditional	 sc;
 	struct game_cond		*gc = NULL;
@@ -364,6 +366,8 @@ cond_after_action(struct service *svc, struct store_game *row,
 
 	*answered = false;
 	memset(&sc, 0, sizeof sc);
+	if (!conditionals)
+		return 0;
 	if (!game_ongoing(&c->state))
 		return cond_game_over(svc, row, now);
 	ply = game_ply(&c->state);

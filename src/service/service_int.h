@@ -101,6 +101,13 @@ struct job_statement {
 							   the server */
 };
 
+/* What the writer reads with a game's row for a statement, in one
+ * statement (store_game_get_action()). */
+struct action_read {
+	bool			 conditionals;	/* one is active */
+	struct store_key	 key;		/* the signing key; id 0: none */
+};
+
 /* JOB_ACTION: the statement, and where the game after it goes. */
 struct job_action {
 	struct job_statement		 s;
@@ -536,8 +543,10 @@ void	action_statement(struct job_statement *, const struct prepared *,
 int	action_submit(struct service *, struct prepared *, const char *,
 	    const char *, struct service_game *, struct service_error *);
 int	job_action(struct service *, struct job *, struct store_game *,
-	    struct cached *, int64_t);
+	    struct cached *, const struct action_read *, int64_t);
 int	key_still_valid(struct service *, const struct job_statement *,
+	    struct service_error *);
+int	key_check(const struct job_statement *, const struct store_key *,
 	    struct service_error *);
 
 /* self.c */
@@ -551,7 +560,8 @@ int	job_conditional(struct service *, const struct job_statement *,
 	    struct service_error *, struct store_game *, struct cached *, int,
 	    int64_t, struct service_conditional **);
 int	cond_after_action(struct service *, struct store_game *,
-	    struct cached *, int, enum game_action_kind, int64_t, bool *);
+	    struct cached *, int, enum game_action_kind, bool, int64_t,
+	    bool *);
 int	cond_game_over(struct service *, const struct store_game *, int64_t);
 
 /* leave.c */

@@ -12,6 +12,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -26,18 +27,32 @@ int
 job_game(struct service *svc, struct job *j, int64_t now)
 {
 	struct store_game	 row;
+	struct action_read	 ar;
 	struct cached		*c;
+	enum store_status	 ss;
 	int			 rc = -1;
 
 	/* A player's own statement names no game. */
 	if (j->game_id == 0 && (j->kind == JOB_ACTION || j->kind == JOB_MAIL))
 		return job_self(svc, j, now);
-	if (row_get(svc->wstore, j->game_id, &row, j->err) != 0)
+	if (j->kind == JOB_ACTION || j->kind == JOB_MAIL) {
+		/* The row, the signing key and whether a conditional waits:
+		 * one statement. */
+		ss = store_game_get_action(svc->wstore, j->game_id,
+		    j->kind == JOB_MAIL ? j->u.mail.s.key_id :
+		    j->u.action.s.key_id, &row, &ar.conditionals, &ar.key);
+		if (ss == STORE_NOTFOUND)
+			return service_fail(j->err, 404, "no-such-game",
+			    "there is no game %" PRId64, j->game_id);
+		if (ss != STORE_OK)
+			return service_store_fail(j->err, svc->wstore,
+			    "read the game");
+	} else if (row_get(svc->wstore, j->game_id, &row, j->err) != 0)
 		return -1;
 	if ((c = cache_get(svc, &row, j->err)) == NULL)
 		return -1;
 	if (j->kind != JOB_FLAG && j->kind != JOB_REMIND)
-		return job_action(svc, j, &row, c, now);
+		return job_action(svc, j, &row, c, &ar, now);
 	rc = 0;
 	if (game_ongoing(&c->state) && game_check_time(&c->state, now)) {
 		if (record_flag(svc, &row, c, now) != 0)

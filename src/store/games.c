@@ -196,6 +196,33 @@ store_game_get(struct store *s, int64_t id, struct store_game *out)
 	return status;
 }
 
+/* Load a game, its conditionals' presence and a key (store.h). */
+enum store_status
+store_game_get_action(struct store *s, int64_t id, int64_t key_id,
+    struct store_game *out, bool *conditionals, struct store_key *key)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+
+	memset(key, 0, sizeof *key);
+	*conditionals = false;
+	if ((st = store_stmt(s, ST_GAME_GET_ACTION)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, id);
+	db_bind_int64(st, 2, key_id);
+	status = store_step_one(s, st, "get game", "no such game");
+	if (status == STORE_OK && store_game_read(s, st, out) != 0)
+		status = STORE_ERROR;
+	if (status == STORE_OK) {
+		*conditionals = db_column_int64(st, 24) > 0;
+		key->id = store_col_opt_int(st, 25, 0);
+		key->player_id = store_col_opt_int(st, 26, 0);
+		key->revoked = store_col_opt_int(st, 27, 0);
+	}
+	store_done(st);
+	return status;
+}
+
 /* Store a game's state fields. */
 enum store_status
 store_game_update(struct store *s, const struct store_game *g)

@@ -33,13 +33,15 @@
 #define PLAYER_COLUMNS	"id, name, email, lang, created, digest, digest_sent"
 #define KEY_COLUMNS	"k.id, k.player_id, k.pubkey, k.comment, k.added, " \
 			"k.revoked"
-#define GAME_SELECT \
-	"SELECT g.id, g.white, g.black, w.name, b.name, g.variant, " \
+#define GAME_COLUMNS \
+	"g.id, g.white, g.black, w.name, b.name, g.variant, " \
 	"g.chess960, g.start_fen, g.time_control, g.policy, g.event, " \
 	"g.site, g.round, g.created, g.status, g.result, g.termination, " \
-	"g.ply, g.fen, g.turn, g.draw_offer, g.deadline, g.head, g.updated " \
+	"g.ply, g.fen, g.turn, g.draw_offer, g.deadline, g.head, g.updated "
+#define GAME_FROM \
 	"FROM games g JOIN players w ON w.id = g.white " \
 	"JOIN players b ON b.id = g.black "
+#define GAME_SELECT	"SELECT " GAME_COLUMNS GAME_FROM
 #define MAIL_SEEN_COLUMNS \
 	"mailbox, uidvalidity, uid, message_id, sender, received, outcome, " \
 	"game_id"
@@ -158,6 +160,11 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
 	    "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)" },
 	[ST_GAME_GET] = { "game-get", 0, GAME_SELECT "WHERE g.id = ?1" },
+	[ST_GAME_GET_ACTION] = { "game-get-action", 0,
+	    "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM conditionals c "
+	    "WHERE c.game_id = g.id AND c.status = 'active'), k.id, "
+	    "k.player_id, k.revoked " GAME_FROM
+	    "LEFT JOIN player_keys k ON k.id = ?2 WHERE g.id = ?1" },
 	[ST_GAME_UPDATE] = { "game-update", 0,
 	    "UPDATE games SET status = ?2, result = ?3, termination = ?4, "
 	    "ply = ?5, fen = ?6, turn = ?7, draw_offer = ?8, deadline = ?9, "

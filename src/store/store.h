@@ -480,6 +480,16 @@ enum store_status store_key_find(struct store *,
  */
 enum store_status store_game_create(struct store *, struct store_game *g);
 
+/*
+ * Load a game for an action signed with key `key_id`, in one statement:
+ * the row, whether the game has an active conditional (*conditionals),
+ * and the key's id, owner and revocation into *key (its other fields
+ * zero; key->id 0 when there is no such key).
+ */
+enum store_status store_game_get_action(struct store *, int64_t id,
+    int64_t key_id, struct store_game *out, bool *conditionals,
+    struct store_key *key);
+
 /* Load a game. */
 enum store_status store_game_get(struct store *, int64_t id,
     struct store_game *out);
