@@ -348,6 +348,20 @@ writer_main(void *arg)
 	return NULL;
 }
 
+/* Append the chained jobs first..last to the queue (the lock held). */
+static void
+queue_locked(struct service *svc, struct job *first, struct job *last)
+{
+	if (svc->tail != NULL)
+		svc->tail->next = first;
+	else
+		svc->head = first;
+	svc->tail = last;
+	/* A busy writer takes the jobs with its next batch. */
+	if (svc->idle)
+		pthread_cond_signal(&svc->work);
+}
+
 /*
  * Queue `n` jobs at once, so that the writer may commit them together, and
  * wait until every one is done. -1 when the service is stopping (every job
@@ -376,14 +390,7 @@ writer_submit_all(struct service *svc, struct job *jobs, size_t n)
 		jobs[i].next = i + 1 < n ? &jobs[i + 1] : NULL;
 		jobs[i].waiter = &w;
 	}
-	if (svc->tail != NULL)
-		svc->tail->next = &jobs[0];
-	else
-		svc->head = &jobs[0];
-	svc->tail = &jobs[n - 1];
-	/* A busy writer takes the job with its next batch. */
-	if (svc->idle)
-		pthread_cond_signal(&svc->work);
+	queue_locked(svc, &jobs[0], &jobs[n - 1]);
 	while (w.left > 0)
 		pthread_cond_wait(&w.cv, &svc->lock);
 	pthread_mutex_unlock(&svc->lock);
@@ -409,13 +416,7 @@ writer_queue(struct service *svc, struct job *j)
 	}
 	j->next = NULL;
 	j->waiter = NULL;
-	if (svc->tail != NULL)
-		svc->tail->next = j;
-	else
-		svc->head = j;
-	svc->tail = j;
-	if (svc->idle)
-		pthread_cond_signal(&svc->work);
+	queue_locked(svc, j, j);
 	pthread_mutex_unlock(&svc->lock);
 	return 0;
 }
