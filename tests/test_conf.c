@@ -60,7 +60,7 @@ test_defaults(void **state)
 	assert_int_equal(c.server.max_connections, 10000);
 	assert_int_equal(c.server.connection_timeout, 30);
 	assert_int_equal(c.server.request_timeout, 10);
-	assert_int_equal(c.server.threads, 2);
+	assert_int_equal(c.server.threads, 0);	/* one a core */
 	assert_int_equal(c.storage.synchronous, CONF_SYNC_FULL);
 	assert_int_equal(c.log.level, 6);
 	assert_false(c.log.requests);

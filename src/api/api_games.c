@@ -392,11 +392,11 @@ respond_game(struct http_request *req, struct http_response *resp,
 		api_error(resp, &err);
 		return;
 	}
-	http_respond_data(resp, status, kind == SERVICE_RENDER_JSON ?
-	    "application/json" : "text/plain; charset=utf-8", out, len);
+	/* Given, not copied: libmicrohttpd frees it once sent. */
+	http_respond_shared(resp, status, kind == SERVICE_RENDER_JSON ?
+	    "application/json" : "text/plain; charset=utf-8", out, len, free);
 	if (kind != SERVICE_RENDER_JSON)
 		http_response_header(resp, "Vary", "Accept-Language");
-	free(out);
 }
 
 /* POST /api/v1/games {white, black, variant, chess960, fen, time_control,
@@ -883,7 +883,7 @@ action_finish(struct http_request *req, struct http_response *resp,
 	    resp != NULL ? &g : NULL, &l->err) == 0) {
 		if (resp != NULL) {
 			respond_game(req, resp, 201, &g, user);
-			service_game_free(&g);
+			service_game_keep(user, &g);
 		}
 	} else if (resp != NULL)
 		api_error(resp, &l->err);

@@ -392,11 +392,12 @@ action_job(struct job *j, const struct prepared *p, const char *source,
 /*
  * Take a statement's job back from the writer (`p` NULL: the caller
  * failed before it, `err` saying why): the answer into `out` (the job's
- * result), the outcome counted, the player freed (not `p` itself).
+ * result; with `keep`, a copy of it into the view cache), the outcome
+ * counted, the player freed (not `p` itself).
  */
 static int
 action_after(struct service *svc, struct job *j, struct prepared *p,
-    struct service_game *out, struct service_error *err)
+    struct service_game *out, bool keep, struct service_error *err)
 {
 	int	rc = -1;
 	bool	accepted = false;
@@ -411,9 +412,10 @@ action_after(struct service *svc, struct job *j, struct prepared *p,
 	}
 	accepted = true;
 	rc = 0;
-	if (out != NULL && j->u.action.has_result)
-		view_put(svc, out);
-	else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
+	if (out != NULL && j->u.action.has_result) {
+		if (keep)
+			view_put(svc, out);
+	} else if (out != NULL && service_game_get(svc, (int64_t)p->st.game,
 	    out, err) != 0)
 		rc = -1;
 	if (out != NULL && rc == 0)
@@ -451,7 +453,7 @@ action_submit(struct service *svc, struct prepared *p, const char *source,
 		action_job(&j, p, source, attested, out, err);
 		j.rc = writer_submit(svc, &j);
 	}
-	rc = action_after(svc, &j, p, out, err);
+	rc = action_after(svc, &j, p, out, true, err);
 	free(p);
 	return rc;
 }
@@ -470,7 +472,7 @@ service_submit_start(struct service *svc, int64_t game_id, const char *text,
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		return service_fail(err, 500, "internal", "out of memory");
 	if (action_prepare(svc, game_id, text, len, lang, &a->p, err) != 0) {
-		action_after(svc, &a->j, NULL, NULL, err);
+		action_after(svc, &a->j, NULL, NULL, false, err);
 		service_player_free(&a->p.sp);
 		free(a);
 		return -1;
@@ -483,7 +485,7 @@ service_submit_start(struct service *svc, int64_t game_id, const char *text,
 	if (writer_queue(svc, &a->j) != 0) {
 		*out = NULL;
 		*err = a->err;
-		action_after(svc, &a->j, &a->p, &a->g, err);
+		action_after(svc, &a->j, &a->p, &a->g, false, err);
 		free(a);
 		return -1;
 	}
@@ -500,11 +502,11 @@ service_submit_finish(struct service *svc, struct service_action *a,
 	memset(err, 0, sizeof *err);
 	if (a->j.rc != 0)
 		*err = a->err;
-	rc = action_after(svc, &a->j, &a->p, &a->g, err);
+	rc = action_after(svc, &a->j, &a->p, &a->g, false, err);
 	if (rc == 0 && out != NULL)
 		*out = a->g;
 	else if (rc == 0)
-		service_game_free(&a->g);
+		service_game_keep(svc, &a->g);
 	free(a);
 	return rc;
 }

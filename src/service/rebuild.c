@@ -539,6 +539,27 @@ view_put(struct service *svc, const struct service_game *g)
 	pthread_mutex_unlock(&svc->view_lock);
 }
 
+/* Keep a game view in the view cache without a copy (service.h). */
+void
+service_game_keep(struct service *svc, struct service_game *g)
+{
+	struct service_game	*v, old;
+
+	service_conditional_free(g->cond);
+	g->cond = NULL;
+	if (g->row.id == 0 || g->san == NULL) {
+		service_game_free(g);
+		return;
+	}
+	v = &svc->views[(uint64_t)g->row.id % SERVICE_VIEW_SLOTS];
+	pthread_mutex_lock(&svc->view_lock);
+	old = *v;
+	*v = *g;
+	pthread_mutex_unlock(&svc->view_lock);
+	service_game_free(&old);
+	memset(g, 0, sizeof *g);
+}
+
 /* Read with handle `st` what game `id` keeps beside its row: rated or
  * not, its leave allowance (its event's, else the server's) and its auth
  * rule. */

@@ -520,6 +520,12 @@ int service_game_list(struct service *, const struct store_game_filter *,
 int service_game_records(struct service *, int64_t id, service_record_cb,
     void *arg, struct service_error *);
 void service_game_free(struct service_game *);
+/*
+ * Done with a game read or answered: keep it in the cache of game views
+ * that GETs read (without copying it; *g is emptied, its conditional
+ * freed), or free it.
+ */
+void service_game_keep(struct service *, struct service_game *g);
 
 /* Write where a message stands: the number and SAN, in `lang`, of the
  * move it came with ("3. Nf3", "3...Nf6"), or "" when its action played
@@ -594,8 +600,9 @@ int service_submit_start(struct service *, int64_t game_id, const char *text,
     struct service_error *);
 /*
  * Take a started action's result once done() was called, as
- * service_submit() gives it (`out` NULL: only count and free it), and
- * free the action.
+ * service_submit() gives it (`out` NULL: only count and keep it), and
+ * free the action. Give `out` to service_game_keep() once answered: the
+ * views GETs read get it then, without a copy.
  */
 int service_submit_finish(struct service *, struct service_action *,
     struct service_game *out, struct service_error *);
