@@ -118,7 +118,7 @@ new_game() {
 	local g p player
 	curl -s -o "$tmp/out" -X POST -H "Authorization: Bearer $token" \
 	    -d '{"white":"alice","black":"bob"}' "$base/api/v1/games"
-	g=$(jval id "$tmp/out")
+	g=$(jget id "$tmp/out")
 	mkdir -p "$tmp/st/$g"
 	for ((p = 0; p < nmoves; p++)); do
 		if ((p % 2 == 0)); then player=alice; else player=bob; fi
@@ -297,7 +297,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 "$base/healthz")
 same "after the attack: /healthz" "$code" 200
 if kill -0 "$pid" 2>/dev/null; then ok; else bad "corrchessd died"; fi
 curl -s -o "$tmp/out" "$base/api/v1/games/$g"
-same "after the attack: every signed move played" "$(jval ply "$tmp/out")" \
+same "after the attack: every signed move played" "$(jget ply "$tmp/out")" \
     "$nmoves"
 
 finish

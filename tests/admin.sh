@@ -24,7 +24,7 @@ need curl ssh-keygen
 
 # says NAME TEXT: the last answer's message is TEXT.
 says() {
-	same "$1" "$(jstr message)" "$2"
+	same "$1" "$(jget error.message)" "$2"
 }
 
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
@@ -73,7 +73,7 @@ same "no game made by a refused body" "$(cat "$tmp/out")" '{"games":[]}'
 admin POST /api/v1/games -d '{"white":"alice","black":"bob",
     "time_control":"3d/move"}'
 expect "a game with the right names" 201
-same "its time control" "$(jstr time_control)" "3d/move"
+same "its time control" "$(jget time_control)" "3d/move"
 req POST /api/v1/games/1/actions -H 'Content-Type: application/json' \
     -d '{"statment":"x"}'
 expect "an action with \"statment\"" 400 bad-request
@@ -99,7 +99,7 @@ says "?flip named" "unknown query parameter flip: this resource takes none"
 admin POST /api/v1/games -d '{"white":"alice","black":"bob",
     "time_control":"10/50d"}'
 expect "an ICCF game (10/50d)" 201
-g=$(jval id)
+g=$(jget id)
 run move -s "$base" -k "$tmp/alice" -p alice "$g" e4
 same "alice moves in it" "$status" 0
 req GET "/api/v1/games/$g"
@@ -211,14 +211,14 @@ sys.stdout.write(quopri.decodestring(sys.stdin.buffer.read()).decode())' \
 
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "a game made by mistake" 201
-ga=$(jval id)
+ga=$(jget id)
 run move -s "$base" -k "$tmp/alice" -p alice "$ga" e4
 same "alice plays 1. e4 in it" "$status" 0
 admin POST "/api/v1/games/$ga/abort" -d '{"reason":"made by mistake"}'
 expect "abort after one half-move (abort_moves = 1)" 200
-same "the aborted game has no result" "$(jstr result)" "*"
-same "its termination" "$(jstr termination)" "aborted"
-same "it is finished" "$(jstr status)" "finished"
+same "the aborted game has no result" "$(jget result)" "*"
+same "its termination" "$(jget termination)" "aborted"
+same "it is finished" "$(jget status)" "finished"
 admin POST "/api/v1/games/$ga/abort" -d '{"reason":"again"}'
 expect "abort of a game over" 409 game-over
 says "the refusal says the game is over" "game $ga is over already (*, \
@@ -254,7 +254,7 @@ check "mail: no statement to sign in a game over" sh -c \
     "! grep -q 'Your next action\\|Votre prochaine action' '$tmp/mails'"
 
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
-gb=$(jval id)
+gb=$(jget id)
 run move -s "$base" -k "$tmp/alice" -p alice "$gb" e4
 run move -s "$base" -k "$tmp/bob" -p bob "$gb" e5
 same "two half-moves played" "$status" 0
@@ -283,8 +283,8 @@ same "corrchess admin adjudicate" "$status" 0
 same "it says what it did" "$(cat "$tmp/out")" \
     "game $gb: 0-1, adjudication; both players are told"
 req GET "/api/v1/games/$gb"
-same "the result stands" "$(jstr result)" "0-1"
-same "termination adjudication" "$(jstr termination)" "adjudication"
+same "the result stands" "$(jget result)" "0-1"
+same "termination adjudication" "$(jget termination)" "adjudication"
 req GET "/api/v1/games/$gb/pgn"
 check "PGN: Termination adjudication" grep -q \
     '^\[Termination "adjudication"\]$' "$tmp/out"

@@ -46,7 +46,7 @@ err_has() {
 # ply GAME: the game's ply, from its JSON.
 ply() {
 	req GET "/api/v1/games/$1"
-	jval ply
+	jget ply
 }
 
 # --- The daemon, two players, a game ------------------------------------

@@ -64,7 +64,7 @@ sed -n 's|^\(http://.*/invite#[A-Za-z0-9_-]\{43\}\)$|\1|p' "$tmp/out" \
 check "the link printed" [ -s "$tmp/b/invite.alice" ]
 admin POST /api/v1/players/bob/invitations -d '{"days":2}'
 expect "invite bob by the API" 201
-echo "$base$(jstr path)" >"$tmp/b/invite.bob"
+echo "$base$(jget path)" >"$tmp/b/invite.bob"
 echo "$base" >"$tmp/b/base"
 mkdir -p "$top_builddir/tests/screenshots"
 echo "$top_builddir/tests/screenshots" >"$tmp/b/shots"
@@ -82,7 +82,7 @@ req POST /api/v1/invitations -d "{\"token\":\"$tok\",
     \"key\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"}"
 expect "the used invitation by the API" 410 invitation-used
 same "the page showed the API's words" "$(cat "$tmp/b/used-message")" \
-    "$(jstr message)"
+    "$(jget error.message)"
 admin GET /api/v1/players/bob
 check "bob's browser key registered" grep -q '"keys":\[{"id":' "$tmp/out"
 # A second device, the old way: an SSH key.
@@ -90,19 +90,19 @@ ssh-keygen -q -t ed25519 -N '' -C bob -f "$tmp/bob"
 admin POST /api/v1/players/bob/keys -d "{\"key\":\"$(cat "$tmp/bob.pub")\"}"
 expect "bob adds an SSH key" 201
 req GET /api/v1/games/4
-statement 4 "$(jval ply)" bob "move e5"
+statement 4 "$(jget ply)" bob "move e5"
 sign_ssh "$tmp/bob"
 submit 4
 expect "not bob's turn, by curl" 409 not-your-turn
 same "the page showed the API's reason" "$(cat "$tmp/b/refusal")" \
-    "$(jstr message)"
+    "$(jget error.message)"
 req GET /api/v1/games/1
-same "game 1 ended by mate" "$(jstr termination) $(jstr result)" \
+same "game 1 ended by mate" "$(jget termination) $(jget result)" \
     "checkmate 0-1"
 req GET /api/v1/games/2
 check "game 2: a8=N" grep -q '"moves":\["a8=N' "$tmp/out"
 req GET /api/v1/games/3
-same "game 3 drawn by agreement" "$(jstr result)" "1/2-1/2"
+same "game 3 drawn by agreement" "$(jget result)" "1/2-1/2"
 
 # Game 5: a few moves by SSH signatures, for the screenshots.
 ssh-keygen -q -t ed25519 -N '' -C alice -f "$tmp/alice"

@@ -204,7 +204,7 @@ run sign -k "$tmp/bob" --game 1 --ply 1 -p bob move e4
 cp "$tmp/out" "$tmp/illegal"
 submit 1 "$tmp/illegal"
 check "illegal move by curl: 422" [ "$code" = 422 ]
-msg=$(jstr message)
+msg=$(jget error.message)
 run move -p bob -k "$tmp/bob" 1 e4
 check "illegal move: exit 1" status_is 1
 check "illegal move: the server's message" \

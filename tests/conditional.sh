@@ -27,21 +27,6 @@ say() {
 	check "$1" grep -qF "$2" "$tmp/out" || cat "$tmp/out" >&2
 }
 
-# act GAME PLAYER ACTION: sign ACTION for the game's current ply with the
-# player's SSH key and submit it; the answer is in $tmp/out, $code.
-act() {
-	req GET "/api/v1/games/$1"
-	statement "$1" "$(jval ply)" "$2" "$3"
-	sign_ssh "$tmp/$2"
-	submit "$1"
-}
-
-# play GAME PLAYER ACTION: act, which must be accepted.
-play() {
-	act "$@"
-	expect "game $1: $2 $3" 201
-}
-
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
 check "corrchessd starts" daemon_start || finish
@@ -50,7 +35,7 @@ players alice bob
 newgame() {
 	admin POST /api/v1/games -d "{\"white\":\"alice\",\"black\":\"bob\"$1}"
 	expect "create a game" 201
-	jval id
+	jget id
 }
 
 # --- A tree, answered move by move ---------------------------------------
@@ -63,7 +48,7 @@ say "recorded: the lines in SAN" \
     '"lines":"e5 Nf3 Nc6 Bb5; e5 Nf3 Nf6 Nxe5; c5 Nf3"'
 say "recorded: active" '"status":"active"'
 say "recorded: three lines" '"lines_left":3'
-same "recorded: the game did not move" "$(jval ply)" 1
+same "recorded: the game did not move" "$(jget ply)" 1
 
 # Hidden from everyone else.
 req GET "/api/v1/games/$g"
@@ -110,9 +95,9 @@ check "shown as French text: « actifs »" grep -qx \
 
 # Bob plays into it: his answer has both moves.
 play "$g" bob "move e5"
-same "answered: ply" "$(jval ply)" 3
-same "answered: moves" "$(jmoves)" "e4 e5 Nf3"
-same "answered: black to move" "$(jstr turn)" black
+same "answered: ply" "$(jget ply)" 3
+same "answered: moves" "$(jget moves)" "e4 e5 Nf3"
+same "answered: black to move" "$(jget turn)" black
 check "answered: bob's answer shows no conditional" \
     sh -c "! grep -q '\"conditional\"' '$tmp/out'"
 req GET "/api/v1/games/$g/records"
@@ -138,10 +123,10 @@ say "after one answer: two lines left" '"lines_left":2'
 play "$g" alice "conditional Nc6 Bc4 Bc5 c3"
 say "replaced: the new lines" '"lines":"Nc6 Bc4 Bc5 c3"'
 play "$g" bob "move Nc6"
-same "the new tree answers" "$(jmoves)" "e4 e5 Nf3 Nc6 Bc4"
+same "the new tree answers" "$(jget moves)" "e4 e5 Nf3 Nc6 Bc4"
 # Bob leaves the tree: no answer, the conditional ends.
 play "$g" bob "move Nf6"
-same "out of the tree: white to move" "$(jstr turn)" white
+same "out of the tree: white to move" "$(jget turn)" white
 act "$g" alice "show-conditional"
 expect "out of the tree: nothing waits" 404 no-conditional
 
@@ -153,7 +138,7 @@ say "cancelled" '"status":"cancelled"'
 act "$g" alice "cancel-conditional"
 expect "cancel twice" 409 no-conditional
 play "$g" bob "move Bc5"
-same "cancelled: no answer" "$(jstr turn)" white
+same "cancelled: no answer" "$(jget turn)" white
 
 # --- The client -----------------------------------------------------------
 
@@ -187,9 +172,9 @@ play "$g" alice "move f3"
 play "$g" bob "move e5"
 play "$g" bob "conditional g4 Qh4#; d4 Bb4+"
 play "$g" alice "move g4"
-same "mate: moves" "$(jmoves)" "f3 e5 g4 Qh4#"
-same "mate: result" "$(jstr result)" "0-1"
-same "mate: termination" "$(jstr termination)" checkmate
+same "mate: moves" "$(jget moves)" "f3 e5 g4 Qh4#"
+same "mate: result" "$(jget result)" "0-1"
+same "mate: termination" "$(jget termination)" checkmate
 
 # --- A draw offer stops it -----------------------------------------------
 
@@ -197,8 +182,8 @@ g=$(newgame '')
 play "$g" alice "move e4"
 play "$g" alice "conditional e5 Nf3"
 play "$g" bob "move e5 offer-draw"
-same "draw offer: no answer" "$(jstr turn)" white
-same "draw offer: pending" "$(jstr draw_offer)" black
+same "draw offer: no answer" "$(jget turn)" white
+same "draw offer: pending" "$(jget draw_offer)" black
 
 # --- A flag that falls ---------------------------------------------------
 
@@ -209,7 +194,7 @@ echo 172800 >"$tmp/clock"
 act "$g" bob "move e5"
 expect "late: refused" 409 game-over
 req GET "/api/v1/games/$g"
-same "late: no answer" "$(jmoves)" "e4"
-same "late: lost on time" "$(jstr termination)" timeout
+same "late: no answer" "$(jget moves)" "e4"
+same "late: lost on time" "$(jget termination)" timeout
 
 finish

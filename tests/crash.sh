@@ -99,7 +99,7 @@ new_game() {
 		echo "create a game: status $st: $(cat "$out")" >&2
 		return 1
 	fi
-	g=$(jval id "$out")
+	g=$(jget id "$out")
 	mkdir -p "$tmp/st/$g"
 	for ((p = 0; p < nmoves; p++)); do
 		if ((p % 2 == 0)); then player=alice; else player=bob; fi
@@ -145,7 +145,7 @@ client() {
 		st=$(curl -s -o "$out" -w '%{http_code}' --max-time 60 \
 		    "$base/api/v1/games/$g")
 		[ "$st" = 200 ] || return 0
-		ply=$(jval ply "$out")
+		ply=$(jget ply "$out")
 		while [ "$ply" -lt "$nmoves" ]; do
 			if [ -n "$pg" ] && [ -n "$dead" ]; then
 				at=$(cat "$tmp/base.$([ "$dead" = a ] &&
@@ -228,11 +228,11 @@ verify_game() {
 		bad "game $g: ply $maxack answered 201 but only $n recorded"
 	fi
 	req GET "/api/v1/games/$g"
-	if [ "$(jval ply)" = "$n" ] &&
-	    [ "$(jmoves)" = "${moves[*]:0:n}" ]; then
+	if [ "$(jget ply)" = "$n" ] &&
+	    [ "$(jget moves)" = "${moves[*]:0:n}" ]; then
 		ok
 	else
-		bad "game $g: ply $(jval ply), moves '$(jmoves)'; want $n" \
+		bad "game $g: ply $(jget ply), moves '$(jget moves)'; want $n" \
 		    "records and the first $n moves signed"
 	fi
 	echo "$n" >"$tmp/ply.$g"

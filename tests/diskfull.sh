@@ -65,7 +65,7 @@ for p in alice bob; do
 done
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "create the game" 201
-g=$(jval id)
+g=$(jget id)
 statement "$g" 0 alice "move e4"
 sign_ssh "$tmp/alice"
 submit "$g"
@@ -81,7 +81,7 @@ sign_ssh "$tmp/bob"
 cp "$tmp/body" "$tmp/e5"
 submit "$g" "$tmp/e5"
 expect "1... e5 on a full disk: 500" 500 internal
-same "the answer says to try again" "$(jstr message)" \
+same "the answer says to try again" "$(jget error.message)" \
     "the server could not commit the action; try again later"
 same "one line in the log" "$(full_lines)" 1
 check "the line says what happened" grep -q \
@@ -90,7 +90,7 @@ check "the line says what happened" grep -q \
 check "no line about a rollback" sh -c "! grep -qi 'rollback' '$tmp/log'"
 req GET "/api/v1/games/$g"
 expect "the game reads on a full disk" 200
-same "the game is as it was (ply 1)" "$(jval ply)" 1
+same "the game is as it was (ply 1)" "$(jget ply)" 1
 
 admin POST /api/v1/players -d '{"name":"carol"}'
 expect "a new player on a full disk: 500" 500 internal
@@ -102,7 +102,7 @@ check "still no line about a rollback" sh -c \
 rm -f "$disk/fill"
 submit "$g" "$tmp/e5"
 expect "the same e5 once there is room" 201
-same "ply 2" "$(jval ply)" 2
+same "ply 2" "$(jget ply)" 2
 admin POST /api/v1/players -d '{"name":"carol"}'
 expect "carol once there is room" 201
 same "no new line about the disk" "$(full_lines)" 2
@@ -114,7 +114,7 @@ req GET "/api/v1/games/$g/records"
 same "two records after the restart" \
     "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 2
 req GET "/api/v1/games/$g"
-same "e4 e5 after the restart" "$(jmoves)" "e4 e5"
+same "e4 e5 after the restart" "$(jget moves)" "e4 e5"
 daemon_stop
 same "corrchessd stops cleanly again" "$status" 0
 finish

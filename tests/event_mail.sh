@@ -66,16 +66,6 @@ evfetch() {
 	    >"$4.subj"
 }
 
-# play GAME PLAYER ACTION: sign ACTION for the game's ply and submit it;
-# it must be accepted.
-play() {
-	req GET "/api/v1/games/$1"
-	statement "$1" "$(jval ply)" "$2" "$3"
-	sign_ssh "$tmp/$2"
-	submit "$1"
-	expect "game $1: $2 $3" 201
-}
-
 # games EVENT: the event's games as "ROUND WHITE BLACK ID" lines into
 # $tmp/games.
 games() {
@@ -181,7 +171,7 @@ same "five games over: alice has no other event mail" \
 play "$g31" carol "move e4 offer-draw"
 play "$g31" alice accept-draw
 req GET /api/v1/events/club-2026
-same "the event is finished" "$(jstr status)" finished
+same "the event is finished" "$(jget status)" finished
 
 # --- 3. The end: the final standings and each player's result ----------
 section "3. The end: the final standings and each player's result"

@@ -30,16 +30,16 @@ need curl ssh-keygen python3
 # players and white's score.
 rated() {
 	req GET "/api/v1/games/$1"
-	case $(jstr result) in
+	case $(jget result) in
 	1-0) s=1 ;;
 	0-1) s=0 ;;
 	*) s=0.5 ;;
 	esac
-	w=$(jstr white)
-	b=$(jstr black)
+	w=$(jget white)
+	b=$(jget black)
 	req GET "/api/v1/games/$1/records"
-	printf '%s %s %s %s\n' "$(jpy 'int(__import__("datetime").datetime.
-	    strptime(j["records"][-1]["at"], "%Y-%m-%dT%H:%M:%SZ").replace(
+	printf '%s %s %s %s\n' "$(js 'int(__import__("datetime").datetime.
+	    strptime(d["records"][-1]["at"], "%Y-%m-%dT%H:%M:%SZ").replace(
 	    tzinfo=__import__("datetime").timezone.utc).timestamp())')" \
 	    "$w" "$b" "$s" >>"$tmp/rated"
 }
@@ -48,21 +48,13 @@ rated() {
 # current ply and submit it; it must be accepted.
 act() {
 	req GET "/api/v1/games/$1"
-	ply=$(jval ply)
+	ply=$(jget ply)
 	# The action's words, split.
 	# shellcheck disable=SC2086
 	"$corrchess" sign -k "$tmp/$2" --game "$1" --ply "$ply" -p "$2" $3 \
 	    >"$tmp/body"
 	submit "$1"
 	expect "game $1 ply $ply: $2 $3" 201
-}
-
-# jpy EXPR: the value of a Python expression over the last answer's JSON
-# (`j`), printed.
-jpy() {
-	python3 -c 'import json, sys
-j = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$tmp/out" "$1"
 }
 
 # game_of EVENT WHITE BLACK: the id of the event's game WHITE v BLACK.
@@ -134,8 +126,8 @@ admin POST /api/v1/events -d '{"name":"club","title":"Club championship 2026",
     "format":"double-round-robin","time_control":"10d/move",
     "players":["ann","ben","cid","dan"]}'
 expect "create the club championship" 201
-same "a new event is created" "$(jpy 'j["status"]')" created
-same "default tie-breaks" "$(jpy '",".join(j["rules"]["tiebreaks"])')" \
+same "a new event is created" "$(js 'd["status"]')" created
+same "default tie-breaks" "$(js '",".join(d["rules"]["tiebreaks"])')" \
     DE,Wins,SB,Koya
 admin POST /api/v1/events -d '{"name":"club"}'
 expect "the same name again" 409 event-exists
@@ -165,7 +157,7 @@ req POST /api/v1/events/club/start
 expect "start without the token" 401 unauthorized
 admin POST /api/v1/events/club/start
 expect "start the club championship" 200
-same "started" "$(jpy 'j["status"]')" started
+same "started" "$(js 'd["status"]')" started
 check "20 games created" python3 -c '
 import json, sys
 ev = json.load(open(sys.argv[1]))
@@ -228,7 +220,7 @@ finish_game club eve ben black
 finish_game club cid ann mate
 g=$(game_of club cid ann)
 req GET "/api/v1/games/$g"
-same "the mate ends the game" "$(jstr termination)" checkmate
+same "the mate ends the game" "$(jget termination)" checkmate
 
 # eve withdraws after the first cycle: under the rule "lose" her four
 # remaining games are lost by forfeit, at once.
@@ -238,11 +230,11 @@ admin POST /api/v1/events/club/withdrawals -d '{"player":"zed"}'
 expect "withdraw a stranger" 404 not-in-event
 admin POST /api/v1/events/club/withdrawals -d '{"player":"eve"}'
 expect "eve withdraws" 201
-same "eve's remaining games are forfeits" "$(jpy '" ".join(sorted(
-    g["adjusted"] or "-" for g in j["games"]
+same "eve's remaining games are forfeits" "$(js '" ".join(sorted(
+    g["adjusted"] or "-" for g in d["games"]
     if "eve" in (g["white"], g["black"]) and g["round"] > 5))' )" \
     "black-withdrew black-withdrew white-withdrew white-withdrew"
-same "and ended" "$(jpy 'sum(1 for g in j["games"]
+same "and ended" "$(js 'sum(1 for g in d["games"]
     if g["adjusted"] and g["status"] == "finished")')" 4
 admin POST /api/v1/events/club/withdrawals -d '{"player":"eve"}'
 expect "withdraw eve again" 409 withdrawn
@@ -256,15 +248,15 @@ finish_game club ann cid draw
 g=$(game_of club dan cid)
 act "$g" dan "move e4"
 req GET /api/v1/events/club
-same "one game left" "$(jpy 'sum(1 for g in j["games"]
+same "one game left" "$(js 'sum(1 for g in d["games"]
     if g["status"] == "ongoing")')" 1
-same "the event goes on" "$(jpy 'j["status"]')" started
+same "the event goes on" "$(js 'd["status"]')" started
 echo $((11 * 86400)) >"$tmp/clock"
 req GET "/api/v1/games/$g"
-same "cid's flag falls" "$(jstr termination) $(jstr result)" "timeout 1-0"
+same "cid's flag falls" "$(jget termination) $(jget result)" "timeout 1-0"
 rated "$g"
 req GET /api/v1/events/club
-same "the last game ends the event" "$(jpy 'j["status"]')" finished
+same "the last game ends the event" "$(js 'd["status"]')" finished
 
 # --- The crosstable, by hand --------------------------------------------
 
@@ -292,14 +284,14 @@ EOF
 check "the crosstable as text" cmp -s "$tmp/grid" "$tmp/want-grid"
 cmp "$tmp/grid" "$tmp/want-grid" >/dev/null || diff "$tmp/want-grid" "$tmp/grid"
 req GET /api/v1/events/club
-same "the standings, best first" "$(jpy '" ".join("%s:%d:%g:%g" % (
+same "the standings, best first" "$(js '" ".join("%s:%d:%g:%g" % (
     r["player"], r["place"], r["points"], r["tiebreaks"]["SB"])
-    for r in j["standings"])')" \
+    for r in d["standings"])')" \
     "ben:1:5.5:16.75 ann:2:5.5:17.5 dan:3:4.5:18.25 cid:4:3:9.5 eve:5:1.5:6"
-same "ann's row of the JSON crosstable" "$(jpy '" ".join("".join(c)
-    for c in j["crosstable"][0]["results"])')" " 10 ½½ 1+ 1½"
-same "eve's forfeits in the standings" "$(jpy '[(r["forfeit_losses"],
-    r["played"]) for r in j["standings"] if r["player"] == "eve"][0]')" \
+same "ann's row of the JSON crosstable" "$(js '" ".join("".join(c)
+    for c in d["crosstable"][0]["results"])')" " 10 ½½ 1+ 1½"
+same "eve's forfeits in the standings" "$(js '[(r["forfeit_losses"],
+    r["played"]) for r in d["standings"] if r["player"] == "eve"][0]')" \
     "(4, 4)"
 
 "$corrchess" event show -s "$base" club >"$tmp/cc-show" 2>"$tmp/cc-err"
@@ -400,8 +392,8 @@ python3 "$top_srcdir/tests/glicko2.py" 0.5 86400 <"$tmp/rated" \
 check "the independent Glicko-2 checks itself" test -s "$tmp/want-ratings"
 req GET /api/v1/ratings
 expect "the rating list" 200
-jpy '"\n".join("%s %.6f %.6f %.8f %d" % (r["player"], r["rating"], r["rd"],
-    r["volatility"], r["games"]) for r in j["ratings"])' >"$tmp/ratings"
+js '"\n".join("%s %.6f %.6f %.8f %d" % (r["player"], r["rating"], r["rd"],
+    r["volatility"], r["games"]) for r in d["ratings"])' >"$tmp/ratings"
 check "ratings as computed independently" python3 -c '
 import sys
 want = [l.split() for l in open(sys.argv[1])]
@@ -412,11 +404,11 @@ for w, g in zip(want, got):
     for a, b in zip(w[1:4], g[1:4]):
         assert abs(float(a) - float(b)) < 1e-4, (w, g)
 ' "$tmp/want-ratings" "$tmp/ratings"
-same "games rated per player" "$(jpy '" ".join("%s:%d" % (r["player"],
-    r["games"]) for r in sorted(j["ratings"], key=lambda r: r["player"]))')" \
+same "games rated per player" "$(js '" ".join("%s:%d" % (r["player"],
+    r["games"]) for r in sorted(d["ratings"], key=lambda r: r["player"]))')" \
     "ann:7 ben:7 cid:7 dan:7 eve:4"
 same "seven games leave a deviation above 110: provisional" \
-    "$(jpy 'all(r["provisional"] == (r["rd"] > 110) for r in j["ratings"])')" \
+    "$(js 'all(r["provisional"] == (r["rd"] > 110) for r in d["ratings"])')" \
     True
 req GET /api/v1/ratings -H 'Accept: text/plain'
 check "the rating list as text marks provisional ratings" \
@@ -429,14 +421,14 @@ check "corrchess ratings NAME: the history" grep -q '^  game ' \
     "$tmp/cc-rating"
 req GET /api/v1/ratings/dan
 expect "dan's rating and history" 200
-same "dan's history" "$(jpy 'len(j["history"])')" 7
+same "dan's history" "$(js 'len(d["history"])')" 7
 same "the loss on time rated after eleven idle days" \
-    "$(jpy 'j["history"][-1]["rd_before"] > j["history"][-2]["rd"]')" True
+    "$(js 'd["history"][-1]["rd_before"] > d["history"][-2]["rd"]')" True
 req GET /api/v1/ratings/zed
 expect "a stranger's rating" 404 no-such-player
 admin GET /api/v1/players/ben
 same "the rating in the player's JSON" \
-    "$(jpy 'round(j["rating"]["rating"], 6)')" \
+    "$(js 'round(d["rating"]["rating"], 6)')" \
     "$(awk '$1 == "ben" { printf "%.6f\n", $2 }' "$tmp/ratings" |
     python3 -c 'print(round(float(input()), 6))')"
 g=$(game_of club ben cid)
@@ -451,18 +443,18 @@ admin POST /api/v1/events -d '{"name":"cup","format":"double-round-robin",
     "players":["ann","ben","dan"],"withdrawal":"annul","rated":false,
     "chess960":"per-pairing","tiebreaks":["sb"]}'
 expect "create the cup" 201
-same "its rules" "$(jpy '(j["rules"]["variant"], j["rules"]["chess960"],
-    j["rules"]["withdrawal"], j["rules"]["rated"], j["rules"]["tiebreaks"])')" \
+same "its rules" "$(js '(d["rules"]["variant"], d["rules"]["chess960"],
+    d["rules"]["withdrawal"], d["rules"]["rated"], d["rules"]["tiebreaks"])')" \
     "('chess960', 'per-pairing', 'annul', False, ['SB'])"
 admin POST /api/v1/events/cup/start
 expect "start the cup" 200
-same "six games" "$(jpy 'len(j["games"])')" 6
-ids=$(jpy '" ".join(str(g["id"]) for g in j["games"])')
+same "six games" "$(js 'len(d["games"])')" 6
+ids=$(js '" ".join(str(g["id"]) for g in d["games"])')
 : >"$tmp/positions"
 for g in $ids; do
 	req GET "/api/v1/games/$g"
-	printf '%s %s %s\n' "$(jstr white)" "$(jstr black)" \
-	    "$(jval chess960)" >>"$tmp/positions"
+	printf '%s %s %s\n' "$(jget white)" "$(jget black)" \
+	    "$(jget chess960)" >>"$tmp/positions"
 done
 check "one Chess960 position per pairing, both colours" python3 -c '
 import sys
@@ -485,17 +477,17 @@ expect "a player without a rated game" 404 not-rated
 finish_game cup dan ann white
 admin POST /api/v1/events/cup/withdrawals -d '{"player":"dan"}'
 expect "dan withdraws from the cup" 201
-same "dan's games annulled" "$(jpy '" ".join(g["adjusted"] or "-"
-    for g in j["games"] if "dan" in (g["white"], g["black"]))')" \
+same "dan's games annulled" "$(js '" ".join(g["adjusted"] or "-"
+    for g in d["games"] if "dan" in (g["white"], g["black"]))')" \
     "annulled annulled annulled annulled"
-same "and every one ended" "$(jpy 'sum(1 for g in j["games"]
+same "and every one ended" "$(js 'sum(1 for g in d["games"]
     if g["status"] == "ongoing")')" 2
 finish_game cup ann ben draw
 finish_game cup ben ann white
 req GET /api/v1/events/cup
-same "the cup is over" "$(jpy 'j["status"]')" finished
-same "the cup's standings" "$(jpy '" ".join("%s:%g:%d" % (r["player"],
-    r["points"], r["played"]) for r in j["standings"])')" \
+same "the cup is over" "$(js 'd["status"]')" finished
+same "the cup's standings" "$(js '" ".join("%s:%g:%d" % (r["player"],
+    r["points"], r["played"]) for r in d["standings"])')" \
     "ben:1.5:2 ann:0.5:2 dan:0:0"
 req GET /api/v1/events/cup -H 'Accept: text/plain'
 check "annulled games are not in the crosstable" \
@@ -512,8 +504,8 @@ admin DELETE /api/v1/events/duel/players/cid
 expect "remove the third" 200
 admin POST /api/v1/events/duel/start
 expect "start the match" 200
-same "three games, colours alternating" "$(jpy '" ".join("%d:%s-%s" % (
-    g["round"], g["white"], g["black"]) for g in j["games"])')" \
+same "three games, colours alternating" "$(js '" ".join("%d:%s-%s" % (
+    g["round"], g["white"], g["black"]) for g in d["games"])')" \
     "1:ann-ben 2:ben-ann 3:ann-ben"
 admin POST /api/v1/events -d '{"name":"pair","players":["ann","ben"]}'
 expect "a round robin of two" 201
@@ -550,10 +542,10 @@ cc "event create" 0 event create -s "$base" -t "$tmp/token" \
     --auth signed-or-attested league ann ben cid
 check "prints the new event" grep -q '^Autumn league (league)' "$tmp/cc-out"
 req GET /api/v1/events/league
-same "its rules as the options said" "$(jpy '(j["format"], j["rules"]["rated"],
-    j["rules"]["time_control"], j["rules"]["tiebreaks"],
-    j["rules"]["chess960"], j["rules"]["auth"],
-    [p["name"] for p in j["players"]])')" \
+same "its rules as the options said" "$(js '(d["format"], d["rules"]["rated"],
+    d["rules"]["time_control"], d["rules"]["tiebreaks"],
+    d["rules"]["chess960"], d["rules"]["auth"],
+    [p["name"] for p in d["players"]])')" \
     "('double-round-robin', False, '3d/move', ['Wins', 'SB'], 'per-pairing', 'signed-or-attested', ['ann', 'ben', 'cid'])"
 cc "event add" 0 event add -s "$base" -t "$tmp/token" league dan eve
 cc "event add again" 1 event add -s "$base" -t "$tmp/token" league dan
@@ -562,7 +554,7 @@ check "says who is in already" grep -q 'dan plays in league already' \
 cc "event remove" 0 event remove -s "$base" -t "$tmp/token" league eve
 req GET /api/v1/events/league
 same "the players after add and remove" \
-    "$(jpy '" ".join(p["name"] for p in j["players"])')" "ann ben cid dan"
+    "$(js '" ".join(p["name"] for p in d["players"])')" "ann ben cid dan"
 cc "event withdraw before the start" 1 event withdraw -s "$base" \
     -t "$tmp/token" league dan
 check "says to remove instead" grep -q 'remove the player instead' \
@@ -576,8 +568,8 @@ check "says it has started" grep -q 'league has started already' \
 CORRCHESS_ADMIN_TOKEN=$token cc "event withdraw (token from the environment)" \
     0 event withdraw -s "$base" league dan
 req GET /api/v1/events/league
-same "dan's games lost by forfeit" "$(jpy '" ".join(g["adjusted"] or "-"
-    for g in j["games"] if "dan" in (g["white"], g["black"]))')" \
+same "dan's games lost by forfeit" "$(js '" ".join(g["adjusted"] or "-"
+    for g in d["games"] if "dan" in (g["white"], g["black"]))')" \
     "black-withdrew white-withdrew black-withdrew white-withdrew black-withdrew white-withdrew"
 cc "event start without a name" 2 event start -s "$base" -t "$tmp/token"
 
@@ -588,7 +580,7 @@ cc "event start without a name" 2 event start -s "$base" -t "$tmp/token"
 try() {
 	req GET "/api/v1/games/$1"
 	# shellcheck disable=SC2086
-	"$corrchess" sign -k "$tmp/$2" --game "$1" --ply "$(jval ply)" \
+	"$corrchess" sign -k "$tmp/$2" --game "$1" --ply "$(jget ply)" \
 	    -p "$2" $3 >"$tmp/body"
 	submit "$1"
 }
@@ -604,19 +596,19 @@ done
 admin POST /api/v1/events -d '{"name":"iccf","players":["gus","hal","ivy"],
     "draw_min_move":3,"draw_offer_every":2,"leave_days":20}'
 expect "an event with draw rules and its own leave" 201
-same "its draw rules and leave" "$(jpy '(j["rules"]["draw_min_move"],
-    j["rules"]["draw_offer_every"], j["rules"]["leave_days"])')" "(3, 2, 20)"
+same "its draw rules and leave" "$(js '(d["rules"]["draw_min_move"],
+    d["rules"]["draw_offer_every"], d["rules"]["leave_days"])')" "(3, 2, 20)"
 req GET /api/v1/events/club
 same "the defaults: no draw rule, the server's leave" \
-    "$(jpy '(j["rules"]["draw_min_move"], j["rules"]["draw_offer_every"],
-    j["rules"]["leave_days"])')" "(0, 0, None)"
+    "$(js '(d["rules"]["draw_min_move"], d["rules"]["draw_offer_every"],
+    d["rules"]["leave_days"])')" "(0, 0, None)"
 admin PATCH /api/v1/events/iccf -d '{"draw_offer_every":3,
     "time_control":"10d/move","title":"ICCF rules"}'
 expect "edit the rules before the start" 200
-same "what changed and what stayed" "$(jpy '(j["title"],
-    j["rules"]["time_control"], j["rules"]["draw_min_move"],
-    j["rules"]["draw_offer_every"], j["rules"]["leave_days"],
-    [p["name"] for p in j["players"]])')" \
+same "what changed and what stayed" "$(js '(d["title"],
+    d["rules"]["time_control"], d["rules"]["draw_min_move"],
+    d["rules"]["draw_offer_every"], d["rules"]["leave_days"],
+    [p["name"] for p in d["players"]])')" \
     "('ICCF rules', '10d/move', 3, 3, 20, ['gus', 'hal', 'ivy'])"
 admin PATCH /api/v1/events/iccf -d '{"players":["gus"]}'
 expect "an edit does not take players" 400 bad-request
@@ -632,12 +624,12 @@ expect "edit without the token" 401 unauthorized
 cc "corrchess event edit" 0 event edit -s "$base" -t "$tmp/token" \
     --leave-days 25 --draw-min-move 3 iccf
 req GET /api/v1/events/iccf
-same "the client's edit" "$(jpy '(j["rules"]["leave_days"],
-    j["rules"]["draw_offer_every"])')" "(25, 3)"
+same "the client's edit" "$(js '(d["rules"]["leave_days"],
+    d["rules"]["draw_offer_every"])')" "(25, 3)"
 cc "corrchess event edit --leave-days server" 0 event edit -s "$base" \
     -t "$tmp/token" --leave-days server iccf
 req GET /api/v1/events/iccf
-same "back to the server's leave" "$(jpy 'j["rules"]["leave_days"]')" None
+same "back to the server's leave" "$(js 'd["rules"]["leave_days"]')" None
 admin PATCH /api/v1/events/iccf -d '{"leave_days":20}'
 expect "leave 20 days again" 200
 check "the text view names the rules" grep -q \
@@ -671,9 +663,9 @@ check "says when the next may come" grep -q \
     "$tmp/out"
 act "$g" gus "move d3"
 act "$g" hal "move d6 offer-draw"
-same "hal's first offer, with move 4" "$(jstr draw_offer)" black
+same "hal's first offer, with move 4" "$(jget draw_offer)" black
 req GET "/api/v1/games/$g"
-same "the game replays with its rules" "$(jval ply)" 8
+same "the game replays with its rules" "$(jget ply)" 8
 g=$(game_of iccf ivy gus)
 [ -n "$g" ] || g=$(game_of iccf gus ivy)
 # Next year, by the server's clock (the clock file holds its offset from
@@ -688,11 +680,11 @@ try "$g" ivy "leave $y-03-01 $y-03-15"
 expect "a leave within it" 201
 req GET "/api/v1/games/$g"
 same "the game's JSON: rated, its draw rules and its leave allowance" \
-    "$(jpy '(j["rated"], j["draw_min_move"], j["draw_offer_every"],
-    j["leave_days"])')" "(True, 3, 3, 20)"
+    "$(js '(d["rated"], d["draw_min_move"], d["draw_offer_every"],
+    d["leave_days"])')" "(True, 3, 3, 20)"
 admin GET /api/v1/players/ivy
 same "ivy's allowance is her games' (the event's), not the server's" \
-    "$(jpy 'j["leave"]["allowance_days"]')" 20
+    "$(js 'd["leave"]["allowance_days"]')" 20
 
 # --- Rated games outside events -----------------------------------------
 
@@ -700,28 +692,28 @@ admin POST /api/v1/games -d '{"white":"gus","black":"ivy","rated":"yes"}'
 expect "rated must be true or false" 400 bad-request
 admin POST /api/v1/games -d '{"white":"gus","black":"ivy"}'
 expect "an ordinary game, rated by the server's default" 201
-g=$(jval id)
+g=$(jget id)
 req GET "/api/v1/games/$g"
 same "an ordinary game's JSON: rated, no draw rule, the server's leave" \
-    "$(jpy '(j["rated"], j["draw_min_move"], j["draw_offer_every"],
-    j["leave_days"])')" "(True, 0, 0, 45)"
+    "$(js '(d["rated"], d["draw_min_move"], d["draw_offer_every"],
+    d["leave_days"])')" "(True, 0, 0, 45)"
 act "$g" gus "move d4"
 act "$g" ivy resign
 req GET /api/v1/ratings/gus
 expect "gus is rated after it" 200
-same "the ordinary game in gus's history" "$(jpy '[(h["game"], h["opponent"],
-    h["score"]) for h in j["history"]]')" "[($g, 'ivy', 1.0)]"
+same "the ordinary game in gus's history" "$(js '[(h["game"], h["opponent"],
+    h["score"]) for h in d["history"]]')" "[($g, 'ivy', 1.0)]"
 same "rated as tests/glicko2.py rates one game between new players" \
-    "$(jpy '"%.4f" % j["rating"]')" "$(echo "0 gus ivy 1" |
+    "$(js '"%.4f" % d["rating"]')" "$(echo "0 gus ivy 1" |
     python3 "$top_srcdir/tests/glicko2.py" 0.5 86400 |
     awk '$1 == "gus" { printf "%.4f\n", $2 }')"
 req GET /api/v1/ratings -H 'Accept: text/plain'
 check "gus in the rating list" grep -q 'gus' "$tmp/out"
 admin POST /api/v1/games -d '{"white":"hal","black":"ivy","rated":false}'
 expect "an unrated ordinary game" 201
-g=$(jval id)
+g=$(jget id)
 req GET "/api/v1/games/$g"
-same "its JSON says it is not rated" "$(jpy 'j["rated"]')" False
+same "its JSON says it is not rated" "$(js 'd["rated"]')" False
 act "$g" hal resign
 req GET /api/v1/ratings/hal
 expect "an unrated game rates no one" 404 not-rated

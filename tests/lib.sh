@@ -337,20 +337,6 @@ req() {
 	    "$base$path")
 }
 
-# expect NAME STATUS [CODE]: the last answer's status, and its error code
-# (a script may define its own).
-expect() {
-	if [ "$code" != "$2" ]; then
-		bad "$1: status $code, want $2: $(cat "$tmp/out")"
-		return
-	fi
-	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
-		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
-		return
-	fi
-	ok
-}
-
 # admin METHOD PATH [CURL-ARG...]: req with the admin token.
 admin() {
 	req "$@" -H "Authorization: Bearer $token"
@@ -364,34 +350,37 @@ submit() {
 }
 
 # expect NAME STATUS [CODE]: the last answer (req) has STATUS, and the
-# error CODE when given.
+# error CODE when given (a script may define its own).
 expect() {
 	if [ "$code" != "$2" ]; then
 		bad "$1: status $code, want $2: $(cat "$tmp/out")"
 		return
 	fi
-	if [ $# -ge 3 ] && [ "$(jstr code)" != "$3" ]; then
-		bad "$1: code '$(jstr code)', want '$3': $(cat "$tmp/out")"
+	if [ $# -ge 3 ] && [ "$(jget error.code)" != "$3" ]; then
+		bad "$1: code '$(jget error.code)', want '$3': $(cat "$tmp/out")"
 		return
 	fi
 	ok
 }
 
-# jstr KEY [FILE]: string member KEY of a compact JSON object (the last
-# one when KEY appears more than once); FILE is $tmp/out by default.
-jstr() {
-	sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "${2:-$tmp/out}"
+# jget PATH [FILE]: the value at PATH of the JSON in FILE ($tmp/out by
+# default), read by tests/jget (a real parser, jansson): keys and list
+# indexes joined by dots from the top ("error.code", "games.0.id",
+# "records.-1.hash"; "games.*.id" for each game's, one a line); a string
+# as it is, a number, true, false or null as JSON, a list of those on one
+# line with spaces between ("moves": e4 e5 Nf3). Nothing, and status 1,
+# when PATH is not there.
+jget() {
+	"$top_builddir/tests/jget" "$1" "${2:-$tmp/out}"
 }
 
-# jval KEY [FILE]: a number, true/false/null member KEY.
-jval() {
-	sed -n "s/.*\"$1\":\([-0-9a-z]*\)[,}].*/\1/p" "${2:-$tmp/out}"
-}
-
-# jmoves: the "moves" array of the last answer as space-separated SAN.
-jmoves() {
-	sed -n 's/.*"moves":\[\([^]]*\)\].*/\1/p' "$tmp/out" |
-	    tr -d '"' | tr ',' ' '
+# js EXPR [FILE]: for what a path cannot say (a count, a filter, a
+# format), the value of a Python expression over the JSON in FILE
+# ($tmp/out by default), named d, as Python prints it.
+js() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+print(eval(sys.argv[2]))' "${2:-$tmp/out}" "$1"
 }
 
 # --- Signed statements --------------------------------------------------
@@ -419,4 +408,29 @@ sign_ssh() {
 	ssh-keygen -q -Y sign -n "${2:-corrchess}" -f "$1" "$tmp/st" \
 	    2>"$tmp/sshlog" || cat "$tmp/sshlog" >&2
 	cat "$tmp/st" "$tmp/st.sig" >"$tmp/body"
+}
+
+# act_with KEY GAME PLAYER ACTION [MESSAGE]: sign ACTION (and a message
+# line when MESSAGE is given) for the game's current ply as PLAYER with
+# the SSH key KEY and submit it; the answer in $tmp/out and $code.
+act_with() {
+	req GET "/api/v1/games/$2"
+	statement "$2" "$(jget ply)" "$3" "$4"
+	if [ $# -ge 5 ]; then
+		printf 'message: %s\n' "$5" >>"$tmp/st"
+	fi
+	sign_ssh "$1"
+	submit "$2"
+}
+
+# act GAME PLAYER ACTION [MESSAGE]: act_with the player's key $tmp/PLAYER.
+act() {
+	act_with "$tmp/$2" "$@"
+}
+
+# play GAME PLAYER ACTION [MESSAGE]: act, which must be accepted (a
+# script may define its own).
+play() {
+	act "$@"
+	expect "game $1: $2 $3" 201
 }

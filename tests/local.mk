@@ -9,7 +9,8 @@ TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' \
 	top_builddir='$(abs_top_builddir)' \
 	installed_programs='$(bin_PROGRAMS) $(sbin_PROGRAMS)'
 TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp tests/glicko2.py
+EXTRA_DIST += tests/data tests/lib.sh tests/valgrind.supp \
+	tests/glicko2.py
 
 # The tree against doc/hacking.md: folders, first lines, includes downward.
 TESTS += tests/layers.sh
@@ -282,3 +283,10 @@ check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	if [ -n "$$failed" ]; then echo "check-valgrind: FAIL:$$failed"; \
 	    exit 1; fi; echo "check-valgrind: all passed"
 .PHONY: check-valgrind
+
+# The scripts' JSON reader (tests/lib.sh's jget), built by make so that the
+# script targets above and scripts run by hand find it.
+noinst_PROGRAMS += tests/jget
+tests_jget_SOURCES = tests/jget.c
+tests_jget_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_jget_LDADD = $(JANSSON_LIBS)

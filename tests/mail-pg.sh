@@ -61,7 +61,7 @@ games=
 for i in $(seq $ngames); do
 	admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 	expect "game $i" 201
-	games="$games $(jval id)"
+	games="$games $(jget id)"
 done
 check "alice's $ngames new-game notices" waitfor 30 has alice $ngames
 check "bob's $ngames new-game notices" waitfor 30 has bob $ngames

@@ -44,7 +44,7 @@ section "1. A new game: both players hear of it"
 
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 same "create the game" "$code" 201
-g=$(jval id)
+g=$(jget id)
 check "alice gets the new-game notice" waitfor 20 has alice 1
 check "bob gets the new-game notice" waitfor 20 has bob 1
 fetch alice 1 "$tmp/a1"
@@ -372,7 +372,7 @@ na=$(count alice)
 nb=$(count bob)
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 same "create game 8" "$code" 201
-g8=$(jval id)
+g8=$(jget id)
 check "alice hears of game 8" waitfor 20 has alice $((na + 1))
 check "bob hears of game 8" waitfor 20 has bob $((nb + 1))
 statement "$g8" 0 alice "move e4"
@@ -400,7 +400,7 @@ statement "$g8" 1 bob "move e5"
 sign_ssh "$tmp/bob"
 submit "$g8"
 same "bob plays into it" "$code" 201
-same "the answer is played at once" "$(jmoves)" "e4 e5 Nf3"
+same "the answer is played at once" "$(jget moves)" "e4 e5 Nf3"
 check "bob gets one notice for the pair" waitfor 20 has bob $((nb + 1))
 check "alice is told what was played" waitfor 20 has alice $((na + 2))
 sleep 2
@@ -491,7 +491,7 @@ sleep 2
 na=$(count alice)
 nc=$(count carol)
 req GET /api/v1/players/alice/keys
-sp=$(jval ply)
+sp=$(jget ply)
 statement 0 "$sp" alice "email carol@$domain"
 sign_ssh "$tmp/alice"
 plainmail "alice@$domain" "email.$$@alice.$domain" "new address" \
@@ -510,14 +510,14 @@ check "the code's mail holds the statement to sign" [ -n "$code11" ]
 check "the statement is for the next ply" grep -qx "ply: $((sp + 1))" \
     "$tmp/c11.txt"
 admin GET /api/v1/players/alice
-same "nothing changes before the code" "$(jstr email)" "alice@$domain"
+same "nothing changes before the code" "$(jget email)" "alice@$domain"
 # A wrong code is refused; the right one, signed and sent from the new
 # address as a reply, makes the change.
 statement 0 $((sp + 1)) alice "confirm-email WRONGCOD"
 sign_ssh "$tmp/alice"
 req POST /api/v1/players/alice/actions -H 'Content-Type: text/plain' \
     --data-binary "@$tmp/body"
-same "a wrong code" "$code $(jstr code)" "403 bad-code"
+same "a wrong code" "$code $(jget error.code)" "403 bad-code"
 sed -n '/^corrchess-v1$/,/^action: /p' "$tmp/c11.txt" >"$tmp/st"
 sign_ssh "$tmp/alice"
 plainmail "carol@$domain" "confirm.$$@carol.$domain" \

@@ -59,11 +59,6 @@ move() {
 	    bad "$2's $4 in game $3: $(cat "$tmp/cc.out")"
 }
 
-# js EXPR: a Python expression on the last JSON answer, `d`, printed.
-js() {
-	python3 -c "import json; d = json.load(open('$tmp/out')); print($1)"
-}
-
 # latest N FILE: wait for bob's N-th mail; it goes to FILE, its text to
 # FILE.txt.
 latest() {

@@ -201,7 +201,7 @@ stop() {
 # ply GAME: the game's ply, as the server says.
 ply() {
 	req GET "/api/v1/games/$1"
-	jval ply
+	jget ply
 }
 
 # ply_is GAME N: the game has reached ply N.

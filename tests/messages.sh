@@ -20,24 +20,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl ssh-keygen python3
 
-# js EXPR: a Python expression on the last JSON answer, `d`, printed.
-js() {
-	python3 -c "import json; d = json.load(open('$tmp/out')); print($1)"
-}
-
-# act GAME PLAYER ACTION [MESSAGE]: sign ACTION (and the message line
-# when given) for the game's current ply with the player's SSH key and
-# submit it; the answer is in $tmp/out, $code.
-act() {
-	req GET "/api/v1/games/$1"
-	statement "$1" "$(jval ply)" "$2" "$3"
-	if [ $# -ge 4 ]; then
-		printf 'message: %s\n' "$4" >>"$tmp/st"
-	fi
-	sign_ssh "$tmp/$2"
-	submit "$1"
-}
-
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
 check "corrchessd starts" daemon_start || finish
@@ -53,7 +35,7 @@ same "the game's JSON: the message, who sent it, with which move" \
     "$(js "[(m['from'], m['color'], m['kind'], m['move'], m['at_ply'], \
     m['text']) for m in d['messages']]")" \
     "[('alice', 'white', 'move', '1. e4', 0, 'Bonne partie ! <script>alert(1)</script> {x} [%cchash 00]')]"
-same "the game's own ply is still the game's" "$(jval ply)" 1
+same "the game's own ply is still the game's" "$(jget ply)" 1
 req GET /api/v1/games/1/records
 check "the record keeps the statement with its message line" grep -qF \
     'action: move e4\nmessage: Bonne partie !' "$tmp/out"
@@ -82,14 +64,14 @@ refused "with a leave" "leave 2027-01-01 2027-01-02" "away" \
 refused "with conditional moves" "conditional Nf3 Nc6" "hi" \
     'a message goes only with a move'
 req GET /api/v1/games/1
-same "nothing was played" "$(jval ply)" 1
+same "nothing was played" "$(jget ply)" 1
 act 1 bob "move e5" "$(printf 'x%.0s' $(seq 1 500))"
 expect "500 bytes: accepted" 201
 
 # --- The JSON body the web page posts; the client -------------------------
 
 req GET /api/v1/games/1
-statement 1 "$(jval ply)" alice "move Nf3"
+statement 1 "$(jget ply)" alice "move Nf3"
 printf 'message: À toi — « merci »\n' >>"$tmp/st"
 sign_ssh "$tmp/alice"
 python3 - "$tmp/st" "$tmp/st.sig" >"$tmp/body.json" <<'EOF'

@@ -37,18 +37,10 @@ print(json.load(open(sys.argv[1]))["error"]["message"])' "$tmp/out"
 # ply with KEY and post it to the player's actions (or DOOR's).
 self() {
 	req GET "/api/v1/players/$1/keys"
-	statement 0 "$(jval ply)" "$1" "$3"
+	statement 0 "$(jget ply)" "$1" "$3"
 	sign_ssh "$2"
 	req POST "${4:-/api/v1/players/$1/actions}" \
 	    -H 'Content-Type: text/plain' --data-binary "@$tmp/body"
-}
-
-# act GAME PLAYER KEY ACTION: a game's action for the game's ply.
-act() {
-	req GET "/api/v1/games/$1"
-	statement "$1" "$(jval ply)" "$2" "$4"
-	sign_ssh "$3"
-	submit "$1"
 }
 
 sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
@@ -66,13 +58,13 @@ ssh-keygen -q -t ed25519 -N '' -C laptop -f "$tmp/alice2"
 # --- Settings ------------------------------------------------------------
 
 req GET /api/v1/players/alice/keys
-same "a new player's first statement is ply 0" "$(jval ply)" 0
+same "a new player's first statement is ply 0" "$(jget ply)" 0
 self alice "$tmp/alice" "set lang fr"
 expect "set lang fr" 200
-same "lang is fr" "$(jstr lang)" fr
-same "the answer says what was done, in the new language" "$(jstr message)" \
+same "lang is fr" "$(jget lang)" fr
+same "the answer says what was done, in the new language" "$(jget message)" \
     "lang vaut maintenant fr"
-same "the next ply is 1" "$(jval ply)" 1
+same "the next ply is 1" "$(jget ply)" 1
 cp "$tmp/body" "$tmp/replay"
 req POST /api/v1/players/alice/actions -H 'Content-Type: text/plain' \
     --data-binary "@$tmp/replay"
@@ -82,10 +74,10 @@ say "stale: the ply to sign for, in French" "signez-en une pour le ply 1"
 
 self alice "$tmp/alice" "set move-mail off"
 expect "set move-mail off" 200
-same "move_mail is false" "$(jval move_mail)" false
+same "move_mail is false" "$(jget move_mail)" false
 self alice "$tmp/alice" "set reminders 3d,1d,12h"
 expect "own reminder thresholds" 200
-same "reminders kept as given" "$(jstr reminders)" "3d,1d,12h"
+same "reminders kept as given" "$(jget reminders)" "3d,1d,12h"
 self alice "$tmp/alice" "set reminders 40d"
 expect "a threshold above 30 days" 400 bad-setting
 say "bad-setting: what it takes, in French" \
@@ -94,7 +86,7 @@ self alice "$tmp/alice" "set digest daily"
 expect "set digest daily" 200
 self alice "$tmp/alice" "set digest-hour 18"
 expect "set digest-hour 18" 200
-same "digest_hour 18" "$(jval digest_hour)" 18
+same "digest_hour 18" "$(jget digest_hour)" 18
 self alice "$tmp/alice" "set digest-hour 24"
 expect "digest-hour 24" 400 bad-setting
 self alice "$tmp/alice" "set lang de"
@@ -111,23 +103,23 @@ self alice "$tmp/alice" "set colour blue"
 expect "an unknown setting" 400 unknown-setting
 say "unknown-setting: the settings there are" "lang, move-mail, reminders"
 req GET /api/v1/players/alice/keys
-same "refusals use no ply" "$(jval ply)" 5
+same "refusals use no ply" "$(jget ply)" 5
 self alice "$tmp/alice" "show-settings"
 expect "show-settings" 200
-same "show-settings: lang" "$(jstr lang)" fr
-same "show-settings: digest" "$(jstr digest)" daily
-same "a read uses no ply" "$(jval ply)" 5
+same "show-settings: lang" "$(jget lang)" fr
+same "show-settings: digest" "$(jget digest)" daily
+same "a read uses no ply" "$(jget ply)" 5
 admin GET /api/v1/players/alice
-same "the admin sees the same language" "$(jstr lang)" fr
+same "the admin sees the same language" "$(jget lang)" fr
 
 # --- Wrong doors and wrong players ----------------------------------------
 
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "create a game" 201
-g=$(jval id)
+g=$(jget id)
 self alice "$tmp/alice" "set lang en" "/api/v1/games/$g/actions"
 expect "game 0 at a game's door" 400 wrong-game
-act "$g" alice "$tmp/alice" "move e4"
+act_with "$tmp/alice" "$g" alice "move e4"
 expect "alice moves" 201
 statement "$g" 1 bob "move e5"
 sign_ssh "$tmp/bob"
@@ -135,7 +127,7 @@ req POST /api/v1/players/bob/actions -H 'Content-Type: text/plain' \
     --data-binary "@$tmp/body"
 expect "a game's action at a player's door" 400 wrong-game
 req GET /api/v1/players/bob/keys
-statement 0 "$(jval ply)" bob "set lang fr"
+statement 0 "$(jget ply)" bob "set lang fr"
 sign_ssh "$tmp/bob"
 req POST /api/v1/players/alice/actions -H 'Content-Type: text/plain' \
     --data-binary "@$tmp/body"
@@ -158,11 +150,11 @@ self alice "$tmp/alice" "revoke-key SHA256:nosuchkey"
 expect "revoking a key alice does not have" 404 no-such-key
 
 # A conditional signed with the first key, which is then revoked.
-act "$g" bob "$tmp/bob" "move e5"
+act_with "$tmp/bob" "$g" bob "move e5"
 expect "bob answers" 201
-act "$g" alice "$tmp/alice" "move g1f3"
+act_with "$tmp/alice" "$g" alice "move g1f3"
 expect "alice moves again" 201
-act "$g" alice "$tmp/alice" "conditional b8c6 f1b5; d7d6 d2d4"
+act_with "$tmp/alice" "$g" alice "conditional b8c6 f1b5; d7d6 d2d4"
 expect "alice signs a conditional with her first key" 201
 
 run key add -s "$base" -k "$tmp/alice" -p alice "$tmp/alice2.pub"
@@ -178,12 +170,12 @@ check "the first key is listed as revoked" grep -q '"revoked":"' "$tmp/out"
 self alice "$tmp/alice" "set lang en"
 expect "a statement signed with the revoked key" 403 key-revoked
 
-act "$g" bob "$tmp/bob" "move b8c6"
+act_with "$tmp/bob" "$g" bob "move b8c6"
 expect "bob plays into the ended conditional" 201
-same "the revoked key's conditional did not answer" "$(jval ply)" 4
-act "$g" alice "$tmp/alice2" "show-conditional"
+same "the revoked key's conditional did not answer" "$(jget ply)" 4
+act_with "$tmp/alice2" "$g" alice "show-conditional"
 expect "the ended conditional no longer waits" 404 no-conditional
-act "$g" alice "$tmp/alice2" "move f1b5"
+act_with "$tmp/alice2" "$g" alice "move f1b5"
 expect "alice moves with her new key" 201
 
 # --- The client ------------------------------------------------------------

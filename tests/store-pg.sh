@@ -150,7 +150,7 @@ admin POST /api/v1/players -d "{\"name\":\"bob\",\"keys\":[\"$(cat "$tmp/bob.pub
 expect "bob, through B" 201
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "a game, through B" 201
-game=$(jval id)
+game=$(jget id)
 
 # Each ply sent to both at once: one takes it, the other finds it played.
 ply=0
@@ -177,8 +177,8 @@ done
 for s in a b; do
 	eval "base=\$base_$s"
 	req GET "/api/v1/games/$game"
-	same "server $s: the game is at ply 8" "$(jval ply)" 8
-	same "server $s: each move once" "$(jmoves)" \
+	same "server $s: the game is at ply 8" "$(jget ply)" 8
+	same "server $s: each move once" "$(jget moves)" \
 	    "e4 e5 Nf3 Nc6 Bb5 a6 O-O Nf6"
 done
 
@@ -187,7 +187,7 @@ done
 # B) waits for it and is taken after, and neither is lost.
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "a second game, through B" 201
-game2=$(jval id)
+game2=$(jget id)
 mkfifo "$tmp/locker"
 # The fifo stays open for writing (fd 7) until the lock is to go.
 psql -X -q -At -d "$PG_CONNINFO" -v ON_ERROR_STOP=1 <"$tmp/locker" \
@@ -235,10 +235,10 @@ wait $g1
 same "once the lock is let go, the move on game $game is taken" \
     "$(cat "$tmp/g1.code")" 201
 req GET "/api/v1/games/$game"
-same "game $game: ply 9, each move once" "$(jval ply) $(jmoves | wc -w)" \
+same "game $game: ply 9, each move once" "$(jget ply) $(jget moves | wc -w)" \
     "9 9"
 req GET "/api/v1/games/$game2"
-same "game $game2: ply 1" "$(jval ply)" 1
+same "game $game2: ply 1" "$(jget ply)" 1
 
 # What one server commits reaches the streams and the caches of the other
 # (LISTEN/NOTIFY): streams of B hear moves made through A, once each, and
@@ -281,11 +281,11 @@ done
 same "B takes bob's French Cf6 without having written a player" \
     "$fr" yes
 req GET "/api/v1/games/$game2"
-same "...played as Nf6" "$(jmoves)" "d4 d5 c4 Nf6"
+same "...played as Nf6" "$(jget moves)" "d4 d5 c4 Nf6"
 base=$base_a
 admin POST /api/v1/games -d '{"white":"bob","black":"alice"}'
 expect "a third game, through A" 201
-game3=$(jval id)
+game3=$(jget id)
 check "B's stream of bob hears the game start" waitfor 10 grep -q \
     '"type":"start","game":'"$game3" "$tmp/bobs.b"
 same "B's game stream: each move once" \
@@ -301,7 +301,7 @@ same "B's game stream: each move once" \
 base=$base_a
 admin POST /api/v1/games -d '{"white":"alice","black":"bob","auth":"signed-or-attested"}'
 expect "a fourth game, attested actions allowed, through A" 201
-game4=$(jval id)
+game4=$(jget id)
 base=$base_b
 req GET "/api/v1/games/$game4"
 req GET "/api/v1/games/$game4"

@@ -25,17 +25,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl ssh-keygen
 
-# act GAME PLAYER ACTION [MESSAGE]: sign ACTION (and the message line)
-# for the game's ply and submit it.
-act() {
-	req GET "/api/v1/games/$1"
-	statement "$1" "$(jval ply)" "$2" "$3"
-	[ $# -lt 4 ] || printf 'message: %s\n' "$4" >>"$tmp/st"
-	sign_ssh "$tmp/$2"
-	submit "$1"
-	expect "game $1: $2 $3" 201
-}
-
 # listen NAME PATH [CURL-ARG...]: read a stream into $tmp/NAME in the
 # background; its curl's pid in $tmp/NAME.pid.
 listen() {
@@ -58,7 +47,7 @@ check "corrchessd starts" daemon_start || finish
 players alice bob
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "create a game" 201
-g=$(jval id)
+g=$(jget id)
 
 req GET /api/v1/games/999/stream
 expect "a stream of no game" 404 no-such-game
@@ -85,7 +74,7 @@ admin GET /metrics
 check "/metrics counts the open streams" grep -q \
     '^corrchess_streams_open [3-9]' "$tmp/out"
 
-act "$g" alice "move e4" "Good luck!"
+play "$g" alice "move e4" "Good luck!"
 check "NDJSON: alice's move" waitfor 10 has nd \
     '"type":"move","game":'"$g"',"white":"alice","black":"bob","ply":1'
 check "NDJSON: the move's SAN" has nd '"san":"e4"'
@@ -107,12 +96,12 @@ check "SSE: the message as an event" waitfor 10 has sse 'event: message'
 check "bob's stream: alice's message" waitfor 10 has bobs \
     '"text":"Good luck!"'
 
-act "$g" bob "move e5 offer-draw"
+play "$g" bob "move e5 offer-draw"
 check "the offer comes after the move" waitfor 10 has nd '"type":"offer"'
 check "bob's stream: his offer" waitfor 10 has bobs '"type":"offer"'
-act "$g" alice "decline-draw"
+play "$g" alice "decline-draw"
 check "the offer declined" waitfor 10 has nd '"type":"decline"'
-act "$g" alice "resign"
+play "$g" alice "resign"
 check "the end, with the result" waitfor 10 has nd \
     '"type":"end"'
 check "the end: 0-1 by resignation" sh -c "grep '\"type\":\"end\"' \
@@ -122,7 +111,7 @@ same "each event once" "$(grep -c '"type":"move"' "$tmp/nd")" 2
 # Another game: bob hears it start on his stream.
 admin POST /api/v1/games -d '{"white":"bob","black":"alice"}'
 expect "create a second game" 201
-g2=$(jval id)
+g2=$(jget id)
 check "bob's stream: the new game" waitfor 10 has bobs \
     '"type":"start","game":'"$g2"
 check "the first game's stream hears nothing of the second" sh -c \
@@ -144,7 +133,7 @@ statement "$g2" 5 bob "move e4"
 sign_ssh "$tmp/bob"
 submit "$g2"
 expect "a stale statement" 409 stale-ply
-act "$g2" bob "move d4"
+play "$g2" bob "move d4"
 check "the next event arrives" waitfor 10 has bobs '"san":"d4"'
 # An SSE event after a keep-alive: its "event:" field starts its line (a
 # byte left after the keep-alive would make EventSource miss its type).
@@ -163,7 +152,7 @@ check "bob's stream held events before" [ "$before" -gt 0 ]
 # the configuration file) until Ctrl-C.
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'
 expect "create a third game" 201
-g3=$(jval id)
+g3=$(jget id)
 "$corrchess" follow -s "$base" "$g3" >"$tmp/follow" 2>"$tmp/follow.err" &
 fpid=$!
 printf 'lang = fr\n' >"$tmp/client.conf"
@@ -174,7 +163,7 @@ check "follow: the game first" waitfor 10 grep -qx \
     "Game $g3: alice v bob, ply 0; alice to move" "$tmp/follow"
 check "follow --player: the player's games" waitfor 10 grep -qx \
     "Les parties de bob, en direct." "$tmp/followfr"
-act "$g3" alice "move Nf3" "Have fun"
+play "$g3" alice "move Nf3" "Have fun"
 check "follow: a move in words" waitfor 10 grep -q \
     "^Game $g3, ply 1: alice (White) played Nf3; bob to move$" \
     "$tmp/follow"
@@ -186,7 +175,7 @@ check "follow --player in French: the move with French letters" \
     waitfor 10 grep -q \
     "^Partie $g3, demi-coup 1 : alice (Blancs) a joué Cf3 ; au tour de bob$" \
     "$tmp/followfr"
-act "$g3" bob "move d5 offer-draw"
+play "$g3" bob "move d5 offer-draw"
 check "follow: the offer" waitfor 10 grep -qx "Game $g3: bob offers a draw" \
     "$tmp/follow"
 check "follow --player in French: « d'alice » before a vowel" \
@@ -194,7 +183,7 @@ check "follow --player in French: « d'alice » before a vowel" \
     "Partie $g3, demi-coup 2 : bob (Noirs) a joué d5 ; au tour d'alice" \
     "$tmp/followfr"
 check "follow: the process still runs while the game does" kill -0 "$fpid"
-act "$g3" alice "resign"
+play "$g3" alice "resign"
 check "follow: the end in words" waitfor 10 grep -qx \
     "Game $g3 is over: 0-1, resignation" "$tmp/follow"
 check "follow: it ends with the game" waitfor 10 sh -c \
@@ -217,8 +206,8 @@ check "follow of a finished game: how it ended" grep -qx \
 admin POST /api/v1/games -d '{"white":"alice","black":"bob",
     "time_control":"3d/move"}'
 expect "create a game of three days a move" 201
-g4=$(jval id)
-iso=$(jstr deadline)
+g4=$(jget id)
+iso=$(jget deadline)
 dl=$(LC_ALL=C date -u -d "$iso" '+%A %-d %B %Y, %H:%M UTC')
 dlfr=$(LC_ALL=C date -u -d "$iso" '+%-d [a-zéû]* %Y, %H:%M UTC')
 "$corrchess" follow -s "$base" "$g4" >"$tmp/follow4" 2>&1 &
@@ -327,7 +316,7 @@ check "/metrics counts it among the closed streams" [ \
     "$closed0" ]
 admin POST /api/v1/games -d '{"white":"bob","black":"alice"}'
 expect "one more game" 201
-gl=$(jval id)
+gl=$(jget id)
 check "the reader that reads still gets every game" waitfor 20 has bobs2 \
     '"type":"start","game":'"$gl"','
 check "the reader that reads has every start" [ \

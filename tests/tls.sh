@@ -213,7 +213,7 @@ expect "and the running certificate still serves" 200
 mkdir "$tmp/b" "$tmp/b/profile-carol"
 admin POST /api/v1/players/carol/invitations
 expect "an invitation for carol" 201
-echo "$base$(jstr path)" >"$tmp/b/invite.carol"
+echo "$base$(jget path)" >"$tmp/b/invite.carol"
 echo "$base" >"$tmp/b/base"
 echo "MAP $host 127.0.0.1" >"$tmp/b/resolver"
 # Chromium trusts this one certificate by its public key's hash.
@@ -222,7 +222,7 @@ openssl x509 -in "$tmp/two.crt" -noout -pubkey |
     base64 >"$tmp/b/spki"
 browser https
 req GET /api/v1/games/1
-same "carol's move from the browser over HTTPS" "$(jmoves)" e4
+same "carol's move from the browser over HTTPS" "$(jget moves)" e4
 admin GET /api/v1/players/carol
 check "carol's browser key registered" grep -q '"keys":\[{"id":' "$tmp/out"
 

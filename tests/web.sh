@@ -266,10 +266,10 @@ expect "an unknown member" 400 bad-request
 admin POST /api/v1/players/alice/invitations -D "$tmp/hdr"
 expect "invite alice" 201
 has "the invitation is not cached" "Cache-Control: no-store" "$tmp/hdr"
-tok=$(jstr token)
+tok=$(jget token)
 check "a token of 43 base64url characters" \
     sh -c "echo '$tok' | grep -qx '[A-Za-z0-9_-]\{43\}'"
-same "the link's path" "$(jstr path)" "/invite#$tok"
+same "the link's path" "$(jget path)" "/invite#$tok"
 ssh-keygen -q -t ed25519 -N '' -C alice-phone -f "$tmp/phone"
 req POST /api/v1/invitations -d "{\"token\":\"${tok}x\",
     \"key\":\"$(cat "$tmp/phone.pub")\"}"
@@ -279,12 +279,12 @@ expect "a bad key: refused" 400 bad-key
 req POST /api/v1/invitations -d "{\"token\":\"$tok\",
     \"key\":\"$(cat "$tmp/phone.pub")\"}"
 expect "enrol with the invitation (after a refusal)" 201
-same "enrolled as" "$(jstr player) $(jstr lang)" "alice en"
+same "enrolled as" "$(jget player) $(jget lang)" "alice en"
 req POST /api/v1/invitations -d "{\"token\":\"$tok\",
     \"key\":\"$(cat "$tmp/phone.pub")\"}"
 expect "the same invitation again" 410 invitation-used
 admin POST /api/v1/players/bob/invitations -d '{"days":1}'
-tok=$(jstr token)
+tok=$(jget token)
 echo 90000 >"$tmp/clock"
 req POST /api/v1/invitations -d "{\"token\":\"$tok\",
     \"key\":\"$(cat "$tmp/phone.pub")\"}"

@@ -45,7 +45,7 @@ scid_send() {
 # moves GAME: the game's moves, space-separated SAN.
 moves() {
 	req GET "/api/v1/games/$1"
-	jmoves
+	jget moves
 }
 
 # soap OPERATION FIELDS: POST a SOAP request by curl, the answer in
@@ -57,11 +57,6 @@ soap() {
 </soap:Body></soap:Envelope>\n' "$1" "$2" "$1" >"$tmp/soap.xml"
 	req POST /xfccbasic.asmx -H 'Content-Type: text/xml; charset=utf-8' \
 	    --data-binary "@$tmp/soap.xml"
-}
-
-# js EXPR: a Python expression on the last JSON answer, `d`, printed.
-js() {
-	python3 -c "import json; d = json.load(open('$tmp/out')); print($1)"
 }
 
 # move_result FIELDS: MakeAMove as bob; the MakeAMoveResult in $result.
@@ -200,11 +195,11 @@ check "refused: not bob's turn" grep -q 'Not your turn!' "$tmp/scid"
 scid_send 2 1 d5 false false true
 same "draw: bob's move with an offer" "$(moves 2)" "d4 d5"
 req GET /api/v1/games/2
-same "draw: the offer stands" "$(jstr draw_offer)" black
+same "draw: the offer stands" "$(jget draw_offer)" black
 "$corrchess" act -s "$base" -k "$tmp/alice" -p alice 2 accept-draw \
     >"$tmp/cc.out" 2>&1
 req GET /api/v1/games/2
-same "draw: alice accepted" "$(jstr result) $(jstr termination)" \
+same "draw: alice accepted" "$(jget result) $(jget termination)" \
     "1/2-1/2 agreement"
 scid_send 3 1 "" false true false
 check "accept: refused when no draw is offered" grep -q \
@@ -218,11 +213,11 @@ check "retrieve: the offer to bob" grep -q \
     "$home/.scid4.7/config/xfccstate"
 scid_send 3 2 "" false true false
 req GET /api/v1/games/3
-same "accept: bob accepted by Scid" "$(jstr result) $(jstr termination)" \
+same "accept: bob accepted by Scid" "$(jget result) $(jget termination)" \
     "1/2-1/2 agreement"
 scid_send 1 4 "" true
 req GET /api/v1/games/1
-same "resign: bob resigned by Scid" "$(jstr result) $(jstr termination)" \
+same "resign: bob resigned by Scid" "$(jget result) $(jget termination)" \
     "1-0 resignation"
 scid fetch
 check "retrieve: the finished game's result" grep -q '\[Result "1-0"\]' \
@@ -334,7 +329,7 @@ same "alice signs set xfcc-password (hashed by the client): exit 0" "$?" 0
 check "she is told it changed" grep -q 'your Xfcc password is changed' \
     "$tmp/cc.out"
 req GET /api/v1/players/alice/doors
-same "her doors: a password is set" "$(jval xfcc_password)" true
+same "her doors: a password is set" "$(jget xfcc_password)" true
 sqlite3 "$tmp/state/corrchess.db" \
     'SELECT statement FROM player_records' >"$tmp/records"
 check "her record keeps the signed statement with the Argon2id string" \
@@ -347,7 +342,7 @@ same "a wrong one still fails" "$code" 500
 "$corrchess" settings -s "$base" -k "$tmp/alice" -p alice xfcc-password \
     none >"$tmp/cc.out" 2>&1
 req GET /api/v1/players/alice/doors
-same "xfcc-password none removes it" "$(jval xfcc_password)" false
+same "xfcc-password none removes it" "$(jget xfcc_password)" false
 
 # --- An event's auth rule; ratings in GetMyGames -------------------------
 
@@ -369,12 +364,12 @@ req GET /api/v1/events/m1
 g1=$(js "d['games'][0]['id']")
 g2=$(js "d['games'][1]['id']")
 req GET "/api/v1/games/$g1"
-same "event: game $g1 takes the event's rule" "$(jstr auth)" \
+same "event: game $g1 takes the event's rule" "$(jget auth)" \
     signed-or-attested
 req GET /api/v1/events/m2
 g3=$(js "d['games'][0]['id']")
 req GET "/api/v1/games/$g3"
-same "event: game $g3 takes the default" "$(jstr auth)" signed
+same "event: game $g3 takes the default" "$(jget auth)" signed
 soap GetMyGames "<username>bob</username><password>$esc</password>"
 cp "$tmp/out" "$tmp/before"
 # In game g1 alice has White: bob resigns at once, by Xfcc.
@@ -409,7 +404,7 @@ g4=$(js "[g['id'] for g in d['games'] if g['white'] == 'bob'][0]")
 move_result "<gameId>$g4</gameId><movecount>1</movecount><myMove>e4</myMove><offerDraw>true</offerDraw>"
 same "MakeAMove: an offer the draw rule refuses" "$result" InvalidMove
 req GET "/api/v1/games/$g4"
-same "the move with the refused offer is not played" "$(jval ply)" 0
+same "the move with the refused offer is not played" "$(jget ply)" 0
 move_result "<gameId>$g4</gameId><movecount>1</movecount><myMove>e4</myMove>"
 same "MakeAMove: the move alone" "$result" Success
 
