@@ -29,20 +29,6 @@
 #include "http/http.h"
 #include "service/service.h"
 
-/* Answer a listing: {"key": a} when the service call returned rc 0, else
- * its error. Takes `a` over. */
-static void
-api_list_respond(struct http_response *resp, int rc, json_t *a,
-    const char *key, const struct service_error *err)
-{
-	if (rc != 0) {
-		json_decref(a);
-		api_error(resp, err);
-		return;
-	}
-	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
-}
-
 /* The JSON of a key. */
 json_t *
 api_key_json(const struct store_key *k)
@@ -152,8 +138,8 @@ api_player_list(struct http_request *req, struct http_response *resp,
 	if (api_query_refused(req, resp, ""))
 		return;
 	a = json_array();
-	api_list_respond(resp, service_player_list(user, player_collect, a,
-	    &err), a, "players", &err);
+	api_list_json(resp, service_player_list(user, player_collect, a, &err),
+	    a, "players", &err);
 }
 
 /* GET /api/v1/players/{name} */

@@ -82,19 +82,27 @@ api_query_refused(struct http_request *req, struct http_response *resp,
 	return true;
 }
 
+/* Answer a listing's failure or its JSON. Takes `a` over. */
+void
+api_list_json(struct http_response *resp, int rc, json_t *a, const char *key,
+    const struct service_error *err)
+{
+	if (rc != 0) {
+		json_decref(a);
+		api_error(resp, err);
+		return;
+	}
+	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
+}
+
 /* Answer a listing's failure or its JSON; false when text is wanted. */
 bool
 api_list_answer(struct http_request *req, struct http_response *resp, int rc,
     json_t *a, const char *key, const struct service_error *err)
 {
-	if (rc != 0) {
-		json_decref(a);
-		api_error(resp, err);
-		return true;
-	}
-	if (http_request_wants_text(req))
+	if (rc == 0 && http_request_wants_text(req))
 		return false;
-	http_respond_json(resp, 200, json_pack("{s:o}", key, a));
+	api_list_json(resp, rc, a, key, err);
 	return true;
 }
 

@@ -38,6 +38,11 @@ void	api_text(struct http_response *, unsigned status, const char *text,
 bool	api_query_refused(struct http_request *, struct http_response *,
 	    const char *known);
 
+/* Answer a listing that has no text view: the service's error when rc is
+ * not 0, else {"key": a} as JSON. Takes `a` over. */
+void	api_list_json(struct http_response *, int rc, json_t *a,
+	    const char *key, const struct service_error *);
+
 /*
  * Answer a listing: the service's error when rc is not 0, else {"key": a}
  * as JSON; true when answered (`a` is then taken), false when the request
