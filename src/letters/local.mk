@@ -10,6 +10,7 @@ src_letters_libletters_a_SOURCES = \
 	src/letters/mail_parse.h src/letters/mail_parse.c \
 	src/letters/mail_reply.h src/letters/mail_reply.c \
 	src/letters/notice.h src/letters/notice.c \
+	src/letters/notice_event.h src/letters/notice_event.c \
 	src/letters/notice_texts.h src/letters/notice_texts.c
 src_letters_libletters_a_CFLAGS = $(AM_CFLAGS) $(GMIME_CFLAGS) \
 	$(SODIUM_CFLAGS)

@@ -25,12 +25,10 @@
 #include "letters/mail_parse.h"
 #include "letters/mail_reply.h"
 #include "letters/notice.h"
+#include "letters/notice_event.h"
 #include "letters/notice_texts.h"
 #include "game/game.h"
 #include "game/render.h"
-
-/* Columns of the move list. */
-#define MOVES_WIDTH		72
 
 static const char *const kind_names[NOTICE_KIND_COUNT] = {
 	"new-game", "moved", "draw-offered", "draw-accepted", "draw-declined",
@@ -61,127 +59,6 @@ fail(char *err, size_t errsize, const char *why, const char *detail)
 		snprintf(err, errsize, "%s%s%s", why, detail != NULL ? ": " : "",
 		    detail != NULL ? detail : "");
 	return -1;
-}
-
-/*
- * Append a text template, each "%s" in it replaced by the next string
- * argument (the fixed texts are templates, not printf formats: they come
- * from a table and take only strings).
- */
-static void
-vput(struct buf *b, const char *tmpl, va_list ap)
-{
-	const char *p, *arg;
-
-	while ((p = strstr(tmpl, "%s")) != NULL) {
-		buf_add(b, tmpl, (size_t)(p - tmpl));
-		arg = va_arg(ap, const char *);
-		buf_adds(b, arg != NULL ? arg : "");
-		tmpl = p + 2;
-	}
-	buf_adds(b, tmpl);
-}
-
-/* Append a template filled with strings (see vput()). */
-static void
-put(struct buf *b, const char *tmpl, ...)
-{
-	va_list ap;
-
-	va_start(ap, tmpl);
-	vput(b, tmpl, ap);
-	va_end(ap);
-}
-
-/* True if [p, e) starts with a French unit of time as a word: "j", "h",
- * "min" or "s" ("2 j 3 h", "5 h 12 min"). */
-static bool
-time_unit(const char *p, const char *e)
-{
-	static const char *const units[] = { "j", "h", "min", "s" };
-	size_t	i, n;
-
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		n = strlen(units[i]);
-		if ((size_t)(e - p) >= n && memcmp(p, units[i], n) == 0 &&
-		    (p + n == e || strchr(" ),.;:", p[n]) != NULL))
-			return true;
-	}
-	return false;
-}
-
-/* True if a line [s, e) may break at the space at w: not inside French
- * punctuation ("« move »", "partie : ..."), nor between a number and its
- * unit ("2 j"). */
-static bool
-breakable(const char *s, const char *w, const char *e)
-{
-	if (w + 1 < e && strchr(":;!?", w[1]) != NULL)
-		return false;
-	if (w > s && w[-1] >= '0' && w[-1] <= '9' && time_unit(w + 1, e))
-		return false;
-	if (w + 2 < e && memcmp(w + 1, "\u00bb", 2) == 0)
-		return false;
-	if (w - 2 >= s && memcmp(w - 2, "\u00ab", 2) == 0)
-		return false;
-	return true;
-}
-
-/* Append text with each line wrapped at MOVES_WIDTH columns (UTF-8
- * characters counted), breaking at spaces. */
-static void
-wrap_add(struct buf *b, const char *text, size_t len)
-{
-	const char	*p = text, *end = text + len, *eol, *w, *brk;
-	size_t		 col;
-
-	while (p < end) {
-		eol = memchr(p, '\n', (size_t)(end - p));
-		if (eol == NULL)
-			eol = end;
-		/* Cut the line [p, eol) into pieces of at most the width. */
-		while (p < eol) {
-			brk = NULL;
-			col = 0;
-			for (w = p; w < eol; w++) {
-				if (*w == ' ' && breakable(p, w, eol))
-					brk = w;
-				if (((unsigned char)*w & 0xc0) != 0x80)
-					col++;
-				if (col > MOVES_WIDTH && brk != NULL)
-					break;
-			}
-			if (w == eol || brk == NULL) {
-				buf_add(b, p, (size_t)(eol - p));
-				p = eol;
-				break;
-			}
-			buf_add(b, p, (size_t)(brk - p));
-			buf_add(b, "\n", 1);
-			p = brk + 1;
-		}
-		if (eol < end) {
-			buf_add(b, "\n", 1);
-			p = eol + 1;
-		}
-	}
-}
-
-/* Append a template filled with strings, as wrapped prose. */
-static void
-prose(struct buf *b, const char *tmpl, ...)
-{
-	struct buf	t = { 0 };
-	va_list		ap;
-
-	va_start(ap, tmpl);
-	vput(&t, tmpl, ap);
-	va_end(ap);
-	if (t.failed)
-		b->failed = true;
-	else if (t.data != NULL)
-		wrap_add(b, t.data, t.len);
-	buf_free(&t);
 }
 
 /* The name of a kind. */
@@ -235,19 +112,6 @@ static void
 duration(const struct ctx *c, int64_t seconds, char *buf, size_t size)
 {
 	render_duration_lang(seconds, c->lang, buf, size);
-}
-
-/* Write the time control (game_tc_format() text) in the recipient's
- * language ("10 coups en 50 jours"), or as given when it does not parse. */
-static void
-time_control(const struct ctx *c, const char *text, char *buf, size_t size)
-{
-	struct game_tc	tc;
-
-	if (game_tc_parse(&tc, text, NULL, 0) == 0)
-		game_tc_text(&tc, c->lang, buf, size);
-	else
-		snprintf(buf, size, "%s", text);
 }
 
 /* A player's login name ("?" when missing). */
@@ -331,26 +195,6 @@ actor(const struct ctx *c)
 	return c->last_mover >= 0 ? c->last_mover : CHESS_WHITE;
 }
 
-/* An event's title, or its name. */
-static const char *
-event_title(const struct notice_event *e)
-{
-	return e->title != NULL && *e->title != '\0' ? e->title : e->name;
-}
-
-/* Write the subject of an event's notice. */
-static void
-event_subject(const struct ctx *c, struct buf *b)
-{
-	const struct notice_event	*e = c->n->event;
-	char				 num[24];
-
-	put(b, c->tx->subject_event, event_title(e));
-	snprintf(num, sizeof num, "%zu", e->nmine);
-	put(b, c->tx->subject_event_what[e->what], e->what ==
-	    NOTICE_EVENT_WITHDRAWAL ? e->withdrawn : num);
-}
-
 /* Write the subject. */
 static void
 subject(const struct ctx *c, struct buf *b)
@@ -362,9 +206,9 @@ subject(const struct ctx *c, struct buf *b)
 
 	if (n->kind == NOTICE_HOWTO && !c->game) {
 		if (n->answered_subject != NULL && *n->answered_subject != '\0')
-			put(b, "%s%s", strncmp(n->answered_subject, "Re:",
-			    3) == 0 ? "" : tx->refused_subject_re,
-			    n->answered_subject);
+			notice_texts_put(b, "%s%s",
+			    strncmp(n->answered_subject, "Re:", 3) == 0 ? "" :
+			    tx->refused_subject_re, n->answered_subject);
 		else {
 			buf_adds(b, "[corrchess] ");
 			buf_adds(b, fmt);
@@ -372,40 +216,40 @@ subject(const struct ctx *c, struct buf *b)
 		return;
 	}
 	if (n->kind == NOTICE_EVENT) {
-		event_subject(c, b);
+		notice_event_subject(c->n->event, c->tx, b);
 		return;
 	}
 	if (c->game) {
 		snprintf(id, sizeof id, "%" PRId64, n->game_id);
-		put(b, tx->subject_game, id, pname(c, CHESS_WHITE),
+		notice_texts_put(b, tx->subject_game, id, pname(c, CHESS_WHITE),
 		    pname(c, CHESS_BLACK));
 	} else
 		buf_adds(b, "[corrchess] ");
 	switch (n->kind) {
 	case NOTICE_NEW_GAME:
-		put(b, fmt, tx->color[c->rcpt >= 0 ? c->rcpt : 0]);
+		notice_texts_put(b, fmt, tx->color[c->rcpt >= 0 ? c->rcpt : 0]);
 		break;
 	case NOTICE_MOVED:
 	case NOTICE_DRAW_OFFERED:
-		put(b, fmt, c->last[0] != '\0' ? c->last : "-");
+		notice_texts_put(b, fmt, c->last[0] != '\0' ? c->last : "-");
 		break;
 	case NOTICE_GAME_OVER:
-		put(b, fmt, n->result != NULL ? n->result : "*",
+		notice_texts_put(b, fmt, n->result != NULL ? n->result : "*",
 		    termination_text(n->termination, c->lang));
 		break;
 	case NOTICE_REMINDER:
 		duration(c, n->deadline - n->date, t, sizeof t);
-		put(b, fmt, t);
+		notice_texts_put(b, fmt, t);
 		break;
 	case NOTICE_LEAVE:
-		put(b, fmt, pname(c, actor(c)));
+		notice_texts_put(b, fmt, pname(c, actor(c)));
 		break;
 	case NOTICE_DIGEST:
 		snprintf(id, sizeof id, "%zu", n->ndigest);
 		if (n->ndigest == 1)
 			buf_adds(b, tx->subject_digest_one);
 		else
-			put(b, fmt, id);
+			notice_texts_put(b, fmt, id);
 		break;
 	default:
 		buf_adds(b, fmt);
@@ -417,7 +261,7 @@ subject(const struct ctx *c, struct buf *b)
 static void
 para(struct buf *b, const char *s)
 {
-	wrap_add(b, s, strlen(s));
+	notice_texts_wrap(b, s, strlen(s));
 	buf_adds(b, "\n\n");
 }
 
@@ -453,9 +297,9 @@ refused(const struct ctx *c, struct buf *b)
 		what = NULL;
 	}
 	if (what != NULL && tx->intro_refused_code != NULL)
-		prose(b, tx->intro_refused_code, what, reason);
+		notice_texts_prose(b, tx->intro_refused_code, what, reason);
 	else
-		prose(b, tx->intro_refused, reason);
+		notice_texts_prose(b, tx->intro_refused, reason);
 	if (!has_stop(reason))
 		buf_adds(b, ".");
 }
@@ -471,7 +315,7 @@ cond_intro(const struct ctx *c, struct buf *b)
 	if ((unsigned)n->cond_event > NOTICE_COND_PLAYED)
 		return;
 	if (n->cond_event != NOTICE_COND_PLAYED) {
-		prose(b, tx->intro_cond[n->cond_event],
+		notice_texts_prose(b, tx->intro_cond[n->cond_event],
 		    n->cond_lines != NULL ? n->cond_lines : "-");
 		return;
 	}
@@ -482,44 +326,13 @@ cond_intro(const struct ctx *c, struct buf *b)
 		sp = pair + strlen(pair);
 	else
 		*sp++ = '\0';
-	prose(b, tx->intro_cond[NOTICE_COND_PLAYED], pname(c, actor(c)), pair,
-	    sp);
+	notice_texts_prose(b, tx->intro_cond[NOTICE_COND_PLAYED],
+	    pname(c, actor(c)), pair, sp);
 	buf_adds(b, "\n");
 	if (n->cond_lines != NULL && n->cond_lines[0] != '\0')
-		prose(b, tx->cond_left, n->cond_lines);
+		notice_texts_prose(b, tx->cond_left, n->cond_lines);
 	else
-		prose(b, tx->cond_none_left);
-}
-
-/* Write the opening of an event's notice. */
-static void
-event_intro(const struct ctx *c, struct buf *b)
-{
-	const struct notice_event	*e = c->n->event;
-	const struct texts		*tx = c->tx;
-	struct buf			 f = { 0 };
-	char				 num[24];
-	int				 k;
-
-	switch (e->what) {
-	case NOTICE_EVENT_START:
-		k = strcmp(e->format, "match") == 0 ? 2 :
-		    strcmp(e->format, "double-round-robin") == 0 ? 1 : 0;
-		snprintf(num, sizeof num, "%d", k == 2 ? e->games :
-		    e->nplayers);
-		put(&f, tx->event_format[k], num);
-		prose(b, tx->event_intro[e->what], event_title(e), e->name,
-		    f.data != NULL ? f.data : "");
-		buf_free(&f);
-		break;
-	case NOTICE_EVENT_WITHDRAWAL:
-		prose(b, tx->event_intro[e->what], e->withdrawn,
-		    event_title(e), e->name);
-		break;
-	case NOTICE_EVENT_END:
-		prose(b, tx->event_intro[e->what], event_title(e), e->name);
-		break;
-	}
+		notice_texts_prose(b, tx->cond_none_left);
 }
 
 /* Write the kind's opening lines. */
@@ -532,42 +345,44 @@ intro(const struct ctx *c, struct buf *b)
 
 	switch (n->kind) {
 	case NOTICE_NEW_GAME:
-		prose(b, tx->intro_new, tx->color[c->rcpt >= 0 ?
+		notice_texts_prose(b, tx->intro_new, tx->color[c->rcpt >= 0 ?
 		    c->rcpt : 0]);
 		break;
 	case NOTICE_MOVED:
-		prose(b, tx->intro_moved, pname(c, actor(c)),
+		notice_texts_prose(b, tx->intro_moved, pname(c, actor(c)),
 		    c->last[0] != '\0' ? c->last : "-");
 		break;
 	case NOTICE_DRAW_OFFERED:
-		prose(b, tx->intro_offered, pname(c, actor(c)),
+		notice_texts_prose(b, tx->intro_offered, pname(c, actor(c)),
 		    c->last[0] != '\0' ? c->last : "-");
 		buf_adds(b, "\n");
-		prose(b, tx->offer_howto);
+		notice_texts_prose(b, tx->offer_howto);
 		break;
 	case NOTICE_DRAW_ACCEPTED:
-		prose(b, tx->intro_accepted, pname(c, actor(c)));
+		notice_texts_prose(b, tx->intro_accepted, pname(c, actor(c)));
 		break;
 	case NOTICE_DRAW_DECLINED:
-		prose(b, tx->intro_declined, pname(c, actor(c)));
+		notice_texts_prose(b, tx->intro_declined, pname(c, actor(c)));
 		break;
 	case NOTICE_CLAIM:
-		prose(b, tx->intro_claim, pname(c, actor(c)),
+		notice_texts_prose(b, tx->intro_claim, pname(c, actor(c)),
 		    termination_text(n->termination, c->lang));
 		break;
 	case NOTICE_GAME_OVER:
-		prose(b, tx->intro_over, n->result != NULL ? n->result :
-		    "*", winner_text(tx, n->result),
+		notice_texts_prose(b, tx->intro_over,
+		    n->result != NULL ? n->result : "*",
+		    winner_text(tx, n->result),
 		    termination_text(n->termination, c->lang));
 		if (n->admin_reason != NULL) {
 			buf_adds(b, "\n");
-			prose(b, tx->admin_reason, n->admin_reason);
+			notice_texts_prose(b, tx->admin_reason,
+			    n->admin_reason);
 		}
 		break;
 	case NOTICE_REMINDER:
 		render_time(n->deadline, t, sizeof t);
 		duration(c, n->deadline - n->date, d, sizeof d);
-		prose(b, tx->intro_reminder, t, d);
+		notice_texts_prose(b, tx->intro_reminder, t, d);
 		break;
 	case NOTICE_REFUSED:
 		refused(c, b);
@@ -576,33 +391,34 @@ intro(const struct ctx *c, struct buf *b)
 		buf_adds(b, tx->intro_howto);
 		break;
 	case NOTICE_DIGEST:
-		prose(b, tx->intro_digest);
+		notice_texts_prose(b, tx->intro_digest);
 		break;
 	case NOTICE_CONDITIONAL:
 		cond_intro(c, b);
 		break;
 	case NOTICE_LEAVE:
-		prose(b, tx->intro_leave, pname(c, actor(c)),
+		notice_texts_prose(b, tx->intro_leave, pname(c, actor(c)),
 		    n->leave_from != NULL ? n->leave_from : "?",
 		    n->leave_to != NULL ? n->leave_to : "?");
 		break;
 	case NOTICE_ACCOUNT:
-		prose(b, tx->intro_account, n->account_action != NULL ?
-		    n->account_action : "?");
+		notice_texts_prose(b, tx->intro_account,
+		    n->account_action != NULL ? n->account_action : "?");
 		break;
 	case NOTICE_EVENT:
-		event_intro(c, b);
+		notice_event_intro(c->n->event, c->tx, b);
 		break;
 	case NOTICE_EMAIL_CODE:
 		render_time(n->deadline, t, sizeof t);
-		prose(b, tx->intro_email_code, n->to_name != NULL ?
+		notice_texts_prose(b, tx->intro_email_code, n->to_name != NULL ?
 		    n->to_name : "?", n->account_action != NULL ?
 		    n->account_action : "?", t);
 		break;
 	}
 	if (n->message != NULL && n->message[0] != '\0' && n->game_id != 0) {
 		buf_adds(b, "\n\n");
-		prose(b, tx->message, pname(c, actor(c)), n->message);
+		notice_texts_prose(b, tx->message, pname(c, actor(c)),
+		    n->message);
 	}
 	buf_adds(b, "\n\n");
 }
@@ -621,7 +437,7 @@ move_list(const struct ctx *c, struct buf *b)
 		else
 			snprintf(tok, sizeof tok, "%s", c->san[i]);
 		n = strlen(tok);
-		if (col > 0 && col + 1 + n > MOVES_WIDTH) {
+		if (col > 0 && col + 1 + n > NOTICE_WIDTH) {
 			buf_adds(b, "\n");
 			col = 0;
 		} else if (col > 0) {
@@ -632,7 +448,7 @@ move_list(const struct ctx *c, struct buf *b)
 		col += n;
 	}
 	if (c->n->result != NULL && c->over) {
-		if (col > 0 && col + 1 + strlen(c->n->result) > MOVES_WIDTH)
+		if (col > 0 && col + 1 + strlen(c->n->result) > NOTICE_WIDTH)
 			buf_adds(b, "\n");
 		else if (col > 0)
 			buf_adds(b, " ");
@@ -667,17 +483,17 @@ state(const struct ctx *c, struct buf *b)
 	int			 side = c->pos.side;
 
 	snprintf(id, sizeof id, "%" PRId64, n->game_id);
-	put(b, tx->game_line, id, pname(c, CHESS_WHITE),
+	notice_texts_put(b, tx->game_line, id, pname(c, CHESS_WHITE),
 	    tx->color[CHESS_WHITE], pname(c, CHESS_BLACK),
 	    tx->color[CHESS_BLACK]);
 	buf_adds(b, "\n");
 	if (n->time_control != NULL && *n->time_control != '\0') {
-		time_control(c, n->time_control, tc, sizeof tc);
-		put(b, tx->tc_line, tc);
+		notice_texts_tc(c->lang, n->time_control, tc, sizeof tc);
+		notice_texts_put(b, tx->tc_line, tc);
 		buf_adds(b, "\n");
 	}
 	if (n->start_fen != NULL && *n->start_fen != '\0') {
-		put(b, tx->start_line, n->start_fen);
+		notice_texts_put(b, tx->start_line, n->start_fen);
 		buf_adds(b, "\n");
 	}
 	buf_adds(b, "\n");
@@ -692,26 +508,28 @@ state(const struct ctx *c, struct buf *b)
 		buf_add(b, p, (size_t)(q - p));
 	}
 	if (tx->board_key)
-		put(b, "    %s\n", render_board_key(c->lang));
+		notice_texts_put(b, "    %s\n", render_board_key(c->lang));
 	buf_adds(b, "\n");
 
 	if (c->last[0] != '\0')
-		put(b, tx->last_move, c->last, pname(c, c->last_mover));
+		notice_texts_put(b, tx->last_move, c->last,
+		    pname(c, c->last_mover));
 	else
 		buf_adds(b, tx->no_move);
 	buf_adds(b, "\n");
 	if (c->over) {
-		put(b, tx->result_line, n->result,
+		notice_texts_put(b, tx->result_line, n->result,
 		    winner_text(tx, n->result),
 		    termination_text(n->termination, c->lang));
 		buf_adds(b, "\n");
 	} else {
 		snprintf(id, sizeof id, "%u", (unsigned)c->pos.fullmove);
-		put(b, tx->to_move, pname(c, side), tx->color[side], id);
+		notice_texts_put(b, tx->to_move, pname(c, side),
+		    tx->color[side], id);
 		buf_adds(b, "\n");
 		if (n->draw_offer == CHESS_WHITE ||
 		    n->draw_offer == CHESS_BLACK) {
-			put(b, tx->offer_pending,
+			notice_texts_put(b, tx->offer_pending,
 			    pname(c, n->draw_offer));
 			buf_adds(b, "\n");
 		}
@@ -723,7 +541,7 @@ state(const struct ctx *c, struct buf *b)
 		    sizeof d2);
 		to_control(d, sizeof d, tx->to_control, n->to_control[0]);
 		to_control(d2, sizeof d2, tx->to_control, n->to_control[1]);
-		put(b, tx->clocks, tx->color[CHESS_WHITE],
+		notice_texts_put(b, tx->clocks, tx->color[CHESS_WHITE],
 		    pname(c, CHESS_WHITE), n->clock[0] >= 0 ? d : "-",
 		    tx->color[CHESS_BLACK], pname(c, CHESS_BLACK),
 		    n->clock[1] >= 0 ? d2 : "-");
@@ -733,9 +551,10 @@ state(const struct ctx *c, struct buf *b)
 		render_time(n->deadline, t, sizeof t);
 		if (n->deadline > n->date) {
 			duration(c, n->deadline - n->date, d, sizeof d);
-			put(b, tx->deadline, pname(c, side), t, d);
+			notice_texts_put(b, tx->deadline, pname(c, side), t, d);
 		} else
-			put(b, tx->deadline_past, pname(c, side), t);
+			notice_texts_put(b, tx->deadline_past, pname(c, side),
+			    t);
 		buf_adds(b, "\n");
 	}
 	buf_adds(b, "\n");
@@ -755,12 +574,13 @@ sign_howto(const struct ctx *c, struct buf *b, const char *game,
 	const struct texts *tx = c->tx;
 
 	para(b, tx->sign);
-	put(b, "    corrchess sign --game %s --ply %s --player %s move %s\n",
-	    game, ply, player, move);
-	put(b, "        (%s)\n", tx->sign_cli);
+	notice_texts_put(b,
+	    "    corrchess sign --game %s --ply %s --player %s move %s\n", game,
+	    ply, player, move);
+	notice_texts_put(b, "        (%s)\n", tx->sign_cli);
 	buf_adds(b, "    ssh-keygen -Y sign -n corrchess -f ~/.ssh/id_ed25519 "
 	    "move.txt\n");
-	put(b, "        (%s)\n\n", tx->sign_ssh);
+	notice_texts_put(b, "        (%s)\n\n", tx->sign_ssh);
 	para(b, tx->send);
 }
 
@@ -781,28 +601,28 @@ next_action(const struct ctx *c, struct buf *b)
 	if (c->rcpt < 0)
 		return;
 	if (side != c->rcpt) {
-		prose(b, tx->wait, pname(c, side));
+		notice_texts_prose(b, tx->wait, pname(c, side));
 		buf_adds(b, "\n\n");
 		return;
 	}
 	if (n->reply_token != NULL) {
 		render_time(n->reply_token_expires, t, sizeof t);
-		prose(b, tx->reply_token, tx->example_move, tx->example_move,
-		    t);
+		notice_texts_prose(b, tx->reply_token, tx->example_move,
+		    tx->example_move, t);
 		buf_adds(b, "\n");
-		prose(b, tx->reply_message);
+		notice_texts_prose(b, tx->reply_message);
 		buf_addf(b, "\n\n    " MAIL_TOKEN_TAG " %s\n\n", n->reply_token);
 	}
-	prose(b, tx->ready, tx->example_move);
+	notice_texts_prose(b, tx->ready, tx->example_move);
 	buf_adds(b, "\n\n");
 	buf_addf(b, "corrchess-v1\ngame: %" PRId64 "\nply: %zu\nplayer: %s\n"
 	    "action: move \n\n", n->game_id, n->nply, pname(c, c->rcpt));
-	prose(b, tx->other_actions);
+	notice_texts_prose(b, tx->other_actions);
 	buf_adds(b, "\n");
-	prose(b, tx->message_howto);
+	notice_texts_prose(b, tx->message_howto);
 	buf_adds(b, "\n");
 	if (n->draw_offer == !c->rcpt) {
-		prose(b, tx->offer_actions);
+		notice_texts_prose(b, tx->offer_actions);
 		buf_adds(b, "\n");
 	}
 	buf_adds(b, "\n");
@@ -862,13 +682,13 @@ digest_game(const struct ctx *c, struct buf *b,
 
 	snprintf(id, sizeof id, "%" PRId64, e->game_id);
 	snprintf(ply, sizeof ply, "%zu", e->nply);
-	put(b, tx->game_line, id, e->white != NULL ? e->white : "?",
-	    tx->color[CHESS_WHITE], e->black != NULL ? e->black : "?",
-	    tx->color[CHESS_BLACK]);
+	notice_texts_put(b, tx->game_line, id,
+	    e->white != NULL ? e->white : "?", tx->color[CHESS_WHITE],
+	    e->black != NULL ? e->black : "?", tx->color[CHESS_BLACK]);
 	buf_adds(b, "\n");
 	digest_last(c, e, last, sizeof last, &mover);
 	if (last[0] != '\0') {
-		put(b, tx->last_move, last, mover == CHESS_WHITE ?
+		notice_texts_put(b, tx->last_move, last, mover == CHESS_WHITE ?
 		    (e->white != NULL ? e->white : "?") :
 		    (e->black != NULL ? e->black : "?"));
 	} else
@@ -876,155 +696,20 @@ digest_game(const struct ctx *c, struct buf *b,
 	buf_adds(b, "\n");
 	if (e->time_left >= 0) {
 		duration(c, e->time_left, d, sizeof d);
-		put(b, tx->digest_left, d);
+		notice_texts_put(b, tx->digest_left, d);
 		buf_adds(b, "\n");
 	}
 	if (e->deadline > 0) {
 		render_time(e->deadline, t, sizeof t);
 		if (e->deadline > c->n->date) {
 			duration(c, e->deadline - c->n->date, d, sizeof d);
-			put(b, tx->digest_deadline, t, d);
+			notice_texts_put(b, tx->digest_deadline, t, d);
 		} else
-			put(b, tx->digest_deadline_past, t);
+			notice_texts_put(b, tx->digest_deadline_past, t);
 		buf_adds(b, "\n");
 	}
-	prose(b, tx->digest_play, id, ply);
+	notice_texts_prose(b, tx->digest_play, id, ply);
 	buf_adds(b, "\n\n");
-}
-
-/* Write the rules an event's games share. */
-static void
-event_rules(const struct ctx *c, struct buf *b)
-{
-	const struct notice_event	*e = c->n->event;
-	const struct texts		*tx = c->tx;
-	char				 t[128], num[24];
-
-	buf_adds(b, tx->event_rules);
-	buf_adds(b, "\n");
-	time_control(c, e->time_control != NULL ? e->time_control : "none",
-	    t, sizeof t);
-	put(b, tx->tc_line, t);
-	buf_adds(b, "\n");
-	snprintf(num, sizeof num, "%d", e->chess960);
-	if (e->fen != NULL && *e->fen != '\0')
-		put(b, tx->event_variant[3], e->fen);
-	else if (e->variant == NULL || strcmp(e->variant, "chess960") != 0)
-		buf_adds(b, tx->event_variant[0]);
-	else
-		put(b, tx->event_variant[e->chess960_pairing ||
-		    e->chess960 < 0 ? 2 : 1], num);
-	buf_adds(b, "\n");
-	if (e->draw_min_move > 0) {
-		snprintf(num, sizeof num, "%d", e->draw_min_move);
-		prose(b, tx->event_draw_min, num);
-		buf_adds(b, "\n");
-	}
-	if (e->draw_offer_every > 0) {
-		snprintf(num, sizeof num, "%d", e->draw_offer_every);
-		prose(b, tx->event_draw_every, num);
-		buf_adds(b, "\n");
-	}
-	if (e->draw_min_move <= 0 && e->draw_offer_every <= 0) {
-		prose(b, tx->event_draw_none);
-		buf_adds(b, "\n");
-	}
-	prose(b, tx->event_policy[e->policy != NULL &&
-	    strcmp(e->policy, "claim") == 0]);
-	buf_adds(b, "\n");
-	snprintf(num, sizeof num, "%d", e->leave_days);
-	put(b, tx->event_leave, num);
-	buf_adds(b, "\n");
-	buf_adds(b, tx->event_rated[e->rated]);
-	buf_adds(b, "\n");
-	prose(b, tx->event_withdrawal[e->withdrawal != NULL &&
-	    strcmp(e->withdrawal, "annul") == 0]);
-	buf_adds(b, "\n\n");
-}
-
-/* Write one of the recipient's games of an event: its round, id,
- * colour and opponent, and (after a withdrawal) what became of it. */
-static void
-event_game(const struct ctx *c, struct buf *b,
-    const struct notice_event_game *g)
-{
-	const struct texts	*tx = c->tx;
-	const char		*color = tx->color[g->color == CHESS_BLACK];
-	const char		*opp = g->opponent != NULL ? g->opponent : "?";
-	struct buf		 o = { 0 };
-	char			 round[24], id[24];
-
-	snprintf(round, sizeof round, "%d", g->round);
-	snprintf(id, sizeof id, "%" PRId64, g->game_id);
-	if (c->n->event->what != NOTICE_EVENT_WITHDRAWAL) {
-		put(b, tx->event_game, round, id, color, opp);
-		buf_adds(b, "\n");
-		return;
-	}
-	if (g->adjusted != NULL && strcmp(g->adjusted, "annulled") == 0)
-		buf_adds(&o, tx->event_outcome[0]);
-	else if (g->adjusted != NULL && *g->adjusted != '\0')
-		buf_adds(&o, tx->event_outcome[1]);
-	else
-		put(&o, tx->event_outcome[2], g->result != NULL ? g->result :
-		    "*");
-	prose(b, tx->event_outcome_game, round, id, color, opp,
-	    o.data != NULL ? o.data : "");
-	buf_adds(b, "\n");
-	buf_free(&o);
-}
-
-/* Write the body of an event's notice: the rules and the games at the
- * start, the games with the withdrawn player, the standings at the end. */
-static void
-event_body(const struct ctx *c, struct buf *b)
-{
-	const struct notice_event	*e = c->n->event;
-	const struct texts		*tx = c->tx;
-	struct crosstable		 ct;
-	char				 pts[24], games[24], place[48];
-	size_t				 i;
-
-	if (e->what == NOTICE_EVENT_START) {
-		event_rules(c, b);
-		snprintf(games, sizeof games, "%zu", e->nmine);
-		put(b, tx->event_games, games);
-		buf_adds(b, "\n");
-	} else if (e->what == NOTICE_EVENT_WITHDRAWAL) {
-		prose(b, tx->event_withdrawal[e->withdrawal != NULL &&
-		    strcmp(e->withdrawal, "annul") == 0]);
-		buf_adds(b, "\n\n");
-	}
-	if (e->what != NOTICE_EVENT_END) {
-		for (i = 0; i < e->nmine; i++)
-			event_game(c, b, &e->mine[i]);
-		buf_adds(b, "\n");
-		if (e->what == NOTICE_EVENT_START) {
-			prose(b, tx->event_play, e->name);
-			buf_adds(b, "\n\n");
-		}
-		return;
-	}
-	if (e->own != NULL) {
-		crosstable_points(e->own->points2, false, pts, sizeof pts);
-		snprintf(games, sizeof games, "%u", e->own->played);
-		if (e->own->place_last > e->own->place)
-			snprintf(place, sizeof place, "%u-%u", e->own->place,
-			    e->own->place_last);
-		else
-			snprintf(place, sizeof place, "%u", e->own->place);
-		prose(b, tx->event_result, pts, games, place);
-		buf_adds(b, "\n\n");
-	}
-	if (e->standings != NULL) {
-		buf_adds(b, tx->event_standings);
-		buf_adds(b, "\n\n");
-		/* Drawn as it is: its columns must not be wrapped. */
-		ct = *e->standings;
-		ct.lang = c->lang;
-		crosstable_text(&ct, b);
-		buf_adds(b, "\n");
-	}
 }
 
 /* Write the body text. */
@@ -1035,7 +720,7 @@ body(const struct ctx *c, struct buf *b, const char *to_name)
 	const struct texts	*tx = c->tx;
 	size_t			 i;
 
-	put(b, tx->hello, to_name);
+	notice_texts_put(b, tx->hello, to_name);
 	buf_adds(b, "\n\n");
 	intro(c, b);
 	if (c->game) {
@@ -1045,16 +730,16 @@ body(const struct ctx *c, struct buf *b, const char *to_name)
 		for (i = 0; i < n->ndigest; i++)
 			digest_game(c, b, &n->digest[i]);
 	} else if (n->kind == NOTICE_EVENT) {
-		event_body(c, b);
+		notice_event_body(c->n->event, c->tx, c->lang, b);
 	} else if (n->kind == NOTICE_ACCOUNT) {
 		para(b, tx->account_after);
 		if (n->account_summary != NULL)
-			put(b, "%s\n", n->account_summary);
+			notice_texts_put(b, "%s\n", n->account_summary);
 		para(b, tx->account_warn);
 	} else if (n->kind == NOTICE_EMAIL_CODE) {
 		para(b, tx->email_code_sign);
 		if (n->account_summary != NULL)
-			put(b, "%s\n", n->account_summary);
+			notice_texts_put(b, "%s\n", n->account_summary);
 	} else if (n->kind == NOTICE_HOWTO || n->kind == NOTICE_REFUSED) {
 		para(b, tx->howto_generic);
 		sign_howto(c, b, tx->placeholders[0], tx->placeholders[1],

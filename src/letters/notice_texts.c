@@ -1,5 +1,6 @@
 /*
- * letters/notice_texts.c: the notices' fixed texts in English and French.
+ * letters/notice_texts.c: the notices' fixed texts in English and French,
+ * and how a text is filled and wrapped.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -12,10 +13,14 @@
 
 #include "config.h"
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "util/buf.h"
 #include "letters/notice_texts.h"
+#include "game/game.h"
 
 const struct texts notice_texts_en = {
 	.code = "en",
@@ -496,4 +501,139 @@ notice_texts_refusal_fr(const char *code)
 			return refusals_fr[i].fr;
 	}
 	return NULL;
+}
+
+/*
+ * Append a text template, each "%s" in it replaced by the next string
+ * argument (the fixed texts are templates, not printf formats: they come
+ * from a table and take only strings).
+ */
+static void
+vput(struct buf *b, const char *tmpl, va_list ap)
+{
+	const char *p, *arg;
+
+	while ((p = strstr(tmpl, "%s")) != NULL) {
+		buf_add(b, tmpl, (size_t)(p - tmpl));
+		arg = va_arg(ap, const char *);
+		buf_adds(b, arg != NULL ? arg : "");
+		tmpl = p + 2;
+	}
+	buf_adds(b, tmpl);
+}
+
+/* Append a template filled with strings (see vput()). */
+void
+notice_texts_put(struct buf *b, const char *tmpl, ...)
+{
+	va_list ap;
+
+	va_start(ap, tmpl);
+	vput(b, tmpl, ap);
+	va_end(ap);
+}
+
+/* True if [p, e) starts with a French unit of time as a word: "j", "h",
+ * "min" or "s" ("2 j 3 h", "5 h 12 min"). */
+static bool
+time_unit(const char *p, const char *e)
+{
+	static const char *const units[] = { "j", "h", "min", "s" };
+	size_t	i, n;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		n = strlen(units[i]);
+		if ((size_t)(e - p) >= n && memcmp(p, units[i], n) == 0 &&
+		    (p + n == e || strchr(" ),.;:", p[n]) != NULL))
+			return true;
+	}
+	return false;
+}
+
+/* True if a line [s, e) may break at the space at w: not inside French
+ * punctuation ("« move »", "partie : ..."), nor between a number and its
+ * unit ("2 j"). */
+static bool
+breakable(const char *s, const char *w, const char *e)
+{
+	if (w + 1 < e && strchr(":;!?", w[1]) != NULL)
+		return false;
+	if (w > s && w[-1] >= '0' && w[-1] <= '9' && time_unit(w + 1, e))
+		return false;
+	if (w + 2 < e && memcmp(w + 1, "\u00bb", 2) == 0)
+		return false;
+	if (w - 2 >= s && memcmp(w - 2, "\u00ab", 2) == 0)
+		return false;
+	return true;
+}
+
+/* Append text with each line wrapped at NOTICE_WIDTH columns (UTF-8
+ * characters counted), breaking at spaces. */
+void
+notice_texts_wrap(struct buf *b, const char *text, size_t len)
+{
+	const char	*p = text, *end = text + len, *eol, *w, *brk;
+	size_t		 col;
+
+	while (p < end) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (eol == NULL)
+			eol = end;
+		/* Cut the line [p, eol) into pieces of at most the width. */
+		while (p < eol) {
+			brk = NULL;
+			col = 0;
+			for (w = p; w < eol; w++) {
+				if (*w == ' ' && breakable(p, w, eol))
+					brk = w;
+				if (((unsigned char)*w & 0xc0) != 0x80)
+					col++;
+				if (col > NOTICE_WIDTH && brk != NULL)
+					break;
+			}
+			if (w == eol || brk == NULL) {
+				buf_add(b, p, (size_t)(eol - p));
+				p = eol;
+				break;
+			}
+			buf_add(b, p, (size_t)(brk - p));
+			buf_add(b, "\n", 1);
+			p = brk + 1;
+		}
+		if (eol < end) {
+			buf_add(b, "\n", 1);
+			p = eol + 1;
+		}
+	}
+}
+
+/* Append a template filled with strings, as wrapped prose. */
+void
+notice_texts_prose(struct buf *b, const char *tmpl, ...)
+{
+	struct buf	t = { 0 };
+	va_list		ap;
+
+	va_start(ap, tmpl);
+	vput(&t, tmpl, ap);
+	va_end(ap);
+	if (t.failed)
+		b->failed = true;
+	else if (t.data != NULL)
+		notice_texts_wrap(b, t.data, t.len);
+	buf_free(&t);
+}
+
+/* Write the time control (game_tc_format() text) in the recipient's
+ * language ("10 coups en 50 jours"), or as given when it does not parse. */
+void
+notice_texts_tc(enum chess_lang lang, const char *text, char *buf,
+    size_t size)
+{
+	struct game_tc	tc;
+
+	if (game_tc_parse(&tc, text, NULL, 0) == 0)
+		game_tc_text(&tc, lang, buf, size);
+	else
+		snprintf(buf, size, "%s", text);
 }

@@ -20,7 +20,10 @@
 #define CORRCHESS_NOTICE_TEXTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "util/buf.h"
+#include "chess/chess.h"
 #include "letters/notice.h"
 
 /*
@@ -130,11 +133,32 @@ struct texts {
 	const char	*event_standings;
 };
 
+/* Columns a notice's prose and move list are wrapped at. */
+#define NOTICE_WIDTH		72
+
 extern const struct texts notice_texts_en;
 extern const struct texts notice_texts_fr;
 
 /* What a service refusal code refused, in French; NULL for an unknown
  * code. */
 const char	*notice_texts_refusal_fr(const char *code);
+
+/* Append a text template, each "%s" in it replaced by the next string
+ * argument (a NULL one by nothing). The texts are templates, not printf
+ * formats: they come from a table and take only strings. */
+void	notice_texts_put(struct buf *, const char *tmpl, ...);
+
+/* Append a filled template (as notice_texts_put()) as prose, wrapped. */
+void	notice_texts_prose(struct buf *, const char *tmpl, ...);
+
+/* Append text with each line wrapped at NOTICE_WIDTH columns (UTF-8
+ * characters counted), breaking at spaces but not inside French
+ * punctuation nor between a number and its unit. */
+void	notice_texts_wrap(struct buf *, const char *text, size_t len);
+
+/* Write a time control (game_tc_format() text) in a language ("10 coups
+ * en 50 jours"), or as given when it does not parse. */
+void	notice_texts_tc(enum chess_lang, const char *text, char *buf,
+	    size_t size);
 
 #endif /* CORRCHESS_NOTICE_TEXTS_H */
