@@ -183,9 +183,39 @@ cc_move -m "Bonne chance, bob !" 1 Bb5
 scid fetch
 check "message: alice's in bob's XfccGame, as Scid keeps it in the Inbox" \
     grep -q '^{Bonne chance, bob !}$' "$inbox/corrchess-1.pgn"
+# A message no statement can carry is refused with a fault that says why
+# (the protocol has no MakeAMoveResult for it), in bob's French, and the
+# move is not played: over 500 bytes once its blanks are joined, or with a
+# bidirectional control.
+long=$(printf 'x%.0s' $(seq 1 501))
+move_result "<gameId>1</gameId><movecount>3</movecount><myMove>Rb8</myMove><myMessage>$long</myMessage>"
+same "message too long: a fault" "$code $(sed -n \
+    's/.*<faultcode>\([^<]*\)<\/faultcode>.*/\1/p' "$tmp/out")" "500 soap:Client"
+check "message too long: the fault says why, in French" grep -qF \
+    "<faultstring>myMessage: le message est trop long : 500 octets au plus (environ 500 lettres, moins avec des accents) (le coup n&apos;est pas joué)</faultstring>" \
+    "$tmp/out"
+same "message too long: nothing played" "$(moves 1)" "e4 e5 Nf3 Nc6 Bb5"
+scid send corrchess 1 3 Rb8 "$long" false false false false
+check "message too long by Scid: no success reported" \
+    sh -c "! grep -q 'Processing successfull' '$tmp/scid'"
+same "message too long by Scid: nothing played" "$(moves 1)" \
+    "e4 e5 Nf3 Nc6 Bb5"
+move_result "<gameId>1</gameId><movecount>3</movecount><myMove>Rb8</myMove><myMessage>abc &#x202E;fed</myMessage>"
+check "a bidirectional control: the fault says why" grep -qF \
+    "ou de direction du texte : écrivez-le sur une seule ligne de texte simple (le coup n&apos;est pas joué)</faultstring>" \
+    "$tmp/out"
+same "a bidirectional control: nothing played" "$(moves 1)" \
+    "e4 e5 Nf3 Nc6 Bb5"
 # Bob reads French, where R is the king; Scid sends English SAN, and
-# English it is read as: the rook.
-scid_send 1 3 Rb8
+# English it is read as: the rook. 500 bytes once its line breaks are
+# joined are not too many.
+scid send corrchess 1 3 Rb8 "$(printf 'y%.0s' $(seq 1 250))
+
+  $(printf 'z%.0s' $(seq 1 249))" false false false false
+check "a message of 500 bytes, blanks joined: sent" \
+    grep -q 'Processing successfull' "$tmp/scid"
+req GET /api/v1/games/1
+same "... and kept whole" "$(js "len(d['messages'][-1]['text'])")" 500
 same "send: Rb8 is a rook's move" "$(moves 1)" "e4 e5 Nf3 Nc6 Bb5 Rb8"
 scid_send 1 4 h6
 check "refused: not bob's turn" grep -q 'Not your turn!' "$tmp/scid"

@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@
 #include <sodium.h>
 
 #include "util/buf.h"
+#include "sig/sig.h"
+#include "sig/statement.h"
 #include "service/service.h"
 #include "xfcc/soap.h"
 #include "xfcc/xfcc.h"
@@ -193,36 +196,60 @@ last_message(const struct service_game *g, int color)
 
 /*
  * Write myMessage as a statement's message line takes it: blanks and line
- * breaks become one space, none at either end, cut at SIG_MESSAGE_MAX
- * bytes between two characters (the protocol has no answer for a message
- * too long, and a program cannot say why a move was refused).
+ * breaks become one space, none at either end. -1 when that is longer
+ * than SIG_MESSAGE_MAX bytes (out then holds a cut copy, not to be used).
  */
-static void
+static int
 message_line(const char *in, char out[SIG_MESSAGE_MAX + 1])
 {
-	size_t	n = 0, k;
+	size_t	n = 0;
+	bool	blank = false;
 
 	for (; *in != '\0'; in++) {
 		if ((unsigned char)*in <= 0x20) {
-			if (n > 0 && out[n - 1] != ' ' && n < SIG_MESSAGE_MAX)
-				out[n++] = ' ';
+			blank = n > 0;
 			continue;
 		}
-		if (n == SIG_MESSAGE_MAX)
-			break;
+		if (n + blank >= SIG_MESSAGE_MAX) {
+			out[n] = '\0';
+			return -1;
+		}
+		if (blank)
+			out[n++] = ' ';
+		blank = false;
 		out[n++] = *in;
 	}
-	/* Back to the start of a character cut in two, then no blank. */
-	if (*in != '\0' && n > 0) {
-		for (k = n; k > 0 && ((unsigned char)out[k - 1] & 0xc0) ==
-		    0x80; k--)
-			;
-		if (k > 0 && ((unsigned char)out[k - 1] & 0x80) != 0)
-			n = k - 1;
-	}
-	while (n > 0 && out[n - 1] == ' ')
-		n--;
 	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * Refuse with a soap:Client fault a myMessage that no statement could
+ * carry: too long once its blanks are joined, or holding a control or
+ * bidirectional character. The protocol has no MakeAMoveResult for it, so
+ * the fault's string says why, in the player's language, and that the
+ * move was not played. True when refused.
+ */
+static bool
+message_refused(struct http_response *resp, const struct store_player *p,
+    const char *in, char out[SIG_MESSAGE_MAX + 1])
+{
+	enum chess_lang	 lang = strcmp(p->lang, "fr") == 0 ? CHESS_LANG_FR :
+			    CHESS_LANG_EN;
+	enum sig_error	 e;
+	char		 why[512];
+
+	if (message_line(in, out) != 0)
+		e = SIG_EMESSAGE_LONG;
+	else if (out[0] == '\0')
+		return false;
+	else if ((e = sig_message_check(out)) == SIG_OK)
+		return false;
+	snprintf(why, sizeof why, "myMessage: %s (%s)",
+	    sig_strerror_lang(e, lang), lang == CHESS_LANG_FR ?
+	    "le coup n'est pas joué" : "the move was not played");
+	respond_fault(resp, true, why);
+	return true;
 }
 
 /*
@@ -473,11 +500,10 @@ make_a_move(struct service *svc, struct http_response *resp,
 	else if ((refused = action_of(call, &g, color, action, sizeof action,
 	    &in.ply)) != NULL)
 		respond_result(resp, refused);
-	else {
+	else if (!message_refused(resp, p, call->message, message)) {
 		in.game_id = call->game_id;
 		in.player = p->name;
 		in.action = action;
-		message_line(call->message, message);
 		in.message = message;
 		in.how = "xfcc";
 		in.source = "xfcc";
