@@ -225,6 +225,12 @@ same "mail-move: In-Reply-To (alice's thread)" \
     "$(hdr In-Reply-To "$tmp/mm")" "<game-$g.white@$domain>"
 same "mail-move: the subject" "$(hdr Subject "$tmp/mm")" \
     "[corrchess] Game $g, alice v bob: move Nf3"
+echo 'lang = fr' >"$tmp/fr.conf"
+CORRCHESS_CONFIG=$tmp/fr.conf "$corrchess" mail-move -s "$base" \
+    -k "$tmp/alice" -p alice --to "$box" --from "alice@$domain" "$g" Nf3 \
+    >"$tmp/mmfr" 2>"$tmp/mm.err" || bad "mail-move, lang = fr: $(cat "$tmp/mm.err")"
+same "mail-move, lang = fr: the subject in French" "$(hdr Subject "$tmp/mmfr")" \
+    "[corrchess] Partie $g, alice c. bob : coup Nf3"
 check "mail-move: the statement for ply 2" contains \
     "$(printf 'corrchess-v1\ngame: %s\nply: 2\nplayer: alice\naction: move Nf3' \
     "$g")" "$tmp/mm"

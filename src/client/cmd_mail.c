@@ -149,8 +149,13 @@ cmd_mail_print(const struct cmd_mail_opts *o, uint64_t id,
 		printf("From: %s\n", o->from);
 	if (o->to != NULL)
 		printf("To: %s\n", o->to);
-	printf("Subject: [corrchess] Game %llu, %s v %s: move %s\n",
-	    (unsigned long long)id, g->white, g->black, move);
+	/* As the server's notices of the game say it ("lang =" in French). */
+	if (o->cf.lang != NULL && strcmp(o->cf.lang, "fr") == 0)
+		printf("Subject: [corrchess] Partie %llu, %s c. %s : coup %s\n",
+		    (unsigned long long)id, g->white, g->black, move);
+	else
+		printf("Subject: [corrchess] Game %llu, %s v %s: move %s\n",
+		    (unsigned long long)id, g->white, g->black, move);
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S +0000", &tm);
 	printf("Date: %s\n", date);
