@@ -10,7 +10,9 @@
 # a key of another certificate, one of the two keys alone, a file that is
 # not PEM). corrchessd then serves HTTPS with the first: the real curl
 # trusts it with --cacert and refuses it without, and the API works over
-# it (a player, a game, a signed move). The certificate file is replaced
+# it (a player, a game, a signed move); so does corrchess with --cacert
+# or "cacert =" (show, follow), and without it fails naming --cacert. The
+# certificate file is replaced
 # by the second authority's and SIGHUP sent: the same process and the same
 # listening socket, a connection opened before the reload goes on being
 # served on its session, new handshakes get the new certificate; a broken
@@ -141,6 +143,47 @@ statement 2 0 alice "move d4"
 sign_ssh "$tmp/alice"
 submit 2
 expect "a signed move over HTTPS" 201
+
+# --- corrchess trusting the private authority ---------------------------
+# The client's every request (show, follow's stream) with --cacert or
+# "cacert =" in its configuration; without, libcurl's refusal and a
+# sentence naming --cacert. The certificate names 127.0.0.1 too.
+srv=https://127.0.0.1:$port
+run show -s "$srv" 2
+same "corrchess show without --cacert: exit 1" "$status" 1
+check "show without --cacert: libcurl's reason" grep -q \
+    "SSL certificate problem" "$tmp/err"
+check "show without --cacert: the message names --cacert" grep -qF -- \
+    "--cacert FILE, or cacert = in the configuration" "$tmp/err"
+run show -s "$srv" --cacert "$tmp/one.ca.pem" 2
+same "corrchess show --cacert: exit 0" "$status" 0
+check "show --cacert: the game, with its move" grep -q "d4" "$tmp/out"
+run show -s "$srv" --cacert "$tmp/two.ca.pem" 2
+same "show --cacert of another authority: exit 1" "$status" 1
+check "show --cacert of another authority: said so" grep -qF \
+    "is not signed by a certificate authority of the --cacert file" \
+    "$tmp/err"
+run show -s "$srv" --cacert "$tmp/nothing.pem" 2
+same "show --cacert of a missing file: exit 1" "$status" 1
+check "show --cacert of a missing file: named, and why" grep -qF \
+    "certificate authority file $tmp/nothing.pem (--cacert, or cacert = in the configuration): No such file or directory" \
+    "$tmp/err"
+printf 'server = %s\ncacert = %s\n' "$srv" "$tmp/one.ca.pem" \
+    >"$tmp/client.conf"
+CORRCHESS_CONFIG=$tmp/client.conf run show 2
+same "cacert = in the configuration: show works" "$status" 0
+run follow -s "$srv" 2
+same "corrchess follow without --cacert: exit 1" "$status" 1
+check "follow without --cacert: the message names --cacert" grep -qF -- \
+    "--cacert FILE" "$tmp/err"
+"$corrchess" follow -s "$srv" --cacert "$tmp/one.ca.pem" 2 \
+    >"$tmp/follow" 2>"$tmp/follow.err" &
+fpid=$!
+check "follow --cacert: the stream read over HTTPS" waitfor 10 grep -q \
+    "^Game 2: alice v carol" "$tmp/follow"
+kill -INT "$fpid"
+wait "$fpid"
+same "follow --cacert: ends with Ctrl-C, exit 0" "$?" 0
 
 # --- The certificate renewed on SIGHUP ----------------------------------
 # A connection opened before the reload, kept alive across it: each

@@ -12,7 +12,7 @@
 
 /*
  * The client's configuration file (server, key, player, admin token file,
- * language) and the options that override it. See cli_conf.h.
+ * language, certificate authorities) and the options that override it. See cli_conf.h.
  */
 
 #include "config.h"
@@ -25,6 +25,7 @@
 
 #include "client/cli.h"
 #include "client/cli_conf.h"
+#include "client/cli_http.h"
 
 /* Replace a setting by a copy of value; 0 or -1 (no memory). */
 static int
@@ -49,6 +50,7 @@ cli_conf_free(struct cli_conf *cf)
 	free(cf->player);
 	free(cf->admin_token_file);
 	free(cf->lang);
+	free(cf->cacert);
 	memset(cf, 0, sizeof *cf);
 }
 
@@ -178,10 +180,12 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 			field = &cf->admin_token_file;
 		else if (strcmp(name, "lang") == 0)
 			field = &cf->lang;
+		else if (strcmp(name, "cacert") == 0)
+			field = &cf->cacert;
 		else {
 			errbuf_set(err, errsize, "%s:%u: unknown setting '%s' "
 			    "(known: server, key, player, admin_token_file, "
-			    "lang)", path, lineno, name);
+			    "lang, cacert)", path, lineno, name);
 			goto out;
 		}
 		if (*value == '\0') {
@@ -195,7 +199,8 @@ cli_conf_read(struct cli_conf *cf, FILE *f, const char *path,
 			    path, lineno, value);
 			goto out;
 		}
-		copy = field == &cf->key || field == &cf->admin_token_file ?
+		copy = field == &cf->key || field == &cf->admin_token_file ||
+		    field == &cf->cacert ?
 		    cli_conf_expand_home(value) :
 		    strdup(value);
 		if (copy == NULL) {
@@ -271,6 +276,9 @@ cli_conf_start(const struct cli_cmd *self, struct cli_conf *cf)
 	return 0;
 }
 
+/* The most options a command's table may have, besides --cacert. */
+#define CLI_CONF_OPTS_MAX	32
+
 /* What cli_conf_options() hands the options to. */
 struct cli_conf_ctx {
 	struct cli_conf		*cf;
@@ -296,6 +304,9 @@ cli_conf_option(const struct cli_cmd *self, int id, const char *arg,
 	case CLI_CONF_OPT_PLAYER:
 		field = &c->cf->player;
 		break;
+	case CLI_CONF_OPT_CACERT:
+		field = &c->cf->cacert;
+		break;
 	default:
 		if (c->fn == NULL)
 			return CLI_EXIT_USAGE;
@@ -314,10 +325,26 @@ cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
     const struct cli_option *opts, struct cli_conf *cf, cli_option_fn fn,
     void *ctx, int *indp)
 {
+	static const struct cli_option cacert =
+	    { "cacert", 0, 1, CLI_CONF_OPT_CACERT };
 	struct cli_conf_ctx	 c = { cf, fn, ctx };
+	struct cli_option	 all[CLI_CONF_OPTS_MAX + 2];
+	const char		*env = getenv("CORRCHESS_SERVER");
+	char			 err[CLI_ERR_SIZE];
+	size_t			 n = 0;
 	int			 rc;
 
-	const char		*env = getenv("CORRCHESS_SERVER");
+	/* The command's table, then --cacert, then the end. */
+	for (; opts != NULL && opts[n].name != NULL; n++) {
+		if (n == CLI_CONF_OPTS_MAX) {
+			cli_error(self, "more than %d options: raise "
+			    "CLI_CONF_OPTS_MAX", CLI_CONF_OPTS_MAX);
+			return CLI_EXIT_FAIL;
+		}
+		all[n] = opts[n];
+	}
+	all[n++] = cacert;
+	memset(&all[n], 0, sizeof all[n]);
 
 	if (cli_conf_start(self, cf) == -1)
 		return CLI_EXIT_FAIL;
@@ -327,9 +354,13 @@ cli_conf_options(const struct cli_cmd *self, int argc, char **argv,
 		cli_error(self, "out of memory");
 		return CLI_EXIT_FAIL;
 	}
-	if ((rc = cli_options(self, argc, argv, opts, cli_conf_option, &c,
+	if ((rc = cli_options(self, argc, argv, all, cli_conf_option, &c,
 	    indp)) != CLI_EXIT_OK)
 		return rc;
+	if (cli_http_set_cacert(cf->cacert, err, sizeof err) == -1) {
+		cli_error(self, "%s", err);
+		return CLI_EXIT_FAIL;
+	}
 	if (cf->server == NULL &&
 	    cli_conf_set(&cf->server, CLI_SERVER_DEFAULT) == -1) {
 		cli_error(self, "out of memory");

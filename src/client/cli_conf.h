@@ -43,6 +43,8 @@ struct cli_conf {
 	char	*admin_token_file; /* "admin_token_file = FILE" (corrchess
 				    * admin; a leading "~/" expanded) */
 	char	*lang;		/* "lang = en|fr": corrchess show's language */
+	char	*cacert;	/* "cacert = FILE" (the certificate
+				    * authorities to trust; "~/" expanded) */
 };
 
 /*
@@ -61,20 +63,23 @@ void cli_conf_free(struct cli_conf *);
  *	{ "server", 's', 1, CLI_CONF_OPT_SERVER },
  *	{ "key", 'k', 1, CLI_CONF_OPT_KEY },
  *	{ "player", 'p', 1, CLI_CONF_OPT_PLAYER }
- * (a command's own ids are below 1000). */
+ * (a command's own ids are below 1000). cli_conf_options() adds
+ * --cacert FILE (CLI_CONF_OPT_CACERT) to every table itself. */
 enum {
 	CLI_CONF_OPT_SERVER = 1000,
 	CLI_CONF_OPT_KEY,
 	CLI_CONF_OPT_PLAYER,
+	CLI_CONF_OPT_CACERT,
 };
 
 /*
  * The start of every command that talks to corrchessd: read the
  * configuration into `cf` (cli_conf_load()), then the options of argv
- * with the table `opts`: the settings' ids replace cf's values, -h/--help
- * prints the help, every other option goes to fn(self, id, arg, ctx) (see
- * cli_options()). Without a server so far, cf->server is
- * CLI_SERVER_DEFAULT. Returns CLI_EXIT_OK with *indp the first operand,
+ * with the table `opts` and --cacert FILE: the settings' ids replace cf's
+ * values, -h/--help prints the help, every other option goes to fn(self,
+ * id, arg, ctx) (see cli_options()). Without a server so far, cf->server
+ * is CLI_SERVER_DEFAULT. The certificate authority file, when one is
+ * named, is checked and handed to cli_http_set_cacert(). Returns CLI_EXIT_OK with *indp the first operand,
  * CLI_HELPED, or an exit status after printing why (a bad configuration
  * or option, fn's status, no memory). Free cf with cli_conf_free() in
  * every case.

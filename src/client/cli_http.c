@@ -14,6 +14,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +34,56 @@
 #define CLI_HTTP_CONNECT_TIMEOUT	15
 #define CLI_HTTP_TIMEOUT		120
 
+/* The certificate authorities' file that --cacert or "cacert =" named,
+ * set once at a command's start; empty for the system's. */
+static char cli_http_cacert[4096];
+
+/* Trust the certificate authorities in `file` from now on. */
+int
+cli_http_set_cacert(const char *file, char *err, size_t errsize)
+{
+	FILE	*f;
+
+	if (file == NULL) {
+		cli_http_cacert[0] = '\0';
+		return 0;
+	}
+	if ((f = fopen(file, "r")) == NULL)
+		return errbuf_set(err, errsize, "certificate authority file "
+		    "%s (--cacert, or cacert = in the configuration): %s",
+		    file, strerror(errno));
+	fclose(f);
+	if (snprintf(cli_http_cacert, sizeof cli_http_cacert, "%s", file) >=
+	    (int)sizeof cli_http_cacert) {
+		cli_http_cacert[0] = '\0';
+		return errbuf_set(err, errsize, "certificate authority file "
+		    "name too long");
+	}
+	return 0;
+}
+
+/* What to add to libcurl's reason when the server's certificate failed. */
+const char *
+cli_http_tls_hint(int cc)
+{
+	if (cc != CURLE_PEER_FAILED_VERIFICATION &&
+	    cc != CURLE_SSL_CACERT_BADFILE)
+		return "";
+	if (cli_http_cacert[0] != '\0')
+		return " (the server's certificate is not signed by a "
+		    "certificate authority of the --cacert file, or does not "
+		    "name this host)";
+	return " (a server whose certificate a private certificate "
+	    "authority signed: --cacert FILE, or cacert = in the "
+	    "configuration)";
+}
+
 /* Set the options every request of the client shares. */
 void
 cli_http_setopt_common(void *curl, char *cerr)
 {
+	if (cli_http_cacert[0] != '\0')
+		curl_easy_setopt(curl, CURLOPT_CAINFO, cli_http_cacert);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, cerr);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(curl, CURLOPT_USERAGENT, PACKAGE_NAME "/"
@@ -190,6 +237,11 @@ cli_http_request_as(const char *server, const char *token,
 			errbuf_set(err, errsize, "the answer of the corrchess "
 			    "server at %.*s is larger than %d MiB", (int)slen,
 			    server, CLI_HTTP_REPLY_MAX / (1024 * 1024));
+		else if (*cli_http_tls_hint(cc) != '\0')
+			errbuf_set(err, errsize, "cannot reach the corrchess "
+			    "server at %.*s: %s%s", (int)slen, server,
+			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc),
+			    cli_http_tls_hint(cc));
 		else
 			errbuf_set(err, errsize, "cannot reach the corrchess "
 			    "server at %.*s: %s (another server: -s URL, "

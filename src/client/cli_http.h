@@ -39,9 +39,22 @@ struct cli_http_reply {
 int cli_http_start(const struct cli_cmd *self);
 void cli_http_stop(void);
 
+/*
+ * Trust the certificate authorities (PEM) in `file` for every later
+ * request of the process (NULL: the system's again); the name is copied.
+ * Called once at a command's start, from cli_conf_options(). Returns 0,
+ * or -1 when the file cannot be read, with why in `err`.
+ */
+int cli_http_set_cacert(const char *file, char *err, size_t errsize);
+
+/* The words to add after libcurl's reason for a failed request with
+ * code `cc` (a CURLcode): for a certificate that did not verify, a hint
+ * naming --cacert; else "". A static string. */
+const char *cli_http_tls_hint(int cc);
+
 /* Set the options every request of the client shares on libcurl handle
  * `curl`: the error buffer `cerr` (CURL_ERROR_SIZE bytes), no signals, the
- * user agent, HTTP and HTTPS only. */
+ * user agent, HTTP and HTTPS only, the --cacert file if one was set. */
 void cli_http_setopt_common(void *curl, char *cerr);
 
 /*

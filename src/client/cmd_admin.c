@@ -199,9 +199,10 @@ cmd_admin_fetch(const char *server, const char *token, FILE *f, char *err,
 			    strerror(errno));
 		else
 			errbuf_set(err, errsize, "cannot fetch the backup from "
-			    "the corrchess server at %.*s: %s", (int)slen,
+			    "the corrchess server at %.*s: %s%s", (int)slen,
 			    server,
-			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
+			    cerr[0] != '\0' ? cerr : curl_easy_strerror(cc),
+			    cli_http_tls_hint(cc));
 		goto out;
 	}
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);

@@ -401,8 +401,9 @@ follow_run(const struct cli_cmd *self, struct follow *f, const char *url)
 		cli_error(self, "the server ended the stream (it stopped, or "
 		    "this reader fell too far behind); run it again");
 	else
-		cli_error(self, "cannot reach the corrchess server at %s: %s",
-		    url, cerr[0] != '\0' ? cerr : curl_easy_strerror(cc));
+		cli_error(self, "cannot reach the corrchess server at %s: %s%s",
+		    url, cerr[0] != '\0' ? cerr : curl_easy_strerror(cc),
+		    cli_http_tls_hint(cc));
 	curl_easy_cleanup(f->curl);
 	return rc;
 }
