@@ -617,7 +617,9 @@ test_render_shared(void **state)
 	struct service_render_ticket	 t, t2;
 	const char			*a, *b, *tag;
 	size_t				 alen, blen;
+	struct service_game_params	 gp;
 	int				 i, rc = 0;
+	int64_t				 rated;
 	int64_t				 id = game_make(fx, "alice", "bob",
 					     NULL, NULL);
 	int64_t				 clocked = game_make(fx, "alice",
@@ -714,6 +716,27 @@ test_render_shared(void **state)
 	assert_int_equal(service_doors_set(fx->svc, "bob", -1, 0, NULL, &err),
 	    0);
 	assert_int_equal(share(fx, id, SERVICE_RENDER_JSON, &a, &alen, &t), 0);
+
+	/* A rated game's end changes its players' ratings, which the PGN of
+	 * their other games shows: the kept bytes go. */
+	game_read(fx, id, &g);
+	service_render_put(fx->svc, &g, SERVICE_RENDER_PGN, "pgn", 3, NULL,
+	    &t);
+	service_game_free(&g);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PGN, &a, &alen, &t), 1);
+	service_bytes_release((void *)a);
+	memset(&gp, 0, sizeof gp);
+	gp.white = "alice";
+	gp.black = "bob";
+	gp.chess960 = -1;
+	gp.rated = 1;
+	assert_int_equal(service_game_create(fx->svc, &gp, &g, &err), 0);
+	rated = g.row.id;
+	service_game_free(&g);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PGN, &a, &alen, &t), 1);
+	service_bytes_release((void *)a);
+	play(fx, rated, 0, "alice", "resign", K_ALICE, SIG_FORM_RAW);
+	assert_int_equal(share(fx, id, SERVICE_RENDER_PGN, &a, &alen, &t), 0);
 
 	/* No such game: nothing kept (on PostgreSQL the row read says 404
 	 * at once); the game's read says 404. */

@@ -247,10 +247,17 @@ expect "the French page, other bytes, with the English ETag" 200
 has "the French page answered whole" '<html lang="fr">'
 ftag=$(etag_of "/games/3?lang=fr")
 check "the French page's own ETag" test -n "$ftag" -a "$ftag" != "$ptag"
+req GET /api/v1/games/3/pgn
+req GET /api/v1/games/3/pgn
+lacks "game 3's PGN, kept, before the move" 'Qe2'
+gtag=$(etag_of /api/v1/games/3/pgn)
 move 3 alice 4 "move Qe2"
 req GET /games/3 -H "If-None-Match: $ptag"
 expect "after a move, the old ETag gets the page" 200
 has "the page after the move" 'Black to move (bob), ply 5.' "$tmp/out"
+req GET /api/v1/games/3/pgn -H "If-None-Match: $gtag"
+expect "after a move, the PGN's old ETag gets the PGN" 200
+has "the PGN after the move" '3. Qe2' "$tmp/out"
 req GET /api/v1/games/2
 lacks "no legal moves once the game is over" '"legal_moves"'
 

@@ -675,19 +675,44 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	free(out);
 }
 
-/* GET /api/v1/games/{id}/pgn */
+/* GET /api/v1/games/{id}/pgn: kept as the game's JSON is. */
 void
 api_game_pgn(struct http_request *req, struct http_response *resp,
     void *user)
 {
-	struct service_error	 err;
-	char			*pgn;
-	size_t			 len;
+	struct service_render_ticket	 t;
+	struct service_game		 g;
+	struct service_error		 err;
+	const char			*kept, *tag;
+	char				*pgn, etag[HTTP_ETAG_SIZE];
+	size_t				 len;
+	int64_t				 id = http_request_param_int(req,
+					     "id");
+	int				 rc;
 
 	if (api_query_refused(req, resp, ""))
 		return;
-	pgn = service_game_pgn(user, http_request_param_int(req, "id"), &len,
-	    &err);
+	if ((rc = service_render_share(user, id, SERVICE_RENDER_PGN, &kept,
+	    &len, &tag, &t, &err)) < 0) {
+		api_error(resp, &err);
+		return;
+	}
+	if (rc == 1) {
+		http_respond_shared(resp, 200, "application/x-chess-pgn", kept,
+		    len, service_bytes_release);
+		http_response_set_etag(resp, tag);
+		return;
+	}
+	if (service_game_get(user, id, &g, &err) != 0) {
+		api_error(resp, &err);
+		return;
+	}
+	if ((pgn = service_game_pgn_of(user, &g, &len, &err)) != NULL) {
+		http_etag_make(pgn, len, etag);
+		service_render_put(user, &g, SERVICE_RENDER_PGN, pgn, len,
+		    etag, &t);
+	}
+	service_game_free(&g);
 	api_pgn(resp, pgn, len, &err);
 	free(pgn);
 }

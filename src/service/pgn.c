@@ -305,23 +305,36 @@ pgn_text(struct service *svc, struct store *st, const struct store_game *row,
 	return res;
 }
 
+/* Export a game read by service_game_get() as PGN with its signed
+ * record. */
+char *
+service_game_pgn_of(struct service *svc, const struct service_game *g,
+    size_t *lenp, struct service_error *err)
+{
+	struct store	*st;
+	char		*res = NULL;
+
+	if ((st = pool_get(svc, err)) != NULL) {
+		if ((res = pgn_text(svc, st, &g->row, &g->state, lenp)) ==
+		    NULL)
+			service_fail(err, 500, "internal",
+			    "the game cannot be exported; try again later");
+		pool_put(svc, st);
+	}
+	return res;
+}
+
 /* Export a game as PGN with its signed record. */
 char *
 service_game_pgn(struct service *svc, int64_t id, size_t *lenp,
     struct service_error *err)
 {
 	struct service_game	 g;
-	struct store		*st;
-	char			*res = NULL;
+	char			*res;
 
 	if (service_game_get(svc, id, &g, err) != 0)
 		return NULL;
-	if ((st = pool_get(svc, err)) != NULL) {
-		if ((res = pgn_text(svc, st, &g.row, &g.state, lenp)) == NULL)
-			service_fail(err, 500, "internal",
-			    "the game cannot be exported; try again later");
-		pool_put(svc, st);
-	}
+	res = service_game_pgn_of(svc, &g, lenp, err);
 	service_game_free(&g);
 	return res;
 }

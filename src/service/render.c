@@ -66,11 +66,13 @@ struct service_bytes {
 	char		data[];
 };
 
-/* The slot of a game's rendering of a kind. */
+/* The slot of a game's rendering of a kind: games one after the other
+ * take slots an odd stride apart, so that one kind of SERVICE_RENDER_SLOTS
+ * games in a row (a power of two) fills every slot once. */
 static struct render_slot *
 render_slot(struct service *svc, int64_t id, enum service_render kind)
 {
-	return &svc->renders[((uint64_t)id * SERVICE_RENDER_KINDS +
+	return &svc->renders[((uint64_t)id * (SERVICE_RENDER_KINDS | 1) +
 	    (uint64_t)kind) % SERVICE_RENDER_SLOTS];
 }
 

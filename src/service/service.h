@@ -244,7 +244,9 @@ struct service_game {
  * with service_render_put(); service_render_share() gives them back while
  * the game, its players and (for a running clock) the service's second
  * are the same, without reading the store when this server would have
- * heard of a change. The kinds of rendering a front door keeps.
+ * heard of a change (the players' generation ends at every change of a
+ * player, a key, doors or a rating: the JSON shows doors, the PGN keys
+ * and ratings). The kinds of rendering a front door keeps.
  */
 enum service_render {
 	SERVICE_RENDER_JSON = 0,	/* GET /api/v1/games/{id}, JSON */
@@ -254,8 +256,9 @@ enum service_render {
 	SERVICE_RENDER_PAGE_EN_FLIP = 4,	/* the board turned, English */
 	SERVICE_RENDER_PAGE_FR_FLIP = 5,	/* the board turned, French */
 	SERVICE_RENDER_TEXT_FR = 6,	/* the text/plain view in French */
+	SERVICE_RENDER_PGN = 7,		/* GET /api/v1/games/{id}/pgn */
 };
-#define SERVICE_RENDER_KINDS	7
+#define SERVICE_RENDER_KINDS	8
 
 /* Room for the entity tag kept with a rendering (quoted, NUL). */
 #define SERVICE_RENDER_TAG_SIZE	40
@@ -556,6 +559,9 @@ int service_admin_adjudicate(struct service *, int64_t game_id,
 /* The game as PGN with its signed record in comments; malloc'd. */
 char *service_game_pgn(struct service *, int64_t id, size_t *lenp,
     struct service_error *);
+/* The same of a game service_game_get() read. */
+char *service_game_pgn_of(struct service *, const struct service_game *,
+    size_t *lenp, struct service_error *);
 
 /*
  * Submit a signed statement (the text holds the statement and its

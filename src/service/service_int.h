@@ -40,7 +40,8 @@
 
 #define SERVICE_POOL_MAX	64
 #define SERVICE_VIEW_SLOTS	1024
-/* Games' rendered answers kept (service/render.c): two kinds a game. */
+/* Games' rendered answers kept (service/render.c): two kinds a game of
+ * SERVICE_VIEW_SLOTS games. */
 #define SERVICE_RENDER_SLOTS	(2 * SERVICE_VIEW_SLOTS)
 #define SERVICE_CACHE_SLOTS	1024
 /* Players and keys kept for checking statements (service/signers.c). */
