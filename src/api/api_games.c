@@ -608,20 +608,16 @@ render_game(struct service *svc, const struct service_game *g,
 	return out;
 }
 
-/* Answer with a game's rendered bytes: kept (release with
- * service_bytes_release()) or a copy of `bytes`. */
+/* Answer with a game's rendered bytes, given, not copied: kept ones
+ * (`release` service_bytes_release()) or malloc'd (`release` free()). */
 static void
 respond_rendered(struct http_response *resp, enum service_render kind,
-    const char *bytes, size_t len, const char *tag, bool kept)
+    const char *bytes, size_t len, const char *tag, void (*release)(void *))
 {
 	const char	*type = kind == SERVICE_RENDER_JSON ?
 			    "application/json" : "text/plain; charset=utf-8";
 
-	if (kept)
-		http_respond_shared(resp, 200, type, bytes, len,
-		    service_bytes_release);
-	else
-		http_respond_data(resp, 200, type, bytes, len);
+	http_respond_shared(resp, 200, type, bytes, len, release);
 	http_response_set_etag(resp, tag);
 	if (kind != SERVICE_RENDER_JSON)
 		http_response_header(resp, "Vary", "Accept-Language");
@@ -656,7 +652,8 @@ api_game_get(struct http_request *req, struct http_response *resp,
 		return;
 	}
 	if (rc == 1) {
-		respond_rendered(resp, kind, kept, len, tag, true);
+		respond_rendered(resp, kind, kept, len, tag,
+		    service_bytes_release);
 		return;
 	}
 	if (service_game_get(user, id, &g, &err) != 0) {
@@ -671,8 +668,7 @@ api_game_get(struct http_request *req, struct http_response *resp,
 	http_etag_make(out, len, etag);
 	service_render_put(user, &g, kind, out, len, etag, &t);
 	service_game_free(&g);
-	respond_rendered(resp, kind, out, len, etag, false);
-	free(out);
+	respond_rendered(resp, kind, out, len, etag, free);
 }
 
 /* GET /api/v1/games/{id}/pgn: kept as the game's JSON is. */
