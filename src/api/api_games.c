@@ -806,6 +806,33 @@ record_collect(void *arg, const struct store_action *a)
 	    "attested", a->attested[0] ? a->attested : NULL));
 }
 
+/* Add the game's creation record to `o` as "creation": its bytes, the
+ * server's signature in base64 and its hash; null when it has none. */
+static int
+record_creation(struct service *svc, int64_t id, json_t *o,
+    struct service_error *err)
+{
+	struct store_creation	 c, *sc = &c;
+	char			 hash[STORE_HASH_LEN * 2 + 1];
+	char			 b64[sodium_base64_ENCODED_LEN(
+				     STORE_SIGNATURE_LEN,
+				     sodium_base64_VARIANT_ORIGINAL)];
+	int			 got;
+
+	if ((got = service_game_creation(svc, id, sc, err)) < 0)
+		return -1;
+	if (got == 0)
+		json_object_set_new(o, "creation", json_null());
+	else {
+		sodium_bin2hex(hash, sizeof hash, sc->hash, STORE_HASH_LEN);
+		sodium_bin2base64(b64, sizeof b64, sc->signature,
+		    STORE_SIGNATURE_LEN, sodium_base64_VARIANT_ORIGINAL);
+		json_object_set_new(o, "creation", json_pack("{s:s,s:s,s:s}",
+		    "record", sc->record, "signature", b64, "hash", hash));
+	}
+	return 0;
+}
+
 /* Add the keys a game's record is checked with to `o`: both players'
  * (revoked ones too), each with its player, and the server's. */
 static int
@@ -870,7 +897,8 @@ api_game_records(struct http_request *req, struct http_response *resp,
 		return;
 	}
 	o = json_pack("{s:o}", "records", a);
-	if (record_keys(user, id, o, &err) != 0) {
+	if (record_keys(user, id, o, &err) != 0 ||
+	    record_creation(user, id, o, &err) != 0) {
 		json_decref(o);
 		api_error(resp, &err);
 		return;

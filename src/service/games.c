@@ -133,6 +133,35 @@ service_game_list(struct service *svc, const struct store_game_filter *f,
 	return rc;
 }
 
+/* Read a game's creation record. */
+int
+service_game_creation(struct service *svc, int64_t id,
+    struct store_creation *out, struct service_error *err)
+{
+	struct store		*st;
+	struct store_game	 row;
+	int			 rc = -1;
+
+	if ((st = pool_get(svc, err)) == NULL)
+		return -1;
+	if (row_get(st, id, &row, err) == 0) {
+		switch (store_game_creation_get(st, id, out)) {
+		case STORE_OK:
+			rc = 1;
+			break;
+		case STORE_NOTFOUND:
+			rc = 0;
+			break;
+		default:
+			service_store_fail(err, st, "read the game's creation "
+			    "record");
+			break;
+		}
+	}
+	pool_put(svc, st);
+	return rc;
+}
+
 /* Walk a game's signed record in order. */
 int
 service_game_records(struct service *svc, int64_t id, service_record_cb cb,
@@ -292,6 +321,73 @@ service_game_create(struct service *svc, const struct service_game_params *gp,
 }
 
 /*
+ * In the writer: write, sign and store the creation record of a game just
+ * stored (sig/creation.h), and make its hash the head of the chain. A
+ * server without a key writes none: its games verify as older ones do.
+ * 0, or -1 (a store failure; a field the record refuses is a 500 too).
+ */
+static int
+creation_insert(struct service *svc, struct store_game *row,
+    const struct game *g, const char *auth, bool rated,
+    struct service_error *err)
+{
+	static const uint8_t	 genesis[STORE_HASH_LEN];
+	struct sig_creation	*c;
+	struct store_creation	*sc;
+	char			 why[160];
+	int			 rc = -1;
+
+	if (!svc->has_server_key)
+		return 0;
+	c = calloc(1, sizeof *c);
+	sc = calloc(1, sizeof *sc);
+	if (c == NULL || sc == NULL) {
+		service_fail(err, 500, "internal", "out of memory");
+		goto out;
+	}
+	c->game = (uint64_t)row->id;
+	snprintf(c->white, sizeof c->white, "%s", row->white_name);
+	snprintf(c->black, sizeof c->black, "%s", row->black_name);
+	snprintf(c->variant, sizeof c->variant, "%s", row->variant);
+	snprintf(c->start, sizeof c->start, "%s", row->start_fen);
+	snprintf(c->time_control, sizeof c->time_control, "%s",
+	    row->time_control);
+	snprintf(c->policy, sizeof c->policy, "%s", row->policy);
+	c->draw_min_move = (uint32_t)g->params.draw_min_move;
+	c->draw_offer_every = (uint32_t)g->params.draw_offer_every;
+	c->rated = rated;
+	snprintf(c->auth, sizeof c->auth, "%s", auth);
+	snprintf(c->event, sizeof c->event, "%s", row->event);
+	snprintf(c->round, sizeof c->round, "%s", row->round);
+	if (sig_creation_build(c, why, sizeof why) != 0) {
+		service_fail(err, 500, "internal", "the game's creation record "
+		    "cannot be written: %s", why);
+		goto out;
+	}
+	memcpy(sc->record, c->canon, c->canon_len);
+	sc->record[c->canon_len] = '\0';
+	if (sig_sign(c->canon, c->canon_len, svc->server_sk,
+	    sc->signature) != 0) {
+		service_fail(err, 500, "internal", "the game's creation record "
+		    "cannot be signed");
+		goto out;
+	}
+	sig_record_hash(genesis, c->canon, c->canon_len, sc->signature,
+	    sizeof sc->signature, sc->hash);
+	memcpy(row->head, sc->hash, STORE_HASH_LEN);
+	if (store_game_creation_set(svc->wstore, row->id, sc) != STORE_OK ||
+	    store_game_update(svc->wstore, row) != STORE_OK) {
+		service_store_fail(err, svc->wstore, "create the game");
+		goto out;
+	}
+	rc = 0;
+ out:
+	free(c);
+	free(sc);
+	return rc;
+}
+
+/*
  * In the writer: store a new game made by game_prepare() and queue the
  * notices of it, together, with its auth rule (NULL: the server's
  * default) and its rules (rated or not; the draw rules of its state's
@@ -306,14 +402,19 @@ game_insert(struct service *svc, struct store_game *row, struct game *g,
 	struct store_game_rules	 rules = { rated, g->params.draw_min_move,
 				     g->params.draw_offer_every };
 
+	if (auth == NULL)
+		auth = svc->auth_default;
 	if (leaves_load(svc->wstore, row, g, err) != 0)
 		return -1;
 	row_update_state(row, g, now, genesis);
 	if (store_game_create(svc->wstore, row) != STORE_OK ||
-	    store_game_auth_set(svc->wstore, row->id, auth != NULL ? auth :
-	    svc->auth_default) != STORE_OK ||
-	    store_game_rules_set(svc->wstore, row->id, &rules) != STORE_OK ||
-	    notify_game(svc, svc->wstore, row, g, NULL,
+	    store_game_auth_set(svc->wstore, row->id, auth) != STORE_OK ||
+	    store_game_rules_set(svc->wstore, row->id, &rules) != STORE_OK)
+		return service_store_fail(err, svc->wstore,
+		    "create the game");
+	if (creation_insert(svc, row, g, auth, rated, err) != 0)
+		return -1;
+	if (notify_game(svc, svc->wstore, row, g, NULL,
 	    NOTICE_NEW_GAME, -1, -1, now) != 0)
 		return service_store_fail(err, svc->wstore,
 		    "create the game");

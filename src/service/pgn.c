@@ -15,7 +15,9 @@
  * it played (or where it stands among the moves): its proof as %-commands
  * (sig/proof.h), which PGN tools keep through a re-wrap, so that
  * `corrchess verify FILE` checks the PGN alone. The first comment names
- * the players' keys and the server's. An admin's abort or adjudication
+ * the players' keys and the server's; the second, in a game that has one,
+ * is the game's creation record (the head of the chain, signed by the
+ * server). An admin's abort or adjudication
  * is followed by its reason in words, a player's message by its text.
  */
 
@@ -208,6 +210,48 @@ rec_one(void *arg, const struct store_action *a)
 	return 0;
 }
 
+/* Add the game's creation record as a comment before the first move,
+ * when it has one. */
+static int
+creation_comment(struct store *st, const struct store_game *row,
+    struct chess_pgn_game *pg)
+{
+	struct store_creation	*sc;
+	struct sig_proof	*p;
+	char			*text;
+	int			 rc = -1;
+
+	sc = malloc(sizeof *sc);
+	p = calloc(1, sizeof *p);
+	text = malloc(SIG_PROOF_SIZE);
+	if (sc == NULL || p == NULL || text == NULL)
+		goto out;
+	switch (store_game_creation_get(st, row->id, sc)) {
+	case STORE_OK:
+		break;
+	case STORE_NOTFOUND:
+		rc = 0;
+		goto out;
+	default:
+		goto out;
+	}
+	p->has_creation = true;
+	p->creation_len = strlen(sc->record);
+	memcpy(p->creation, sc->record, p->creation_len);
+	memcpy(p->sig, sc->signature, sizeof sc->signature);
+	p->siglen = sizeof sc->signature;
+	memcpy(p->hash, sc->hash, SIG_HASH_BYTES);
+	p->has_hash = true;
+	if (sig_proof_format(p, text, SIG_PROOF_SIZE) == 0 &&
+	    chess_pgn_add_comment(pg, 0, text) == 0)
+		rc = 0;
+ out:
+	free(sc);
+	free(p);
+	free(text);
+	return rc;
+}
+
 /* Add the WhiteElo (c 0) or BlackElo tag when the player has a rating. */
 static int
 elo_tag(struct store *st, const struct store_game *row, int c,
@@ -250,7 +294,8 @@ pgn_text(struct service *svc, struct store *st, const struct store_game *row,
 	for (i = 0; i < g->chess.nply; i++)
 		if (chess_game_push(&pg.game, g->chess.moves[i]) != 0)
 			goto out;
-	if (text[0] != '\0' && chess_pgn_add_comment(&pg, 0, text) != 0)
+	if ((text[0] != '\0' && chess_pgn_add_comment(&pg, 0, text) != 0) ||
+	    creation_comment(st, row, &pg) != 0)
 		goto out;
 	pr.pg = &pg;
 	pr.keys = pk;

@@ -520,6 +520,13 @@ int service_game_get(struct service *, int64_t id, struct service_game *out,
     struct service_error *);
 int service_game_list(struct service *, const struct store_game_filter *,
     store_game_cb, void *arg, struct service_error *);
+/*
+ * Read a game's creation record, the head of its chain, into `out`: 1,
+ * or 0 when the game has none (created before corrchess 0.2.0, or by a
+ * server without a key), or -1 (a 404 for no such game).
+ */
+int service_game_creation(struct service *, int64_t id,
+    struct store_creation *out, struct service_error *);
 int service_game_records(struct service *, int64_t id, service_record_cb,
     void *arg, struct service_error *);
 void service_game_free(struct service_game *);

@@ -11,6 +11,7 @@ src_sig_libsig_a_SOURCES = \
 	src/sig/sshsig.h src/sig/sshsig.c \
 	src/sig/statement.h src/sig/statement.c \
 	src/sig/proof.h src/sig/proof.c \
+	src/sig/creation.h src/sig/creation.c \
 	src/sig/agent.h src/sig/agent.c \
 	src/sig/wire.h src/sig/wire.c
 src_sig_libsig_a_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS)

@@ -253,6 +253,34 @@ cmd_msg(struct sig_proof *p, const struct arg *a, size_t n, char *why,
 	return 0;
 }
 
+/* Read [%ccgame PIECE...]: a creation record's bytes, the pieces joined
+ * and decoded (read as a creation record by the verifier). */
+static int
+cmd_game(struct sig_proof *p, const struct arg *a, size_t n, char *why,
+    size_t whysize)
+{
+	char		enc[3 * SIG_CREATION_MAX + 1];
+	char		dec[SIG_CREATION_MAX + 1];
+	struct arg	whole;
+	ssize_t		got;
+	size_t		len;
+
+	if (n == 0)
+		return errbuf_set(why, whysize, "[%%ccgame] without a record");
+	if ((got = pieces_join(a, n, enc, sizeof enc)) < 0)
+		return errbuf_set(why, whysize, "[%%ccgame]: the record is "
+		    "too long");
+	whole.p = enc;
+	whole.n = (size_t)got;
+	if (pct_decode(&whole, dec, sizeof dec, &len) != 0 || len == 0)
+		return errbuf_set(why, whysize, "[%%ccgame]: bad %%-encoding "
+		    "of the record");
+	memcpy(p->creation, dec, len);
+	p->creation_len = len;
+	p->has_creation = true;
+	return 0;
+}
+
 /* Read [%ccsig BASE64...]: the pieces joined and decoded. */
 static int
 cmd_sig(struct sig_proof *p, const struct arg *a, size_t n, char *why,
@@ -288,6 +316,9 @@ command(struct sig_proof *p, const char *name, size_t nl, const struct arg *a,
 	if (wire_line_is(name, nl, "ccmsg"))
 		return p->has_message ? errbuf_set(why, whysize,
 		    "[%%ccmsg] twice") : cmd_msg(p, a, n, why, whysize);
+	if (wire_line_is(name, nl, "ccgame"))
+		return p->has_creation ? errbuf_set(why, whysize,
+		    "[%%ccgame] twice") : cmd_game(p, a, n, why, whysize);
 	if (wire_line_is(name, nl, "ccsig"))
 		return p->siglen > 0 ? errbuf_set(why, whysize,
 		    "[%%ccsig] twice") : cmd_sig(p, a, n, why, whysize);
@@ -374,6 +405,9 @@ sig_proof_parse(const char *text, size_t len, struct sig_proof *p, char *why,
 		if (command(p, name, nl, a, n, why, whysize) != 0)
 			return -1;
 	}
+	if (p->has_creation && (p->has_record || p->has_statement))
+		return errbuf_set(why, whysize, "[%%ccgame] is a record of its "
+		    "own: not with [%%ccrec] or [%%ccst]");
 	/* The message is the statement's: signed with it. */
 	if (p->has_message) {
 		if (!p->has_statement)
@@ -478,13 +512,13 @@ put_action(struct out *o, const struct sig_statement *st)
 	put_pct(o, a, (size_t)(end - a));
 }
 
-/* Append a message %-encoded, in pieces of at most SIG_PIECE characters
+/* Append `n` bytes %-encoded, in pieces of at most SIG_PIECE characters
  * (a %XX kept whole), as PGN tools wrap lines of 75 or 80. */
 static void
-put_message(struct out *o, const char *m)
+put_pct_pieces(struct out *o, const char *m, size_t n)
 {
 	struct out	 one;
-	char		 enc[3 * SIG_MESSAGE_MAX + 1];
+	char		 enc[3 * SIG_CREATION_MAX + 1];
 	size_t		 i, k, len;
 
 	one.p = enc;
@@ -492,7 +526,7 @@ put_message(struct out *o, const char *m)
 	one.len = 0;
 	one.over = false;
 	enc[0] = '\0';
-	put_pct(&one, m, strlen(m));
+	put_pct(&one, m, n);
 	if (one.over) {
 		o->over = true;
 		return;
@@ -537,9 +571,15 @@ sig_proof_format(const struct sig_proof *p, char *buf, size_t size)
 		put(&o, "]");
 		if (p->st.message[0] != '\0') {
 			put_cmd(&o, "ccmsg");
-			put_message(&o, p->st.message);
+			put_pct_pieces(&o, p->st.message,
+			    strlen(p->st.message));
 			put(&o, "]");
 		}
+	}
+	if (p->has_creation) {
+		put_cmd(&o, "ccgame");
+		put_pct_pieces(&o, (const char *)p->creation, p->creation_len);
+		put(&o, "]");
 	}
 	if (p->siglen > 0) {
 		put_cmd(&o, "ccsig");

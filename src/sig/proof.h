@@ -44,6 +44,11 @@
  *						of at most 64 characters
  *	[%cchash HEX]				the record's hash
  *
+ * A game's creation record (sig/creation.h), the head of its chain, is a
+ * comment of its own after the keys' comment: [%ccgame PIECE ...] (its
+ * bytes %-encoded, LF as %0A, in pieces of at most 64 characters, joined
+ * on reading), its [%ccsig] (the server's 64 bytes) and its [%cchash].
+ *
  * The first comment of the game names the keys to check with:
  *
  *	[%cckey NAME BASE64]			a key of player NAME (each
@@ -101,6 +106,10 @@ struct sig_proof {
 
 	bool			has_hash;
 	uint8_t			hash[SIG_HASH_BYTES];
+
+	bool			has_creation;	/* [%ccgame] read */
+	size_t			creation_len;
+	uint8_t			creation[SIG_CREATION_MAX];
 
 	size_t			nkeys;
 	struct sig_proof_key	keys[SIG_PROOF_KEYS_MAX];

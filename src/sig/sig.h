@@ -23,6 +23,7 @@
  *	sig/sshsig.h	 sig/sshsig.c	 OpenSSH SSHSIG blocks
  *	sig/statement.h	 sig/statement.c the statement: parse, build, sign
  *	sig/proof.h	 sig/proof.c	 a record's proof in a PGN comment
+ *	sig/creation.h	 sig/creation.c	 a game's creation record
  *	sig/agent.h	 sig/agent.c	 ssh-agent's messages (no I/O)
  *	(sig/wire.h	 sig/wire.c	 encodings the files share; internal)
  *
@@ -57,7 +58,9 @@
  * i.e. the base64 between the armor lines, decoded) for the second. The
  * first record's prev_hash is 32 zero bytes (SIG_HASH_BYTES); every
  * statement carries its game id, so the chain is bound to its game without
- * a game-specific genesis.
+ * a game-specific genesis. A game created since corrchess 0.2.0 starts
+ * with its creation record (sig/creation.h), S its bytes and G the
+ * server's 64 signature bytes; its first action chains to that.
  */
 
 #ifndef CORRCHESS_SIG_H
@@ -153,6 +156,7 @@ enum sig_form {
 #include "sig/key.h"
 #include "sig/sshsig.h"
 #include "sig/statement.h"
+#include "sig/creation.h"
 #include "sig/proof.h"
 #include "sig/agent.h"
 

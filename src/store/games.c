@@ -1,5 +1,6 @@
 /*
- * store/games.c: games and their listings; the reminders sent.
+ * store/games.c: games and their listings, their creation records; the
+ * reminders sent.
  *
  * corrchess - a correspondence chess server
  * Copyright (C) 2026 The corrchess developers
@@ -18,6 +19,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "store/store_int.h"
@@ -409,4 +411,51 @@ store_game_rules_set(struct store *s, int64_t game_id,
 	db_bind_int(st, 3, r->draw_min_move);
 	db_bind_int(st, 4, r->draw_offer_every);
 	return store_exec_stmt(s, st, "store the game's rules");
+}
+
+/* Load a game's creation record. */
+enum store_status
+store_game_creation_get(struct store *s, int64_t game_id,
+    struct store_creation *out)
+{
+	struct db_stmt		*st;
+	enum store_status	 status;
+	const char		*text;
+
+	memset(out, 0, sizeof *out);
+	if ((st = store_stmt(s, ST_GAME_CREATION_GET)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, game_id);
+	status = store_step_one(s, st, "get the game's creation record",
+	    NULL);
+	if (status == STORE_OK) {
+		text = db_column_text(st, 0);
+		if (text == NULL || strlen(text) >= sizeof out->record ||
+		    store_col_blob(st, 1, out->signature,
+		    sizeof out->signature) != 0 ||
+		    store_col_blob(st, 2, out->hash, sizeof out->hash) != 0) {
+			store_seterr(s, "game %lld: a malformed creation "
+			    "record", (long long)game_id);
+			status = STORE_ERROR;
+		} else
+			snprintf(out->record, sizeof out->record, "%s", text);
+	}
+	store_done(st);
+	return status;
+}
+
+/* Store the creation record of a new game. */
+enum store_status
+store_game_creation_set(struct store *s, int64_t game_id,
+    const struct store_creation *c)
+{
+	struct db_stmt	*st;
+
+	if ((st = store_stmt(s, ST_GAME_CREATION_SET)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, game_id);
+	db_bind_text(st, 2, c->record);
+	db_bind_blob(st, 3, c->signature, sizeof c->signature);
+	db_bind_blob(st, 4, c->hash, sizeof c->hash);
+	return store_exec_stmt(s, st, "store the game's creation record");
 }

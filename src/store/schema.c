@@ -440,6 +440,16 @@ static const char *const store_migrations[] = {
 	"  DEFAULT '';"
 	"CREATE INDEX refusal_answers_player ON refusal_answers (player_id);"
 	"CREATE INDEX outbox_kind ON outbox (kind, created);",
+
+	/* 18 -> 19: a game's creation record, the head of its chain: the
+	 * bytes of sig/creation.h, the server's signature over them, their
+	 * record hash. A game created before has none (doc/signatures.md). */
+	"CREATE TABLE game_creation ("
+	"  game_id INTEGER PRIMARY KEY REFERENCES games (id),"
+	"  record TEXT NOT NULL,"
+	"  signature BLOB NOT NULL CHECK (length(signature) = 64),"
+	"  hash BLOB NOT NULL CHECK (length(hash) = 32)"
+	");",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))

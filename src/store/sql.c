@@ -350,6 +350,12 @@ const struct store_statement store_sql[ST_COUNT] = {
 	[ST_GAME_RULES_SET] = { "game-rules-set", 0,
 	    "INSERT INTO game_rules (game_id, rated, draw_min_move, "
 	    "draw_offer_every) VALUES (?1, ?2, ?3, ?4)" },
+	[ST_GAME_CREATION_GET] = { "game-creation-get", 0,
+	    "SELECT record, signature, hash FROM game_creation "
+	    "WHERE game_id = ?1" },
+	[ST_GAME_CREATION_SET] = { "game-creation-set", 0,
+	    "INSERT INTO game_creation (game_id, record, signature, hash) "
+	    "VALUES (?1, ?2, ?3, ?4)" },
 	[ST_COND_INSERT] = { "conditional-insert", 0,
 	    "INSERT INTO conditionals (game_id, player_id, key_id, ply, lines, "
 	    "statement, signature, source, created, status) "

@@ -85,7 +85,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	18
+#define STORE_SCHEMA_VERSION	19
 
 enum store_status {
 	STORE_OK = 0,
@@ -598,6 +598,28 @@ enum store_status store_game_rules_get(struct store *, int64_t game_id,
 /* Store the rules of a new game. */
 enum store_status store_game_rules_set(struct store *, int64_t game_id,
     const struct store_game_rules *);
+
+/*
+ * A game's creation record (sig/creation.h), the head of its chain: its
+ * bytes, the server's signature over them and its record hash. A game
+ * created before corrchess 0.2.0, or by a server without a key, has none.
+ */
+#define STORE_CREATION_SIZE	1025	/* SIG_CREATION_MAX bytes and a NUL */
+#define STORE_SIGNATURE_LEN	64	/* raw Ed25519 */
+
+struct store_creation {
+	char	record[STORE_CREATION_SIZE];
+	uint8_t	signature[STORE_SIGNATURE_LEN];
+	uint8_t	hash[STORE_HASH_LEN];
+};
+
+/* Load a game's creation record; STORE_NOTFOUND when it has none. */
+enum store_status store_game_creation_get(struct store *, int64_t game_id,
+    struct store_creation *out);
+
+/* Store the creation record of a new game. */
+enum store_status store_game_creation_set(struct store *, int64_t game_id,
+    const struct store_creation *);
 
 /* A game's auth rule into `auth` ("signed" when none was stored). */
 enum store_status store_game_auth_get(struct store *, int64_t game_id,
