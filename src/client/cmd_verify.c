@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,9 +62,54 @@ get_json(const struct cli_cmd *self, const char *server, const char *path)
 	return j;
 }
 
+/* The server's key given with --server-key, if any. */
+struct pin {
+	bool	set;
+	uint8_t	pk[SIG_PUBKEY_BYTES];
+};
+
+/* Check a game read from an export against the pinned key, then run the
+ * check; 0 or -1. */
+static int
+run_pinned(const struct pin *pin, struct verify_game *vg, const char *where)
+{
+	char	why[256];
+
+	if (pin->set && verify_server_pin(vg, pin->pk, why, sizeof why) != 0) {
+		printf("%s: game %" PRIu64 ": FAIL: %s\n", where, vg->id, why);
+		return -1;
+	}
+	return verify_run(vg, stdout);
+}
+
+/* Take --server-key: the key (an OpenSSH line or base64) or a file that
+ * holds it (the server's server.key.pub). */
+static int
+server_key_opt(const struct cli_cmd *self, int id, const char *arg, void *ctx)
+{
+	struct pin	*pin = ctx;
+	char		*text = NULL;
+	size_t		 len = 0;
+	int		 rc = CLI_EXIT_USAGE;
+
+	(void)id;
+	if (sig_pubkey_parse(arg, pin->pk, NULL) == 0)
+		rc = CLI_EXIT_OK;
+	else if (cli_read_file(arg, &text, &len) == 0 &&
+	    sig_pubkey_parse(text, pin->pk, NULL) == 0)
+		rc = CLI_EXIT_OK;
+	else
+		cli_error(self, "--server-key %s: neither a public key (an "
+		    "OpenSSH line or base64) nor a file holding one", arg);
+	free(text);
+	pin->set = rc == CLI_EXIT_OK;
+	return rc;
+}
+
 /* Verify game `id` as the server exports it; 0 or -1. */
 static int
-verify_server(const struct cli_cmd *self, const char *server, uint64_t id)
+verify_server(const struct cli_cmd *self, const char *server, uint64_t id,
+    const struct pin *pin)
 {
 	struct verify_game	 vg;
 	json_t			*j, *k = NULL;
@@ -88,7 +134,7 @@ verify_server(const struct cli_cmd *self, const char *server, uint64_t id)
 		    sodium_base64_VARIANT_ORIGINAL) == 0 &&
 		    n == sizeof vg.server)
 			vg.has_server = true;
-		rc = verify_run(&vg, stdout);
+		rc = run_pinned(pin, &vg, server);
 	}
 	verify_game_free(&vg);
 	json_decref(k);
@@ -99,7 +145,7 @@ verify_server(const struct cli_cmd *self, const char *server, uint64_t id)
 /* Verify every game of a PGN text; 0 or -1. */
 static int
 verify_pgn(const struct cli_cmd *self, const char *path, const char *text,
-    size_t len)
+    size_t len, const struct pin *pin)
 {
 	struct chess_pgn_reader	 rd;
 	struct chess_pgn_game	 pg;
@@ -120,7 +166,7 @@ verify_pgn(const struct cli_cmd *self, const char *path, const char *text,
 		if (verify_from_pgn(&pg, &vg, why, sizeof why) != 0) {
 			printf("%s: game %d: FAIL: %s\n", path, ngames, why);
 			rc = -1;
-		} else if (verify_run(&vg, stdout) != 0)
+		} else if (run_pinned(pin, &vg, path) != 0)
 			rc = -1;
 		verify_game_free(&vg);
 	}
@@ -134,7 +180,8 @@ verify_pgn(const struct cli_cmd *self, const char *path, const char *text,
 
 /* Verify a file: a records export (JSON) or a PGN; 0 or -1. */
 static int
-verify_file(const struct cli_cmd *self, const char *path)
+verify_file(const struct cli_cmd *self, const char *path,
+    const struct pin *pin)
 {
 	struct verify_game	 vg;
 	json_error_t		 je;
@@ -155,15 +202,15 @@ verify_file(const struct cli_cmd *self, const char *path)
 			    je.text, je.line);
 		else if (verify_from_json(j, 0, &vg, why, sizeof why) != 0)
 			cli_error(self, "%s: %s", path, why);
-		else if (vg.nrecs == 0)
+		else if (vg.nrecs == 0 && !vg.has_creation)
 			printf("%s: FAIL: no records: nothing in this game was "
 			    "signed yet, so there is nothing to verify\n", path);
 		else
-			rc = verify_run(&vg, stdout);
+			rc = run_pinned(pin, &vg, path);
 		verify_game_free(&vg);
 		json_decref(j);
 	} else
-		rc = verify_pgn(self, path, text, len);
+		rc = verify_pgn(self, path, text, len, pin);
 	free(text);
 	return rc;
 }
@@ -177,21 +224,23 @@ is_game(const char *s)
 	return cli_conf_number(s, SIG_GAME_MAX, &id) == 0 && id > 0;
 }
 
-/* corrchess verify [-s URL] GAME|FILE... */
+/* corrchess verify [-s URL] [--server-key KEY] GAME|FILE... */
 int
 cmd_verify(const struct cli_cmd *self, int argc, char **argv)
 {
 	static const struct cli_option opts[] = {
 		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
+		{ "server-key", 0, 1, 1 },
 		{ NULL, 0, 0, 0 }
 	};
 	struct cli_conf	 cf;
+	struct pin	 pin = { 0 };
 	uint64_t	 id;
 	int		 ind, rc, i, started = 0, failed = 0;
 
 	memset(&cf, 0, sizeof cf);
-	if ((rc = cli_conf_options(self, argc, argv, opts, &cf, NULL, NULL,
-	    &ind)) != CLI_EXIT_OK)
+	if ((rc = cli_conf_options(self, argc, argv, opts, &cf, server_key_opt,
+	    &pin, &ind)) != CLI_EXIT_OK)
 		goto out;
 	if (ind == argc) {
 		rc = cli_usage(self, "give game numbers or files");
@@ -199,7 +248,7 @@ cmd_verify(const struct cli_cmd *self, int argc, char **argv)
 	}
 	for (i = ind; i < argc; i++) {
 		if (!is_game(argv[i])) {
-			failed |= verify_file(self, argv[i]);
+			failed |= verify_file(self, argv[i], &pin);
 			continue;
 		}
 		if (!started && cli_http_start(self) == -1) {
@@ -208,7 +257,7 @@ cmd_verify(const struct cli_cmd *self, int argc, char **argv)
 		}
 		started = 1;
 		cli_conf_number(argv[i], SIG_GAME_MAX, &id);
-		failed |= verify_server(self, cf.server, id);
+		failed |= verify_server(self, cf.server, id, &pin);
 	}
 	rc = failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:

@@ -319,21 +319,28 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -p, --player NAME  every game of NAME instead of GAMEs\n",
 	  0 },
 	{ "verify", cmd_verify,
-	  "[-s URL] GAME|FILE...",
+	  "[-s URL] [--server-key KEY] GAME|FILE...",
 	  "Check the record of each GAME as the server exports it, or of\n"
 	  "every game in FILE offline: a PGN export (also after pgn-extract)\n"
-	  "or a records export saved as JSON; - reads standard input. Every\n"
-	  "record's hash from the one before, its statement and signature\n"
-	  "(doc/signatures.md); each player's signature against the player's\n"
-	  "keys in the export; each attested or admin record against the\n"
-	  "server's key; in a PGN, that every move has its signed record and\n"
-	  "that its Result is the record's. Prints one line per record (ply,\n"
-	  "signer, key, OK), for a PGN the result's, and one a game, with the\n"
-	  "attested plies; exit status 1 at the first record that does not\n"
-	  "hold, named with its ply and FAIL, at a result the record does not\n"
-	  "give, and for an export without records.\n"
+	  "or a records export saved as JSON; - reads standard input. The\n"
+	  "game's creation record, signed by the server (the players, their\n"
+	  "colours, the start position, the rules), and in a PGN the tags it\n"
+	  "signs; every record's hash from the one before, its statement and\n"
+	  "signature (doc/signatures.md); each player's signature against the\n"
+	  "player's keys in the export; each attested or admin record against\n"
+	  "the server's key; in a PGN, that every move has its signed record\n"
+	  "and that its Result is the record's. Prints the creation record's\n"
+	  "line (or that an older game has none: its colours are unsigned),\n"
+	  "one line per record (ply, signer, key, OK), for a PGN the result's,\n"
+	  "and one a game, with the attested plies; exit status 1 at the first\n"
+	  "record that does not hold, named with its ply and FAIL, at a tag or\n"
+	  "result the record does not give, and for an export with nothing\n"
+	  "signed.\n"
 	  "\n"
-	  "  -s, --server URL   the server\n",
+	  "  -s, --server URL    the server\n"
+	  "  --server-key KEY    the server's public key (an OpenSSH line, its\n"
+	  "                      base64, or a file holding it): the export must\n"
+	  "                      name this one, or none\n",
 	  0 },
 	{ "admin", cmd_admin,
 	  "backup [-s URL] [-t FILE] FILE\n"

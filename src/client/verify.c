@@ -126,6 +126,54 @@ json_record(const json_t *r, struct verify_record *v, char *why,
 	return rc;
 }
 
+/* Keep a game's creation record: its bytes, the server's signature, its
+ * hash when the export gives one (NULL: recomputed). 0, or -1 with why. */
+static int
+creation_take(struct verify_game *vg, const uint8_t *bytes, size_t len,
+    const uint8_t *sig, size_t siglen, const uint8_t *hash, char *why,
+    size_t whysize)
+{
+	char	sub[192];
+
+	if (vg->has_creation)
+		return errbuf_set(why, whysize, "a second creation record");
+	if (vg->nrecs > 0)
+		return errbuf_set(why, whysize, "the creation record comes after "
+		    "the game's first record: it must be the head of the chain");
+	if (sig_creation_parse(bytes, len, &vg->creation, sub,
+	    sizeof sub) != 0)
+		return errbuf_set(why, whysize, "%s", sub);
+	if (sig == NULL || siglen != SIG_SIGNATURE_BYTES)
+		return errbuf_set(why, whysize, "the creation record has no "
+		    "signature of %d bytes", SIG_SIGNATURE_BYTES);
+	memcpy(vg->creation_sig, sig, SIG_SIGNATURE_BYTES);
+	if (hash != NULL) {
+		memcpy(vg->creation_hash, hash, SIG_HASH_BYTES);
+		vg->has_creation_hash = true;
+	}
+	vg->has_creation = true;
+	return 0;
+}
+
+/* Keep the "creation" object of a records export. */
+static int
+json_creation(const json_t *c, struct verify_game *vg, char *why,
+    size_t whysize)
+{
+	const char	*text = jstr(c, "record"), *b64 = jstr(c, "signature");
+	uint8_t		 sig[SIG_SIGNATURE_BYTES], hash[SIG_HASH_BYTES];
+	size_t		 n = 0;
+
+	if (text == NULL || b64 == NULL ||
+	    sodium_base642bin(sig, sizeof sig, b64, strlen(b64), NULL, &n,
+	    NULL, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+	    n != sizeof sig || hash_read(jstr(c, "hash"), hash) != 0)
+		return errbuf_set(why, whysize, "\"creation\" is malformed (a "
+		    "record, a signature in base64 and a hash)");
+	return creation_take(vg, (const uint8_t *)text, strlen(text), sig,
+	    n, hash, why, whysize);
+}
+
 /* Fill `vg` from a records export. */
 int
 verify_from_json(const json_t *obj, uint64_t id, struct verify_game *vg,
@@ -156,6 +204,12 @@ verify_from_json(const json_t *obj, uint64_t id, struct verify_game *vg,
 			    "malformed");
 		vg->has_server = true;
 	}
+	k = json_object_get(obj, "creation");
+	if (k != NULL && !json_is_null(k) &&
+	    json_creation(k, vg, why, whysize) != 0)
+		return -1;
+	if (vg->id == 0 && vg->has_creation)
+		vg->id = vg->creation.game;
 	json_array_foreach(recs, i, k) {
 		if ((v = rec_new(vg)) == NULL)
 			return errbuf_set(why, whysize, "out of memory");
@@ -225,6 +279,19 @@ verify_from_pgn(const struct chess_pgn_game *pg, struct verify_game *vg,
 		if (p->has_server) {
 			memcpy(vg->server, p->server, SIG_PUBKEY_BYTES);
 			vg->has_server = true;
+		}
+		if (p->has_creation && pg->comments[i].ply != 0) {
+			errbuf_set(why, whysize, "comment %zu (after %zu half-moves): "
+			    "the creation record must come before the first move",
+			    i + 1, pg->comments[i].ply);
+			goto out;
+		}
+		if (p->has_creation && creation_take(vg, p->creation,
+		    p->creation_len, p->sig, p->siglen, p->has_hash ? p->hash :
+		    NULL, sub, sizeof sub) != 0) {
+			errbuf_set(why, whysize, "comment %zu (after %zu half-moves): "
+			    "%s", i + 1, pg->comments[i].ply, sub);
+			goto out;
 		}
 		if (!p->has_record)
 			continue;
@@ -346,6 +413,18 @@ check_signature(struct run *r, const struct verify_record *v)
 	    (admin && strcmp(v->st.player, SIG_ADMIN) != 0))
 		return errbuf_set(r->why, sizeof r->why, "an admin's action must "
 		    "be the server's, for the player \"admin\"");
+	if (vg->has_creation && !admin &&
+	    strcmp(v->st.player, vg->creation.white) != 0 &&
+	    strcmp(v->st.player, vg->creation.black) != 0)
+		return errbuf_set(r->why, sizeof r->why, "the statement is %s's, "
+		    "who does not play in this game (%s v %s, by its creation "
+		    "record)", v->st.player, vg->creation.white,
+		    vg->creation.black);
+	if (vg->has_creation && !admin && strcmp(v->door, "signed") != 0 &&
+	    strcmp(vg->creation.auth, "signed") == 0)
+		return errbuf_set(r->why, sizeof r->why, "attested (%s), but the "
+		    "game's creation record says auth: signed (only the "
+		    "players' own signatures)", v->door);
 	if (strcmp(v->door, "signed") != 0) {
 		if (!vg->has_server)
 			return errbuf_set(r->why, sizeof r->why, "signed by the "
@@ -408,6 +487,14 @@ check_move(struct run *r, const struct verify_record *v, const char *label)
 		    "but the signed statement says \"%s\" at ply %" PRIu32,
 		    label, cond ? v->st.action.lines : v->st.action.move,
 		    v->st.ply);
+	if (r->vg->has_creation && strcmp(v->st.player,
+	    r->pos[v->ply].side == CHESS_WHITE ? r->vg->creation.white :
+	    r->vg->creation.black) != 0)
+		return errbuf_set(r->why, sizeof r->why, "signed by %s, but it "
+		    "is %s's move (%s, by the creation record)", v->st.player,
+		    r->pos[v->ply].side == CHESS_WHITE ? "White" : "Black",
+		    r->pos[v->ply].side == CHESS_WHITE ?
+		    r->vg->creation.white : r->vg->creation.black);
 	if (r->covered[v->ply])
 		return errbuf_set(r->why, sizeof r->why, "a second record for "
 		    "the move of ply %" PRIu32, v->ply);
@@ -463,8 +550,9 @@ result_text(int set, char *buf, size_t size)
 			    "%s%s", n ? " or " : "", names[i]);
 }
 
-/* The colour of player `name`: the side of a move they signed, else the
- * PGN's White or Black tag; -1 when neither tells. */
+/* The colour of player `name`: the creation record's; in a game without
+ * one, the side of a move they signed, else the PGN's White or Black tag
+ * (which nothing signs); -1 when none tells. */
 static int
 player_color(const struct run *r, const char *name)
 {
@@ -472,6 +560,9 @@ player_color(const struct run *r, const char *name)
 	const char			*w, *b;
 	size_t				 i;
 
+	if (r->vg->has_creation)
+		return strcmp(name, r->vg->creation.white) == 0 ? CHESS_WHITE :
+		    strcmp(name, r->vg->creation.black) == 0 ? CHESS_BLACK : -1;
 	for (i = 0; i < r->vg->nrecs; i++) {
 		v = &r->vg->recs[i];
 		if (v->has_statement && plays_move(v) &&
@@ -551,6 +642,13 @@ record_result(const struct run *r, char *how, size_t size)
 		return cg->pos.side == CHESS_WHITE ? RES_BLACK : RES_WHITE;
 	case CHESS_THREEFOLD:
 	case CHESS_FIFTY:
+		if (r->vg->has_creation) {
+			c = strcmp(r->vg->creation.policy, "auto") == 0;
+			snprintf(how, size, "%s at ply %zu, under the draw policy "
+			    "%s", chess_status_name(st), cg->nply,
+			    r->vg->creation.policy);
+			return c ? RES_DRAW : RES_NONE;
+		}
 		snprintf(how, size, "%s at ply %zu: a draw where the game's "
 		    "draw policy is auto, the game going on where it must be "
 		    "claimed", chess_status_name(st), cg->nply);
@@ -596,6 +694,139 @@ check_result(const struct run *r, FILE *out)
 	return 0;
 }
 
+/* Compare one of the PGN's tags with what the creation record gives;
+ * `want` NULL: the tag must be absent. 0, or -1 (said). */
+static int
+tag_check(const struct run *r, FILE *out, const char *tag, const char *want)
+{
+	const char	*got = chess_pgn_tag(r->vg->pg, tag);
+
+	if (want == NULL && got == NULL)
+		return 0;
+	if (want != NULL && got != NULL && strcmp(got, want) == 0)
+		return 0;
+	if (got == NULL)
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN has no %s tag, but "
+		    "the signed creation record gives \"%s\"\n", r->vg->id, tag,
+		    want);
+	else if (want == NULL)
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN's %s tag says "
+		    "\"%s\", but the signed creation record gives none\n",
+		    r->vg->id, tag, got);
+	else
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN's %s tag says "
+		    "\"%s\", but the signed creation record gives \"%s\"\n",
+		    r->vg->id, tag, got, want);
+	return -1;
+}
+
+/* Compare the PGN's tags and start position with the creation record.
+ * 0, or -1 (said). */
+static int
+check_tags(const struct run *r, FILE *out)
+{
+	const struct sig_creation	*c = &r->vg->creation;
+	struct chess_position		 pos;
+	char				 want[SIG_CREATION_FEN_MAX + 1];
+	char				 got[SIG_CREATION_FEN_MAX + 1];
+
+	if (tag_check(r, out, "White", c->white) != 0 ||
+	    tag_check(r, out, "Black", c->black) != 0 ||
+	    tag_check(r, out, "Event", c->event[0] != '\0' ? c->event :
+	    "corrchess game") != 0 ||
+	    tag_check(r, out, "Round", c->round[0] != '\0' ? c->round :
+	    "-") != 0 ||
+	    tag_check(r, out, "CorrespondenceTimeControl",
+	    strcmp(c->time_control, "none") != 0 ? c->time_control :
+	    NULL) != 0)
+		return -1;
+	if (chess_fen_parse(&pos, c->start, strcmp(c->variant, "chess960") ==
+	    0 ? CHESS_FEN_960 : 0) != CHESS_OK) {
+		fprintf(out, "game %" PRIu64 ": FAIL: the creation record's start "
+		    "position cannot be read: %s\n", r->vg->id, c->start);
+		return -1;
+	}
+	chess_fen_write(&pos, want, sizeof want);
+	chess_fen_write(&r->vg->pg->game.start, got, sizeof got);
+	if (strcmp(want, got) != 0) {
+		fprintf(out, "game %" PRIu64 ": FAIL: the PGN's start position "
+		    "(its FEN tag, or the standard one without it) is %s, but "
+		    "the signed creation record gives %s\n", r->vg->id, got,
+		    want);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check the creation record, the head of the chain, into `head`; in a
+ * PGN, the tags it signs. Without one, say what is unsigned. 0, or -1
+ * (said). */
+static int
+check_creation(const struct run *r, FILE *out, uint8_t head[SIG_HASH_BYTES])
+{
+	const struct verify_game	*vg = r->vg;
+	const struct sig_creation	*c = &vg->creation;
+	static const uint8_t		 zero[SIG_HASH_BYTES];
+	char				 fp[SIG_FINGERPRINT_SIZE];
+	const char			*why = NULL;
+
+	memset(head, 0, SIG_HASH_BYTES);
+	if (!vg->has_creation) {
+		fprintf(out, "game %" PRIu64 ": no creation record (a game "
+		    "created before corrchess 0.2.0): the players' colours are "
+		    "unsigned%s\n", vg->id, vg->pg != NULL ? "; they are taken "
+		    "from the moves each signed, else from the PGN's White and "
+		    "Black tags" : "");
+		return 0;
+	}
+	sig_record_hash(zero, c->canon, c->canon_len, vg->creation_sig,
+	    SIG_SIGNATURE_BYTES, head);
+	if (c->game != vg->id)
+		why = "it is for another game";
+	else if (!vg->has_server)
+		why = "it is signed by the server, but the export gives no "
+		    "server key (give it with --server-key)";
+	else if (sig_verify(c->canon, c->canon_len, vg->creation_sig,
+	    vg->server) != 0)
+		why = "it is not signed by the server's key";
+	else if (vg->has_creation_hash && memcmp(vg->creation_hash, head,
+	    SIG_HASH_BYTES) != 0)
+		why = "its hash does not match its bytes and signature";
+	if (why != NULL) {
+		fprintf(out, "game %" PRIu64 ": creation record (game %" PRIu64
+		    "): FAIL: %s\n", vg->id, c->game, why);
+		return -1;
+	}
+	if (vg->pg != NULL && check_tags(r, out) != 0)
+		return -1;
+	sig_pubkey_fingerprint(vg->server, fp);
+	fprintf(out, "game %" PRIu64 ": creation record: %s (White) v %s "
+	    "(Black), %s, time control %s, draw policy %s, %s, auth %s%s%s%s%s;"
+	    " the server %s OK\n", vg->id, c->white, c->black, c->variant,
+	    c->time_control, c->policy, c->rated ? "rated" : "unrated",
+	    c->auth, c->event[0] ? ", event " : "", c->event,
+	    c->round[0] ? ", round " : "", c->round, fp);
+	return 0;
+}
+
+/* Check the game against the key the verifier was given. */
+int
+verify_server_pin(struct verify_game *vg, const uint8_t pk[SIG_PUBKEY_BYTES],
+    char *why, size_t whysize)
+{
+	char	a[SIG_FINGERPRINT_SIZE], b[SIG_FINGERPRINT_SIZE];
+
+	if (vg->has_server && memcmp(vg->server, pk, SIG_PUBKEY_BYTES) != 0) {
+		sig_pubkey_fingerprint(vg->server, a);
+		sig_pubkey_fingerprint(pk, b);
+		return errbuf_set(why, whysize, "the export names the server "
+		    "key %s, not the one given with --server-key (%s)", a, b);
+	}
+	memcpy(vg->server, pk, SIG_PUBKEY_BYTES);
+	vg->has_server = true;
+	return 0;
+}
+
 /* Check the game, printing what was found. */
 int
 verify_run(const struct verify_game *vg, FILE *out)
@@ -613,7 +844,7 @@ verify_run(const struct verify_game *vg, FILE *out)
 	memset(&r, 0, sizeof r);
 	r.vg = vg;
 	/* Nothing signed proves nothing: an empty export is no game's. */
-	if (vg->nrecs == 0) {
+	if (vg->nrecs == 0 && !vg->has_creation) {
 		fprintf(out, "game %" PRIu64 ": FAIL: no records: nothing in "
 		    "this game was signed yet, so there is nothing to verify\n",
 		    vg->id);
@@ -635,6 +866,8 @@ verify_run(const struct verify_game *vg, FILE *out)
 			    vg->pg->game.moves[i]);
 		}
 	}
+	if (check_creation(&r, out, prev) != 0)
+		goto out;
 	for (i = 0; i < vg->nrecs; i++) {
 		v = &vg->recs[i];
 		snprintf(san, sizeof san, "%s", v->san);

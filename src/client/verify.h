@@ -14,6 +14,11 @@
  * What `corrchess verify` checks, offline, as doc/signatures.md says, from
  * a game's records (its JSON export, GET /api/v1/games/ID/records) or its
  * PGN (the proofs in its comments, sig/proof.h):
+ *  - the creation record, when the game has one (sig/creation.h): the
+ *    server's signature, its hash, the head of the chain; the players, their
+ *    colours, the start position and the signed tags of a PGN compared
+ *    with it; without one (an older game) a line says the colours are
+ *    unsigned;
  *  - the chain: each record's hash recomputed from the one before, its
  *    statement and its signature bytes, and compared with the hash given;
  *  - each signature: a player's against that player's keys as the export
@@ -66,6 +71,13 @@ struct verify_game {
 	size_t			 nkeys, keycap;
 	bool			 has_server;
 	uint8_t			 server[SIG_PUBKEY_BYTES];
+	/* The game's creation record, the head of its chain (none in a game
+	 * created before corrchess 0.2.0). */
+	bool			 has_creation;
+	struct sig_creation	 creation;
+	uint8_t			 creation_sig[SIG_SIGNATURE_BYTES];
+	bool			 has_creation_hash;
+	uint8_t			 creation_hash[SIG_HASH_BYTES];
 	struct verify_record	*recs;
 	size_t			 nrecs, reccap;
 	const struct chess_pgn_game *pg;	/* the PGN's moves, or NULL */
@@ -84,6 +96,15 @@ int verify_from_pgn(const struct chess_pgn_game *pg, struct verify_game *vg,
 /* Check the game, printing a line per record and the summary to `out`;
  * 0 when every record holds, -1 at the first that does not. */
 int verify_run(const struct verify_game *vg, FILE *out);
+
+/*
+ * Check the game against the server's key `pk` that the verifier was
+ * given (--server-key) rather than the one the export names: 0 when the
+ * export names none or the same one (vg's is then `pk`), else -1 with
+ * the two fingerprints in `why`.
+ */
+int verify_server_pin(struct verify_game *vg,
+    const uint8_t pk[SIG_PUBKEY_BYTES], char *why, size_t whysize);
 
 /* Release what `vg` holds; a zeroed struct is fine. */
 void verify_game_free(struct verify_game *vg);
