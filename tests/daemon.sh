@@ -415,8 +415,22 @@ expect "records" 200
 js '"\n".join(r["prev_hash"] + " " + r["hash"] for r in d["records"])' \
     >"$tmp/chain"
 same "records: one per accepted action" "$(wc -l <"$tmp/chain" | tr -d ' ')" 24
-check "records: the first starts from zero" [ "$(head -n1 "$tmp/chain" |
-    cut -d' ' -f1)" = "$(printf '%064d' 0)" ]
+# The chain's head is the game's creation record, signed by the server:
+# its hash from 32 zero bytes, the first record chained to it.
+check "records: the creation record heads the chain, signed by the server" \
+    python3 - "$tmp/out" "$(head -n1 "$tmp/chain" | cut -d' ' -f1)" \
+    "$g1" <<'PY'
+import base64, hashlib, json, struct, sys
+d = json.load(open(sys.argv[1]))
+c = d["creation"]
+r = c["record"].encode()
+g = base64.b64decode(c["signature"])
+h = hashlib.blake2b(bytes(32) + struct.pack(">Q", len(r)) + r +
+                    struct.pack(">Q", len(g)) + g, digest_size=32).hexdigest()
+assert h == c["hash"] == sys.argv[2], (h, c["hash"], sys.argv[2])
+assert r.startswith(b"corrchess-game-v1\ngame: %s\nwhite: alice\nblack: bob\n"
+                    % sys.argv[3].encode()), r
+PY
 check "records: each prev_hash is the previous hash" awk '
 	NR > 1 && $1 != last { bad = 1 }
 	{ last = $2 }
@@ -900,6 +914,11 @@ shape "$tmp/state/corrchess.db" | LC_ALL=C comm -13 "$tmp/shape6" - |
 	END { printf "%s%s%s%s", tr, ix, co, ta }' >"$tmp/age.sql"
 check "later migrations' objects to drop found" grep -q 'DROP TABLE' \
     "$tmp/age.sql"
+# The games' creation records are kept aside and put back once the
+# upgrade made their table again; game 2 is made a game of before them
+# (no creation record, its chain from zero), to be verified as such.
+sqlite3 "$tmp/state/corrchess.db" "ATTACH '$tmp/keep.db' AS k;
+    CREATE TABLE k.game_creation AS SELECT * FROM game_creation;"
 sqlite3 "$tmp/state/corrchess.db" "$(cat "$tmp/age.sql")
     UPDATE schema_version SET version = 6;
     INSERT INTO player_keys (player_id, pubkey, comment, added)
@@ -920,6 +939,33 @@ check "--check-config: ok" grep -q ': ok$' "$tmp/cc.out"
 same "--check-config does not migrate" "$(sqlite3 "$tmp/state/corrchess.db" \
     'SELECT version FROM schema_version')" 6
 check "corrchessd starts on the old database" daemon_start || finish
+check "the creation records put back; game $g2's chain from zero" \
+    python3 - "$tmp/state/corrchess.db" "$tmp/keep.db" "$g2" <<'PY'
+import base64, hashlib, re, sqlite3, struct, sys
+db = sqlite3.connect(sys.argv[1], timeout=30)
+db.execute("ATTACH ? AS k", (sys.argv[2],))
+db.execute("INSERT INTO game_creation SELECT * FROM k.game_creation "
+           "WHERE game_id <> ?", (int(sys.argv[3]),))
+prev = bytes(32)
+for seq, kind, st, sig in db.execute(
+        "SELECT seq, kind, statement, signature FROM actions "
+        "WHERE game_id = ? ORDER BY seq", (int(sys.argv[3]),)).fetchall():
+    s = (st if st is not None else kind).encode()
+    if sig is None:
+        g = b""
+    elif sig.startswith("signature: "):
+        g = base64.b64decode(sig[11:].strip())
+    else:
+        g = base64.b64decode("".join(re.findall(r"^[A-Za-z0-9+/=]+$", sig,
+                                                re.M)))
+    h = hashlib.blake2b(prev + struct.pack(">Q", len(s)) + s +
+                        struct.pack(">Q", len(g)) + g, digest_size=32).digest()
+    db.execute("UPDATE actions SET prev_hash = ?, hash = ? "
+               "WHERE game_id = ? AND seq = ?", (prev, h, int(sys.argv[3]), seq))
+    prev = h
+db.execute("UPDATE games SET head = ? WHERE id = ?", (prev, int(sys.argv[3])))
+db.commit()
+PY
 check "the start log names the shared key" grep -qF \
     "key $fp is registered for several players (carol, dave)" "$tmp/log"
 admin GET /api/v1/players/dave
@@ -1072,7 +1118,8 @@ if [ -x "${PGN_EXTRACT:=/usr/games/pgn-extract}" ] ||
 		"$PGN_EXTRACT" -s "$tmp/rt.pgn" >"$tmp/rt2.pgn" 2>"$tmp/pe.err"
 		check "game $id: pgn-extract has nothing to warn of" \
 		    [ ! -s "$tmp/pe.err" ]
-		if [ "$(js 'len(d["records"])' "$tmp/rt.json")" = 0 ]; then
+		if [ "$(js 'len(d["records"]) == 0 and d["creation"] is None' \
+		    "$tmp/rt.json")" = True ]; then
 			# Nothing signed yet: no export of it verifies.
 			for f in rt.pgn rt2.pgn rt.json; do
 				"$corrchess" verify "$tmp/$f" >"$tmp/vout" 2>&1
@@ -1085,6 +1132,15 @@ if [ -x "${PGN_EXTRACT:=/usr/games/pgn-extract}" ] ||
 			continue
 		fi
 		verify_pgn "game $id: its PGN" "$tmp/rt.pgn"
+		if [ "$id" = "$g2" ]; then
+			check "game $id (made old): verify says its colours are unsigned" \
+			    grep -q "^game $id: no creation record (a game created before corrchess 0.2.0): the players' colours are unsigned; they are taken from the moves each signed, else from the PGN's White and Black tags$" \
+			    "$tmp/vout"
+		else
+			check "game $id: its creation record verified" grep -q \
+			    "^game $id: creation record: .* (White) v .* (Black), .* OK$" \
+			    "$tmp/vout"
+		fi
 		verify_pgn "game $id: its PGN after pgn-extract" "$tmp/rt2.pgn"
 		verify_pgn "game $id: its records JSON" "$tmp/rt.json"
 		check "game $id: the PGN's result checked" grep -q \
@@ -1168,19 +1224,47 @@ PY
 	fails "the movetext's end changed to *" \
 	    "FAIL: the PGN's moves end in \*, but the record gives 1-0"
 
+	# The players' tags are signed by the creation record: swapped, a
+	# resignation would change sides (bob resigned game 3 before he
+	# signed a move).
+	sed 's/^\[White "carol"\]/[White "bob"]/; s/^\[Black "bob"\]/[Black "carol"]/' \
+	    "$tmp/g3rt.pgn" >"$tmp/bad.pgn"
+	check "game 3's White and Black tags swapped" \
+	    sh -c "! cmp -s '$tmp/g3rt.pgn' '$tmp/bad.pgn'"
+	fails "the White and Black tags swapped" \
+	    "^game $g3: FAIL: the PGN's White tag says \"bob\", but the signed creation record gives \"carol\"$"
+	sed 's/^\[Black "bob"\]/[Black "alice"]/' "$tmp/g3rt.pgn" >"$tmp/bad.pgn"
+	fails "the Black tag changed" \
+	    "^game $g3: FAIL: the PGN's Black tag says \"alice\", but the signed creation record gives \"bob\"$"
+	# Without its creation record the chain's first record no longer
+	# holds: it was chained to the creation record's hash.
+	python3 - "$tmp/g3rt.pgn" "$tmp/bad.pgn" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+t = re.sub(r"\{\s*\[%ccgame[^}]*\}", "", s)
+assert t != s
+open(sys.argv[2], "w").write(t)
+PY
+	fails "the creation record removed" \
+	    "^game $g3: record 1, ply 0 (.*): FAIL: its hash does not match its statement and signature$"
+
 	# Every byte of game 3's signed record after pgn-extract, one at a
-	# time: each byte of a move, a statement, a signature, a hash and the
-	# result changed makes the check fail. (Dates, fingerprints and the
-	# other tags are informative: doc/signatures.md.)
+	# time: each byte of a move, a statement, a signature, a hash, the
+	# creation record, the tags it signs and the result changed makes
+	# the check fail. (Dates, fingerprints and the other tags are
+	# informative: doc/signatures.md.)
 	python3 - "$corrchess" "$tmp/g3rt.pgn" "$tmp/flip.pgn" \
 	    >"$tmp/flips" 2>&1 <<'PY'
 import re, subprocess, sys
 corrchess, src, dst = sys.argv[1:4]
 s = open(src, "rb").read()
 body = s.index(b"\n\n")
+assert re.search(rb"\[%ccgame\s", s), "no creation record to change"
 spans = [m.span(1) for m in re.finditer(
-    rb"\[%cc(?:st|sig|hash)\s+([^\]]*)\]", s)]
-spans += [m.span(1) for m in re.finditer(rb'\[Result "([^"]*)"\]', s)]
+    rb"\[%cc(?:st|sig|hash|game)\s+([^\]]*)\]", s)]
+spans += [m.span(1) for m in re.finditer(
+    rb'\[(?:Result|White|Black|Event|Round|CorrespondenceTimeControl) '
+    rb'"([^"]*)"\]', s)]
 # The moves and the final result: the movetext's words outside its
 # comments, but for the move numbers.
 masked = re.sub(rb"\{[^}]*\}", lambda m: b" " * len(m.group(0)), s[body:])

@@ -97,6 +97,15 @@ tests_test_sig_SOURCES = tests/test_sig.c tests/testutil.h
 tests_test_sig_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS)
 tests_test_sig_LDADD = $(SIG_LIBS) $(CMOCKA_LIBS)
 
+# --- client: a game's record checked offline --------------------------------
+check_PROGRAMS += tests/test_verify
+TESTS += tests/test_verify
+tests_test_verify_SOURCES = tests/test_verify.c tests/testutil.h \
+	src/client/verify.h src/client/verify.c
+tests_test_verify_CFLAGS = $(TEST_CFLAGS) $(JANSSON_CFLAGS) $(SODIUM_CFLAGS)
+tests_test_verify_LDADD = $(SIG_LIBS) $(CHESS_LIBS) $(UTIL_LIBS) \
+	$(JANSSON_LIBS) $(SODIUM_LIBS) $(CMOCKA_LIBS)
+
 # --- store: SQLite ----------------------------------------------------------
 check_PROGRAMS += tests/test_store
 TESTS += tests/test_store

@@ -2021,6 +2021,145 @@ test_message(void **state)
 	    "write it on one line of plain text");
 }
 
+/* A game's creation record: its exact bytes, read back, what is refused,
+ * and its %-command in a PGN comment. */
+static void
+test_creation(void **state)
+{
+	static const char want[] =
+	    "corrchess-game-v1\n"
+	    "game: 42\n"
+	    "white: alice\n"
+	    "black: bob\n"
+	    "variant: chess960\n"
+	    "start: bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\n"
+	    "time-control: 3d/move\n"
+	    "draw-policy: claim\n"
+	    "draw-min-move: 30\n"
+	    "draw-offer-every: 0\n"
+	    "rated: yes\n"
+	    "auth: signed-or-attested\n"
+	    "event: Coupe d'\xc3\xa9t\xc3\xa9 [2026]\n"
+	    "round: 3.1\n";
+	static const char *const bad[] = {
+		/* another first line */
+		"corrchess-v1\ngame: 42\n",
+		/* a leading zero */
+		"corrchess-game-v1\ngame: 042\nwhite: alice\n",
+		/* the lines out of order */
+		"corrchess-game-v1\ngame: 1\nblack: bob\nwhite: alice\n",
+		/* rated neither yes nor no */
+		"corrchess-game-v1\ngame: 1\nwhite: a\nblack: b\nvariant: "
+		"standard\nstart: 8/8/8/8/8/8/8/K1k5 w - - 0 1\ntime-control: "
+		"none\ndraw-policy: auto\ndraw-min-move: 0\ndraw-offer-every: "
+		"0\nrated: maybe\nauth: signed\n",
+		/* a line too many */
+		"corrchess-game-v1\ngame: 1\nwhite: a\nblack: b\nvariant: "
+		"standard\nstart: 8/8/8/8/8/8/8/K1k5 w - - 0 1\ntime-control: "
+		"none\ndraw-policy: auto\ndraw-min-move: 0\ndraw-offer-every: "
+		"0\nrated: no\nauth: signed\nsite: here\n",
+		/* no final line feed */
+		"corrchess-game-v1\ngame: 1\nwhite: a\nblack: b\nvariant: "
+		"standard\nstart: 8/8/8/8/8/8/8/K1k5 w - - 0 1\ntime-control: "
+		"none\ndraw-policy: auto\ndraw-min-move: 0\ndraw-offer-every: "
+		"0\nrated: no\nauth: signed",
+		/* the same player on both sides */
+		"corrchess-game-v1\ngame: 1\nwhite: a\nblack: a\nvariant: "
+		"standard\nstart: 8/8/8/8/8/8/8/K1k5 w - - 0 1\ntime-control: "
+		"none\ndraw-policy: auto\ndraw-min-move: 0\ndraw-offer-every: "
+		"0\nrated: no\nauth: signed\n",
+	};
+	struct sig_creation	 c, back;
+	struct sig_proof	*p, *q;
+	char			 why[256], *text;
+	size_t			 i;
+
+	(void)state;
+	memset(&c, 0, sizeof c);
+	c.game = 42;
+	strcpy(c.white, "alice");
+	strcpy(c.black, "bob");
+	strcpy(c.variant, "chess960");
+	strcpy(c.start, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR "
+	    "w HFhf - 2 9");
+	strcpy(c.time_control, "3d/move");
+	strcpy(c.policy, "claim");
+	c.draw_min_move = 30;
+	c.rated = true;
+	strcpy(c.auth, "signed-or-attested");
+	strcpy(c.event, "Coupe d'\xc3\xa9t\xc3\xa9 [2026]");
+	strcpy(c.round, "3.1");
+	assert_int_equal(sig_creation_build(&c, why, sizeof why), 0);
+	assert_int_equal(c.canon_len, strlen(want));
+	assert_memory_equal(c.canon, want, c.canon_len);
+
+	assert_int_equal(sig_creation_parse(c.canon, c.canon_len, &back, why,
+	    sizeof why), 0);
+	assert_string_equal(back.white, "alice");
+	assert_string_equal(back.black, "bob");
+	assert_string_equal(back.start, c.start);
+	assert_string_equal(back.event, c.event);
+	assert_int_equal(back.draw_min_move, 30);
+	assert_true(back.rated);
+
+	/* Without event and round, their lines are absent. */
+	c.event[0] = c.round[0] = '\0';
+	assert_int_equal(sig_creation_build(&c, why, sizeof why), 0);
+	assert_null(strstr((const char *)c.canon, "event"));
+	assert_int_equal(sig_creation_parse(c.canon, c.canon_len, &back, why,
+	    sizeof why), 0);
+	assert_string_equal(back.event, "");
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		why[0] = '\0';
+		assert_int_equal(sig_creation_parse((const uint8_t *)bad[i],
+		    strlen(bad[i]), &back, why, sizeof why), -1);
+		assert_true(why[0] != '\0');
+	}
+	strcpy(c.event, "a\nb");
+	assert_int_equal(sig_creation_build(&c, why, sizeof why), -1);
+	strcpy(c.event, "");
+	strcpy(c.white, "Alice");
+	assert_int_equal(sig_creation_build(&c, why, sizeof why), -1);
+	strcpy(c.white, "alice");
+
+	/* In a PGN comment: %-encoded pieces, read back byte for byte. */
+	p = calloc(1, sizeof *p);
+	q = calloc(1, sizeof *q);
+	text = malloc(SIG_PROOF_SIZE);
+	assert_non_null(p);
+	assert_non_null(q);
+	assert_non_null(text);
+	memcpy(p->creation, want, strlen(want));
+	p->creation_len = strlen(want);
+	p->has_creation = true;
+	memset(p->sig, 7, SIG_SIGNATURE_BYTES);
+	p->siglen = SIG_SIGNATURE_BYTES;
+	p->has_hash = true;
+	assert_int_equal(sig_proof_format(p, text, SIG_PROOF_SIZE), 0);
+	assert_non_null(strstr(text, "[%ccgame corrchess-game-v1%0Agame:%2042"));
+	assert_null(strpbrk(text, "\n{}"));
+	assert_null(strstr(text, "[2026]"));
+	assert_int_equal(sig_proof_parse(text, strlen(text), q, why,
+	    sizeof why), 0);
+	assert_true(q->has_creation);
+	assert_int_equal(q->creation_len, strlen(want));
+	assert_memory_equal(q->creation, want, strlen(want));
+	assert_int_equal(q->siglen, SIG_SIGNATURE_BYTES);
+	assert_false(q->has_record);
+	/* A record of its own: not with a statement's commands. */
+	strcpy(text, "[%ccgame corrchess-game-v1%0A] [%ccrec 1 move 0 signed -]");
+	assert_int_equal(sig_proof_parse(text, strlen(text), q, why,
+	    sizeof why), -1);
+	assert_non_null(strstr(why, "[%ccgame] is a record of its own"));
+	strcpy(text, "[%ccgame corrchess-game-v1%0] ");
+	assert_int_equal(sig_proof_parse(text, strlen(text), q, why,
+	    sizeof why), -1);
+	free(p);
+	free(q);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -2053,6 +2192,7 @@ main(void)
 		cmocka_unit_test(test_keyfile),
 		cmocka_unit_test(test_proof),
 		cmocka_unit_test(test_message),
+		cmocka_unit_test(test_creation),
 	};
 
 	if (sig_init() != 0)
