@@ -34,7 +34,11 @@ same(const struct sig_proof *a, const struct sig_proof *b)
 	if (a->has_date != b->has_date || a->has_record != b->has_record ||
 	    a->has_statement != b->has_statement ||
 	    a->siglen != b->siglen || a->has_hash != b->has_hash ||
-	    a->nkeys != b->nkeys || a->has_server != b->has_server)
+	    a->nkeys != b->nkeys || a->has_server != b->has_server ||
+	    a->has_creation != b->has_creation)
+		abort();
+	if (a->has_creation && (a->creation_len != b->creation_len ||
+	    memcmp(a->creation, b->creation, a->creation_len) != 0))
 		abort();
 	if (a->has_statement && (a->st.canon_len != b->st.canon_len ||
 	    memcmp(a->st.canon, b->st.canon, a->st.canon_len) != 0))
