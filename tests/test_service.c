@@ -216,6 +216,70 @@ submit(struct fx *fx, int64_t url_game, int64_t game, uint32_t ply,
 	    NULL, err);
 }
 
+/* Keep the first record's prev_hash. */
+static int
+first_prev(void *arg, const struct store_action *a)
+{
+	memcpy(arg, a->prev_hash, STORE_HASH_LEN);
+	return 1;
+}
+
+/* A new game's creation record: the server's signature over its bytes,
+ * which say what the game is; its hash is the row's head, and the first
+ * record chains to it; the PGN carries it. */
+static void
+test_creation_record(void **state)
+{
+	struct fx		*fx = *state;
+	static const uint8_t	 zero[SIG_HASH_BYTES];
+	struct store_creation	 sc;
+	struct sig_creation	 c;
+	struct service_game	 g;
+	struct service_error	 err;
+	uint8_t			 h[SIG_HASH_BYTES], prev[STORE_HASH_LEN];
+	char			 why[256], want[64], *pgn;
+	int64_t			 id;
+
+	id = game_make(fx, "alice", "bob", "3d/move", NULL);
+	assert_int_equal(service_game_creation(fx->svc, id, &sc, &err), 1);
+	assert_int_equal(sig_creation_parse((const uint8_t *)sc.record,
+	    strlen(sc.record), &c, why, sizeof why), 0);
+	assert_int_equal(c.game, (uint64_t)id);
+	assert_string_equal(c.white, "alice");
+	assert_string_equal(c.black, "bob");
+	assert_string_equal(c.variant, "standard");
+	assert_string_equal(c.start, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+	    " w KQkq - 0 1");
+	assert_string_equal(c.time_control, "3d/move");
+	assert_string_equal(c.policy, "auto");
+	assert_string_equal(c.auth, "signed");
+	assert_int_equal(sig_verify(c.canon, c.canon_len, sc.signature,
+	    fx->server_pk), 0);
+	sig_record_hash(zero, c.canon, c.canon_len, sc.signature,
+	    sizeof sc.signature, h);
+	assert_memory_equal(h, sc.hash, SIG_HASH_BYTES);
+	assert_int_equal(service_game_get(fx->svc, id, &g, &err), 0);
+	assert_memory_equal(g.row.head, sc.hash, STORE_HASH_LEN);
+	service_game_free(&g);
+
+	assert_int_equal(submit(fx, id, id, 0, "alice", "move e4", K_ALICE,
+	    SIG_FORM_RAW, &err), 0);
+	assert_int_equal(service_game_records(fx->svc, id, first_prev, prev,
+	    &err), 0);
+	assert_memory_equal(prev, sc.hash, STORE_HASH_LEN);
+
+	pgn = service_game_pgn(fx->svc, id, NULL, &err);
+	assert_non_null(pgn);
+	snprintf(want, sizeof want, "corrchess-game-v1%%0Agame:%%20%lld%%0A",
+	    (long long)id);
+	assert_non_null(strstr(pgn, "[%ccgame"));
+	assert_non_null(strstr(pgn, want));
+	free(pgn);
+	assert_int_equal(service_game_creation(fx->svc, id + 1000, &sc, &err),
+	    -1);
+	assert_int_equal(err.status, 404);
+}
+
 /* Submit an action that must be accepted. */
 static void
 play(struct fx *fx, int64_t game, uint32_t ply, const char *player,
@@ -1177,13 +1241,20 @@ chain_one(void *arg, const struct store_action *a)
 	return 0;
 }
 
-/* Walk a game's record and check its chain; returns the records. */
+/* Walk a game's record and check its chain from its creation record;
+ * returns the records. */
 static int64_t
 chain_check(struct fx *fx, int64_t id, struct chain *c)
 {
+	static const uint8_t	zero[SIG_HASH_BYTES];
+	struct store_creation	sc;
 	struct service_error	err;
 
 	memset(c, 0, sizeof *c);
+	assert_int_equal(service_game_creation(fx->svc, id, &sc, &err), 1);
+	sig_record_hash(zero, (const uint8_t *)sc.record, strlen(sc.record),
+	    sc.signature, sizeof sc.signature, c->prev);
+	assert_memory_equal(c->prev, sc.hash, STORE_HASH_LEN);
 	assert_int_equal(service_game_records(fx->svc, id, chain_one, c, &err),
 	    0);
 	if (c->bad != 0)
@@ -2470,6 +2541,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_submit_start, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_creation_record, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_statement, setup,
 		    teardown),

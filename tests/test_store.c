@@ -261,6 +261,38 @@ test_open_memory(void **state)
 	store_close(NULL);
 }
 
+/* A game's creation record: stored, read back, none for another game. */
+static void
+test_game_creation(void **state)
+{
+	struct store		*s;
+	struct store_creation	 c, got;
+	char			 err[256];
+	int64_t			 a, b, g1, g2;
+
+	(void)state;
+	s = store_open(mem_db(), err, sizeof err);
+	assert_non_null(s);
+	a = add_player(s, "alice");
+	b = add_player(s, "bob");
+	g1 = add_game(s, a, b);
+	g2 = add_game(s, b, a);
+	memset(&c, 0, sizeof c);
+	snprintf(c.record, sizeof c.record, "corrchess-game-v1\ngame: %lld\n",
+	    (long long)g1);
+	memset(c.signature, 0xa5, sizeof c.signature);
+	memset(c.hash, 0x5a, sizeof c.hash);
+	assert_int_equal(store_game_creation_set(s, g1, &c), STORE_OK);
+	assert_int_equal(store_game_creation_get(s, g1, &got), STORE_OK);
+	assert_string_equal(got.record, c.record);
+	assert_memory_equal(got.signature, c.signature, sizeof c.signature);
+	assert_memory_equal(got.hash, c.hash, sizeof c.hash);
+	assert_int_equal(store_game_creation_get(s, g2, &got), STORE_NOTFOUND);
+	/* One per game. */
+	assert_int_not_equal(store_game_creation_set(s, g1, &c), STORE_OK);
+	store_close(s);
+}
+
 /* Opening a path that cannot be created fails with a reason. */
 static void
 test_open_failure(void **state)
@@ -1820,6 +1852,7 @@ main(void)
 	/* What every engine must answer alike. */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_memory),
+		cmocka_unit_test(test_game_creation),
 		cmocka_unit_test(test_invitations),
 		cmocka_unit_test(test_sync_parse),
 		cmocka_unit_test(test_name_valid),
