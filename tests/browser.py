@@ -557,6 +557,10 @@ def enrol_play(state, log):
             'document.getElementById("cc-verdict").classList'
             '.contains("cc-good")'),
             alice.eval('document.getElementById("cc-verdict").textContent'))
+        verdict = alice.eval(
+            'document.getElementById("cc-verdict").textContent')
+        check('game 1: the verdict names the creation record',
+              'creation record by the server' in verdict, verdict)
     finally:
         alice.close()
         bob.close()

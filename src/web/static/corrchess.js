@@ -746,20 +746,54 @@ async function checkSignature(rec, pubs) {
 	    'la signature ne correspond pas à la déclaration')];
 }
 
+// Check a game's creation record, the head of its chain (doc/signatures.md):
+// signed by the server's key, for this game and its players; returns its
+// hash, or throws the reason.
+async function checkCreation(c, serverKey, game) {
+	const R = enc.encode(c.record);
+	const G = b64decode(c.signature);
+	const field = (name) => (c.record.match(new RegExp('^' + name
+	    + ': (.*)$', 'm')) || [])[1];
+	if (!serverKey || G.length !== 64
+	    || !await ed25519Verify(pubkeyBytes(serverKey), G, R))
+		throw new Error(tr('the game\'s creation record is not signed by '
+		    + 'the server\'s key', 'l\'acte de création de la partie n\'est '
+		    + 'pas signé par la clé du serveur'));
+	if (!c.record.startsWith('corrchess-game-v1\n')
+	    || field('game') !== game.dataset.game
+	    || field('white') !== game.dataset.white
+	    || field('black') !== game.dataset.black)
+		throw new Error(tr('the game\'s creation record is not for this '
+		    + 'game and its players', 'l\'acte de création n\'est pas celui '
+		    + 'de cette partie et de ses joueurs'));
+	const h = blake2b256(concat(new Uint8Array(32), be64(R.length), R,
+	    be64(G.length), G));
+	if (hex(h) !== c.hash)
+		throw new Error(tr('the creation record\'s hash is not the hash of '
+		    + 'its contents', 'l\'empreinte de l\'acte de création n\'est '
+		    + 'pas celle de son contenu'));
+	return h;
+}
+
 async function verifyRecord(game) {
 	const out = document.getElementById('cc-verdict');
 	const id = game.dataset.game;
 	say(out, tr('Checking…', 'Vérification…'));
 	try {
-		const recs = (await (await fetch('/api/v1/games/' + id
-		    + '/records')).json()).records;
+		const j = await (await fetch('/api/v1/games/' + id
+		    + '/records')).json();
+		const recs = j.records;
 		const pubs = {};
 		for (const name of [game.dataset.white, game.dataset.black]) {
 			const j = await (await fetch('/api/v1/players/'
 			    + encodeURIComponent(name) + '/keys')).json();
 			pubs[name] = j.keys.map((k) => pubkeyBytes(k.key));
 		}
+		// A game of before corrchess 0.2.0 has no creation record: its
+		// chain starts from zero.
 		let prev = new Uint8Array(32);
+		if (j.creation) prev = await checkCreation(j.creation, j.server_key,
+		    game);
 		let n = 0;
 		for (const rec of recs) {
 			const where = tr('record ' + rec.seq + ' (ply ' + rec.ply
@@ -801,10 +835,13 @@ async function verifyRecord(game) {
 			prev = h;
 			n++;
 		}
-		say(out, tr('Verified: ' + n + ' records, every signature by the '
-		    + 'player\'s published key, every hash of the chain.',
-		    'Vérifié : ' + n + ' relevés, chaque signature par la clé '
-		    + 'publiée du joueur, chaque empreinte de la chaîne.'), true);
+		say(out, tr('Verified: ' + (j.creation ? 'the game\'s creation record '
+		    + 'by the server\'s key, ' : '') + n + ' records, every '
+		    + 'signature by the player\'s published key, every hash of '
+		    + 'the chain.', 'Vérifié : ' + (j.creation ? 'l\'acte de '
+		    + 'création de la partie par la clé du serveur, ' : '') + n
+		    + ' relevés, chaque signature par la clé publiée du joueur, '
+		    + 'chaque empreinte de la chaîne.'), true);
 	} catch (e) {
 		say(out, tr('The record could not be checked: ',
 		    'Le relevé n\'a pas pu être vérifié : ') + e.message, false);
