@@ -227,26 +227,43 @@ pieces_join(const struct arg *a, size_t n, char *buf, size_t size)
 	return (ssize_t)len;
 }
 
+/* Join a command's words, the pieces of one %-encoded value, and decode
+ * them into out (`size` bytes with a NUL): 0, -1 when they are too long,
+ * -2 when they are badly encoded or empty. */
+static int
+pieces_decode(const struct arg *a, size_t n, char *out, size_t size,
+    size_t *lenp)
+{
+	char		enc[3 * SIG_CREATION_MAX + 1];
+	struct arg	whole;
+	ssize_t		got;
+
+	if ((got = pieces_join(a, n, enc, sizeof enc)) < 0 ||
+	    (size_t)got > 3 * (size - 1))
+		return -1;
+	whole.p = enc;
+	whole.n = (size_t)got;
+	if (pct_decode(&whole, out, size, lenp) != 0 || *lenp == 0)
+		return -2;
+	return 0;
+}
+
 /* Read [%ccmsg PIECE...]: the pieces joined and decoded (the statement
  * is built again with it once the comment is read). */
 static int
 cmd_msg(struct sig_proof *p, const struct arg *a, size_t n, char *why,
     size_t whysize)
 {
-	char		enc[3 * SIG_MESSAGE_MAX + 1];
-	struct arg	whole;
-	ssize_t		got;
-	size_t		len;
+	size_t	len = 0;
+	int	rc;
 
 	if (n == 0)
 		return errbuf_set(why, whysize, "[%%ccmsg] without a message");
-	if ((got = pieces_join(a, n, enc, sizeof enc)) < 0)
+	if ((rc = pieces_decode(a, n, p->message, sizeof p->message,
+	    &len)) == -1)
 		return errbuf_set(why, whysize, "[%%ccmsg]: the message is "
 		    "too long");
-	whole.p = enc;
-	whole.n = (size_t)got;
-	if (pct_decode(&whole, p->message, sizeof p->message, &len) != 0 ||
-	    len == 0 || memchr(p->message, '\0', len) != NULL)
+	if (rc != 0 || memchr(p->message, '\0', len) != NULL)
 		return errbuf_set(why, whysize, "[%%ccmsg]: bad %%-encoding "
 		    "of the message");
 	p->has_message = true;
@@ -259,20 +276,16 @@ static int
 cmd_game(struct sig_proof *p, const struct arg *a, size_t n, char *why,
     size_t whysize)
 {
-	char		enc[3 * SIG_CREATION_MAX + 1];
-	char		dec[SIG_CREATION_MAX + 1];
-	struct arg	whole;
-	ssize_t		got;
-	size_t		len;
+	char	dec[SIG_CREATION_MAX + 1];
+	size_t	len = 0;
+	int	rc;
 
 	if (n == 0)
 		return errbuf_set(why, whysize, "[%%ccgame] without a record");
-	if ((got = pieces_join(a, n, enc, sizeof enc)) < 0)
+	if ((rc = pieces_decode(a, n, dec, sizeof dec, &len)) == -1)
 		return errbuf_set(why, whysize, "[%%ccgame]: the record is "
 		    "too long");
-	whole.p = enc;
-	whole.n = (size_t)got;
-	if (pct_decode(&whole, dec, sizeof dec, &len) != 0 || len == 0)
+	if (rc != 0)
 		return errbuf_set(why, whysize, "[%%ccgame]: bad %%-encoding "
 		    "of the record");
 	memcpy(p->creation, dec, len);
