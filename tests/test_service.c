@@ -351,6 +351,58 @@ refused(const char *code)
 
 /* --- statements submitted without waiting ---------------------------- */
 
+/* Create a game of alice and bob with gp.rated `rated`; is it rated? */
+static bool
+game_rated(struct fx *fx, int rated)
+{
+	struct service_game_params	gp;
+	struct service_game		g;
+	struct service_error		err;
+	bool				out;
+
+	memset(&gp, 0, sizeof gp);
+	gp.white = "alice";
+	gp.black = "bob";
+	gp.chess960 = -1;
+	gp.rated = rated;
+	if (service_game_create(fx->svc, &gp, &g, &err) != 0)
+		fail_msg("game: %s %s", err.code, err.message);
+	out = g.rules.rated;
+	service_game_free(&g);
+	return out;
+}
+
+/*
+ * A game created without "rated" (-1) follows the service's default:
+ * SERVICE_RATED_DEFAULT (rated, as corrchessd's [game] rated) when the
+ * configuration leaves rated_default 0, not rated with -1; 1 and 0 are
+ * kept whatever the default.
+ */
+static void
+test_rated_default(void **state)
+{
+	struct fx		*fx = *state;
+	struct service_config	 cfg;
+	char			 err[256];
+
+	assert_true(SERVICE_RATED_DEFAULT);
+	assert_true(game_rated(fx, -1));
+	assert_false(game_rated(fx, 0));
+	assert_true(game_rated(fx, 1));
+
+	service_close(fx->svc);
+	memset(&cfg, 0, sizeof cfg);
+	cfg.db_path = fx->db;
+	cfg.now = fx_clock;
+	cfg.now_arg = fx;
+	cfg.rated_default = -1;
+	if ((fx->svc = service_open(&cfg, err, sizeof err)) == NULL)
+		fail_msg("service_open: %s", err);
+	assert_false(game_rated(fx, -1));
+	assert_false(game_rated(fx, 0));
+	assert_true(game_rated(fx, 1));
+}
+
 /* The writer is done with a started statement: count it. */
 static void
 started_done(void *arg)
@@ -2543,6 +2595,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_submit_start, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_creation_record, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_rated_default, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_refuse_statement, setup,
 		    teardown),

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "daemon/conf.h"
+#include "service/service.h"
 #include "util/errbuf.h"
 
 /* Longest line and largest file accepted. */
@@ -207,7 +208,8 @@ const struct conf_key conf_table[] = {
 	  "than twice as many half-moves are (0: never; a game further on "
 	  "is adjudicated instead)." },
 	{ .section = "game", .name = "rated", .type = CONF_BOOL,
-	  .def = "yes", .offset = OFF(game.rated),
+	  .def = SERVICE_RATED_DEFAULT ? "yes" : "no",
+	  .offset = OFF(game.rated),
 	  .help = "Rate a game created without \"rated\" (Glicko-2, the "
 	  "[ratings] below) when it ends over the board; an event's games "
 	  "follow the event's own rule (rated by default)." },

@@ -1012,7 +1012,7 @@ open_service(struct corrchessd *d)
 	scfg.leave_days = (int)conf->game.leave_days;
 	scfg.abort_moves = conf->game.abort_moves > 0 ?
 	    (int)conf->game.abort_moves : -1;
-	scfg.rated_default = conf->game.rated != 0;
+	scfg.rated_default = conf->game.rated != 0 ? 1 : -1;
 	scfg.ratings.tau = conf->ratings.tau / 1e6;
 	scfg.ratings.rating = (double)conf->ratings.rating;
 	scfg.ratings.rd = (double)conf->ratings.deviation;

@@ -393,7 +393,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 		memcpy(svc->server_sk, cfg->server_sk, SIG_SECKEY_BYTES);
 		svc->has_server_key = true;
 	}
-	svc->rated_default = cfg->rated_default;
+	svc->rated_default = cfg->rated_default != 0 ? cfg->rated_default > 0 :
+	    SERVICE_RATED_DEFAULT;
 	snprintf(svc->auth_default, sizeof svc->auth_default, "%s",
 	    cfg->auth_default != NULL ? cfg->auth_default : "signed");
 	if (service_auth_valid(svc->auth_default) != 0) {

@@ -40,6 +40,10 @@
 
 struct service;
 
+/* Whether a game created without "rated" is rated, by default: the
+ * service's and corrchessd's ([game] rated) one default. */
+#define SERVICE_RATED_DEFAULT	true
+
 /* Moves before which the admin may abort a game, by default. */
 #define SERVICE_ABORT_MOVES	2
 
@@ -133,8 +137,9 @@ struct service_config {
 	 * "signed-or-attested". */
 	const uint8_t	*server_sk;	/* SIG_SECKEY_BYTES */
 	const char	*auth_default;
-	bool		 rated_default;	/* a game created without "rated"
-					   is rated (Glicko-2) */
+	int		 rated_default;	/* a game created without "rated"
+					   is rated (Glicko-2): 1 yes, -1
+					   no, 0: SERVICE_RATED_DEFAULT */
 	struct service_ratings ratings;
 	/* Live events after each commit (NULL: none kept). */
 	service_live_cb	 events;
