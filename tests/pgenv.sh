@@ -20,6 +20,10 @@
 # stop DIR    stops the server (fast shutdown) and removes DIR.
 # available   exits 0 when the PostgreSQL server programs are installed.
 #
+# PG_OPTIONS, when set, adds server options to start's ("-c name=value
+# ...", as postgres takes them; bench/pg's STATEMENTS=1 loads
+# pg_stat_statements with it).
+#
 # As root, initdb and the server run as the user "postgres" (initdb refuses
 # root), on DIR chowned to it.
 
@@ -66,7 +70,7 @@ start)
 	# No TCP: the socket in DIR is the only way in.
 	if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
 	    -t 60 -o "-c listen_addresses= -c unix_socket_directories=$dir \
-	    -c max_connections=200 -c shared_buffers=32MB" start \
+	    -c max_connections=200 -c shared_buffers=32MB ${PG_OPTIONS:-}" start \
 	    >/dev/null 2>&1; then
 		cat "$dir/server.log" >&2
 		die "the server did not start"
