@@ -1024,6 +1024,62 @@ test_rollback(void **state)
 	store_close(s);
 }
 
+/*
+ * Work after a failed INSERT is kept at the commit; a failure the engine
+ * reports late (PostgreSQL's pipeline) is reported by the commit at the
+ * latest, and then nothing of the transaction is kept.
+ */
+static void
+test_failure_kept(void **state)
+{
+	struct store		*s;
+	struct store_player	 p;
+	struct store_action	 a;
+	enum store_status	 released, committed;
+	int64_t			 alice, bob, game;
+
+	(void)state;
+	s = open_or_fail(mem_db(), NULL);
+	assert_int_equal(store_begin(s), STORE_OK);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	fill_action(&a, game, 1, alice, "e4", NULL, NULL);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_commit(s), STORE_OK);
+
+	/* A job's savepoint, a failed INSERT in it, more work, the commit. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	assert_int_equal(store_savepoint(s), STORE_OK);
+	assert_int_equal(store_action_append(s, &a), STORE_EXISTS);
+	add_player(s, "carol");
+	assert_int_equal(store_release(s), STORE_OK);
+	assert_int_equal(store_savepoint(s), STORE_OK);
+	add_player(s, "dave");
+	assert_int_equal(store_rollback_to(s), STORE_OK);
+	assert_int_equal(store_commit(s), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "carol", &p), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "dave", &p),
+	    STORE_NOTFOUND);
+
+	/* A release without its savepoint fails, then or at the commit. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	add_player(s, "erin");
+	released = store_release(s);
+	committed = store_commit(s);
+	assert_false(released == STORE_OK && committed == STORE_OK);
+	if (committed != STORE_OK)
+		assert_int_equal(store_rollback(s), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "erin", &p),
+	    committed == STORE_OK ? STORE_OK : STORE_NOTFOUND);
+	/* The handle goes on. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	add_player(s, "frank");
+	assert_int_equal(store_commit(s), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "frank", &p), STORE_OK);
+	store_close(s);
+}
+
 /* Put a little of everything in a store. */
 static void
 fill_store(struct store *s, int64_t *gamep)
@@ -1867,6 +1923,7 @@ main(void)
 		cmocka_unit_test(test_actions),
 		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_rollback),
+		cmocka_unit_test(test_failure_kept),
 		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_two_writers),
 		cmocka_unit_test(test_concurrent_moves),

@@ -28,6 +28,15 @@
  *     SQLite: inside a transaction an INSERT runs in a savepoint of its own
  *     (an UPDATE or SELECT that fails fails its caller's job, whose
  *     savepoint the service rolls back);
+ *   - round trips are saved with libpq's pipeline mode: inside a
+ *     transaction, a statement whose answer no caller reads (SAVEPOINT,
+ *     RELEASE, pg_notify(), an INSERT's own savepoint and its release) is
+ *     sent and not waited for; it goes with the next statement that is
+ *     waited for, in one round trip. When it failed, that next statement
+ *     fails with its reason (PostgreSQL skips what follows a failure up
+ *     to the sync), so a failure is never lost: at the latest the COMMIT
+ *     reports it, and the transaction is rolled back. A ROLLBACK is sent
+ *     alone, after the pipeline's answers;
  *   - db_last_insert_id() is lastval() (every id column is an identity).
  *
  * The session: synchronous_commit on (off for sync = normal), lock_timeout
@@ -46,6 +55,10 @@
 
 #include "store/db.h"
 
+#ifndef LIBPQ_HAS_PIPELINING
+#error "corrchess needs libpq 14 or later (pipeline mode)"
+#endif
+
 #define PG_ERR_SIZE	512
 #define PG_BYTEA_OID	17
 #define PG_TEXT_OID	25
@@ -57,6 +70,14 @@ struct db_pg {
 	char		 err[PG_ERR_SIZE];
 	int64_t		 changes;
 	unsigned	 nstmt;		/* names given out: s1, s2, ... */
+	int		 pending;	/* sent in the pipeline, not yet read */
+};
+
+/* How a statement is run inside a transaction. */
+enum pg_how {
+	PG_WAIT,	/* sent, and its answer read */
+	PG_DEFER,	/* no answer to read: sent with the next one */
+	PG_ALONE,	/* a ROLLBACK: after the pipeline's answers */
 };
 
 struct db_pg_stmt {
@@ -64,6 +85,8 @@ struct db_pg_stmt {
 	char		 name[16];	/* "" for a simple query */
 	char		*sql;		/* as sent */
 	bool		 insert;	/* an INSERT: run in a savepoint */
+	enum pg_how	 how;
+	bool		 sent;		/* deferred since the reset */
 	int		 nparams;
 	const char	*values[PG_MAX_PARAMS];
 	int		 lengths[PG_MAX_PARAMS];
@@ -124,6 +147,93 @@ pg_fail(struct db_pg *d, const PGresult *res)
 	return DB_ERROR;
 }
 
+/*
+ * Read a pipeline's answers up to its sync: the deferred statements'
+ * and, when `st` is not NULL, st's own (kept in st->res). DB_OK, or the
+ * first failure with its reason; the pipeline is left.
+ */
+static enum db_rc
+pg_sync(struct db_pg *d, struct db_pg_stmt *st)
+{
+	PGresult	*r;
+	enum db_rc	 rc = DB_OK;
+	int		 q, n = d->pending + (st != NULL);
+
+	d->pending = 0;
+	if (PQpipelineSync(d->conn) == 0) {
+		rc = pg_fail(d, NULL);
+		goto out;
+	}
+	/* Each statement's results, ended by a NULL; then the sync's. */
+	for (q = 0; q < n; q++) {
+		while ((r = PQgetResult(d->conn)) != NULL) {
+			switch (PQresultStatus(r)) {
+			case PGRES_COMMAND_OK:
+			case PGRES_TUPLES_OK:
+			case PGRES_EMPTY_QUERY:
+			case PGRES_PIPELINE_ABORTED:	/* after a failure */
+				break;
+			default:
+				if (rc == DB_OK)
+					rc = pg_fail(d, r);
+				break;
+			}
+			if (st != NULL && q == n - 1 && st->res == NULL)
+				st->res = r;
+			else
+				PQclear(r);
+		}
+	}
+	if ((r = PQgetResult(d->conn)) == NULL ||
+	    PQresultStatus(r) != PGRES_PIPELINE_SYNC) {
+		if (rc == DB_OK)
+			rc = pg_fail(d, r);
+	}
+	PQclear(r);
+ out:
+	if (PQexitPipelineMode(d->conn) == 0 && rc == DB_OK)
+		rc = pg_fail(d, NULL);
+	return rc;
+}
+
+/* Read the answers of the statements sent and not yet waited for. */
+static enum db_rc
+pg_flush(struct db_pg *d)
+{
+	if (d->pending == 0 && PQpipelineStatus(d->conn) == PQ_PIPELINE_OFF)
+		return DB_OK;
+	return pg_sync(d, NULL);
+}
+
+/*
+ * Send a statement into the pipeline without waiting for its answer:
+ * `st`'s prepared statement with its parameters, or (st NULL) the SQL
+ * text. -1 with the reason when it could not be sent.
+ */
+static int
+pg_send(struct db_pg *d, struct db_pg_stmt *st, const char *sql)
+{
+	int	ok;
+
+	if (PQpipelineStatus(d->conn) == PQ_PIPELINE_OFF &&
+	    PQenterPipelineMode(d->conn) == 0) {
+		pg_fail(d, NULL);
+		return -1;
+	}
+	if (st != NULL)
+		ok = PQsendQueryPrepared(d->conn, st->name, st->nparams,
+		    st->values, st->lengths, st->formats, 0);
+	else
+		ok = PQsendQueryParams(d->conn, sql, 0, NULL, NULL, NULL,
+		    NULL, 0);
+	if (ok == 0) {
+		pg_fail(d, NULL);
+		return -1;
+	}
+	d->pending++;
+	return 0;
+}
+
 /* Run one-off SQL and check its result; DB_OK or the failure. */
 static enum db_rc
 pg_simple(struct db_pg *d, const char *sql)
@@ -131,6 +241,11 @@ pg_simple(struct db_pg *d, const char *sql)
 	PGresult	*res;
 	enum db_rc	 rc = DB_OK;
 
+	/* A ROLLBACK runs whatever the pipeline said; anything else
+	 * fails with the pipeline's failure. */
+	if ((rc = pg_flush(d)) != DB_OK && strncmp(sql, "ROLLBACK", 8) != 0)
+		return rc;
+	rc = DB_OK;
 	res = PQexec(d->conn, sql);
 	switch (PQresultStatus(res)) {
 	case PGRES_COMMAND_OK:
@@ -195,6 +310,8 @@ pg_last_insert_id(struct db *db)
 	PGresult	*res;
 	int64_t		 id = 0;
 
+	if (pg_flush(d) != DB_OK)
+		return 0;
 	res = PQexec(d->conn, "SELECT lastval()");
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 		id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
@@ -299,6 +416,7 @@ pg_prepare(struct db *db, const char *sql, bool keep)
 	PGresult		*res;
 	Oid			 types[PG_MAX_PARAMS];
 	bool			 used[PG_MAX_PARAMS + 1] = { false };
+	const char		*head;
 	int			 i;
 
 	(void)keep;
@@ -307,7 +425,14 @@ pg_prepare(struct db *db, const char *sql, bool keep)
 		return NULL;
 	}
 	st->base.db = db;
-	st->insert = strncmp(sql + strspn(sql, " \t\n"), "INSERT", 6) == 0;
+	head = sql + strspn(sql, " \t\n");
+	st->insert = strncmp(head, "INSERT", 6) == 0;
+	if (strncmp(head, "SAVEPOINT", 9) == 0 ||
+	    strncmp(head, "RELEASE", 7) == 0 ||
+	    strncmp(head, "SELECT pg_notify(", 17) == 0)
+		st->how = PG_DEFER;
+	else if (strncmp(head, "ROLLBACK", 8) == 0)
+		st->how = PG_ALONE;
 	if (pg_several(sql)) {
 		/* Run as it is, without parameters. */
 		if ((st->sql = strdup(sql)) == NULL) {
@@ -325,6 +450,8 @@ pg_prepare(struct db *db, const char *sql, bool keep)
 	for (i = 0; i < st->nparams; i++)
 		types[i] = used[i + 1] ? 0 : PG_TEXT_OID;
 	snprintf(st->name, sizeof st->name, "s%u", ++d->nstmt);
+	if (pg_flush(d) != DB_OK)
+		goto fail;
 	res = PQprepare(d->conn, st->name, st->sql, st->nparams, types);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		pg_fail(d, res);
@@ -370,7 +497,7 @@ pg_finalize(struct db_stmt *base)
 
 	pg_clear_result(st);
 	if (st->name[0] != '\0' && d->conn != NULL &&
-	    PQstatus(d->conn) == CONNECTION_OK) {
+	    PQstatus(d->conn) == CONNECTION_OK && pg_flush(d) == DB_OK) {
 		snprintf(sql, sizeof sql, "DEALLOCATE %s", st->name);
 		PQclear(PQexec(d->conn, sql));
 	}
@@ -380,20 +507,48 @@ pg_finalize(struct db_stmt *base)
 	free(st);
 }
 
+/* Return whether the connection is inside a transaction, answers to
+ * come included. */
+static bool
+pg_txn_open(struct db_pg *d)
+{
+	return d->pending > 0 ||
+	    PQtransactionStatus(d->conn) == PQTRANS_INTRANS;
+}
+
 /* Run a statement (the first step): keep its result. */
 static enum db_rc
 pg_run(struct db_pg *d, struct db_pg_stmt *st)
 {
 	const char	*n;
-	bool		 guard;
-	enum db_rc	 rc;
+	bool		 guard, txn = pg_txn_open(d);
+	enum db_rc	 rc, sent = DB_OK;
 
-	guard = st->insert && PQtransactionStatus(d->conn) == PQTRANS_INTRANS;
-	if (guard && (rc = pg_simple(d, "SAVEPOINT db_stmt")) != DB_OK)
-		return rc;
+	if (st->name[0] == '\0' || st->how == PG_ALONE) {
+		/* A simple query cannot join a pipeline. */
+		if ((rc = pg_flush(d)) != DB_OK && st->how != PG_ALONE)
+			return rc;
+	} else if (st->how == PG_DEFER && txn) {
+		if (pg_send(d, st, NULL) != 0)
+			return DB_ERROR;
+		st->sent = true;
+		return DB_DONE;
+	}
+	guard = st->insert && txn;
+	if (guard && pg_send(d, NULL, "SAVEPOINT db_stmt") != 0)
+		return DB_ERROR;
 	if (st->name[0] == '\0')
 		st->res = PQexec(d->conn, st->sql);
-	else
+	else if (d->pending > 0) {
+		/* With what was deferred, in one round trip. */
+		if (PQsendQueryPrepared(d->conn, st->name, st->nparams,
+		    st->values, st->lengths, st->formats, 0) == 0) {
+			pg_fail(d, NULL);
+			pg_flush(d);
+			return DB_ERROR;
+		}
+		sent = pg_sync(d, st);
+	} else
 		st->res = PQexecPrepared(d->conn, st->name, st->nparams,
 		    st->values, st->lengths, st->formats, 0);
 	switch (PQresultStatus(st->res)) {
@@ -412,22 +567,26 @@ pg_run(struct db_pg *d, struct db_pg_stmt *st)
 		rc = st->nrows > 0 ? DB_ROW : DB_DONE;
 		break;
 	default:
-		rc = pg_fail(d, st->res);
+		/* A deferred statement's failure is the reason. */
+		rc = sent != DB_OK ? sent : pg_fail(d, st->res);
 		break;
 	}
-	n = PQcmdTuples(st->res);
-	if (rc == DB_DONE || rc == DB_ROW)
+	if (rc == DB_DONE || rc == DB_ROW) {
+		n = PQcmdTuples(st->res);
 		d->changes = n != NULL && *n != '\0' ? strtoll(n, NULL, 10) : 0;
+	}
 	if (guard) {
-		if (rc == DB_DONE || rc == DB_ROW)
-			pg_simple(d, "RELEASE SAVEPOINT db_stmt");
-		else {
+		if (rc == DB_DONE || rc == DB_ROW) {
+			/* Sent with the next statement. */
+			if (pg_send(d, NULL, "RELEASE SAVEPOINT db_stmt") != 0)
+				return DB_ERROR;
+		} else {
 			char	keep[PG_ERR_SIZE];
 
 			/* Undo the statement alone; keep its reason. */
 			snprintf(keep, sizeof keep, "%s", d->err);
-			pg_simple(d, "ROLLBACK TO SAVEPOINT db_stmt");
-			pg_simple(d, "RELEASE SAVEPOINT db_stmt");
+			pg_simple(d, "ROLLBACK TO SAVEPOINT db_stmt; "
+			    "RELEASE SAVEPOINT db_stmt");
 			snprintf(d->err, sizeof d->err, "%s", keep);
 		}
 	}
@@ -441,7 +600,7 @@ pg_step(struct db_stmt *base)
 	struct db_pg_stmt	*st = pg_st(base);
 	int			 i;
 
-	if (st->res == NULL)
+	if (st->res == NULL && !st->sent)
 		return pg_run(pg_db(base->db), st);
 	if (st->blobs != NULL) {
 		for (i = 0; i < st->ncols; i++) {
@@ -465,6 +624,7 @@ pg_reset(struct db_stmt *base)
 	int			 i;
 
 	pg_clear_result(st);
+	st->sent = false;
 	for (i = 0; i < st->nparams; i++) {
 		free(st->copies[i]);
 		st->copies[i] = NULL;
