@@ -63,6 +63,9 @@
 #define PG_BYTEA_OID	17
 #define PG_TEXT_OID	25
 #define PG_MAX_PARAMS	64
+/* The connection's own statements: an INSERT's savepoint, its release. */
+#define PG_SAVEPOINT	"db_savepoint"
+#define PG_RELEASE	"db_release"
 
 struct db_pg {
 	struct db	 base;
@@ -207,11 +210,12 @@ pg_flush(struct db_pg *d)
 
 /*
  * Send a statement into the pipeline without waiting for its answer:
- * `st`'s prepared statement with its parameters, or (st NULL) the SQL
- * text. -1 with the reason when it could not be sent.
+ * `st`'s prepared statement with its parameters, or (st NULL) the
+ * connection's own statement `name` (PG_SAVEPOINT, PG_RELEASE). -1 with
+ * the reason when it could not be sent.
  */
 static int
-pg_send(struct db_pg *d, struct db_pg_stmt *st, const char *sql)
+pg_send(struct db_pg *d, struct db_pg_stmt *st, const char *name)
 {
 	int	ok;
 
@@ -224,8 +228,8 @@ pg_send(struct db_pg *d, struct db_pg_stmt *st, const char *sql)
 		ok = PQsendQueryPrepared(d->conn, st->name, st->nparams,
 		    st->values, st->lengths, st->formats, 0);
 	else
-		ok = PQsendQueryParams(d->conn, sql, 0, NULL, NULL, NULL,
-		    NULL, 0);
+		ok = PQsendQueryPrepared(d->conn, name, 0, NULL, NULL, NULL,
+		    0);
 	if (ok == 0) {
 		pg_fail(d, NULL);
 		return -1;
@@ -535,7 +539,7 @@ pg_run(struct db_pg *d, struct db_pg_stmt *st)
 		return DB_DONE;
 	}
 	guard = st->insert && txn;
-	if (guard && pg_send(d, NULL, "SAVEPOINT db_stmt") != 0)
+	if (guard && pg_send(d, NULL, PG_SAVEPOINT) != 0)
 		return DB_ERROR;
 	if (st->name[0] == '\0')
 		st->res = PQexec(d->conn, st->sql);
@@ -578,7 +582,7 @@ pg_run(struct db_pg *d, struct db_pg_stmt *st)
 	if (guard) {
 		if (rc == DB_DONE || rc == DB_ROW) {
 			/* Sent with the next statement. */
-			if (pg_send(d, NULL, "RELEASE SAVEPOINT db_stmt") != 0)
+			if (pg_send(d, NULL, PG_RELEASE) != 0)
 				return DB_ERROR;
 		} else {
 			char	keep[PG_ERR_SIZE];
@@ -893,6 +897,20 @@ pg_notice(void *arg, const char *message)
 	(void)message;
 }
 
+/* Prepare one of the connection's own statements. */
+static enum db_rc
+pg_own(struct db_pg *d, const char *name, const char *sql)
+{
+	PGresult	*res;
+	enum db_rc	 rc = DB_OK;
+
+	res = PQprepare(d->conn, name, sql, 0, NULL);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		rc = pg_fail(d, res);
+	PQclear(res);
+	return rc;
+}
+
 /* Connect to a PostgreSQL server and set up the session. */
 struct db *
 db_pg_open(const char *conninfo, const char *password_file, bool sync_full,
@@ -931,7 +949,9 @@ db_pg_open(const char *conninfo, const char *password_file, bool sync_full,
 	snprintf(sql, sizeof sql, "SET synchronous_commit = %s; "
 	    "SET lock_timeout = %d; SET client_min_messages = warning",
 	    sync_full ? "on" : "off", busy_ms);
-	if (pg_simple(d, sql) != DB_OK) {
+	if (pg_simple(d, sql) != DB_OK || pg_own(d, PG_SAVEPOINT,
+	    "SAVEPOINT db_stmt") != DB_OK || pg_own(d, PG_RELEASE,
+	    "RELEASE SAVEPOINT db_stmt") != DB_OK) {
 		snprintf(err, errsize, "%s", d->err);
 		goto fail;
 	}
