@@ -15,7 +15,9 @@
 #   KEYS: a JSON object, player name -> array of "ssh-ed25519 ..." lines
 #   (from the answers of GET /api/v1/players/NAME, see records_keys).
 # Checks, record by record: seq counts from 1, prev_hash is the previous
-# record's hash (32 zero bytes for the first), the signature is by one of
+# record's hash (for the first, the game's creation record's hash when
+# the export has one, else 32 zero bytes; the creation record's own
+# signature, by the server's key, is corrchess verify's to check), the signature is by one of
 # the player's keys, and hash = BLAKE2b-256(prev_hash || be64(len(S)) || S
 # || be64(len(G)) || G). Prints "N records verified", or the first
 # failure on standard error; status 0 when every record verifies.
@@ -101,7 +103,8 @@ records_verify() {
 	    st=\(.statement // "" | gsub("\\\\"; "\\\\\\\\") | gsub("\n"; "\\n"))
 	    sig=\(.signature // "" | gsub("\\\\"; "\\\\\\\\") | gsub("\n"; "\\n"))"
 	    | gsub("\n"; " ")' "$rec" >"$dir/lines" || { rm -rf "$dir"; return 1; }
-	prev=$(printf '%064d' 0)
+	prev=$(jq -r '.creation.hash // empty' "$rec")
+	[ -n "$prev" ] || prev=$(printf '%064d' 0)
 	while IFS= read -r line; do
 		eval "$line"
 		printf -v st '%b' "$st"
