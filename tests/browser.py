@@ -15,7 +15,8 @@
 #                                 box and the draw buttons, a refused
 #                                 move, game 6 by mouse and finger drags
 #                                 and the keyboard, verify the record
-#   browser.py after STATE        the record of a tampered copy fails to
+#   browser.py after STATE        the records the server signed (game 8)
+#                                 verify; a tampered copy's fail to
 #                                 verify; the French page of the French
 #                                 player; 360 px wide (a game's page and
 #                                 an event's); screenshots
@@ -395,9 +396,34 @@ def enrol_play(state, log):
             '!document.getElementById("cc-your-move").hidden && document.'
             'querySelector("#cc-your-move a[href=\'/games/1\']")'))
 
-        # A refused move: bob types a move in game 4, where White moves.
+        # Game 4, where White moves: bob's page has no move box, says
+        # whose turn it is and keeps what he can do while he waits.
         bob.goto(base + '/games/4')
         bob.wait('!document.getElementById("cc-play").hidden')
+        check('waiting: no move box', bob.eval(
+            'document.getElementById("cc-move-line").offsetParent === null'
+            ' && document.getElementById("cc-move").offsetParent === null'))
+        check('waiting: no "move and offer a draw", no claim', bob.eval(
+            'document.querySelector("button[data-action=\'offer-draw\']")'
+            '.offsetParent === null && document.querySelector("button['
+            'data-action=\'claim-draw\']").offsetParent === null'))
+        check('waiting: resign and the message box stay', bob.eval(
+            'document.querySelector("button[data-action=\'resign\']")'
+            '.offsetParent !== null && document.getElementById("cc-note")'
+            '.offsetParent !== null'))
+        check('waiting: the page says whose turn it is',
+              'alice' in message(bob) and 'pas à vous' in message(bob),
+              message(bob))
+        alice.goto(base + '/games/4')
+        alice.wait('!document.getElementById("cc-play").hidden')
+        check('to move: the move box shown', alice.eval(
+            'document.getElementById("cc-move").offsetParent !== null'))
+        check('to move: the page says so', message(alice) ==
+              'Your move, alice.', message(alice))
+        # A move out of turn from a page that still shows the box (one
+        # left open while the game moved on): the server refuses it and
+        # the page shows why.
+        bob.eval('document.getElementById("cc-move-line").hidden = false')
         bob.type('#cc-move', 'e5')
         bob.click('#cc-move-form button[type=submit]')
         got = bob.wait('document.getElementById("cc-message").classList'
@@ -579,8 +605,37 @@ def after(state, log):
             'document.getElementById("cc-verdict").classList'
             '.contains("cc-bad")'),
             alice.eval('document.getElementById("cc-verdict").textContent'))
-        write(state, 'tampered-verdict', alice.eval(
-            'document.getElementById("cc-verdict").textContent'))
+        verdict = alice.eval(
+            'document.getElementById("cc-verdict").textContent')
+        check('tampered copy: the verdict names the record changed',
+              '(ply 2): ' in verdict, verdict)
+
+        # Game 8: a move attested by the server (Xfcc) and the admin's
+        # adjudication, both signed by the server's key, verify against
+        # that key; the copy whose attested move was changed does not.
+        alice.goto(base + '/games/8')
+        alice.wait('!document.getElementById("cc-verify").hidden')
+        alice.click('#cc-verify')
+        got = alice.wait('document.getElementById("cc-verdict").className'
+                         '.match(/cc-(good|bad)/)')
+        verdict = alice.eval(
+            'document.getElementById("cc-verdict").textContent')
+        check('game 8: the attested and the admin\'s records verify',
+              got and alice.eval('document.getElementById("cc-verdict")'
+                                 '.classList.contains("cc-good")'), verdict)
+        check('game 8: the verdict counts the server\'s records',
+              '3 records' in verdict and '(2 attested or decided by the '
+              'server, by its key)' in verdict, verdict)
+        alice.goto(read(state, 'tampered') + '/games/8')
+        alice.wait('!document.getElementById("cc-verify").hidden')
+        alice.click('#cc-verify')
+        alice.wait('document.getElementById("cc-verdict").className'
+                   '.match(/cc-(good|bad)/)')
+        verdict = alice.eval(
+            'document.getElementById("cc-verdict").textContent')
+        check('game 8 changed: the attested move fails to verify',
+              '(ply 1): not signed by the server\'s key' in verdict,
+              verdict)
 
         # The French player's page is in French without asking, and the
         # deadline of game 5 in his time zone (Tokyo, here), the UTC words kept as

@@ -14,8 +14,11 @@
 # is played by dragging with the mouse and a finger and by the keyboard,
 # in game 7 alice signs conditional moves (refused ones with the API's
 # reason, shown, cancelled, entered again) and bob's move is answered by
-# them; a move out of turn shows the API's reason; the record verifies in
-# the page and fails to on a copy of the database with one byte changed;
+# them; the player waiting for the opponent has no move box and is told
+# whose turn it is, and a move out of turn from a page left open shows the
+# API's reason; the record verifies in the page (game 8 with an Xfcc move
+# the server attested and the admin's adjudication, against the server's
+# key) and fails to on a copy of the database with one byte changed;
 # the French player's pages are in French; the game page has no
 # horizontal scroll at 360 px; screenshots (desktop and phone, light and dark) are not blank
 # and are kept in tests/screenshots/ of the build tree.
@@ -29,7 +32,9 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 
 need curl chromium python3 sqlite3 ssh-keygen
 
-sed -e 's/^port = .*/port = 0/' "$example" >"$tmp/test.conf"
+sed -e 's/^port = .*/port = 0/' \
+    -e '/^\[xfcc\]/,/^\[/s/^enabled = no$/enabled = yes/' "$example" \
+    >"$tmp/test.conf"
 echo 0 >"$tmp/clock"
 check "corrchessd starts" daemon_start || finish
 
@@ -118,8 +123,36 @@ for m in alice:e4 bob:c5 alice:Nf3 bob:d6 alice:d4 bob:cxd4 alice:Nxd4 \
 	n=$((n + 1))
 done
 
+# Game 8: records the server signed. alice signs e4; bob plays e5 from a
+# correspondence program (Xfcc: the server attests it); the admin
+# adjudicates the game (the server signs the decision).
+admin PATCH /api/v1/players/bob/doors \
+    -d '{"xfcc":true,"xfcc_password":"bob-xfcc"}'
+expect "bob opens the Xfcc door" 200
+admin POST /api/v1/games -d '{"white":"alice","black":"bob",
+    "auth":"signed-or-attested"}'
+expect "game 8 (attested moves)" 201
+statement 8 0 alice "move e4"
+sign_ssh "$tmp/alice"
+submit 8
+expect "game 8: alice e4, signed" 201
+printf '<?xml version="1.0" encoding="utf-8"?>
+<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>
+<MakeAMove xmlns="http://www.bennedik.com/webservices/XfccBasic"><username>bob</username><password>bob-xfcc</password><gameId>8</gameId><movecount>1</movecount><myMove>e5</myMove></MakeAMove>
+</soap:Body></soap:Envelope>\n' >"$tmp/soap.xml"
+req POST /xfccbasic.asmx -H 'Content-Type: text/xml; charset=utf-8' \
+    --data-binary "@$tmp/soap.xml"
+check "game 8: bob e5 by Xfcc" grep -q '<MakeAMoveResult>Success<' "$tmp/out"
+admin POST /api/v1/games/8/adjudicate \
+    -d '{"result":"1/2-1/2","reason":"a test of the records"}'
+expect "game 8 adjudicated" 200
+req GET /api/v1/games/8/records
+same "game 8: the records' doors" "$(jget 'records.*.attested')" \
+    "$(printf 'null\nxfcc\nnull')"
+
 # A copy of the database with one byte of a statement changed, served by
-# a second corrchessd.
+# a second corrchessd (with the first one's key); in game 8, one byte of
+# the attested move.
 mkdir "$tmp/copy"
 run admin backup -s "$base" -t "$tmp/state/admin.token" \
     "$tmp/copy/corrchess.db"
@@ -129,6 +162,13 @@ sqlite3 "$tmp/copy/corrchess.db" "UPDATE actions SET statement =
     WHERE game_id = 1 AND ply = 2"
 check "one byte changed in the copy" [ "$(sqlite3 "$tmp/copy/corrchess.db" \
     "SELECT count(*) FROM actions WHERE statement LIKE '%move g2g3%'")" = 1 ]
+sqlite3 "$tmp/copy/corrchess.db" "UPDATE actions SET statement =
+    replace(statement, 'move e7e5', 'move e7e6') WHERE game_id = 8 AND ply = 1"
+check "game 8's attested move changed in the copy" [ "$(sqlite3 \
+    "$tmp/copy/corrchess.db" "SELECT count(*) FROM actions
+    WHERE game_id = 8 AND statement LIKE '%move e7e6%'")" = 1 ]
+# The same server key, so that only the byte changed fails.
+cp -p "$tmp/state/server.key" "$tmp/copy/"
 first_pid=$pid first_base=$base
 cp "$tmp/test.conf" "$tmp/copy.conf"
 daemon_launch "$corrchessd" --config "$tmp/copy.conf" --state-dir "$tmp/copy"

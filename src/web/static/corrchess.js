@@ -335,6 +335,12 @@ function poll(game) {
 
 // --- Playing ----------------------------------------------------------------
 
+// French "de" before a name: "d'" before a vowel, a y or an h, as the
+// server writes it (util/french.h).
+function frenchDe(name) {
+	return /^[aeiouyhàâäéèêëîïôöùûüÿæœ]/i.test(name) ? 'd\'' : 'de ';
+}
+
 const SVGNS = 'http://www.w3.org/2000/svg';
 
 async function playPage(game, box) {
@@ -362,15 +368,20 @@ async function playPage(game, box) {
 	const r = await fetch('/api/v1/games/' + id,
 	    { headers: { Accept: 'application/json' } });
 	const g = await r.json();
+	const opponent = me.player === white ? black : white;
 	say(msg, g.turn === myColor
 	    ? tr('Your move, ' + me.player + '.', 'À vous, ' + me.player + '.')
-	    : tr('Waiting for your opponent\'s move.',
-	    'En attente du coup de votre adversaire.'));
-	// Only what the player can do now: a move with a draw offer and a
-	// claim belong to the player to move.
-	if (g.turn !== myColor)
-		for (const b of box.querySelectorAll('button[data-action="offer-'
-		    + 'draw"], button[data-action="claim-draw"]')) b.hidden = true;
+	    : tr('Waiting for ' + opponent + '\'s move: it is ' + opponent
+	    + '\'s turn, not yours.', 'En attente du coup ' + frenchDe(opponent)
+	    + opponent + ' : c\'est à ' + opponent + ' de jouer, pas à vous.'));
+	// Only what the player can do now: the move box, the promotion
+	// chooser, a move with a draw offer and a claim belong to the player
+	// to move (the message box stays: it goes with a resignation too).
+	if (g.turn !== myColor) {
+		for (const el of box.querySelectorAll('#cc-move-line, '
+		    + '#cc-promotion, button[data-action="offer-draw"], '
+		    + 'button[data-action="claim-draw"]')) el.hidden = true;
+	}
 
 	// Sign the statement of one action for the current ply, with a
 	// message to the opponent when `note` is given, and post it; returns
@@ -794,7 +805,10 @@ async function verifyRecord(game) {
 		let prev = new Uint8Array(32);
 		if (j.creation) prev = await checkCreation(j.creation, j.server_key,
 		    game);
-		let n = 0;
+		const auth = j.creation ? (j.creation.record.match(/^auth: (.*)$/m)
+		    || [])[1] : null;
+		const server = j.server_key ? [pubkeyBytes(j.server_key)] : [];
+		let n = 0, byServer = 0;
 		for (const rec of recs) {
 			const where = tr('record ' + rec.seq + ' (ply ' + rec.ply
 			    + '): ', 'relevé ' + rec.seq + ' (demi-coup ' + rec.ply
@@ -805,15 +819,46 @@ async function verifyRecord(game) {
 				    || [])[1];
 				const gid = (rec.statement.match(/^game: (.*)$/m)
 				    || [])[1];
-				if (gid !== id || !pubs[who]) {
+				// An admin's decision (abort, adjudicate) and an
+				// attested action (Xfcc, a mail token) are signed
+				// by the server's key, raw Ed25519; every other
+				// statement by one of the player's keys.
+				const admin = rec.kind === 'abort'
+				    || rec.kind === 'adjudicate';
+				const attested = !admin && rec.attested;
+				if (gid !== id || (admin ? who !== 'admin'
+				    : !pubs[who])) {
 					say(out, where + tr('the statement is not for this '
 					    + 'game and its players', 'la déclaration n\'est '
 					    + 'pas pour cette partie et ses joueurs'), false);
 					return;
 				}
+				if (attested && auth === 'signed') {
+					say(out, where + tr('attested by the server ('
+					    + rec.attested + '), but the game\'s creation '
+					    + 'record says only the players\' own signatures',
+					    'attesté par le serveur (' + rec.attested + '), '
+					    + 'mais l\'acte de création de la partie n\'admet '
+					    + 'que les signatures des joueurs'), false);
+					return;
+				}
+				if ((admin || attested) && server.length === 0) {
+					say(out, where + tr('signed by the server, but the '
+					    + 'record gives no server key', 'signé par le '
+					    + 'serveur, mais le relevé ne donne pas sa clé'),
+					    false);
+					return;
+				}
 				const [ok, sig, why] = await checkSignature(rec,
-				    pubs[who]);
-				if (!ok) { say(out, where + why, false); return; }
+				    admin || attested ? server : pubs[who]);
+				if (!ok || ((admin || attested) && !rec.signature
+				    .trim().startsWith('signature:'))) {
+					say(out, where + (admin || attested ? tr('not '
+					    + 'signed by the server\'s key', 'pas signé par '
+					    + 'la clé du serveur') : why), false);
+					return;
+				}
+				if (admin || attested) byServer++;
 				G = sig;
 			}
 			if (hex(prev) !== rec.prev_hash) {
@@ -837,11 +882,15 @@ async function verifyRecord(game) {
 		}
 		say(out, tr('Verified: ' + (j.creation ? 'the game\'s creation record '
 		    + 'by the server\'s key, ' : '') + n + ' records, every '
-		    + 'signature by the player\'s published key, every hash of '
-		    + 'the chain.', 'Vérifié : ' + (j.creation ? 'l\'acte de '
+		    + 'signature by the player\'s published key' + (byServer
+		    ? ' (' + byServer + ' attested or decided by the server, by '
+		    + 'its key)' : '') + ', every hash of the chain.',
+		    'Vérifié : ' + (j.creation ? 'l\'acte de '
 		    + 'création de la partie par la clé du serveur, ' : '') + n
-		    + ' relevés, chaque signature par la clé publiée du joueur, '
-		    + 'chaque empreinte de la chaîne.'), true);
+		    + ' relevés, chaque signature par la clé publiée du joueur'
+		    + (byServer ? ' (' + byServer + ' attestés ou décidés par le '
+		    + 'serveur, par sa clé)' : '') + ', chaque empreinte de la '
+		    + 'chaîne.'), true);
 	} catch (e) {
 		say(out, tr('The record could not be checked: ',
 		    'Le relevé n\'a pas pu être vérifié : ') + e.message, false);
