@@ -298,6 +298,14 @@ check "games: game 1 and whose move" \
     grep -qE '^ +1  alice v bob  ply +4  alice to move, deadline ' "$tmp/out"
 check "games: game 2" grep -qE '^ +2  bob v alice  ply +0  bob to move$' \
     "$tmp/out"
+run games --lang fr
+check "games --lang fr: game 1 and whose move, in French" \
+    grep -qE '^ +1  alice – bob  demi-coup +4  au tour d.alice, échéance ' \
+    "$tmp/out"
+check "games --lang fr: game 2" \
+    grep -qE '^ +2  bob – alice  demi-coup +0  au tour de bob$' "$tmp/out"
+check "games --lang fr: no English word" \
+    sh -c "! grep -qE ' v | ply |to move|deadline' '$tmp/out'"
 
 # --- resign, and a finished game ----------------------------------------
 
@@ -314,6 +322,11 @@ check "games --status finished" \
     grep -qE '^ +2  bob v alice  ply +0  1-0 \(resignation\)$' "$tmp/out"
 check "games --status finished: not game 1" \
     sh -c "! grep -q 'alice v bob' '$tmp/out'"
+CORRCHESS_CONFIG=$tmp/alice.fr.conf run games --status finished
+check "lang = fr: games, the end in French words" \
+    grep -qE '^ +2  bob – alice  demi-coup +0  1-0 \(abandon\)$' "$tmp/out"
+run games --lang de
+check "games --lang: a bad value is a usage error" status_is 2
 run games --player bob --status ongoing
 check "games --player bob --status ongoing: one game" \
     [ "$(wc -l <"$tmp/out")" -eq 1 ]

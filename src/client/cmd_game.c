@@ -988,14 +988,18 @@ cmd_game_query_add(struct buf *b, const char *s)
 	}
 }
 
-/* Print one row of the games list; -1 for a row that is not a game. */
+/* Print one row of the games list in `lang`; -1 for a row that is not a
+ * game. */
 static int
-cmd_game_games_row(const json_t *row, int width)
+cmd_game_games_row(const json_t *row, int width, enum chess_lang lang)
 {
 	const char	*white, *black, *status, *turn, *result, *term, *dl;
+	const char	*who;
 	char		 players[128], t[64];
 	json_int_t	 id, ply;
 	int64_t		 at;
+	int		 k;
+	bool		 fr = lang == CHESS_LANG_FR;
 
 	white = cli_http_json_str(row, "white");
 	black = cli_http_json_str(row, "black");
@@ -1005,33 +1009,45 @@ cmd_game_games_row(const json_t *row, int width)
 	    !cli_http_json_int(row, "ply", &ply) || white == NULL ||
 	    black == NULL || status == NULL)
 		return -1;
-	snprintf(players, sizeof players, "%s v %s", white, black);
-	printf("%6lld  %-*s  ply %4lld  ", (long long)id, width, players,
-	    (long long)ply);
+	snprintf(players, sizeof players, "%s %s %s", white, fr ? "–" : "v",
+	    black);
+	/* printf pads bytes: widen by what the dash's UTF-8 adds. */
+	printf("%6lld  %-*s  %s %4lld  ", (long long)id, width + (fr ? 2 : 0),
+	    players, fr ? "demi-coup" : "ply", (long long)ply);
 	if (strcmp(status, "ongoing") == 0) {
-		if (turn != NULL && strcmp(turn, "white") == 0)
-			printf("%s to move", white);
-		else if (turn != NULL && strcmp(turn, "black") == 0)
-			printf("%s to move", black);
+		who = turn == NULL ? NULL : strcmp(turn, "white") == 0 ? white :
+		    strcmp(turn, "black") == 0 ? black : NULL;
+		if (who != NULL && fr)
+			printf("au tour %s%s", french_de(who), who);
+		else if (who != NULL)
+			printf("%s to move", who);
 		else
-			printf("ongoing");
+			printf("%s", fr ? "en cours" : "ongoing");
 		dl = cli_http_json_str(row, "deadline");
 		if (dl != NULL && cmd_game_parse_time(dl, &at) == 0) {
 			render_time(at, t, sizeof t);
-			printf(", deadline %s", t);
+			printf(fr ? ", échéance %s" : ", deadline %s", t);
 		}
 	} else {
 		result = cli_http_json_str(row, "result");
 		term = cli_http_json_str(row, "termination");
-		printf("%s", result != NULL ? result : status);
-		if (term != NULL && term[0] != '\0')
-			printf(" (%s)", term);
+		printf("%s", result != NULL ? result : fr &&
+		    strcmp(status, "finished") == 0 ? "terminée" : status);
+		if (term != NULL && term[0] != '\0') {
+			/* The API's name, in words in the reader's language. */
+			for (k = GAME_TERM_NONE + 1; k <= GAME_TERM_LAST; k++)
+				if (strcmp(game_termination_name(k), term) == 0)
+					break;
+			printf(" (%s)", k <= GAME_TERM_LAST && fr ?
+			    game_termination_text(k, lang) : term);
+		}
 	}
 	printf("\n");
 	return 0;
 }
 
-/* corrchess games [-s URL] [--player NAME] [--status ongoing|finished] */
+/* corrchess games [-s URL] [--player NAME] [--status ongoing|finished]
+ * [--lang en|fr] */
 int
 cmd_game_games(const struct cli_cmd *self, int argc, char **argv)
 {
@@ -1039,6 +1055,7 @@ cmd_game_games(const struct cli_cmd *self, int argc, char **argv)
 		{ "server", 's', 1, CLI_CONF_OPT_SERVER },
 		{ "player", 'p', 1, OPT_FILTER },
 		{ "status", 0, 1, OPT_STATUS },
+		{ "lang", 0, 1, OPT_LANG },
 		{ NULL, 0, 0, 0 }
 	};
 	struct cmd_game_opts	 o;
@@ -1104,11 +1121,13 @@ cmd_game_games(const struct cli_cmd *self, int argc, char **argv)
 	if (width > 70)
 		width = 70;
 	json_array_foreach(games, i, row) {
-		if (cmd_game_games_row(row, width) == -1)
+		if (cmd_game_games_row(row, width, cmd_game_lang(&o)) == -1)
 			bad++;
 	}
 	if (json_array_size(games) == 0)
-		fprintf(stderr, "corrchess games: no games\n");
+		fprintf(stderr, "corrchess games: %s\n",
+		    cmd_game_lang(&o) == CHESS_LANG_FR ? "aucune partie" :
+		    "no games");
 	if (bad > 0) {
 		cli_error(self, "%d entr%s of the server's list not read "
 		    "(not a game)", bad, bad == 1 ? "y" : "ies");

@@ -237,13 +237,15 @@ static const struct cli_cmd cmd_table[] = {
 	  "                    and the --ascii letters are French (R roi)\n",
 	  0 },
 	{ "games", cmd_game_games,
-	  "[-s URL] [--player NAME] [--status ongoing|finished]",
+	  "[-s URL] [--player NAME] [--status ongoing|finished] [--lang en|fr]",
 	  "List the server's games, one a line: number, players, plies played\n"
 	  "and who is to move (with the deadline), or the result.\n"
 	  "\n"
 	  "  -s, --server URL   the server\n"
 	  "  -p, --player NAME  only NAME's games\n"
-	  "  --status S         only ongoing or only finished games\n",
+	  "  --status S         only ongoing or only finished games\n"
+	  "  --lang en|fr       the language of the list; else the\n"
+	  "                     configuration's \"lang =\", else English\n",
 	  0 },
 	{ "follow", cmd_follow,
 	  "[-s URL] [--lang en|fr] GAME | --player NAME",
