@@ -646,6 +646,15 @@ def after(state, log):
             'document.documentElement.lang === "fr" && '
             'document.getElementById("cc-play") && '
             '!document.getElementById("cc-play").hidden'))
+        # His conditional moves (game 4, alice to move) in French letters.
+        bob.type('#cc-cond-lines', 'd4 Cf6; e4 e5')
+        bob.click('#cc-cond-form button[type=submit]')
+        got = bob.wait('document.getElementById("cc-cond-view").dataset'
+                       '.status === "active"')
+        view = bob.eval('document.getElementById("cc-cond-view")'
+                        '.textContent')
+        check('bob\'s conditional moves shown in French letters',
+              got and view.endswith(' : d4 Cf6; e4 e5'), view)
         bob.goto(base + '/games/5')
         dl = bob.eval('(() => { const t = document.querySelector('
                       '".cc-deadline"); return [t.textContent, t.title]; })()')

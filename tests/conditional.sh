@@ -92,6 +92,8 @@ expect "shown as French text" 201
 check "shown as French text: « actifs »" grep -qx \
     'Vos coups conditionnels (actifs ; 0 joués, 3 lignes restantes) :' \
     "$tmp/out"
+check "shown as French text: the lines in French letters" grep -qx \
+    '  e5 Cf3 Cc6 Fb5; e5 Cf3 Cf6 Cxe5; c5 Cf3' "$tmp/out"
 
 # Bob plays into it: his answer has both moves.
 play "$g" bob "move e5"
@@ -161,6 +163,8 @@ CORRCHESS_CONFIG=$tmp/client.fr "$corrchess" conditional -s "$base" \
 check "corrchess conditional --show, lang = fr: the status in French" \
     grep -qx 'Vos coups conditionnels (actifs ; 0 joués, 2 lignes restantes) :' \
     "$tmp/out.fr"
+check "corrchess conditional --show, lang = fr: the lines in French letters" \
+    grep -qx '  Cg4 O-O; d6 h3' "$tmp/out.fr"
 run conditional -s "$base" -k "$tmp/alice" -p alice --cancel "$g"
 same "corrchess conditional --cancel" "$status" 0
 check "corrchess conditional --cancel: said" grep -q cancelled "$tmp/out"

@@ -242,6 +242,14 @@ check "mail-move's mail is filed in processed" waitfor 20 \
     Bc4 >"$tmp/mm2" 2>/dev/null
 check "mail-move --ssh: refused when it is not alice's move" \
     [ $? -ne 0 ]
+"$corrchess" mail-move -s "$base" -k "$tmp/alice" -p alice --lang fr "$g" \
+    Fc4 >"$tmp/mm2" 2>"$tmp/mm.err"
+check "mail-move --lang fr: the refusal in French" grep -qF \
+    "ce n'est pas à alice de jouer dans la partie $g" "$tmp/mm.err"
+"$corrchess" mail-move -s "$base" -k "$tmp/bob" -p bob --lang fr "$g" \
+    Cc6 >"$tmp/mm2" 2>"$tmp/mm.err"
+same "mail-move --lang fr: the subject in French" \
+    "$(hdr Subject "$tmp/mm2")" "[corrchess] Partie $g, alice c. bob : coup Cc6"
 check "bob gets the Nf3 notice" waitfor 20 has bob $((nb + 1))
 
 # --- 5. The SMTP server down: the notice waits, then goes once -----------

@@ -1491,12 +1491,58 @@ test_cond_refused(void **state)
 			fail_msg("'%s': '%s' does not say '%s'", bad[i].lines,
 			    why, bad[i].why);
 	}
-	/* In French too. */
+	/* In French too, the moves in French letters. */
 	assert_int_equal(cond_check(&g, W, "e5 Cf3; e5 d4", CHESS_LANG_FR, c,
 	    why, sizeof why), -1);
 	assert_non_null(strstr(why, "les lignes 1 et 2"));
+	assert_int_equal(cond_check(&g, W, "e5 Cf3 Cc6 Fb5; c5 Cf3; "
+	    "e5 Cf3 Cc6 Fc4", CHESS_LANG_FR, c, why, sizeof why), -1);
+	if (strstr(why, "répondent à Cc6 de deux façons (Fb5, Fc4)") == NULL)
+		fail_msg("'%s'", why);
 	game_free(&g);
 	free(c);
+}
+
+/* A conditional's stored reasons in the reader's language, the moves in
+ * its letters; an unknown one as it is. */
+static void
+test_cond_reason_lang(void **state)
+{
+	static const char *const r[][2] = {
+		{ "replaced by a new conditional",
+		  "remplacés par de nouveaux coups conditionnels" },
+		{ "cancelled by the player", "annulés par le joueur" },
+		{ "the game ended", "la partie est finie" },
+		{ "every move of it was played",
+		  "tous leurs coups ont été joués" },
+		{ "the opponent offers a draw with the move: the answer is "
+		  "yours to choose", "l'adversaire propose la nulle avec son "
+		  "coup : la réponse vous revient" },
+		{ "no line of it goes on after your move Nxe5",
+		  "aucune de leurs lignes ne continue après votre coup Cxe5" },
+		{ "the opponent played Qh5+, which none of its lines has",
+		  "l'adversaire a joué Dh5+, qu'aucune de leurs lignes ne "
+		  "prévoit" },
+		{ "its move O-O could not be played: illegal move: the king "
+		  "is in check", "leur coup O-O n'a pas pu être joué : "
+		  "illegal move: the king is in check" },
+		{ "the game endedX", "the game endedX" },
+		{ "something new", "something new" },
+	};
+	char	buf[256];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof r / sizeof r[0]; i++) {
+		game_cond_reason_lang(r[i][0], CHESS_LANG_FR, buf, sizeof buf);
+		assert_string_equal(buf, r[i][1]);
+		game_cond_reason_lang(r[i][0], CHESS_LANG_EN, buf, sizeof buf);
+		assert_string_equal(buf, r[i][0]);
+	}
+	/* Cut to the buffer, the full length returned. */
+	assert_int_equal(game_cond_reason_lang(r[1][0], CHESS_LANG_FR, buf,
+	    9), strlen(r[1][1]));
+	assert_string_equal(buf, "annulés");
 }
 
 /* A line may end the game with the player's answer, not go on after. */
@@ -1620,6 +1666,7 @@ main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_cond_tree),
 		cmocka_unit_test(test_cond_refused),
+		cmocka_unit_test(test_cond_reason_lang),
 		cmocka_unit_test(test_cond_game_end),
 		cmocka_unit_test(test_cond_claim_timeout),
 	};

@@ -1008,6 +1008,41 @@ test_french_promotion(void **state)
 	expect_move(white, 0, "57582", CHESS_LANG_FR, "e8=R+");
 }
 
+/* English SAN text (the server's lines) in French letters: every piece
+ * letter, castling and promotion alike, the same as chess_move_san()
+ * writes in French. */
+static void
+test_san_text_lang(void **state)
+{
+	const char		*fen = "r3k2r/1P6/8/8/8/8/8/R3K1NR w KQkq - 0 1";
+	struct chess_position	 pos;
+	chess_move		 moves[CHESS_MAX_MOVES];
+	char			 en[CHESS_SAN_MAX], fr[CHESS_SAN_MAX], out[64];
+	int			 i, n;
+
+	(void)state;
+	assert_int_equal(chess_san_text_lang("e5 Nf3 Nc6 Bb5; O-O-O Qxd8+; "
+	    "Kf1 Rxh8#; b8=Q", CHESS_LANG_FR, out, sizeof out), 44);
+	assert_string_equal(out, "e5 Cf3 Cc6 Fb5; O-O-O Dxd8+; Rf1 Txh8#; "
+	    "b8=D");
+	chess_san_text_lang("Nf3 Bb5", CHESS_LANG_EN, out, sizeof out);
+	assert_string_equal(out, "Nf3 Bb5");
+	/* Cut to the buffer, the full length returned. */
+	assert_int_equal(chess_san_text_lang("Nf3 Bb5", CHESS_LANG_FR, out,
+	    4), 7);
+	assert_string_equal(out, "Cf3");
+	/* Every legal move of a position with each piece and promotions. */
+	setup(&pos, fen, 0);
+	n = chess_legal_moves(&pos, moves);
+	assert_true(n > 30);
+	for (i = 0; i < n; i++) {
+		chess_move_san(&pos, moves[i], CHESS_LANG_EN, en, sizeof en);
+		chess_move_san(&pos, moves[i], CHESS_LANG_FR, fr, sizeof fr);
+		chess_san_text_lang(en, CHESS_LANG_FR, out, sizeof out);
+		assert_string_equal(out, fr);
+	}
+}
+
 /* The error texts in both languages. */
 static void
 test_strerror_lang(void **state)
@@ -1151,6 +1186,7 @@ main(void)
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_french_reasons),
 		cmocka_unit_test(test_french_promotion),
+		cmocka_unit_test(test_san_text_lang),
 		cmocka_unit_test(test_strerror_lang),
 		cmocka_unit_test(test_reason_buffers),
 		cmocka_unit_test(test_random_text),

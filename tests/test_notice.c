@@ -743,14 +743,26 @@ test_conditional(void **state)
 	readback_free(&rb);
 	notice_mail_free(&m);
 
+	/* In French, the moves in French letters. */
 	n = fixture(NOTICE_CONDITIONAL, CHESS_LANG_FR);
 	n.cond_event = NOTICE_COND_RECORDED;
-	n.cond_lines = "e5 Nf3";
+	n.cond_lines = "e5 Nf3 Nc6 Bb5; c5 Nf3";
 	m = compose(&n);
 	readback(&m, &rb);
 	prose_has(&rb, "Vos coups conditionnels sont enregistrés ; votre "
 	    "adversaire ne les voit pas tant qu'aucun n'est joué. Vos lignes "
-	    "(notation anglaise) : e5 Nf3");
+	    ": e5 Cf3 Cc6 Fb5; c5 Cf3");
+	readback_free(&rb);
+	notice_mail_free(&m);
+
+	n.cond_event = NOTICE_COND_PLAYED;
+	n.cond_played = "Nc6 Bb5";
+	n.cond_lines = "a6 Ba4; Nf6 O-O";
+	m = compose(&n);
+	readback(&m, &rb);
+	prose_has(&rb, "a joué Cc6, et votre coup conditionnel Fb5 a été joué "
+	    "en réponse.");
+	prose_has(&rb, "Lignes restantes : a6 Fa4; Cf6 O-O");
 	readback_free(&rb);
 	notice_mail_free(&m);
 }

@@ -255,6 +255,7 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 	char				 board[RENDER_BOARD_MAX];
 	char				 fen[CHESS_FEN_MAX], t[96];
 	char				 stmt[256], san[CHESS_SAN_MAX];
+	char				*lines, reason[512];
 	size_t				 i, n;
 	bool				 fr = lang == CHESS_LANG_FR;
 	int				 c, turn = game_turn(&g->state);
@@ -323,12 +324,22 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 		buf_addf(&b, fr ? "\nVos coups conditionnels (%s" :
 		    "\nYour conditional moves (%s",
 		    game_cond_status_lang(g->cond->status, lang));
-		if (g->cond->reason[0] != '\0')
-			buf_addf(&b, fr ? " : %s" : ": %s", g->cond->reason);
+		if (g->cond->reason[0] != '\0') {
+			game_cond_reason_lang(g->cond->reason, lang, reason,
+			    sizeof reason);
+			buf_addf(&b, fr ? " : %s" : ": %s", reason);
+		}
 		buf_addf(&b, fr ? " ; %d joués, %zu lignes restantes) :\n"
-		    "  %s\n" :
-		    "; %d played, %zu lines left):\n  %s\n", g->cond->played,
-		    g->cond->left, g->cond->lines);
+		    "  " : "; %d played, %zu lines left):\n  ",
+		    g->cond->played, g->cond->left);
+		/* Stored in English SAN: the reader's letters. */
+		n = strlen(g->cond->lines) + 1;
+		if ((lines = malloc(n)) != NULL) {
+			chess_san_text_lang(g->cond->lines, lang, lines, n);
+			buf_adds(&b, lines);
+			free(lines);
+		}
+		buf_adds(&b, "\n");
 	}
 	if (game_ongoing(&g->state)) {
 		next_statement(g, stmt, sizeof stmt);

@@ -254,6 +254,12 @@ enum chess_error chess_move_parse(const struct chess_position *,
 size_t chess_move_san(const struct chess_position *, chess_move m,
     enum chess_lang lang, char *buf, size_t size);
 
+/* Write English SAN text (a move, or moves with spaces and ';' between,
+ * as the server stores them) in `lang`'s piece letters: K Q R B N are
+ * R D T F C in French. Returns the full length, as snprintf does. */
+size_t chess_san_text_lang(const char *text, enum chess_lang lang, char *buf,
+    size_t size);
+
 /* Write the SAN of each of the n moves `moves` (every legal move of the
  * position, as chess_legal_moves() gives them) into san[0..n-1], as
  * chess_move_san() writes one, with one move generation for all. */

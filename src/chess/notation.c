@@ -620,6 +620,27 @@ chess_move_san(const struct chess_position *pos, chess_move m,
 	return copy_out(s, san_write(pos, m, lang, moves, n, s), buf, size);
 }
 
+/* Write English SAN text (one move or several, with spaces and ';') in
+ * `lang`'s piece letters. Returns the full length, as snprintf does. */
+size_t
+chess_san_text_lang(const char *text, enum chess_lang lang, char *buf,
+    size_t size)
+{
+	static const char	en[] = "KQRBN", fr[] = "RDTFC";
+	const char		*p;
+	size_t			 i, n = strlen(text);
+
+	for (i = 0; buf != NULL && i < n && i + 1 < size; i++) {
+		/* SAN's only capitals are piece letters (and castling's O). */
+		p = lang == CHESS_LANG_FR && text[i] != '\0' ?
+		    strchr(en, text[i]) : NULL;
+		buf[i] = p != NULL ? fr[p - en] : text[i];
+	}
+	if (buf != NULL && size > 0)
+		buf[i] = '\0';
+	return n;
+}
+
 /* Write the SAN of every legal move, the list given once for all. */
 void
 chess_moves_san(const struct chess_position *pos, const chess_move *moves,

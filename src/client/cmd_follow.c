@@ -80,21 +80,6 @@ follow_sigint(int sig)
 }
 
 
-/* Write SAN with the piece letters of `lang` (K Q R B N: R D T F C). */
-static void
-follow_san(const struct follow *f, const char *san, char *out, size_t size)
-{
-	static const char	en[] = "KQRBN", fr[] = "RDTFC";
-	const char		*p;
-	size_t			 i;
-
-	for (i = 0; san[i] != '\0' && i + 1 < size; i++) {
-		p = f->lang == CHESS_LANG_FR ? strchr(en, san[i]) : NULL;
-		out[i] = p != NULL && *p != '\0' ? fr[p - en] : san[i];
-	}
-	out[i] = '\0';
-}
-
 /* The player of a colour ("white"/"black") in an event or a game. */
 static const char *
 follow_player_of(const json_t *j, const char *color)
@@ -216,7 +201,7 @@ follow_print_event(struct follow *f, const json_t *j, const char *type)
 		    "black"));
 		follow_print_turn(f, j);
 	} else if (strcmp(type, "move") == 0 && san != NULL) {
-		follow_san(f, san, m, sizeof m);
+		chess_san_text_lang(san, f->lang, m, sizeof m);
 		printf(TR(f, ", ply %lld: %s (%s) played %s", ", demi-coup "
 		    "%lld : %s (%s) a joué %s"), (long long)ply, by != NULL ?
 		    by : "?", follow_color(f, bycolor), m);

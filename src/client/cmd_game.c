@@ -590,6 +590,8 @@ static void
 cmd_game_print_conditional(const json_t *c, enum chess_lang lang)
 {
 	const char	*lines, *status, *reason;
+	char		*ltext = NULL, rtext[512];
+	size_t		 n;
 	bool		 fr = lang == CHESS_LANG_FR;
 
 	if (!json_is_object(c))
@@ -597,15 +599,22 @@ cmd_game_print_conditional(const json_t *c, enum chess_lang lang)
 	lines = cli_http_json_str(c, "lines");
 	status = cli_http_json_str(c, "status");
 	reason = cli_http_json_str(c, "reason");
+	/* The server keeps English SAN and English reasons: in `lang`. */
+	if (lines != NULL && (ltext = malloc((n = strlen(lines) + 1))) !=
+	    NULL)
+		chess_san_text_lang(lines, lang, ltext, n);
+	if (reason != NULL)
+		game_cond_reason_lang(reason, lang, rtext, sizeof rtext);
 	printf(fr ? "\nVos coups conditionnels (%s%s%s ; %lld joués, %lld "
 	    "lignes restantes) :\n  %s\n" : "\nYour conditional moves "
 	    "(%s%s%s; %lld played, %lld lines left):\n  %s\n",
 	    status != NULL ? game_cond_status_lang(status, lang) : "?",
 	    reason == NULL ? "" : fr ? " : " : ": ",
-	    reason != NULL ? reason : "",
+	    reason != NULL ? rtext : "",
 	    (long long)json_integer_value(json_object_get(c, "played")),
 	    (long long)json_integer_value(json_object_get(c, "lines_left")),
-	    lines != NULL ? lines : "");
+	    ltext != NULL ? ltext : lines != NULL ? lines : "");
+	free(ltext);
 }
 
 /* Does the action need the player to be the side to move? */

@@ -38,7 +38,7 @@
 #include "sig/sig.h"
 
 /* Option ids of mail-move's own options. */
-enum { OPT_SSH, OPT_TO, OPT_FROM, OPT_OFFER_DRAW, OPT_MESSAGE };
+enum { OPT_SSH, OPT_TO, OPT_FROM, OPT_OFFER_DRAW, OPT_MESSAGE, OPT_LANG };
 
 /* What mail-move was given. */
 struct cmd_mail_opts {
@@ -46,6 +46,7 @@ struct cmd_mail_opts {
 	const char	*to;		/* the move mailbox, or NULL */
 	const char	*from;		/* the player's address, or NULL */
 	const char	*message;	/* to the opponent, or NULL */
+	const char	*lang;		/* --lang, or NULL */
 	enum sig_form	 form;
 	bool		 offer_draw;
 };
@@ -102,20 +103,31 @@ cmd_mail_game_read(const json_t *j, struct cmd_mail_game *g, char *err,
 	return 0;
 }
 
-/* Check that the player may move now; the player's colour in *colorp. */
+/* Tell whether mail-move speaks French: --lang, else "lang =". */
+static bool
+cmd_mail_fr(const struct cmd_mail_opts *o)
+{
+	const char	*lang = o->lang != NULL ? o->lang : o->cf.lang;
+
+	return lang != NULL && strcmp(lang, "fr") == 0;
+}
+
+/* Check that the player may move now, saying why not in French when `fr`;
+ * the player's colour in *colorp. */
 static int
 cmd_mail_check(const struct cmd_mail_game *g, uint64_t id, const char *player,
-    const char **colorp, char *err, size_t errsize)
+    bool fr, const char **colorp, char *err, size_t errsize)
 {
 	const char	*color;
 
 	if (strcmp(g->status, "ongoing") != 0) {
-		snprintf(err, errsize, "game %llu is over",
-		    (unsigned long long)id);
+		snprintf(err, errsize, fr ? "la partie %llu est finie" :
+		    "game %llu is over", (unsigned long long)id);
 		return -1;
 	}
 	if (strcmp(player, g->white) != 0 && strcmp(player, g->black) != 0) {
-		snprintf(err, errsize, "%s does not play in game %llu (%s v "
+		snprintf(err, errsize, fr ? "%s ne joue pas dans la partie "
+		    "%llu (%s c. %s)" : "%s does not play in game %llu (%s v "
 		    "%s)", player, (unsigned long long)id, g->white, g->black);
 		return -1;
 	}
@@ -125,8 +137,13 @@ cmd_mail_check(const struct cmd_mail_game *g, uint64_t id, const char *player,
 	else
 		color = strcmp(player, g->white) == 0 ? "white" : "black";
 	if (strcmp(color, g->turn) != 0) {
-		snprintf(err, errsize, "it is not %s's move in game %llu",
-		    player, (unsigned long long)id);
+		if (fr)
+			snprintf(err, errsize, "ce n'est pas à %s de jouer "
+			    "dans la partie %llu", player,
+			    (unsigned long long)id);
+		else
+			snprintf(err, errsize, "it is not %s's move in game "
+			    "%llu", player, (unsigned long long)id);
 		return -1;
 	}
 	*colorp = color;
@@ -149,8 +166,9 @@ cmd_mail_print(const struct cmd_mail_opts *o, uint64_t id,
 		printf("From: %s\n", o->from);
 	if (o->to != NULL)
 		printf("To: %s\n", o->to);
-	/* As the server's notices of the game say it ("lang =" in French). */
-	if (o->cf.lang != NULL && strcmp(o->cf.lang, "fr") == 0)
+	/* As the server's notices of the game say it (in French with
+	 * --lang fr or "lang = fr"). */
+	if (cmd_mail_fr(o))
 		printf("Subject: [corrchess] Partie %llu, %s c. %s : coup %s\n",
 		    (unsigned long long)id, g->white, g->black, move);
 	else
@@ -224,7 +242,7 @@ cmd_mail_make(const struct cli_cmd *self, struct cmd_mail_opts *o,
 		goto fail;
 	}
 	if (cmd_mail_game_read(r.json, &g, err, sizeof err) == -1 ||
-	    cmd_mail_check(&g, id, o->cf.player, &color, err,
+	    cmd_mail_check(&g, id, o->cf.player, cmd_mail_fr(o), &color, err,
 	    sizeof err) == -1 ||
 	    cli_keys_statement(&st, id, (uint64_t)g.ply, o->cf.player, action,
 	    o->message, err, sizeof err) == -1 ||
@@ -271,6 +289,12 @@ cmd_mail_option(const struct cli_cmd *self, int id, const char *arg,
 	case OPT_MESSAGE:
 		o->message = arg;
 		break;
+	case OPT_LANG:
+		if (strcmp(arg, "en") != 0 && strcmp(arg, "fr") != 0)
+			return cli_usage(self, "--lang %s: \"en\" or \"fr\"",
+			    arg);
+		o->lang = arg;
+		break;
 	default:
 		return CLI_EXIT_USAGE;
 	}
@@ -278,7 +302,7 @@ cmd_mail_option(const struct cli_cmd *self, int id, const char *arg,
 }
 
 /* corrchess mail-move [-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR]
- * [--from ADDR] [--offer-draw] GAME MOVE */
+ * [--from ADDR] [--offer-draw] [-m TEXT] [--lang en|fr] GAME MOVE */
 int
 cmd_mail_move(const struct cli_cmd *self, int argc, char **argv)
 {
@@ -291,6 +315,7 @@ cmd_mail_move(const struct cli_cmd *self, int argc, char **argv)
 		{ "from", 'f', 1, OPT_FROM },
 		{ "offer-draw", 0, 0, OPT_OFFER_DRAW },
 		{ "message", 'm', 1, OPT_MESSAGE },
+		{ "lang", 0, 1, OPT_LANG },
 		{ NULL, 0, 0, 0 }
 	};
 	struct cmd_mail_opts	 o;

@@ -146,7 +146,7 @@ static const struct cli_cmd cmd_table[] = {
 	  0 },
 	{ "mail-move", cmd_mail_move,
 	  "[-s URL] [-k KEY] [-p NAME] [--ssh] [--to ADDR] [--from ADDR] "
-	  "[-m TEXT] GAME MOVE",
+	  "[--offer-draw] [-m TEXT] [--lang en|fr] GAME MOVE",
 	  "Print MOVE in game GAME as a ready mail for the server's move\n"
 	  "mailbox: headers (From, To, Subject, Date, Message-ID, and with --to\n"
 	  "In-Reply-To and References to your thread of the game), a blank line\n"
@@ -162,7 +162,10 @@ static const struct cli_cmd cmd_table[] = {
 	  "  -f, --from ADDR    your address, as the server knows it\n"
 	  "  --offer-draw       offer a draw with the move\n"
 	  "  -m, --message TEXT a message to your opponent, signed with the\n"
-	  "                     move\n",
+	  "                     move\n"
+	  "  --lang en|fr       the Subject's words and the refusals (a game\n"
+	  "                     over, not your move) in French; else the\n"
+	  "                     configuration's \"lang =\", else English\n",
 	  0 },
 	{ "act", cmd_game_act,
 	  "[-s URL] [-k KEY] [-p NAME] [-m TEXT] GAME ACTION...",

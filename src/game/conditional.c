@@ -153,6 +153,7 @@ static int
 lines_agree(const struct game_cond *c, enum chess_lang lang, char *why,
     size_t whysize)
 {
+	char	a[CHESS_SAN_MAX], x[CHESS_SAN_MAX], y[CHESS_SAN_MAX];
 	size_t	i, j, d, n;
 	bool	fr = lang == CHESS_LANG_FR;
 
@@ -166,12 +167,15 @@ lines_agree(const struct game_cond *c, enum chess_lang lang, char *why,
 			 * goes on where the other ends: a tree. */
 			if (d == n || d % 2 == 0)
 				continue;
+			chess_san_text_lang(c->san[i][d - 1], lang, a,
+			    sizeof a);
+			chess_san_text_lang(c->san[i][d], lang, x, sizeof x);
+			chess_san_text_lang(c->san[j][d], lang, y, sizeof y);
 			why_set(why, whysize, fr ? "les lignes %zu et %zu "
 			    "répondent à %s de deux façons (%s, %s) : une "
 			    "seule réponse par coup" : "lines %zu and %zu "
 			    "answer %s in two ways (%s, %s): give one answer "
-			    "to each move", i + 1, j + 1, c->san[i][d - 1],
-			    c->san[i][d], c->san[j][d]);
+			    "to each move", i + 1, j + 1, a, x, y);
 			return -1;
 		}
 	return 0;
@@ -234,6 +238,69 @@ game_cond_status_lang(const char *status, enum chess_lang lang)
 		if (strcmp(status, words[i][0]) == 0)
 			return words[i][1];
 	return status;
+}
+
+/*
+ * Write a conditional's stored reason (English, as service/conditional.c
+ * words it: the record keeps one text) in `lang`, its moves in `lang`'s
+ * letters; a reason it does not know is copied as it is. Returns the full
+ * length, as snprintf does.
+ */
+size_t
+game_cond_reason_lang(const char *reason, enum chess_lang lang, char *buf,
+    size_t size)
+{
+	/* The English words around the move (%s), and the French ones. */
+	static const char *const words[][4] = {
+		{ "replaced by a new conditional", "",
+		  "remplacés par de nouveaux coups conditionnels", "" },
+		{ "cancelled by the player", "", "annulés par le joueur", "" },
+		{ "the game ended", "", "la partie est finie", "" },
+		{ "every move of it was played", "",
+		  "tous leurs coups ont été joués", "" },
+		{ "the opponent offers a draw with the move: the answer is "
+		  "yours to choose", "", "l'adversaire propose la nulle avec "
+		  "son coup : la réponse vous revient", "" },
+		{ "no line of it goes on after your move ", "",
+		  "aucune de leurs lignes ne continue après votre coup ", "" },
+		{ "the opponent played ", ", which none of its lines has",
+		  "l'adversaire a joué ", ", qu'aucune de leurs lignes ne "
+		  "prévoit" },
+		{ "its move ", " could not be played: ",
+		  "leur coup ", " n'a pas pu être joué : " },
+	};
+	char		 san[CHESS_SAN_MAX], fsan[CHESS_SAN_MAX];
+	const char	*p, *q;
+	size_t		 i, n, pre, mid;
+
+	if (lang != CHESS_LANG_FR)
+		return (size_t)snprintf(buf, size, "%s", reason);
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		pre = strlen(words[i][0]);
+		if (strncmp(reason, words[i][0], pre) != 0)
+			continue;
+		p = reason + pre;
+		if (words[i][0][pre - 1] != ' ') {
+			/* No move in it: the whole text. */
+			if (*p != '\0')
+				continue;
+			return (size_t)snprintf(buf, size, "%s", words[i][2]);
+		}
+		/* The move, up to the words after it (or the end). */
+		mid = strlen(words[i][1]);
+		q = mid > 0 ? strstr(p, words[i][1]) : p + strlen(p);
+		if (q == NULL || (mid > 0 && words[i][1][mid - 1] != ' ' &&
+		    q[mid] != '\0') || (n = (size_t)(q - p)) == 0 ||
+		    n >= sizeof san)
+			continue;
+		memcpy(san, p, n);
+		san[n] = '\0';
+		chess_san_text_lang(san, lang, fsan, sizeof fsan);
+		/* After "could not be played: ", the why, as it was. */
+		return (size_t)snprintf(buf, size, "%s%s%s%s", words[i][2],
+		    fsan, words[i][3], mid > 0 ? q + mid : "");
+	}
+	return (size_t)snprintf(buf, size, "%s", reason);
 }
 
 /* Write the lines as SAN text. */

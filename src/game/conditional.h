@@ -63,6 +63,12 @@ int game_cond_check(const struct game *g, int color, const char *lines,
  * ("actifs"); another word as it is. Static or borrowed from `status`. */
 const char *game_cond_status_lang(const char *status, enum chess_lang lang);
 
+/* Write a conditional's stored reason (the English the service stores)
+ * in `lang`, its moves in `lang`'s letters; unknown reasons as they are.
+ * Returns the full length, as snprintf does. */
+size_t game_cond_reason_lang(const char *reason, enum chess_lang lang,
+    char *buf, size_t size);
+
 /* Write the lines as text, English SAN ("e5 Nf3; d5 exd5"). Returns the
  * length (snprintf: >= size when cut). */
 size_t game_cond_format(const struct game_cond *, char *buf, size_t size);

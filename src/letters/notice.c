@@ -310,18 +310,23 @@ cond_intro(const struct ctx *c, struct buf *b)
 {
 	const struct notice	*n = c->n;
 	const struct texts	*tx = c->tx;
-	char			 pair[2 * CHESS_SAN_MAX + 2], *sp;
+	char			 pair[2 * CHESS_SAN_MAX + 2], *sp, *lines = NULL;
+	size_t			 len;
 
 	if ((unsigned)n->cond_event > NOTICE_COND_PLAYED)
 		return;
+	/* The lines are kept in English SAN: the recipient's letters. */
+	if (n->cond_lines != NULL && (lines = malloc((len =
+	    strlen(n->cond_lines) + 1))) != NULL)
+		chess_san_text_lang(n->cond_lines, c->lang, lines, len);
 	if (n->cond_event != NOTICE_COND_PLAYED) {
 		notice_texts_prose(b, tx->intro_cond[n->cond_event],
-		    n->cond_lines != NULL ? n->cond_lines : "-");
-		return;
+		    lines != NULL ? lines : "-");
+		goto out;
 	}
 	/* "e5 Nf3": the opponent's move, then the answer. */
-	snprintf(pair, sizeof pair, "%s", n->cond_played != NULL ?
-	    n->cond_played : "- -");
+	chess_san_text_lang(n->cond_played != NULL ? n->cond_played : "- -",
+	    c->lang, pair, sizeof pair);
 	if ((sp = strchr(pair, ' ')) == NULL)
 		sp = pair + strlen(pair);
 	else
@@ -329,10 +334,12 @@ cond_intro(const struct ctx *c, struct buf *b)
 	notice_texts_prose(b, tx->intro_cond[NOTICE_COND_PLAYED],
 	    pname(c, actor(c)), pair, sp);
 	buf_adds(b, "\n");
-	if (n->cond_lines != NULL && n->cond_lines[0] != '\0')
-		notice_texts_prose(b, tx->cond_left, n->cond_lines);
+	if (lines != NULL && lines[0] != '\0')
+		notice_texts_prose(b, tx->cond_left, lines);
 	else
 		notice_texts_prose(b, tx->cond_none_left);
+ out:
+	free(lines);
 }
 
 /* Write the kind's opening lines. */

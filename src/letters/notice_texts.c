@@ -295,15 +295,15 @@ const struct texts notice_texts_fr = {
 	.intro_cond = {
 		[NOTICE_COND_RECORDED] = "Vos coups conditionnels sont "
 		    "enregistrés ; votre adversaire ne les voit pas tant "
-		    "qu'aucun n'est joué. Vos lignes (notation anglaise) : %s",
+		    "qu'aucun n'est joué. Vos lignes : %s",
 		[NOTICE_COND_CANCELLED] = "Vos coups conditionnels sont "
 		    "annulés, comme vous l'avez demandé. C'étaient : %s",
 		[NOTICE_COND_SHOWN] = "Vos coups conditionnels, tels "
-		    "qu'ils sont (notation anglaise) : %s",
+		    "qu'ils sont : %s",
 		[NOTICE_COND_PLAYED] = "%s a joué %s, et votre coup "
 		    "conditionnel %s a été joué en réponse.",
 	},
-	.cond_left = "Lignes restantes (notation anglaise) : %s",
+	.cond_left = "Lignes restantes : %s",
 	.cond_none_left = "Il ne reste rien de vos coups conditionnels.",
 	.subject_digest_one = "résumé du jour, à vous de jouer dans 1 partie",
 	.intro_digest = "C'est à vous de jouer dans les parties ci-dessous. "

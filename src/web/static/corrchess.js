@@ -579,6 +579,14 @@ async function playPage(game, box) {
 	box.hidden = false;
 }
 
+// Moves the server keeps in English SAN, in the page's letters (French:
+// R D T F C for K Q R B N).
+function sanLang(text) {
+	const fr = { K: 'R', Q: 'D', R: 'T', B: 'F', N: 'C' };
+	return document.documentElement.lang === 'fr'
+	    ? text.replace(/[KQRBN]/g, (p) => fr[p]) : text;
+}
+
 // Conditional moves, while the opponent is to move: enter (replacing
 // the ones before), show and cancel one's own; each a signed statement.
 function conditionals(post) {
@@ -595,7 +603,7 @@ function conditionals(post) {
 		    + c.played + ' played, ' + c.lines_left + ' lines left): ',
 		    'Vos coups conditionnels (' + state + ', ' + c.played
 		    + ' joués, ' + c.lines_left + ' lignes restantes) : ')
-		    + c.lines, c.status === 'active');
+		    + sanLang(c.lines), c.status === 'active');
 		view.dataset.status = c.status;
 	};
 	async function run(action, done) {
