@@ -173,6 +173,17 @@ cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+/* Take a --lang argument, or refuse it with the usage. */
+int
+cli_lang_option(const struct cli_cmd *cmd, const char *arg,
+    const char **langp)
+{
+	if (strcmp(arg, "en") != 0 && strcmp(arg, "fr") != 0)
+		return cli_usage(cmd, "--lang %s: \"en\" or \"fr\"", arg);
+	*langp = arg;
+	return CLI_EXIT_OK;
+}
+
 /* Print the usage and help text of a subcommand to stdout. */
 int
 cli_help(const struct cli_cmd *cmd)

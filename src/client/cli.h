@@ -87,6 +87,10 @@ int	cli_options(const struct cli_cmd *self, int argc, char **argv,
  * return CLI_EXIT_USAGE. */
 int	cli_usage(const struct cli_cmd *, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* Take a --lang argument ("en" or "fr") into *langp: CLI_EXIT_OK, or
+ * cli_usage()'s CLI_EXIT_USAGE naming the two. */
+int	cli_lang_option(const struct cli_cmd *, const char *arg,
+	    const char **langp);
 /* Print the full help of `cmd` to stdout; returns CLI_EXIT_OK. */
 int	cli_help(const struct cli_cmd *);
 /* Print "corrchess CMD: message" to stderr. */

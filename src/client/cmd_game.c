@@ -104,11 +104,7 @@ cmd_game_option(const struct cli_cmd *self, int id, const char *arg,
 		o->cancel = true;
 		break;
 	case OPT_LANG:
-		if (strcmp(arg, "en") != 0 && strcmp(arg, "fr") != 0)
-			return cli_usage(self, "--lang %s: \"en\" or \"fr\"",
-			    arg);
-		o->lang = arg;
-		break;
+		return cli_lang_option(self, arg, &o->lang);
 	case OPT_MESSAGE:
 		o->message = arg;
 		break;

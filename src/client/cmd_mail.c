@@ -272,7 +272,6 @@ cmd_mail_option(const struct cli_cmd *self, int id, const char *arg,
 {
 	struct cmd_mail_opts	*o = ctx;
 
-	(void)self;
 	switch (id) {
 	case OPT_SSH:
 		o->form = SIG_FORM_SSHSIG;
@@ -290,11 +289,7 @@ cmd_mail_option(const struct cli_cmd *self, int id, const char *arg,
 		o->message = arg;
 		break;
 	case OPT_LANG:
-		if (strcmp(arg, "en") != 0 && strcmp(arg, "fr") != 0)
-			return cli_usage(self, "--lang %s: \"en\" or \"fr\"",
-			    arg);
-		o->lang = arg;
-		break;
+		return cli_lang_option(self, arg, &o->lang);
 	default:
 		return CLI_EXIT_USAGE;
 	}
