@@ -698,6 +698,25 @@ def after(state, log):
         check('event page: the crosstable links its games', alice.eval(
             'document.querySelectorAll("#cc-crosstable a[href^=\'/games/\']")'
             '.length') == 4)
+        # The club's page on the phone: no horizontal scroll, and the
+        # tables' numbers and names each on one line (before, "alice"
+        # broke into "alic" and "e", and "Game" into "Ga" and "me").
+        alice.goto(base + '/')
+        sw = alice.eval('document.documentElement.scrollWidth')
+        check('club page: no horizontal scroll at 360 px (%s px)' % sw,
+              sw <= 360)
+        split = alice.eval(
+            'Array.from(document.querySelectorAll("#cc-ongoing th, '
+            '#cc-ongoing td a")).filter((e) => { const r = document.'
+            'createRange(); r.selectNodeContents(e); return Array.from('
+            'r.getClientRects()).filter((x) => x.width > 0).length > 1; })'
+            '.map((e) => e.textContent).join(" ")')
+        check('club page at 360 px: no name or heading broken', split == '',
+              split)
+        path = os.path.join(shots, 'club-phone-dark.png')
+        alice.shot(path)
+        print('screenshot ' + path, flush=True)
+        alice.goto(base + '/events/ladder')
         path = os.path.join(shots, 'event-phone-dark.png')
         alice.shot(path)
         n = png_colours(path)

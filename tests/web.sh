@@ -122,6 +122,9 @@ has "game page: conditional moves, shown by the module" \
     '<section id="cc-cond" class="cc-cond" hidden'
 has "game page: PGN download" 'href="/api/v1/games/1/pgn" download='
 has "game page: the record" 'href="/api/v1/games/1/records"'
+has "game page: the English title, no space before the colon" \
+    '<title>Game 1: alice – bob'
+has "game page: the English heading" '<h1>Game 1: <a'
 has "game page: the stylesheet" 'href="/static/corrchess.css?v='
 has "game page: the module" 'type="module" src="/static/corrchess.js?v='
 size=$(wc -c <"$tmp/out")
@@ -138,6 +141,8 @@ has "French page" '<html lang="fr">'
 has "French SAN" '<span class="cc-san">Cc6</span>'
 has "French status" 'Trait aux Noirs (bob), demi-coup 5.'
 has "French words" 'Blancs : Roi e1'
+has "French title: a space before the colon" '<title>Partie 1 : alice – bob'
+has "French heading: a space before the colon" '<h1>Partie 1 : <a'
 check "French deadline in words" grep -Eq \
     'class="cc-deadline" datetime="[0-9T:-]+Z">[a-z]+ [0-9]{1,2} [a-zéû]+ [0-9]{4}, [0-9]{2}:[0-9]{2} UTC</time>' \
     "$tmp/out"

@@ -453,9 +453,11 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	len = board_svg(&g.state.chess.pos, &o, svg, BOARD_SVG_MAX);
 	board_words(&g.state.chess.pos, lang, words, sizeof words);
 
-	snprintf(title, sizeof title, "%s %" PRId64 " : %s – %s",
+	/* French puts a space before the colon, English none. */
+	snprintf(title, sizeof title, "%s %" PRId64 "%s %s – %s",
 	    lang == CHESS_LANG_FR ? "Partie" : "Game", g.row.id,
-	    g.row.white_name, g.row.black_name);
+	    lang == CHESS_LANG_FR ? " :" : ":", g.row.white_name,
+	    g.row.black_name);
 	page_begin(&pg, lang, title);
 	page_raw(&pg, "<article class=\"cc-game\" id=\"cc-game\" "
 	    "data-game=\"%" PRId64 "\" data-ply=\"%zu\" data-white=\"",
@@ -464,10 +466,11 @@ web_game(struct http_request *req, struct http_response *resp, void *user)
 	page_raw(&pg, "\" data-black=\"");
 	page_text(&pg, g.row.black_name);
 	page_raw(&pg, "\" data-turn=\"%s\" data-status=\"%s\" "
-	    "data-lang=\"%s\">\n<h1>%s %" PRId64 ": ",
+	    "data-lang=\"%s\">\n<h1>%s %" PRId64 "%s ",
 	    game_turn(&g.state) == CHESS_WHITE ? "white" : "black",
 	    game_ongoing(&g.state) ? "ongoing" : "finished",
-	    web_lang_name(lang), page_tr(&pg, "Game", "Partie"), g.row.id);
+	    web_lang_name(lang), page_tr(&pg, "Game", "Partie"), g.row.id,
+	    page_tr(&pg, ":", " :"));
 	page_player_link(&pg, g.row.white_name);
 	page_raw(&pg, " – ");
 	page_player_link(&pg, g.row.black_name);

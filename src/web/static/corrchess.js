@@ -268,7 +268,8 @@ async function clubPage(box) {
 		const a = document.createElement('a');
 		a.href = '/games/' + row.dataset.game;
 		a.textContent = tr('Game ', 'Partie ') + row.dataset.game
-		    + ': ' + row.dataset.white + ' – ' + row.dataset.black;
+		    + tr(': ', ' : ') + row.dataset.white + ' – '
+		    + row.dataset.black;
 		li.append(a);
 		list.append(li);
 	}
