@@ -11,7 +11,8 @@
 # postgresql), then checks what is PostgreSQL's own: both engines hold
 # the same tables, columns and indexes after their migrations, and
 # `corrchess admin backup` names pg_dump; and two servers on one database:
-# a game's lock, streams and caches across servers, the clock's takeover
+# a game's lock, streams and caches across servers (a game no stream
+# follows not read back), the clock's takeover
 # (make check-failover kills servers under load and while mail arrives). Without the PostgreSQL server
 # programs (.ci/install-deps installs them) or a build without libpq the
 # script says so and is counted as skipped (exit 77).
@@ -350,6 +351,52 @@ check "B's page at once: the move" b_has "/games/$game4" \
     'White to move (alice), ply 2.'
 check "B's listener hears the others again" waitfor 10 grep -q \
     'listen: hearing the other servers again' "$tmp/b.log"
+
+# A game nobody on B follows (no stream of it or of its players there):
+# B drops what it kept of it but reads nothing of it back; once a stream
+# on B follows it, B reads each move A makes and the stream hears it.
+# b_listened READ: B's count of other servers' games read back ("yes") or
+# not ("no").
+b_listened() {
+	curl -s "$base_b/metrics" | sed -n \
+	    's/^corrchess_listen_games_total{read="'"$1"'"} //p'
+}
+ssh-keygen -q -t ed25519 -N '' -C "carol@example.org" -f "$tmp/carol"
+base=$base_a
+admin POST /api/v1/players -d "{\"name\":\"carol\",\"keys\":[\"$(cat "$tmp/carol.pub")\"]}"
+expect "carol, through A" 201
+admin POST /api/v1/games -d '{"white":"carol","black":"alice"}'
+expect "a fifth game, carol against alice, through A" 201
+game5=$(jget id)
+base=$base_b
+req GET "/api/v1/games/$game5"
+expect "B answers game $game5" 200
+read_b=$(b_listened yes)
+skip_b=$(b_listened no)
+base=$base_a
+statement "$game5" 0 carol "move d4"
+sign_ssh "$tmp/carol"
+submit "$game5"
+expect "carol's d4 in game $game5, through A" 201
+check "B hears of it and does not read it back" waitfor 10 sh -c \
+    "[ \"\$(curl -s '$base_b/metrics' | sed -n \
+    's/^corrchess_listen_games_total{read=\"no\"} //p')\" -gt $skip_b ]"
+same "B read no game back for it" "$(b_listened yes)" "$read_b"
+check "B's JSON of game $game5 has the move all the same" b_has \
+    "/api/v1/games/$game5" '"moves":["d4"]'
+curl -sN "$base_b/api/v1/games/$game5/stream" >"$tmp/nd5.b" 2>/dev/null &
+bg_pids="$bg_pids $!"
+check "B: game $game5's stream opens" waitfor 10 grep -q '"type":"game"' \
+    "$tmp/nd5.b"
+statement "$game5" 1 alice "move d5"
+sign_ssh "$tmp/alice"
+submit "$game5"
+expect "alice's d5 in game $game5, through A" 201
+check "B's new stream of game $game5 hears it" waitfor 10 grep -q \
+    '"san":"d5"' "$tmp/nd5.b"
+check "...B having read it back" sh -c \
+    "[ \"\$(curl -s '$base_b/metrics' | sed -n \
+    's/^corrchess_listen_games_total{read=\"yes\"} //p')\" -gt $read_b ]"
 
 # One server leads the clock (whichever asked first); when it dies, the
 # other takes over.

@@ -301,6 +301,36 @@ api_streams_publish(void *arg, const struct service_live *ev, size_t n)
 	}
 }
 
+/* Tell whether a stream is open on `id` (a player's or a game's). */
+static bool
+bucket_has(struct api_streams *h, bool player, int64_t id)
+{
+	struct sub	*s;
+
+	for (s = *bucket(h, player, id); s != NULL; s = s->next)
+		if (s->id == id && s->player == player)
+			return true;
+	return false;
+}
+
+/* Tell whether any stream follows a game or one of its players. */
+bool
+api_streams_wanted(void *arg, int64_t game, int64_t white, int64_t black)
+{
+	struct api_streams	*h = arg;
+	bool			 wanted;
+
+	if (h == NULL)
+		return false;
+	if (white <= 0 || black <= 0)
+		return true;
+	pthread_mutex_lock(&h->lock);
+	wanted = bucket_has(h, false, game) || bucket_has(h, true, white) ||
+	    bucket_has(h, true, black);
+	pthread_mutex_unlock(&h->lock);
+	return wanted;
+}
+
 /* Push keep-alives every few seconds until the hub stops. */
 static void *
 heartbeat_main(void *arg)

@@ -43,6 +43,15 @@ void	api_streams_stop(struct api_streams *);
 void	api_streams_publish(void *hub, const struct service_live *, size_t n);
 
 /*
+ * The service's other hook (service_config.events_wanted): whether a
+ * stream is open on game `game` or on player `white` or `black` (0:
+ * unknown, then true). Another server's events nobody follows are then
+ * not read back from the database.
+ */
+bool	api_streams_wanted(void *hub, int64_t game, int64_t white,
+	    int64_t black);
+
+/*
  * Answer a request with a stream of the events of game `id` (player:
  * false) or of player `id` (true), whose first line or SSE event is
  * `first` (JSON): NDJSON, or SSE when Accept names text/event-stream.

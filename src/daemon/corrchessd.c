@@ -1052,6 +1052,7 @@ open_service(struct corrchessd *d)
 	}
 	scfg.events = api_streams_publish;
 	scfg.events_arg = d->streams;
+	scfg.events_wanted = api_streams_wanted;
 	d->svc = service_open(&scfg, err, sizeof err);
 	sodium_memzero(d->server_sk, sizeof d->server_sk);
 	/* A connection string may hold a password: not logged. */

@@ -20,14 +20,21 @@
  *
  *   corrchess 1 ORIGIN
  *   p                        players, keys or doors changed
- *   r GAME FIRST LAST        records FIRST..LAST appended to GAME
- *   s GAME                   GAME was created
- *   w GAME SECONDS           a reminder's threshold passed in GAME
+ *   r GAME FIRST LAST W B    records FIRST..LAST appended to GAME
+ *   s GAME W B               GAME was created
+ *   w GAME SECONDS W B       a reminder's threshold passed in GAME
  *
- * The listener of every other server (listen_main()) reads what each item
- * names from the database, after that commit: it drops what it kept of
- * those players and games, and hands its streams the same events its own
- * writer would have noted (live_replay()). A notice sent while a listener
+ * (W and B: the game's players' ids; a server before 0.2.0 did not send
+ * them, and one that reads a line without them reads the game back.)
+ *
+ * The listener of every other server (listen_main()) drops what it kept
+ * of those players and games, and, when one of its streams follows the
+ * game or one of its players (service_config.events_wanted), reads what
+ * the item names from the database, after that commit, and hands its
+ * streams the same events its own writer would have noted
+ * (live_replay()). A game nobody follows there costs that server no read
+ * at all: reading back each move another server made was most of what a
+ * second server cost. A notice sent while a listener
  * is away (its connection lost) is not heard: a stream's client then
  * misses those events, as it would across a restart. The players, keys
  * and doors kept are read afresh when the listener connects again, and
@@ -50,12 +57,30 @@
 
 #include "util/buf.h"
 #include "util/log.h"
+#include "util/metrics.h"
 #include "service/service_int.h"
 
 /* How long the listener waits for a notice before it looks at the
  * stopping flag, and waits before connecting again. */
 #define LISTEN_WAIT_MS		250
 #define LISTEN_RETRY_MS		1000
+
+/* Other servers' games heard: read back for a stream here, or not. */
+static struct metric	*m_read, *m_skipped;
+static pthread_once_t	 metrics_once = PTHREAD_ONCE_INIT;
+
+/* Register the listener's metrics, once a process. */
+static void
+listen_metrics_init(void)
+{
+	m_read = metrics_counter("corrchess_listen_games_total{read=\"yes\"}",
+	    "Games another server on the database changed, by whether "
+	    "this server read them back (a stream here follows them)");
+	m_skipped = metrics_counter(
+	    "corrchess_listen_games_total{read=\"no\"}",
+	    "Games another server on the database changed, by whether "
+	    "this server read them back (a stream here follows them)");
+}
 
 /* Tell whether the service tells and hears, and make the server's name
  * in its notices. */
@@ -107,6 +132,7 @@ listen_tell(struct service *svc, bool players)
 	struct buf			 b = { 0 };
 	char				 line[96];
 	int64_t				 game = 0, first = 0, last = 0;
+	int64_t				 white = 0, black = 0;
 	size_t				 i, head;
 	int				 rc = -1;
 
@@ -126,7 +152,8 @@ listen_tell(struct service *svc, bool players)
 		}
 		if (game != 0) {
 			snprintf(line, sizeof line, "r %" PRId64 " %" PRId64
-			    " %" PRId64 "\n", game, first, last);
+			    " %" PRId64 " %" PRId64 " %" PRId64 "\n", game,
+			    first, last, white, black);
 			if (tell_line(svc, &b, head, line) != 0)
 				goto out;
 			game = 0;
@@ -136,14 +163,18 @@ listen_tell(struct service *svc, bool players)
 		if (e->seq != 0) {
 			game = e->game_id;
 			first = last = e->seq;
+			white = e->white;
+			black = e->black;
 			continue;
 		}
 		if (e->kind == SERVICE_LIVE_START)
-			snprintf(line, sizeof line, "s %" PRId64 "\n",
-			    e->game_id);
+			snprintf(line, sizeof line, "s %" PRId64 " %" PRId64
+			    " %" PRId64 "\n", e->game_id, e->white,
+			    e->black);
 		else if (e->kind == SERVICE_LIVE_CLOCK)
 			snprintf(line, sizeof line, "w %" PRId64 " %" PRId64
-			    "\n", e->game_id, e->warning);
+			    " %" PRId64 " %" PRId64 "\n", e->game_id,
+			    e->warning, e->white, e->black);
 		else
 			continue;
 		if (tell_line(svc, &b, head, line) != 0)
@@ -170,7 +201,7 @@ hear_item(struct service *svc, struct store *st, const char *line,
     struct live_list *out)
 {
 	struct service_error	err;
-	int64_t			game, a = 0, b = 0;
+	int64_t			game, a = 0, b = 0, w = 0, bl = 0;
 	int			kind = -1;
 	char			c;
 
@@ -178,20 +209,23 @@ hear_item(struct service *svc, struct store *st, const char *line,
 		signers_changed(svc);
 		return;
 	}
-	if (sscanf(line, "%c %" SCNd64 " %" SCNd64 " %" SCNd64, &c, &game, &a,
-	    &b) < 2 || game <= 0)
+	if (sscanf(line, "%c %" SCNd64, &c, &game) < 2 || game <= 0)
 		return;
 	switch (c) {
 	case 'r':
+		(void)sscanf(line, "%c %" SCNd64 " %" SCNd64 " %" SCNd64 " %"
+		    SCNd64 " %" SCNd64, &c, &game, &a, &b, &w, &bl);
 		break;
 	case 's':
 		kind = SERVICE_LIVE_START;
-		a = b = 0;
+		(void)sscanf(line, "%c %" SCNd64 " %" SCNd64 " %" SCNd64, &c,
+		    &game, &w, &bl);
 		break;
 	case 'w':
 		kind = SERVICE_LIVE_CLOCK;
-		b = a;		/* the threshold */
-		a = 0;
+		/* b: the threshold */
+		(void)sscanf(line, "%c %" SCNd64 " %" SCNd64 " %" SCNd64 " %"
+		    SCNd64, &c, &game, &b, &w, &bl);
 		break;
 	default:
 		return;		/* a later server's item: not ours to read */
@@ -199,6 +233,13 @@ hear_item(struct service *svc, struct store *st, const char *line,
 	render_forget(svc, game);
 	if (svc->events_cb == NULL)
 		return;
+	/* Without the players' ids (an older server's line): read it. */
+	if (svc->events_wanted != NULL && w > 0 && bl > 0 &&
+	    !svc->events_wanted(svc->events_arg, game, w, bl)) {
+		metrics_inc(m_skipped);
+		return;
+	}
+	metrics_inc(m_read);
 	memset(&err, 0, sizeof err);
 	if (live_replay(st, game, kind < 0 ? a : 0, kind < 0 ? b : 0, kind,
 	    kind == SERVICE_LIVE_CLOCK ? b : 0, service_now(svc), out,
@@ -303,6 +344,7 @@ listen_start(struct service *svc)
 {
 	if (!svc->listen)
 		return 0;
+	pthread_once(&metrics_once, listen_metrics_init);
 	if (pthread_create(&svc->listener, NULL, listen_main, svc) != 0)
 		return -1;
 	svc->listener_started = true;

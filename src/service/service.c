@@ -383,6 +383,7 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	svc->now_arg = cfg->now_arg;
 	svc->events_cb = cfg->events;
 	svc->events_arg = cfg->events_arg;
+	svc->events_wanted = cfg->events_wanted;
 	pthread_mutex_init(&svc->pool_lock, NULL);
 	pthread_mutex_init(&svc->lead_lock, NULL);
 	pthread_mutex_init(&svc->view_lock, NULL);

@@ -144,6 +144,11 @@ struct service_config {
 	/* Live events after each commit (NULL: none kept). */
 	service_live_cb	 events;
 	void		*events_arg;
+	/* Whether any client follows game `game` or one of its players
+	 * (events_arg): asked before another server's events of that game
+	 * are read back from the database (NULL: always read). */
+	bool		(*events_wanted)(void *arg, int64_t game,
+			    int64_t white, int64_t black);
 	/* The one clock: seconds since the epoch. NULL: time(NULL). */
 	int64_t		(*now)(void *arg);
 	void		*now_arg;

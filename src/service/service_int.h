@@ -374,6 +374,8 @@ struct service {
 	/* Live events of the batch being run (writer only; live.c). */
 	service_live_cb	 events_cb;
 	void			*events_arg;
+	bool			(*events_wanted)(void *, int64_t, int64_t,
+				    int64_t);
 	struct live_list	 live;
 	/* Events whose last game ended in the job being run: their final
 	 * standings are queued when the job is done, after the games' own
