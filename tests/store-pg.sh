@@ -356,10 +356,13 @@ check "B's listener hears the others again" waitfor 10 grep -q \
 # B drops what it kept of it but reads nothing of it back; once a stream
 # on B follows it, B reads each move A makes and the stream hears it.
 # b_listened READ: B's count of other servers' games read back ("yes") or
-# not ("no").
+# not ("no"); b_listened_past READ N: that count is past N.
 b_listened() {
 	curl -s "$base_b/metrics" | sed -n \
 	    's/^corrchess_listen_games_total{read="'"$1"'"} //p'
+}
+b_listened_past() {
+	[ "$(b_listened "$1")" -gt "$2" ]
 }
 ssh-keygen -q -t ed25519 -N '' -C "carol@example.org" -f "$tmp/carol"
 base=$base_a
@@ -378,9 +381,8 @@ statement "$game5" 0 carol "move d4"
 sign_ssh "$tmp/carol"
 submit "$game5"
 expect "carol's d4 in game $game5, through A" 201
-check "B hears of it and does not read it back" waitfor 10 sh -c \
-    "[ \"\$(curl -s '$base_b/metrics' | sed -n \
-    's/^corrchess_listen_games_total{read=\"no\"} //p')\" -gt $skip_b ]"
+check "B hears of it and does not read it back" waitfor 10 \
+    b_listened_past no "$skip_b"
 same "B read no game back for it" "$(b_listened yes)" "$read_b"
 check "B's JSON of game $game5 has the move all the same" b_has \
     "/api/v1/games/$game5" '"moves":["d4"]'
@@ -394,9 +396,7 @@ submit "$game5"
 expect "alice's d5 in game $game5, through A" 201
 check "B's new stream of game $game5 hears it" waitfor 10 grep -q \
     '"san":"d5"' "$tmp/nd5.b"
-check "...B having read it back" sh -c \
-    "[ \"\$(curl -s '$base_b/metrics' | sed -n \
-    's/^corrchess_listen_games_total{read=\"yes\"} //p')\" -gt $read_b ]"
+check "...B having read it back" b_listened_past yes "$read_b"
 
 # One server leads the clock (whichever asked first); when it dies, the
 # other takes over.
