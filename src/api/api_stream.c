@@ -256,7 +256,9 @@ event_json(const struct service_live *e, size_t *lenp)
 /*
  * Fan a committed batch's events out to the streams that want them: each
  * event written once in each framing, pushed to every stream of its game
- * and of its players, then those streams woken together.
+ * and of its players, then those streams woken together. An event no
+ * stream follows is not written at all: this runs on the writer's thread,
+ * after every commit.
  */
 void
 api_streams_publish(void *arg, const struct service_live *ev, size_t n)
@@ -270,6 +272,10 @@ api_streams_publish(void *arg, const struct service_live *ev, size_t n)
 	if (h == NULL)
 		return;
 	for (i = 0; i < n; i++) {
+		/* A stream opened now starts after this event. */
+		if (!api_streams_wanted(h, ev[i].game_id, ev[i].white,
+		    ev[i].black))
+			continue;
 		if ((json = event_json(&ev[i], &len)) == NULL) {
 			log_warnx("streams: out of memory writing an event");
 			continue;
