@@ -86,21 +86,48 @@ game_lists_add(struct buf *b, const struct service_game *g)
 {
 	const struct chess_position *pos = &g->state.chess.pos;
 	chess_move	 moves[CHESS_MAX_MOVES];
-	char		 san[CHESS_MAX_MOVES][CHESS_SAN_MAX], uci[8];
-	size_t		 i;
+	char		 san[CHESS_MAX_MOVES][CHESS_SAN_MAX], uci[8], *p;
+	const char	*s;
+	size_t		 i, nply, len;
 	int		 k, n;
 
+	/* The move list, the part that grows with the game: room made once
+	 * (a SAN, its quotes and comma), each SAN copied whole unless it
+	 * has a byte to escape (ours never do). */
+	nply = g->state.chess.nply;
+	if (!buf_reserve(b, nply * (CHESS_SAN_MAX + 3) + 16))
+		return;
 	buf_adds(b, ",\"moves\":[");
-	for (i = 0; i < g->state.chess.nply; i++) {
+	for (i = 0; i < nply; i++) {
+		s = g->san[i];
+		for (len = 0; s[len] != '\0' && s[len] != '"' &&
+		    s[len] != '\\' && (unsigned char)s[len] >= 0x20; len++)
+			;
+		if (s[len] != '\0') {
+			if (i > 0)
+				buf_add(b, ",", 1);
+			json_string_add(b, s);
+			/* The escapes took more than their share. */
+			if (!buf_reserve(b, (nply - i) * (CHESS_SAN_MAX + 3) +
+			    16))
+				return;
+			continue;
+		}
+		p = b->data + b->len;
 		if (i > 0)
-			buf_add(b, ",", 1);
-		json_string_add(b, g->san[i]);
+			*p++ = ',';
+		*p++ = '"';
+		memcpy(p, s, len);
+		p += len;
+		*p++ = '"';
+		b->len = (size_t)(p - b->data);
 	}
 	buf_add(b, "]", 1);
 	if (!game_ongoing(&g->state))
 		return;
 	n = chess_legal_moves(pos, moves);
 	chess_moves_san(pos, moves, n, CHESS_LANG_EN, san);
+	buf_reserve(b, (size_t)n * (sizeof uci + CHESS_SAN_MAX + 24) + 32);
 	buf_adds(b, ",\"legal_moves\":[");
 	for (k = 0; k < n; k++) {
 		chess_move_uci(pos, moves[k], uci, sizeof uci);

@@ -47,6 +47,13 @@ buf_grow(struct buf *b, size_t n)
 	return true;
 }
 
+/* Make room for `n` more bytes at once (buf.h). */
+bool
+buf_reserve(struct buf *b, size_t n)
+{
+	return buf_grow(b, n);
+}
+
 /* Append `n` bytes. */
 void
 buf_add(struct buf *b, const char *s, size_t n)

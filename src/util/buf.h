@@ -30,6 +30,10 @@ struct buf {
 	bool	 failed;
 };
 
+/* Make room for `n` more bytes (and the NUL) at once, so that appends up
+ * to that size do not reallocate; false when the allocation failed. */
+bool buf_reserve(struct buf *, size_t n);
+
 /* Append `n` bytes. */
 void buf_add(struct buf *, const char *s, size_t n);
 
