@@ -443,7 +443,11 @@ record_append(struct service *svc, struct store_game *row, struct cached *c,
 	    msgs_note(&m, row, a) != 0)
 		return -1;
 	row_update_state(row, &c->state, now, a->hash);
-	if (store_game_update(svc->wstore, row) != STORE_OK)
+	/* Most records leave the game going: its status stays, and so do
+	 * the status's four indexes. */
+	if ((was_ongoing && game_ongoing(&c->state) ?
+	    store_game_update_play(svc->wstore, row) :
+	    store_game_update(svc->wstore, row)) != STORE_OK)
 		return -1;
 	c->nrec++;
 	memcpy(c->head, a->hash, STORE_HASH_LEN);

@@ -104,6 +104,20 @@ store_game_check_params(struct store *s, const struct store_game *g)
 	return 0;
 }
 
+/* Bind the state fields a move changes at ?first...: ply, FEN, turn,
+ * offer, deadline, head, time. */
+static void
+store_game_bind_play(struct db_stmt *st, int first, const struct store_game *g)
+{
+	db_bind_int(st, first, g->ply);
+	db_bind_text(st, first + 1, g->fen);
+	db_bind_int(st, first + 2, g->turn);
+	store_bind_opt_int(st, first + 3, g->draw_offer, -1);
+	store_bind_opt_int(st, first + 4, g->deadline, 0);
+	db_bind_blob(st, first + 5, g->head, sizeof g->head);
+	db_bind_int64(st, first + 6, g->updated);
+}
+
 /* Bind the state fields shared by insert and update at ?first... */
 static void
 store_game_bind_state(struct db_stmt *st, int first, const struct store_game *g)
@@ -111,13 +125,7 @@ store_game_bind_state(struct db_stmt *st, int first, const struct store_game *g)
 	db_bind_text(st, first, g->status);
 	db_bind_text(st, first + 1, g->result);
 	db_bind_text(st, first + 2, g->termination);
-	db_bind_int(st, first + 3, g->ply);
-	db_bind_text(st, first + 4, g->fen);
-	db_bind_int(st, first + 5, g->turn);
-	store_bind_opt_int(st, first + 6, g->draw_offer, -1);
-	store_bind_opt_int(st, first + 7, g->deadline, 0);
-	db_bind_blob(st, first + 8, g->head, sizeof g->head);
-	db_bind_int64(st, first + 9, g->updated);
+	store_game_bind_play(st, first + 3, g);
 }
 
 /* Note that game `id`'s row was written through the handle. */
@@ -237,6 +245,23 @@ store_game_update(struct store *s, const struct store_game *g)
 		return STORE_ERROR;
 	db_bind_int64(st, 1, g->id);
 	store_game_bind_state(st, 2, g);
+	game_written(s, g->id);
+	return store_exec_change(s, st, "update game", "no such game");
+}
+
+/* Store the state fields of a game whose status, result and termination
+ * are those stored (store.h). */
+enum store_status
+store_game_update_play(struct store *s, const struct store_game *g)
+{
+	struct db_stmt	*st;
+
+	if (store_game_check_state(s, g) != 0)
+		return STORE_ERROR;
+	if ((st = store_stmt(s, ST_GAME_UPDATE_PLAY)) == NULL)
+		return STORE_ERROR;
+	db_bind_int64(st, 1, g->id);
+	store_game_bind_play(st, 2, g);
 	game_written(s, g->id);
 	return store_exec_change(s, st, "update game", "no such game");
 }

@@ -169,6 +169,10 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "UPDATE games SET status = ?2, result = ?3, termination = ?4, "
 	    "ply = ?5, fen = ?6, turn = ?7, draw_offer = ?8, deadline = ?9, "
 	    "head = ?10, updated = ?11 WHERE id = ?1" },
+	/* The status and its indexes left alone (store_game_update_play()). */
+	[ST_GAME_UPDATE_PLAY] = { "game-update-play", 0,
+	    "UPDATE games SET ply = ?2, fen = ?3, turn = ?4, draw_offer = ?5, "
+	    "deadline = ?6, head = ?7, updated = ?8 WHERE id = ?1" },
 	[ST_GAME_LIST] = { "game-list", 1,
 	    GAME_SELECT "ORDER BY g.id DESC LIMIT ?1 OFFSET ?2" },
 	[ST_GAME_LIST_STATUS] = { "game-list-status", 0,

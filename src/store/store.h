@@ -499,6 +499,14 @@ enum store_status store_game_update(struct store *,
     const struct store_game *g);
 
 /*
+ * Store the state fields of game g->id whose status, result and
+ * termination are already the stored ones (a move that did not end it):
+ * the indexes on the status are not rewritten.
+ */
+enum store_status store_game_update_play(struct store *,
+    const struct store_game *g);
+
+/*
  * List games, newest first. With f->player, STORE_NOTFOUND when there is no
  * such player.
  */
