@@ -52,25 +52,100 @@ next_statement(const struct service_game *g, char *buf, size_t size)
 	    turn == CHESS_WHITE ? g->row.white_name : g->row.black_name);
 }
 
-/* Append s (UTF-8; here SAN or UCI, ASCII) to b as a JSON string:
- * quotes, backslashes and control bytes escaped. */
+/*
+ * Append s (UTF-8) to b as a JSON string as jansson's JSON_ENSURE_ASCII
+ * writes it: ASCII written here, its quotes, backslashes and control
+ * bytes escaped; a string with other bytes handed to jansson whole (the
+ * \u escapes of UTF-8). An invalid string is written null.
+ */
 static void
 json_string_add(struct buf *b, const char *s)
 {
-	const char	*run;
+	const char	*run, *p;
+	json_t		*v;
+	char		*text;
 
+	for (p = s; *p != '\0' && (unsigned char)*p < 0x80; p++)
+		;
+	if (*p != '\0') {
+		v = json_string(s);
+		text = v != NULL ? json_dumps(v, JSON_ENCODE_ANY |
+		    JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+		buf_adds(b, text != NULL ? text : "null");
+		free(text);
+		json_decref(v);
+		return;
+	}
 	buf_add(b, "\"", 1);
 	while (*s != '\0') {
 		for (run = s; *s != '\0' && *s != '"' && *s != '\\' &&
 		    (unsigned char)*s >= 0x20; s++)
 			;
 		buf_add(b, run, (size_t)(s - run));
-		if (*s != '\0') {
-			buf_addf(b, "\\u%04x", (unsigned char)*s);
-			s++;
+		if (*s == '\0')
+			break;
+		switch (*s) {
+		case '"':
+			buf_add(b, "\\\"", 2);
+			break;
+		case '\\':
+			buf_add(b, "\\\\", 2);
+			break;
+		case '\n':
+			buf_add(b, "\\n", 2);
+			break;
+		case '\t':
+			buf_add(b, "\\t", 2);
+			break;
+		case '\r':
+			buf_add(b, "\\r", 2);
+			break;
+		case '\b':
+			buf_add(b, "\\b", 2);
+			break;
+		case '\f':
+			buf_add(b, "\\f", 2);
+			break;
+		default:
+			buf_addf(b, "\\u%04X", (unsigned char)*s);
 		}
+		s++;
 	}
 	buf_add(b, "\"", 1);
+}
+
+/* Append `,"name":` and a string (NULL: null). */
+static void
+json_member_str(struct buf *b, const char *name, const char *v)
+{
+	buf_addf(b, ",\"%s\":", name);
+	if (v != NULL)
+		json_string_add(b, v);
+	else
+		buf_add(b, "null", 4);
+}
+
+/* Append `,"name":` and an integer. */
+static void
+json_member_int(struct buf *b, const char *name, int64_t v)
+{
+	buf_addf(b, ",\"%s\":%" PRId64, name, v);
+}
+
+/* Append `,"name":` and a JSON value, written by jansson (NULL: null). */
+static void
+json_member_value(struct buf *b, const char *name, json_t *v)
+{
+	char	*text;
+
+	buf_addf(b, ",\"%s\":", name);
+	text = v != NULL ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
+	    JSON_ENSURE_ASCII) : NULL;
+	if (text == NULL && v != NULL)
+		b->failed = true;
+	buf_adds(b, text != NULL ? text : "null");
+	free(text);
+	json_decref(v);
 }
 
 /*
@@ -141,87 +216,85 @@ game_lists_add(struct buf *b, const struct service_game *g)
 }
 
 /*
- * The JSON of a game but its lists (game_lists_add() writes them): a new
- * reference, NULL when out of memory.
+ * Append the JSON members of a game but its lists (game_lists_add()
+ * writes them), from its opening brace: written here, not built as
+ * jansson values and dumped (one move's answer, on the HTTP thread), in
+ * the order and form jansson gave them.
  */
-static json_t *
-game_json_members(const struct service_game *g)
+static void
+game_json_members(struct buf *b, const struct service_game *g)
 {
-	json_t		*o, *clocks = NULL, *tocontrol = NULL;
 	char		 fen[CHESS_FEN_MAX], start[CHESS_FEN_MAX];
 	char		 created[32], deadline[32], stmt[256];
 	int64_t		 dl = game_deadline(&g->state);
-	int		 c;
 
 	chess_fen_write(&g->state.chess.pos, fen, sizeof fen);
 	chess_fen_write(&g->state.chess.start, start, sizeof start);
 	render_time(g->row.created, created, sizeof created);
 	if (dl != 0)
 		render_time(dl, deadline, sizeof deadline);
-	if (g->state.params.tc.kind != GAME_TC_NONE) {
-		clocks = json_object();
-		for (c = 0; c < 2; c++)
-			json_object_set_new(clocks, color_name(c),
-			    json_integer(game_time_left(&g->state, c, g->now)));
+	buf_addf(b, "{\"id\":%" PRId64, g->row.id);
+	json_member_str(b, "white", g->row.white_name);
+	json_member_str(b, "black", g->row.black_name);
+	json_member_str(b, "variant", g->row.variant);
+	json_member_str(b, "initial_fen", start);
+	json_member_str(b, "fen", fen);
+	json_member_int(b, "ply", (int64_t)game_ply(&g->state));
+	json_member_str(b, "turn", color_name(game_turn(&g->state)));
+	json_member_str(b, "status", game_ongoing(&g->state) ? "ongoing" :
+	    "finished");
+	json_member_str(b, "result", game_result_name(g->state.result));
+	json_member_str(b, "termination",
+	    game_termination_name(g->state.termination));
+	json_member_str(b, "time_control", g->row.time_control);
+	json_member_str(b, "policy", g->row.policy);
+	json_member_str(b, "created", created);
+	if (g->row.chess960 >= 0)
+		json_member_int(b, "chess960", g->row.chess960);
+	else
+		buf_adds(b, ",\"chess960\":null");
+	json_member_str(b, "draw_offer", g->state.draw_offer >= 0 ?
+	    color_name(g->state.draw_offer) : NULL);
+	if (g->state.params.tc.kind != GAME_TC_NONE)
+		buf_addf(b, ",\"clocks\":{\"white\":%" PRId64 ",\"black\":%"
+		    PRId64 "}", (int64_t)game_time_left(&g->state,
+		    CHESS_WHITE, g->now), (int64_t)game_time_left(&g->state,
+		    CHESS_BLACK, g->now));
+	else
+		buf_adds(b, ",\"clocks\":null");
+	if (g->state.params.tc.kind == GAME_TC_MOVES_IN)
+		buf_addf(b, ",\"moves_to_control\":{\"white\":%d,"
+		    "\"black\":%d}", game_moves_to_control(&g->state,
+		    CHESS_WHITE), game_moves_to_control(&g->state,
+		    CHESS_BLACK));
+	else
+		buf_adds(b, ",\"moves_to_control\":null");
+	json_member_str(b, "deadline", dl != 0 && game_ongoing(&g->state) ?
+	    deadline : NULL);
+	buf_adds(b, g->rules.rated ? ",\"rated\":true" : ",\"rated\":false");
+	json_member_int(b, "draw_min_move", g->state.params.draw_min_move);
+	json_member_int(b, "draw_offer_every",
+	    g->state.params.draw_offer_every);
+	json_member_int(b, "leave_days", g->rules.leave_days);
+	json_member_str(b, "event", g->row.event);
+	json_member_str(b, "site", g->row.site);
+	json_member_str(b, "round", g->row.round);
+	if (g->nmsgs == 0)
+		buf_adds(b, ",\"messages\":[]");
+	else
+		json_member_value(b, "messages", api_messages_json(g));
+	if (game_ongoing(&g->state)) {
+		next_statement(g, stmt, sizeof stmt);
+		json_member_str(b, "next_statement", stmt);
 	}
-	if (g->state.params.tc.kind == GAME_TC_MOVES_IN) {
-		tocontrol = json_object();
-		for (c = 0; c < 2; c++)
-			json_object_set_new(tocontrol, color_name(c),
-			    json_integer(game_moves_to_control(&g->state, c)));
-	}
-	next_statement(g, stmt, sizeof stmt);
-	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:s,s:I,s:s,s:s,s:s,s:s,"
-	    "s:s,s:s,s:s}",
-	    "id", (json_int_t)g->row.id,
-	    "white", g->row.white_name,
-	    "black", g->row.black_name,
-	    "variant", g->row.variant,
-	    "initial_fen", start,
-	    "fen", fen,
-	    "ply", (json_int_t)game_ply(&g->state),
-	    "turn", color_name(game_turn(&g->state)),
-	    "status", game_ongoing(&g->state) ? "ongoing" : "finished",
-	    "result", game_result_name(g->state.result),
-	    "termination", game_termination_name(g->state.termination),
-	    "time_control", g->row.time_control,
-	    "policy", g->row.policy,
-	    "created", created);
-	if (o == NULL) {
-		json_decref(clocks);
-		json_decref(tocontrol);
-		return NULL;
-	}
-	json_object_set_new(o, "chess960", g->row.chess960 >= 0 ?
-	    json_integer(g->row.chess960) : json_null());
-	json_object_set_new(o, "draw_offer", g->state.draw_offer >= 0 ?
-	    json_string(color_name(g->state.draw_offer)) : json_null());
-	json_object_set_new(o, "clocks", clocks != NULL ? clocks : json_null());
-	json_object_set_new(o, "moves_to_control", tocontrol != NULL ?
-	    tocontrol : json_null());
-	json_object_set_new(o, "deadline", dl != 0 && game_ongoing(&g->state) ?
-	    json_string(deadline) : json_null());
-	json_object_set_new(o, "rated", json_boolean(g->rules.rated));
-	json_object_set_new(o, "draw_min_move",
-	    json_integer(g->state.params.draw_min_move));
-	json_object_set_new(o, "draw_offer_every",
-	    json_integer(g->state.params.draw_offer_every));
-	json_object_set_new(o, "leave_days", json_integer(g->rules.leave_days));
-	json_object_set_new(o, "event", json_string(g->row.event));
-	json_object_set_new(o, "site", json_string(g->row.site));
-	json_object_set_new(o, "round", json_string(g->row.round));
-	json_object_set_new(o, "messages", api_messages_json(g));
-	if (game_ongoing(&g->state))
-		json_object_set_new(o, "next_statement", json_string(stmt));
 	if (g->cond != NULL)
-		json_object_set_new(o, "conditional", json_pack(
+		json_member_value(b, "conditional", json_pack(
 		    "{s:I,s:i,s:s,s:s,s:s?,s:i,s:I}", "id",
 		    (json_int_t)g->cond->id, "ply", g->cond->ply,
 		    "lines", g->cond->lines, "status", g->cond->status,
 		    "reason", g->cond->reason[0] ? g->cond->reason : NULL,
 		    "played", g->cond->played,
 		    "lines_left", (json_int_t)g->cond->left));
-	return o;
 }
 
 /* The JSON text of a game without its closing brace. */
@@ -229,21 +302,8 @@ char *
 api_game_json_open(const struct service_game *g, size_t *lenp)
 {
 	struct buf	 b = { 0 };
-	json_t		*o;
-	char		*text;
-	size_t		 n;
 
-	if ((o = game_json_members(g)) == NULL)
-		return NULL;
-	text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-	json_decref(o);
-	if (text == NULL || (n = strlen(text)) < 2) {
-		free(text);
-		return NULL;
-	}
-	/* "{...}": keep "{...", then the lists. */
-	buf_add(&b, text, n - 1);
-	free(text);
+	game_json_members(&b, g);
 	game_lists_add(&b, g);
 	return buf_take(&b, lenp);
 }
@@ -377,27 +437,28 @@ game_text(const struct service_game *g, enum chess_lang lang, size_t *lenp)
 	return buf_take(&b, lenp);
 }
 
-/* Add a game's auth rule and the doors its players opened to its JSON:
- * what each side may use to act in it. */
+/* Append a game's auth rule and the doors its players opened: what each
+ * side may use to act in it. */
 static int
-game_doors_json(struct service *svc, const struct service_game *g, json_t *o,
-    struct service_error *err)
+game_doors_add(struct service *svc, const struct service_game *g,
+    struct buf *b, struct service_error *err)
 {
 	struct service_doors	 d[2];
-	json_t			*doors;
 	int			 c;
 
 	if (service_doors_get(svc, g->row.white_name, &d[0], err) != 0 ||
 	    service_doors_get(svc, g->row.black_name, &d[1], err) != 0)
 		return -1;
-	doors = json_object();
+	json_member_str(b, "auth", g->rules.auth);
+	buf_adds(b, ",\"doors\":{");
 	for (c = 0; c < 2; c++) {
 		if (strcmp(g->rules.auth, "signed") == 0)
 			d[c].xfcc = d[c].mail_token = false;
-		json_object_set_new(doors, color_name(c), api_doors_json(&d[c]));
+		buf_addf(b, "%s\"%s\":[\"signed\"%s%s]", c > 0 ? "," : "",
+		    color_name(c), d[c].xfcc ? ",\"xfcc\"" : "",
+		    d[c].mail_token ? ",\"mail-token\"" : "");
 	}
-	json_object_set_new(o, "auth", json_string(g->rules.auth));
-	json_object_set_new(o, "doors", doors);
+	buf_add(b, "}", 1);
 	return 0;
 }
 
@@ -574,46 +635,38 @@ api_game_list(struct http_request *req, struct http_response *resp,
 	free(text);
 }
 
-/*
- * The whole JSON of a game from its open part (len bytes, without the
- * closing brace): the auth rule and the players' doors (kept with the
- * players, service/signers.c), the closing brace and a newline, as
- * http_respond_json() writes it. NULL with err set.
- */
-static char *
-game_json_finish(struct service *svc, const struct service_game *g,
-    const char *open, size_t len, size_t *lenp, struct service_error *err)
+/* Say that a render ran out of memory. */
+static void
+render_nomem(struct service_error *err)
 {
-	json_t	*o;
-	char	*tail = NULL, *out = NULL;
-	size_t	 tlen;
-
-	if ((o = json_object()) == NULL)
-		goto nomem;
-	if (game_doors_json(svc, g, o, err) != 0) {
-		json_decref(o);
-		return NULL;
-	}
-	tail = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-	json_decref(o);
-	/* tail is {"auth":...,"doors":{...}}: its members follow a comma. */
-	if (tail == NULL || (tlen = strlen(tail)) < 2 ||
-	    (out = malloc(len + tlen + 2)) == NULL)
-		goto nomem;
-	memcpy(out, open, len);
-	out[len] = ',';
-	memcpy(out + len + 1, tail + 1, tlen - 1);
-	out[len + tlen] = '\n';
-	out[len + tlen + 1] = '\0';
-	*lenp = len + tlen + 1;
-	free(tail);
-	return out;
-nomem:
-	free(tail);
 	err->status = 500;
 	snprintf(err->code, sizeof err->code, "internal");
 	snprintf(err->message, sizeof err->message, "out of memory");
-	return NULL;
+}
+
+/*
+ * The whole JSON of a game: its members and lists, the auth rule and the
+ * players' doors (kept with the players, service/signers.c), the closing
+ * brace and a newline, as http_respond_json() writes it. NULL with err
+ * set.
+ */
+static char *
+game_json_whole(struct service *svc, const struct service_game *g,
+    size_t *lenp, struct service_error *err)
+{
+	struct buf	 b = { 0 };
+	char		*out;
+
+	game_json_members(&b, g);
+	game_lists_add(&b, g);
+	if (game_doors_add(svc, g, &b, err) != 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_add(&b, "}\n", 2);
+	if ((out = buf_take(&b, lenp)) == NULL)
+		render_nomem(err);
+	return out;
 }
 
 /*
@@ -625,24 +678,14 @@ static char *
 render_game(struct service *svc, const struct service_game *g,
     enum service_render kind, size_t *lenp, struct service_error *err)
 {
-	char	*open, *out;
-	size_t	 len;
+	char	*out;
 
-	if (kind == SERVICE_RENDER_TEXT || kind == SERVICE_RENDER_TEXT_FR)
-		out = game_text(g, kind == SERVICE_RENDER_TEXT_FR ?
-		    CHESS_LANG_FR : CHESS_LANG_EN, lenp);
-	else if ((open = api_game_json_open(g, &len)) == NULL)
-		out = NULL;
-	else {
-		out = game_json_finish(svc, g, open, len, lenp, err);
-		free(open);
-		return out;
-	}
-	if (out == NULL) {
-		err->status = 500;
-		snprintf(err->code, sizeof err->code, "internal");
-		snprintf(err->message, sizeof err->message, "out of memory");
-	}
+	if (kind == SERVICE_RENDER_JSON)
+		return game_json_whole(svc, g, lenp, err);
+	out = game_text(g, kind == SERVICE_RENDER_TEXT_FR ? CHESS_LANG_FR :
+	    CHESS_LANG_EN, lenp);
+	if (out == NULL)
+		render_nomem(err);
 	return out;
 }
 

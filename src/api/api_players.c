@@ -401,20 +401,6 @@ api_key_revoke(struct http_request *req, struct http_response *resp,
 	    name, "key", (json_int_t)id, "revoked", 1));
 }
 
-/* The doors of a player as a JSON array: "signed" and each one open. */
-json_t *
-api_doors_json(const struct service_doors *d)
-{
-	json_t	*a = json_array();
-
-	json_array_append_new(a, json_string("signed"));
-	if (d->xfcc)
-		json_array_append_new(a, json_string("xfcc"));
-	if (d->mail_token)
-		json_array_append_new(a, json_string("mail-token"));
-	return a;
-}
-
 /* GET /api/v1/players/{name}/doors: which doors a player opened. */
 void
 api_doors_get(struct http_request *req, struct http_response *resp,

@@ -43,8 +43,4 @@ void	api_doors_patch(struct http_request *, struct http_response *,
  * (new reference; NULL when out of memory). */
 json_t	*api_key_json(const struct store_key *);
 
-/* The doors of a player as a JSON array: "signed" and each one open (new
- * reference). */
-json_t	*api_doors_json(const struct service_doors *);
-
 #endif /* CORRCHESS_API_PLAYERS_H */
