@@ -114,11 +114,35 @@ json_string_add(struct buf *b, const char *s)
 	buf_add(b, "\"", 1);
 }
 
+/* Append `,"name":` (no printf: a game's JSON has some thirty of them). */
+static void
+json_name_add(struct buf *b, const char *name)
+{
+	buf_add(b, ",\"", 2);
+	buf_adds(b, name);
+	buf_add(b, "\":", 2);
+}
+
+/* Append an integer in decimal. */
+static void
+json_int_add(struct buf *b, int64_t v)
+{
+	char		 t[24], *p = t + sizeof t;
+	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(t + sizeof t - p));
+}
+
 /* Append `,"name":` and a string (NULL: null). */
 static void
 json_member_str(struct buf *b, const char *name, const char *v)
 {
-	buf_addf(b, ",\"%s\":", name);
+	json_name_add(b, name);
 	if (v != NULL)
 		json_string_add(b, v);
 	else
@@ -129,7 +153,8 @@ json_member_str(struct buf *b, const char *name, const char *v)
 static void
 json_member_int(struct buf *b, const char *name, int64_t v)
 {
-	buf_addf(b, ",\"%s\":%" PRId64, name, v);
+	json_name_add(b, name);
+	json_int_add(b, v);
 }
 
 /* Append `,"name":` and a JSON value, written by jansson (NULL: null). */
@@ -138,7 +163,7 @@ json_member_value(struct buf *b, const char *name, json_t *v)
 {
 	char	*text;
 
-	buf_addf(b, ",\"%s\":", name);
+	json_name_add(b, name);
 	text = v != NULL ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
 	    JSON_ENSURE_ASCII) : NULL;
 	if (text == NULL && v != NULL)
@@ -233,7 +258,8 @@ game_json_members(struct buf *b, const struct service_game *g)
 	render_time(g->row.created, created, sizeof created);
 	if (dl != 0)
 		render_time(dl, deadline, sizeof deadline);
-	buf_addf(b, "{\"id\":%" PRId64, g->row.id);
+	buf_adds(b, "{\"id\":");
+	json_int_add(b, g->row.id);
 	json_member_str(b, "white", g->row.white_name);
 	json_member_str(b, "black", g->row.black_name);
 	json_member_str(b, "variant", g->row.variant);
@@ -255,19 +281,21 @@ game_json_members(struct buf *b, const struct service_game *g)
 		buf_adds(b, ",\"chess960\":null");
 	json_member_str(b, "draw_offer", g->state.draw_offer >= 0 ?
 	    color_name(g->state.draw_offer) : NULL);
-	if (g->state.params.tc.kind != GAME_TC_NONE)
-		buf_addf(b, ",\"clocks\":{\"white\":%" PRId64 ",\"black\":%"
-		    PRId64 "}", (int64_t)game_time_left(&g->state,
-		    CHESS_WHITE, g->now), (int64_t)game_time_left(&g->state,
-		    CHESS_BLACK, g->now));
-	else
+	if (g->state.params.tc.kind != GAME_TC_NONE) {
+		buf_adds(b, ",\"clocks\":{\"white\":");
+		json_int_add(b, game_time_left(&g->state, CHESS_WHITE, g->now));
+		buf_adds(b, ",\"black\":");
+		json_int_add(b, game_time_left(&g->state, CHESS_BLACK, g->now));
+		buf_add(b, "}", 1);
+	} else
 		buf_adds(b, ",\"clocks\":null");
-	if (g->state.params.tc.kind == GAME_TC_MOVES_IN)
-		buf_addf(b, ",\"moves_to_control\":{\"white\":%d,"
-		    "\"black\":%d}", game_moves_to_control(&g->state,
-		    CHESS_WHITE), game_moves_to_control(&g->state,
-		    CHESS_BLACK));
-	else
+	if (g->state.params.tc.kind == GAME_TC_MOVES_IN) {
+		buf_adds(b, ",\"moves_to_control\":{\"white\":");
+		json_int_add(b, game_moves_to_control(&g->state, CHESS_WHITE));
+		buf_adds(b, ",\"black\":");
+		json_int_add(b, game_moves_to_control(&g->state, CHESS_BLACK));
+		buf_add(b, "}", 1);
+	} else
 		buf_adds(b, ",\"moves_to_control\":null");
 	json_member_str(b, "deadline", dl != 0 && game_ongoing(&g->state) ?
 	    deadline : NULL);
@@ -454,9 +482,13 @@ game_doors_add(struct service *svc, const struct service_game *g,
 	for (c = 0; c < 2; c++) {
 		if (strcmp(g->rules.auth, "signed") == 0)
 			d[c].xfcc = d[c].mail_token = false;
-		buf_addf(b, "%s\"%s\":[\"signed\"%s%s]", c > 0 ? "," : "",
-		    color_name(c), d[c].xfcc ? ",\"xfcc\"" : "",
-		    d[c].mail_token ? ",\"mail-token\"" : "");
+		buf_adds(b, c > 0 ? ",\"black\":[\"signed\"" :
+		    "\"white\":[\"signed\"");
+		if (d[c].xfcc)
+			buf_adds(b, ",\"xfcc\"");
+		if (d[c].mail_token)
+			buf_adds(b, ",\"mail-token\"");
+		buf_add(b, "]", 1);
 	}
 	buf_add(b, "}", 1);
 	return 0;
