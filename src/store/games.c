@@ -233,20 +233,32 @@ store_game_get_action(struct store *s, int64_t id, int64_t key_id,
 	return status;
 }
 
-/* Store a game's state fields. */
-enum store_status
-store_game_update(struct store *s, const struct store_game *g)
+/* Store a game's state fields: all of them, or with `play` those a move
+ * changes. */
+static enum store_status
+game_update(struct store *s, const struct store_game *g, bool play)
 {
 	struct db_stmt	*st;
 
 	if (store_game_check_state(s, g) != 0)
 		return STORE_ERROR;
-	if ((st = store_stmt(s, ST_GAME_UPDATE)) == NULL)
+	if ((st = store_stmt(s, play ? ST_GAME_UPDATE_PLAY :
+	    ST_GAME_UPDATE)) == NULL)
 		return STORE_ERROR;
 	db_bind_int64(st, 1, g->id);
-	store_game_bind_state(st, 2, g);
+	if (play)
+		store_game_bind_play(st, 2, g);
+	else
+		store_game_bind_state(st, 2, g);
 	game_written(s, g->id);
 	return store_exec_change(s, st, "update game", "no such game");
+}
+
+/* Store a game's state fields. */
+enum store_status
+store_game_update(struct store *s, const struct store_game *g)
+{
+	return game_update(s, g, false);
 }
 
 /* Store the state fields of a game whose status, result and termination
@@ -254,16 +266,7 @@ store_game_update(struct store *s, const struct store_game *g)
 enum store_status
 store_game_update_play(struct store *s, const struct store_game *g)
 {
-	struct db_stmt	*st;
-
-	if (store_game_check_state(s, g) != 0)
-		return STORE_ERROR;
-	if ((st = store_stmt(s, ST_GAME_UPDATE_PLAY)) == NULL)
-		return STORE_ERROR;
-	db_bind_int64(st, 1, g->id);
-	store_game_bind_play(st, 2, g);
-	game_written(s, g->id);
-	return store_exec_change(s, st, "update game", "no such game");
+	return game_update(s, g, true);
 }
 
 /* Step a game listing, calling cb for each row. */
