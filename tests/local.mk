@@ -246,10 +246,12 @@ CLEANFILES += tests/screenshots/*.png
 # crash.sh: SIGKILL under load and restarts (every move answered 201
 # survives, none twice, the database and online backups sound); abuse.sh:
 # slowloris and oversized requests while well-behaved clients are served;
-# diskfull.sh: a full disk (a small tmpfs): 500, one log line, recovery.
-TESTS += tests/crash.sh tests/abuse.sh tests/diskfull.sh
+# diskfull.sh: a full disk (a small tmpfs): 500, one log line, recovery;
+# stop.sh: SIGTERM with streams open, moves in flight and slow clients (a
+# prompt exit, every move answered 201 kept).
+TESTS += tests/crash.sh tests/abuse.sh tests/diskfull.sh tests/stop.sh
 EXTRA_DIST += tests/crash.sh tests/abuse.sh tests/abuse-load.py \
-	tests/diskfull.sh
+	tests/diskfull.sh tests/stop.sh
 
 # The crash test with 50 kills instead of make check's 5 (about a minute).
 check-crash: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)

@@ -133,6 +133,14 @@ const struct conf_key conf_table[] = {
 	  "this long after its connection opened or its previous request "
 	  "ended, however steadily it trickles in; else the connection is "
 	  "closed." },
+	{ .section = "server", .name = "stop_timeout",
+	  .type = CONF_DURATION, .min = 1, .max = 1 * HOUR, .def = "5s",
+	  .offset = OFF(server.stop_timeout),
+	  .help = "On SIGTERM, answers being made or sent get this long to "
+	  "finish before their connections are closed; answers waiting for "
+	  "a commit get as long again. Connections idle or still sending a "
+	  "request are closed at once. Keep it under systemd's "
+	  "TimeoutStopSec." },
 	{ .section = "server", .name = "threads", .type = CONF_INT,
 	  .min = 0, .max = 256, .def = "0", .offset = OFF(server.threads),
 	  .help = "Threads serving HTTP, each with its own epoll loop; the "

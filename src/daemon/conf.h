@@ -78,6 +78,7 @@ struct conf {
 		long long	 max_connections_per_ip;	/* 0: no limit */
 		long long	 connection_timeout;	/* seconds */
 		long long	 request_timeout;	/* seconds */
+		long long	 stop_timeout;		/* seconds */
 		long long	 threads;
 		long long	 action_threads;
 		char		*tls_certificate;	/* "" = plain HTTP */

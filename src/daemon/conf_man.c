@@ -24,6 +24,7 @@ static const char *const conf_reloadable_keys[] = {
 	"log.requests",
 	"server.tls_certificate",
 	"server.tls_key",
+	"server.stop_timeout",
 };
 
 /* Tell whether SIGHUP applies key at once. */

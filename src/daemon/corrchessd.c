@@ -476,6 +476,7 @@ reload(struct conf *running, struct http_server *srv, const struct args *a)
 	reload_tls(running, &conf, srv);
 	running->log.level = conf.log.level;
 	running->log.requests = conf.log.requests;
+	running->server.stop_timeout = conf.server.stop_timeout;
 	if (!a->debug)
 		log_setverbose((int)conf.log.level);
 	http_server_set_log_requests(srv, conf.log.requests);
@@ -1274,8 +1275,8 @@ serve(struct corrchessd *d)
 /*
  * Stop what was started, newest first, and free everything: the one way
  * out. After serve(), requests in progress may finish (for at most
- * [server] connection_timeout seconds); after a failed start nothing
- * waits.
+ * [server] stop_timeout seconds, and as long again for answers waiting
+ * for a commit); after a failed start nothing waits.
  */
 static void
 stop(struct corrchessd *d)
@@ -1283,7 +1284,7 @@ stop(struct corrchessd *d)
 	clock_stop(d->clk);
 	mailer_stop(d->mailer);
 	http_server_stop(d->srv, d->served ?
-	    (unsigned)d->conf.server.connection_timeout : 0);
+	    (unsigned)d->conf.server.stop_timeout : 0);
 	free(d->routes);
 	if (d->served)
 		log_info("stopped");

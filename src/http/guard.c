@@ -192,17 +192,26 @@ guard_of(struct MHD_Connection *conn)
 	return ci != NULL ? ci->socket_context : NULL;
 }
 
-/* Mark a connection's request as arrived whole: its deadline is met. */
-void
+/*
+ * Mark a connection's request as arrived whole: its deadline is met.
+ * False when the connection was shut first (its deadline, or a stop):
+ * the request must then not be acted on, since its answer cannot be
+ * sent. Under one lock with http_guard_shut(), so that a request is
+ * either shut or acted on, never both.
+ */
+bool
 http_guard_whole(struct http_server *srv, struct MHD_Connection *conn)
 {
 	struct http_guard_conn	*c = guard_of(conn);
+	bool			 open;
 
 	if (c == NULL)
-		return;
+		return true;
 	pthread_mutex_lock(&srv->glock);
 	c->whole = true;
+	open = !c->shut;
 	pthread_mutex_unlock(&srv->glock);
+	return open;
 }
 
 /* A request ended: the connection's next request gets a new deadline. */
@@ -217,6 +226,31 @@ http_guard_next(struct http_server *srv, struct MHD_Connection *conn)
 	c->whole = false;
 	c->started = mono_now();
 	pthread_mutex_unlock(&srv->glock);
+}
+
+/*
+ * Shut connections at once, as the server stops: with all false, those
+ * whose request has not arrived whole (idle between requests, or still
+ * sending one): nothing was promised to them; with all true, every one
+ * still open (their answers were not read in time). libmicrohttpd then
+ * sees each end and closes the connection itself. Returns how many.
+ */
+unsigned
+http_guard_shut(struct http_server *srv, bool all)
+{
+	struct http_guard_conn	*c;
+	unsigned		 n = 0;
+
+	pthread_mutex_lock(&srv->glock);
+	for (c = srv->ghead; c != NULL; c = c->next) {
+		if ((c->whole && !all) || c->shut || c->fd == -1)
+			continue;
+		if (shutdown(c->fd, SHUT_RDWR) == 0 || errno == ENOTCONN)
+			n++;
+		c->shut = true;
+	}
+	pthread_mutex_unlock(&srv->glock);
+	return n;
 }
 
 /* The guard thread: once a second, shut connections past their

@@ -199,10 +199,12 @@ mhd_result http_guard_accept(void *cls, const struct sockaddr *addr,
 	    socklen_t addrlen);
 void	http_guard_notify(void *cls, struct MHD_Connection *,
 	    void **socket_context, enum MHD_ConnectionNotificationCode);
-/* A connection's request arrived whole; it ended (the next one's
- * deadline starts). */
-void	http_guard_whole(struct http_server *, struct MHD_Connection *);
+/* A connection's request arrived whole (false: the connection was shut,
+ * drop the request); it ended (the next one's deadline starts). */
+bool	http_guard_whole(struct http_server *, struct MHD_Connection *);
 void	http_guard_next(struct http_server *, struct MHD_Connection *);
+/* Shut the connections not yet given a whole request, or all; how many. */
+unsigned http_guard_shut(struct http_server *, bool all);
 
 /* stream.c */
 
@@ -211,8 +213,8 @@ void	http_guard_next(struct http_server *, struct MHD_Connection *);
 struct MHD_Response *http_stream_response(struct http_stream *);
 /* Drop the answer's reference of a stream that was never queued. */
 void	http_stream_unqueued(struct http_stream *);
-/* End every open stream (the server stops). */
-void	http_streams_end(struct http_server *);
+/* End every open stream (the server stops); how many. */
+unsigned http_streams_end(struct http_server *);
 
 /* route.c */
 

@@ -452,7 +452,8 @@ http_access(void *cls, struct MHD_Connection *conn, const char *url,
 	}
 	if (*upload_data_size != 0)
 		return http_body(srv, req, upload_data, upload_data_size);
-	http_guard_whole(srv, conn);
+	if (!http_guard_whole(srv, conn))
+		return MHD_NO;
 	return http_dispatch(srv, req);
 }
 
@@ -646,16 +647,43 @@ http_server_set_log_requests(struct http_server *srv, bool on)
 	atomic_store(&srv->log_requests, on);
 }
 
-/* Stop accepting, drain, close and free. */
+/* Seconds on the monotonic clock since start. */
+static double
+stop_elapsed(const struct timespec *start)
+{
+	struct timespec	now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) +
+	    (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/*
+ * Stop accepting, drain, close and free. What a stop waits for, each
+ * step said in the log:
+ *  - connections idle between requests, or still sending one, are shut
+ *    at once: nothing was promised to them, and a client that resends
+ *    meets the next server;
+ *  - streams are ended (their last bytes sent);
+ *  - requests whose answer is being made or sent get drain_seconds;
+ *    then the connections still open are shut (their clients did not
+ *    read the answer);
+ *  - answers waiting for the writer's commit (later answers, workers)
+ *    are always made: their work is under way and a move's 201 must not
+ *    be lost once committed. That wait is bounded too (drain_seconds
+ *    more), for a writer that cannot commit at all.
+ */
 void
 http_server_stop(struct http_server *srv, unsigned drain_seconds)
 {
-	struct timespec	 start, now, pause = { 0, 10 * 1000 * 1000 };
+	struct timespec	 start, pause = { 0, 10 * 1000 * 1000 };
+	unsigned	 idle, streams, shut;
 	int		 fd;
 	bool		 quiesced;
 
 	if (srv == NULL)
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	atomic_store(&srv->draining, 1);
 	/*
 	 * On a socket of our own, stop taking connections by refusing them
@@ -685,31 +713,40 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 		fd = MHD_quiesce_daemon(srv->mhd);
 		quiesced = fd != -1 && fd == srv->fd;
 	}
+	idle = http_guard_shut(srv, false);
 	/* Streams would hold their connections open: end them first. */
-	http_streams_end(srv);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (atomic_load(&srv->inflight) > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= (time_t)drain_seconds) {
-			log_warnx("http: %d requests still running after %us;"
-			    " closing them", atomic_load(&srv->inflight),
-			    drain_seconds);
-			break;
-		}
+	streams = http_streams_end(srv);
+	log_info("http: stopping: %d request%s in progress (%d waiting for "
+	    "the writer), %u stream%s ended, %u idle or unfinished "
+	    "connection%s closed", atomic_load(&srv->inflight),
+	    atomic_load(&srv->inflight) == 1 ? "" : "s",
+	    atomic_load(&srv->later), streams, streams == 1 ? "" : "s", idle,
+	    idle == 1 ? "" : "s");
+	while (atomic_load(&srv->inflight) > atomic_load(&srv->later) &&
+	    stop_elapsed(&start) < (double)drain_seconds)
 		nanosleep(&pause, NULL);
+	if (atomic_load(&srv->inflight) > atomic_load(&srv->later)) {
+		shut = http_guard_shut(srv, true);
+		log_warnx("http: %d answer%s still unsent after %us: %u "
+		    "connection%s closed", atomic_load(&srv->inflight) -
+		    atomic_load(&srv->later), atomic_load(&srv->inflight) -
+		    atomic_load(&srv->later) == 1 ? "" : "s", drain_seconds,
+		    shut, shut == 1 ? "" : "s");
 	}
 	/* Suspended connections must be resumed before MHD stops: the
 	 * later answers too, whose work (the writer's) goes on meanwhile. */
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (atomic_load(&srv->later) > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= 60) {
-			log_warnx("http: %d answers still waiting after 60s",
-			    atomic_load(&srv->later));
-			break;
-		}
+	while (atomic_load(&srv->later) > 0 &&
+	    stop_elapsed(&start) < 2.0 * drain_seconds)
 		nanosleep(&pause, NULL);
-	}
+	if (atomic_load(&srv->later) > 0)
+		log_warnx("http: %d answer%s still waiting for the writer "
+		    "after %.1fs; stopping without them",
+		    atomic_load(&srv->later), atomic_load(&srv->later) == 1 ?
+		    "" : "s", stop_elapsed(&start));
+	/* What the writer answered is sent before libmicrohttpd stops. */
+	while (atomic_load(&srv->inflight) > 0 &&
+	    stop_elapsed(&start) < 2.0 * drain_seconds)
+		nanosleep(&pause, NULL);
 	http_workers_stop(srv);
 	http_guard_stop(srv);
 	MHD_stop_daemon(srv->mhd);
@@ -717,5 +754,6 @@ http_server_stop(struct http_server *srv, unsigned drain_seconds)
 	/* MHD closed the socket it was given unless quiesced; else we do. */
 	if (!quiesced)
 		srv->fd = -1;
+	log_info("http: stopped in %.2fs", stop_elapsed(&start));
 	http_server_free(srv);
 }

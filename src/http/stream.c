@@ -385,17 +385,21 @@ http_stream_response(struct http_stream *s)
 	    stream_read, s, stream_free);
 }
 
-/* End every stream of a stopping server: their connections finish. */
-void
+/* End every stream of a stopping server: their connections finish.
+ * Returns how many were open. */
+unsigned
 http_streams_end(struct http_server *srv)
 {
 	struct http_stream	*s;
+	unsigned		 n = 0;
 
 	pthread_mutex_lock(&srv->slock);
 	for (s = srv->shead; s != NULL; s = s->next) {
 		pthread_mutex_lock(&s->lock);
 		s->ended = true;
 		stream_wake_unlock(s);
+		n++;
 	}
 	pthread_mutex_unlock(&srv->slock);
+	return n;
 }
