@@ -46,24 +46,18 @@ evmails() {
 	    tr ' ' '\n' | grep .
 }
 
-# evhas USER EVENT N: USER has N mails about EVENT or more.
-evhas() {
-	[ "$(evmails "$1" "$2" | wc -l)" -ge "$3" ]
+# evfetch USER TEXT FILE: USER's mail whose subject or text holds TEXT
+# (tests/maillib.sh's mailfind: found by what it holds, never by the
+# order mails arrived in) into FILE, its text into FILE.txt (on one line:
+# FILE.flat) and its decoded subject into FILE.subj.
+evfetch() {
+	mailfind "$1" "$2" "$3" || { bad "$1's mail \"$2\" arrives"; return 1; }
+	tr '\n' ' ' <"$3.txt" | tr -s ' ' >"$3.flat"
 }
 
-# evfetch USER EVENT INDEX FILE: USER's INDEX-th mail about EVENT (from 1)
-# into FILE, its text into FILE.txt (on one line: FILE.flat) and its
-# decoded subject into FILE.subj.
-evfetch() {
-	waitfor 20 evhas "$1" "$2" "$3" ||
-	    { bad "$1's mail $3 about $2 arrives"; return 1; }
-	uid=$(evmails "$1" "$2" | sed -n "${3}p")
-	imap "$1" "INBOX;UID=$uid" >"$4"
-	textpart "$4" >"$4.txt"
-	tr '\n' ' ' <"$4.txt" | tr -s ' ' >"$4.flat"
-	hdr Subject "$4" | perl -MEncode -ne \
-	    'chomp; print encode("UTF-8", decode("MIME-Header", $_)), "\n"' \
-	    >"$4.subj"
+# date_of FILE: the mail's Date header in seconds since the epoch.
+date_of() {
+	date -d "$(hdr Date "$1")" +%s
 }
 
 # games EVENT: the event's games as "ROUND WHITE BLACK ID" lines into
@@ -106,7 +100,7 @@ same "the pairings follow the Berger table" \
     "$(awk '{ print $1, $2, $3 }' "$tmp/games" | sort | tr '\n' ' ')" \
     "1 alice dave 1 bob carol 2 alice bob 2 dave carol 3 bob dave 3 carol alice "
 
-evfetch alice club-2026 1 "$tmp/a1"
+evfetch alice "Event Club championship 2026: it starts" "$tmp/a1"
 same "alice's start: the subject" "$(cat "$tmp/a1.subj")" \
     "[corrchess] Event Club championship 2026: it starts, your 3 games"
 same "alice's start: the thread root" "$(hdr Message-ID "$tmp/a1")" \
@@ -125,20 +119,20 @@ done
 check "alice's start: where the event's page is" contains \
     "/events/club-2026." "$tmp/a1.txt"
 
-evfetch bob club-2026 1 "$tmp/b1"
+evfetch bob "Event Club championship 2026: it starts" "$tmp/b1"
 same "bob's start: his games" "$(grep '^Round ' "$tmp/b1.txt")" \
     "$(printf '%s\n' \
     "Round 1, game $g23: you play White against carol" \
     "Round 2, game $g12: you play Black against alice" \
     "Round 3, game $g24: you play White against dave")"
-evfetch dave club-2026 1 "$tmp/d1"
+evfetch dave "Event Club championship 2026: it starts" "$tmp/d1"
 same "dave's start: his games" "$(grep '^Round ' "$tmp/d1.txt")" \
     "$(printf '%s\n' \
     "Round 1, game $g14: you play Black against alice" \
     "Round 2, game $g43: you play White against carol" \
     "Round 3, game $g24: you play Black against bob")"
 
-evfetch carol club-2026 1 "$tmp/c1"
+evfetch carol "Club championship 2026 : elle commence" "$tmp/c1"
 same "carol's start, in French: the subject" "$(cat "$tmp/c1.subj")" \
     "[corrchess] Épreuve Club championship 2026 : elle commence, vos 3 parties"
 same "carol's start: Content-Language" "$(hdr Content-Language "$tmp/c1")" fr
@@ -181,7 +175,7 @@ req GET /api/v1/events/club-2026 -H 'Accept: text/plain'
 sed -n '/^ *No  Player/,/^$/p' "$tmp/out" | sed '/^$/d' >"$tmp/table"
 check "the API's table has a row per player" \
     [ "$(wc -l <"$tmp/table" | tr -d ' ')" -eq 5 ]
-evfetch bob club-2026 2 "$tmp/b2"
+evfetch bob "Event Club championship 2026: final standings" "$tmp/b2"
 same "bob's end: the subject" "$(cat "$tmp/b2.subj")" \
     "[corrchess] Event Club championship 2026: final standings"
 same "bob's end: in the event's thread" "$(hdr In-Reply-To "$tmp/b2")" \
@@ -193,17 +187,24 @@ check "bob's end: the standings are the API's crosstable, aligned" \
     cmp -s "$tmp/table" "$tmp/b2.table"
 check "bob's end: bob's row, by hand" grep -q \
     '^  2  bob     1  x  ½  1      2½      3  ' "$tmp/b2.table"
-evfetch alice club-2026 2 "$tmp/a2"
-over=$(imap alice INBOX -X "UID SEARCH HEADER X-Corrchess-Game $g31" |
-    tr -d '\r' | sed -n 's/^\* SEARCH *//p' | tr ' ' '\n' | tail -n 1)
-check "alice's end comes after the last game's own end" \
-    [ "$(evmails alice club-2026 | sed -n 2p)" -gt "$over" ]
+evfetch alice "Event Club championship 2026: final standings" "$tmp/a2"
+# Every mail of the last game is dated no later than the event's end:
+# dates, not the order of arrival, which Postfix does not keep.
+last31=0
+for u in $(imap alice INBOX -X "UID SEARCH HEADER X-Corrchess-Game $g31" |
+    tr -d '\r' | sed -n 's/^\* SEARCH *//p'); do
+	imap alice "INBOX;UID=$u" >"$tmp/a31"
+	d=$(date_of "$tmp/a31")
+	[ "$d" -le "$last31" ] || last31=$d
+done
+check "alice's end is not dated before the last game's mails" sh -c \
+    '[ "$1" -gt 0 ] && [ "$2" -ge "$1" ]' sh "$last31" "$(date_of "$tmp/a2")"
 check "alice's end: her result" grep -qxF \
     "Your result: 1½ points from 3 games played, place 3." "$tmp/a2.txt"
-evfetch dave club-2026 2 "$tmp/d2"
+evfetch dave "Event Club championship 2026: final standings" "$tmp/d2"
 check "dave's end: his result" grep -qxF \
     "Your result: 0 points from 3 games played, place 4." "$tmp/d2.txt"
-evfetch carol club-2026 2 "$tmp/c2"
+evfetch carol "Club championship 2026 : classement final" "$tmp/c2"
 same "carol's end: the subject in French" "$(cat "$tmp/c2.subj")" \
     "[corrchess] Épreuve Club championship 2026 : classement final"
 check "carol's end: her result in French" grep -qxF \
@@ -232,13 +233,13 @@ done
 games cup-lose
 g12=$(game_id alice bob)
 g31=$(game_id carol alice)
-evfetch bob cup-lose 2 "$tmp/b3"
+evfetch bob "Event cup-lose: alice withdrew" "$tmp/b3"
 same "bob is told alice withdrew" "$(cat "$tmp/b3.subj")" \
     "[corrchess] Event cup-lose: alice withdrew"
 check "bob: his game with alice is won by default" grep -qF \
     "Round 2, game $g12, with Black against alice: you win it by default (+)." \
     "$tmp/b3.flat"
-evfetch carol cup-lose 2 "$tmp/c3"
+evfetch carol "cup-lose : alice se retire" "$tmp/c3"
 same "carol is told, in French" "$(cat "$tmp/c3.subj")" \
     "[corrchess] Épreuve cup-lose : alice se retire"
 check "carol: her game with alice won by default, in French" grep -qF \
@@ -246,7 +247,7 @@ check "carol: her game with alice won by default, in French" grep -qF \
     "$tmp/c3.flat"
 games cup-annul
 g12=$(game_id alice bob)
-evfetch bob cup-annul 2 "$tmp/b4"
+evfetch bob "Event cup-annul: alice withdrew" "$tmp/b4"
 check "bob: under \"annul\", his game with alice is annulled" grep -qF \
     "Round 2, game $g12, with Black against alice: annulled, it does not count." \
     "$tmp/b4.flat"

@@ -371,17 +371,19 @@ check "the IDLE connection is lost and retried" waitfor 20 grep -q \
     'IDLE again in' "$tmp/log"
 check "IDLE is back after the restart" waitfor 30 sh -c \
     "[ \$(grep -c 'imap: IDLE on INBOX' '$tmp/log') -ge 2 ]"
-statement "$g" 5 bob "move Nf6"
-sign_ssh "$tmp/bob"
-plainmail "bob@$domain" "idle.$$@bob.$domain" "Nf6" "$tmp/body" "$tmp/m8"
-check "bob sends Nf6" send "bob@$domain" "$tmp/m8"
-check "Nf6 is applied with no poll due (ply 6)" waitfor 20 ply_is "$g" 6
+# A move not yet played (Nf6, ply 6, came by mail-move in section 6).
+statement "$g" 6 alice "move d3"
+sign_ssh "$tmp/alice"
+plainmail "alice@$domain" "idle.$$@alice.$domain" "d3" "$tmp/body" "$tmp/m8"
+check "alice sends d3" send "alice@$domain" "$tmp/m8"
+check "d3 is applied with no poll due (ply 7)" waitfor 20 ply_is "$g" 7
 
 # --- 9. Conditional moves by mail ------------------------------------------
 section "9. Conditional moves by mail"
 
-# The notice of Nf6 to alice first, so that the counts below hold.
-sleep 3
+# The notice of d3 to bob first, so that the counts below hold.
+check "bob gets the notice of d3" mailfind bob \
+    "Game $g, alice v bob: 4. d3" "$tmp/b8n"
 na=$(count alice)
 nb=$(count bob)
 admin POST /api/v1/games -d '{"white":"alice","black":"bob"}'

@@ -117,6 +117,45 @@ fetch() {
 	imap "$1" "${4:-INBOX};UID=$uid" >"$3"
 }
 
+# mailfind USER TEXT FILE [FOLDER]: wait (20 s at most) for a message of
+# the folder (INBOX by default) whose decoded subject or text holds TEXT,
+# and put the first such (in UID order) into FILE, its text into FILE.txt
+# and its decoded subject into FILE.subj; status 1 when none came. Mails
+# are found by what they hold, never by the order they arrived in:
+# Postfix delivers concurrently, so two mails sent one after the other
+# may arrive the other way round.
+mailfind() {
+	waitfor 20 mailfind_now "$@"
+}
+
+# mailfind_now USER TEXT FILE [FOLDER]: mailfind without waiting. Each
+# message is fetched once and kept in $tmp/box/USER.FOLDER.UID (with
+# .find: its subject line and text, decoded).
+mailfind_now() {
+	mkdir -p "$tmp/box"
+	for mf_u in $(uids "$1" "${4:-INBOX}"); do
+		mf_m=$tmp/box/$1.${4:-INBOX}.$mf_u
+		if [ ! -s "$mf_m.find" ]; then
+			imap "$1" "${4:-INBOX};UID=$mf_u" >"$mf_m" || continue
+			[ -s "$mf_m" ] || continue
+			{
+				printf 'Subject: '
+				hdr Subject "$mf_m" | perl -MEncode -ne 'chomp;
+				    print encode("UTF-8",
+				    decode("MIME-Header", $_)), "\n"'
+				textpart "$mf_m"
+			} >"$mf_m.find"
+		fi
+		if contains "$2" "$mf_m.find"; then
+			cp "$mf_m" "$3"
+			textpart "$3" >"$3.txt"
+			sed -n '1s/^Subject: //p' "$mf_m.find" >"$3.subj"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # headers FILE: the header lines of a mail, unfolded, without CR.
 headers() {
 	tr -d '\r' <"$1" | sed '/^$/q' | awk '
