@@ -201,8 +201,8 @@ verify_game() {
 		bad "game $g: records: status $code"
 		return
 	fi
-	# The ply of each recorded statement, in record order.
-	grep -o 'ply: [0-9]*' "$tmp/out" | cut -d' ' -f2 >"$tmp/plies"
+	# The ply of each record, in record order.
+	jget 'records.*.ply' >"$tmp/plies"
 	n=$(wc -l <"$tmp/plies" | tr -d ' ')
 	if seq 0 $((n - 1)) | cmp -s - "$tmp/plies" ||
 	    { [ "$n" -eq 0 ] && [ ! -s "$tmp/plies" ]; }; then
@@ -211,8 +211,8 @@ verify_game() {
 		bad "game $g: recorded plies not 0..$((n - 1)) in order:" \
 		    "$(tr '\n' ' ' <"$tmp/plies")"
 	fi
-	if [ -z "$(grep -o '"statement":"[^"]*"' "$tmp/out" | sort |
-	    uniq -d)" ]; then
+	if [ "$(js "(lambda s: len(s) == len(set(s)))([r['statement'] for r
+	    in d['records'] if isinstance(r.get('statement'), str)])")" = True ]; then
 		ok
 	else
 		bad "game $g: a statement recorded twice"

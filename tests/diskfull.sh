@@ -112,7 +112,7 @@ same "corrchessd stops cleanly" "$status" 0
 check "corrchessd starts again" start || finish
 req GET "/api/v1/games/$g/records"
 same "two records after the restart" \
-    "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 2
+    "$(jget 'records.*.seq' | wc -l | tr -d ' ')" 2
 req GET "/api/v1/games/$g"
 same "e4 e5 after the restart" "$(jget moves)" "e4 e5"
 daemon_stop

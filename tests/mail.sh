@@ -202,7 +202,7 @@ check "both deliveries are filed in processed" waitfor 20 \
     has corrchess $((np + 2)) corrchess.processed
 same "the move is applied once (ply 2)" "$(ply "$g")" 2
 req GET "/api/v1/games/$g/records"
-same "two records" "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 2
+same "two records" "$(jget 'records.*.seq' | wc -l | tr -d ' ')" 2
 check "alice gets the moved notice" waitfor 20 has alice $((na + 1))
 sleep 2
 same "alice gets it once" "$(count alice)" $((na + 1))
@@ -302,11 +302,11 @@ check "the mail is filed in processed after the restart" waitfor 20 \
 check "the move mailbox is empty again" waitfor 20 holds corrchess 0
 same "the move is applied exactly once (ply 5)" "$(ply "$g")" 5
 req GET "/api/v1/games/$g/records"
-same "five records" "$(grep -o '"seq":' "$tmp/out" | wc -l | tr -d ' ')" 5
+same "five records" "$(jget 'records.*.seq' | wc -l | tr -d ' ')" 5
 same "Bc4 recorded once" \
-    "$(grep -o '"san":"Bc4"' "$tmp/out" | wc -l | tr -d ' ')" 1
+    "$(jget 'records.*.san' | grep -cx Bc4)" 1
 same "four records came by mail" \
-    "$(grep -o '"source":"mail"' "$tmp/out" | wc -l | tr -d ' ')" 4
+    "$(jget 'records.*.source' | grep -cx mail)" 4
 check "bob gets the Bc4 notice" waitfor 20 has bob $((nb + 1))
 sleep 2
 same "bob gets it once" "$(count bob)" $((nb + 1))
@@ -540,9 +540,12 @@ plainmail "carol@$domain" "confirm.$$@carol.$domain" \
     "Re: [corrchess] confirm your new address" "$tmp/body" "$tmp/m13"
 check "the confirmation is mailed from the new address" \
     send "carol@$domain" "$tmp/m13"
-check "the address changes" waitfor 20 sh -c "curl -s -H \
-    'Authorization: Bearer $token' $base/api/v1/players/alice |
-    grep -q '\"email\":\"carol@$domain\"'"
+# email_is PLAYER ADDRESS: the player's address, as the API gives it.
+email_is() {
+	admin GET "/api/v1/players/$1"
+	[ "$(jget email)" = "$2" ]
+}
+check "the address changes" waitfor 20 email_is alice "carol@$domain"
 check "the old address is told of the change" waitfor 20 has alice \
     $((na + 2))
 fetch alice $((na + 2)) "$tmp/a11"
