@@ -1006,6 +1006,19 @@ expect "event with U+202E" 400 bad-game
 check "bidi: the reason" grep -q 'bidirectional' "$tmp/out"
 admin POST /api/v1/games -d '{"white":"alice","black":"bob","site":"Zürich \u2014 ♔"}'
 expect "site in plain Unicode" 201
+site_game=$(jget id)
+req GET "/api/v1/games/$site_game"
+check "site in plain Unicode: read back as given" \
+    test "$(jget site)" = "Zürich — ♔"
+# What a game's JSON writes itself (the ASCII a tag may hold: slashes,
+# brackets, ampersands, apostrophes) reads back as it was given.
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","event":"A/B <1> & {2} O'"'"'Neil","round":"1.2"}'
+expect "event with slashes and brackets" 201
+esc_game=$(jget id)
+req GET "/api/v1/games/$esc_game"
+check "slashes and brackets: read back as given" \
+    test "$(jget event)" = "A/B <1> & {2} O'Neil"
+check "round beside it" test "$(jget round)" = 1.2
 
 # --- Doors beside the signature: the server's key, doors, auth ----------
 
