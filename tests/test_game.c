@@ -1146,12 +1146,22 @@ test_refusal_words(void **state)
 	    GAME_ESYNTAX, "no move given");
 	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "", T0,
 	    GAME_ESYNTAX, "aucun coup n'est indiqué");
-	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, W, "Cc3", T0,
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, W, "Xc3", T0,
 	    GAME_ESYNTAX, "not a move (try SAN like Nf3, or e2e4, e2-e4, "
 	    "5254)");
-	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Nc3", T0,
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Xc3", T0,
 	    GAME_ESYNTAX, "ce n'est pas un coup (essayez la notation "
 	    "algébrique : Cf3, e2e4, e2-e4, 5254)");
+	/* A move in the other language's letters: said, with the move in
+	 * the player's. */
+	refused_text(&g, CHESS_LANG_EN, GAME_ACT_MOVE, W, "Cc3", T0,
+	    GAME_ESYNTAX, "Cc3 is a move in French letters; your language "
+	    "on this server is English: write Nc3 (or change to French: "
+	    "corrchess settings lang fr)");
+	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Nc3", T0,
+	    GAME_ESYNTAX, "Nc3 est un coup en lettres anglaises ; votre "
+	    "langue sur ce serveur est le français : écrivez Cc3 (ou passez "
+	    "à l'anglais : corrchess settings lang en)");
 	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Ce5", T0,
 	    GAME_EILLEGAL, "aucun cavalier blanc ne peut aller en e5");
 	refused_text(&g, CHESS_LANG_FR, GAME_ACT_MOVE, W, "Ce2", T0,

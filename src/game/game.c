@@ -854,6 +854,9 @@ game_parse_move(const struct game *g, const struct game_action *a,
     chess_move *m, char *why, size_t whysize)
 {
 	enum chess_error	e;
+	enum chess_lang		other;
+	chess_move		m2;
+	char			san[CHESS_SAN_MAX];
 
 	if (a->move == NULL || a->move[0] == '\0') {
 		why_set(why, whysize, a->lang == CHESS_LANG_FR ?
@@ -865,6 +868,22 @@ game_parse_move(const struct game *g, const struct game_action *a,
 	e = chess_move_parse(&g->chess.pos, a->move, a->lang, m, why, whysize);
 	if (e == CHESS_OK)
 		return GAME_OK;
+	/* A move in the other language's letters (Fb5 from an English
+	 * player): say so, and how to write it, rather than "not a move". */
+	other = a->lang == CHESS_LANG_FR ? CHESS_LANG_EN : CHESS_LANG_FR;
+	if (e != CHESS_EMOVE_ILLEGAL && e != CHESS_EMOVE_AMBIGUOUS &&
+	    chess_move_parse(&g->chess.pos, a->move, other, &m2, NULL, 0) ==
+	    CHESS_OK) {
+		chess_move_san(&g->chess.pos, m2, a->lang, san, sizeof san);
+		why_set(why, whysize, a->lang == CHESS_LANG_FR ?
+		    "%.40s est un coup en lettres anglaises ; votre langue "
+		    "sur ce serveur est le français : écrivez %s (ou passez "
+		    "à l'anglais : corrchess settings lang en)" :
+		    "%.40s is a move in French letters; your language on "
+		    "this server is English: write %s (or change to French: "
+		    "corrchess settings lang fr)", a->move, san);
+		return GAME_ESYNTAX;
+	}
 	if (why != NULL && whysize > 0 && why[0] == '\0')
 		why_set(why, whysize, a->lang == CHESS_LANG_FR ? "%.40s : %s" :
 		    "%.40s: %s", a->move, chess_strerror_lang(e, a->lang));
