@@ -447,6 +447,9 @@ expect "create the cup" 201
 same "its rules" "$(js '(d["rules"]["variant"], d["rules"]["chess960"],
     d["rules"]["withdrawal"], d["rules"]["rated"], d["rules"]["tiebreaks"])')" \
     "('chess960', 'per-pairing', 'annul', False, ['SB'])"
+req GET /api/v1/events/cup -H 'Accept: text/plain'
+check "the cup's text: no clock, in words" grep -qx \
+    'no clock, chess960, not rated, moves signed by the players' "$tmp/out"
 admin POST /api/v1/events/cup/start
 expect "start the cup" 200
 same "six games" "$(js 'len(d["games"])')" 6

@@ -193,7 +193,8 @@ event_text(const struct service_event *ev, size_t *lenp)
 	    ev->e.name, ev->e.format, ev->nplayers, ev->e.status);
 	if (ev->ngames > 0)
 		buf_addf(&b, ", %zu of %zu games finished", done, ev->ngames);
-	buf_addf(&b, "\n%s, %s, %s, %s", ev->e.time_control,
+	buf_addf(&b, "\n%s, %s, %s, %s", strcmp(ev->e.time_control,
+	    "none") == 0 ? "no clock" : ev->e.time_control,
 	    ev->e.variant, ev->e.rated ? "rated" : "not rated",
 	    strcmp(ev->auth, "signed") == 0 ? "moves signed by the players" :
 	    "moves signed, or attested by the server");

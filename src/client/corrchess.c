@@ -125,7 +125,8 @@ static const struct cli_cmd cmd_table[] = {
 	  "                     claim, resign; one line, 500 bytes at most)\n",
 	  0 },
 	{ "move", cmd_game_move,
-	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] [-m TEXT] GAME MOVE",
+	  "[-s URL] [-k KEY] [-p NAME] [--offer-draw] [-m TEXT] [--ascii] "
+	  "[--flip] GAME MOVE",
 	  "Play MOVE in game GAME: read the game from the server, sign the\n"
 	  "statement for its current ply, send it, and print the new position\n"
 	  "(board, last move, whose move). The move may be written in any\n"
