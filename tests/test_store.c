@@ -1080,6 +1080,92 @@ test_failure_kept(void **state)
 	store_close(s);
 }
 
+/*
+ * Writes sent ahead (the writer's mode): on PostgreSQL a failed append is
+ * reported by the next statement that waits, and nothing of the
+ * transaction is kept, not even the work before it that went well; on
+ * SQLite it fails at once and the transaction goes on. Outside a
+ * transaction it fails at once on both.
+ */
+static void
+test_writes_ahead(void **state)
+{
+	struct store		*s;
+	struct store_player	 p;
+	struct store_action	 a, b;
+	struct store_game	 g;
+	enum store_status	 appended, read;
+	bool			 pg;
+	int64_t			 alice, bob, game;
+
+	(void)state;
+	s = open_or_fail(mem_db(), NULL);
+	pg = strcmp(store_engine_name(s), "postgresql") == 0;
+	store_send_writes_ahead(s, true);
+	assert_int_equal(store_begin(s), STORE_OK);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	fill_action(&a, game, 1, alice, "e4", NULL, NULL);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_commit(s), STORE_OK);
+	/* Outside a transaction: at once, on both engines. */
+	assert_int_equal(store_action_append(s, &a), STORE_EXISTS);
+
+	/* Work that went well, a move sent ahead, the same seq again. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	assert_int_equal(store_savepoint(s), STORE_OK);
+	add_player(s, "carol");
+	fill_action(&b, game, 2, bob, "e5", NULL, NULL);
+	assert_int_equal(store_action_append(s, &b), STORE_OK);
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	g.ply = 2;
+	assert_int_equal(store_game_update_play(s, &g), STORE_OK);
+	assert_int_equal(store_release(s), STORE_OK);
+	assert_int_equal(store_savepoint(s), STORE_OK);
+	appended = store_action_append(s, &b);
+	assert_int_equal(appended, pg ? STORE_OK : STORE_EXISTS);
+	/* The next statement that waits says what failed. */
+	read = store_game_get(s, game, &g);
+	if (pg) {
+		assert_int_equal(read, STORE_EXISTS);
+		assert_non_null(strstr(store_errmsg(s), "duplicate key"));
+		assert_non_null(strstr(store_errmsg(s), "undone"));
+		assert_false(store_in_transaction(s));
+		assert_int_equal(store_commit(s), STORE_ERROR);
+		assert_int_equal(store_rollback(s), STORE_OK);
+	} else {
+		assert_int_equal(read, STORE_OK);
+		assert_int_equal(store_rollback_to(s), STORE_OK);
+		assert_int_equal(store_commit(s), STORE_OK);
+	}
+	/* Nothing of it kept on PostgreSQL; the first job's work on SQLite. */
+	assert_int_equal(store_player_get_by_name(s, "carol", &p),
+	    pg ? STORE_NOTFOUND : STORE_OK);
+	assert_int_equal(store_action_get(s, game, 2, &b),
+	    pg ? STORE_NOTFOUND : STORE_OK);
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	assert_int_equal(g.ply, pg ? 0 : 2);
+
+	/* A failure sent ahead and found by the commit: nothing kept. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	add_player(s, "dave");
+	fill_action(&b, game, 1, bob, "e5", NULL, NULL);
+	appended = store_action_append(s, &b);
+	assert_int_equal(appended, pg ? STORE_OK : STORE_EXISTS);
+	if (pg)
+		assert_int_not_equal(store_commit(s), STORE_OK);
+	assert_int_equal(store_rollback(s), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "dave", &p),
+	    STORE_NOTFOUND);
+	/* The handle goes on. */
+	assert_int_equal(store_begin(s), STORE_OK);
+	add_player(s, "erin");
+	assert_int_equal(store_commit(s), STORE_OK);
+	assert_int_equal(store_player_get_by_name(s, "erin", &p), STORE_OK);
+	store_close(s);
+}
+
 /* Put a little of everything in a store. */
 static void
 fill_store(struct store *s, int64_t *gamep)
@@ -1924,6 +2010,7 @@ main(void)
 		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_failure_kept),
+		cmocka_unit_test(test_writes_ahead),
 		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_two_writers),
 		cmocka_unit_test(test_concurrent_moves),

@@ -413,6 +413,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 	if ((svc->wstore = store_open_with(svc->db_path, &opts, err,
 	    errsize)) == NULL)
 		goto fail;
+	/* Every game the writer writes it read under its lock first. */
+	store_send_writes_ahead(svc->wstore, true);
 	/* ":memory:" is one database per handle: everyone shares the
 	 * writer's (tests only; serialised by the pool of one). */
 	if (strcmp(svc->db_path, ":memory:") == 0) {

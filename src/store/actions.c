@@ -94,14 +94,14 @@ store_action_append(struct store *s, const struct store_action *a)
 	db_bind_blob(st, 12, a->prev_hash, sizeof a->prev_hash);
 	db_bind_blob(st, 13, a->hash, sizeof a->hash);
 	db_bind_text(st, 14, a->source);
-	status = store_exec_stmt(s, st, "append action");
+	status = store_exec_ahead(s, st, "append action");
 	if (status == STORE_OK && a->attested[0] != '\0') {
 		if ((st = store_stmt(s, ST_ACTION_ATTESTED)) == NULL)
 			return STORE_ERROR;
 		db_bind_int64(st, 1, a->game_id);
 		db_bind_int64(st, 2, a->seq);
 		db_bind_text(st, 3, a->attested);
-		status = store_exec_stmt(s, st, "mark the action attested");
+		status = store_exec_ahead(s, st, "mark the action attested");
 		if (status != STORE_OK)
 			return status;
 	}
@@ -118,7 +118,7 @@ store_action_append(struct store *s, const struct store_action *a)
 	db_bind_int64(st, 1, a->game_id);
 	db_bind_int64(st, 2, a->seq);
 	db_bind_int64(st, 3, a->conditional_id);
-	status = store_exec_stmt(s, st, "link a move to its conditional");
+	status = store_exec_ahead(s, st, "link a move to its conditional");
 	if (status == STORE_NOTFOUND)
 		store_seterr(s, "no such conditional");
 	return status;

@@ -120,6 +120,15 @@ db_step(struct db_stmt *st)
 	return st->db->ops->step(st);
 }
 
+/* Run a statement whose answer may come later (db.h). */
+enum db_rc
+db_step_later(struct db_stmt *st)
+{
+	if (st->db->ops->step_later == NULL)
+		return st->db->ops->step(st);
+	return st->db->ops->step_later(st);
+}
+
 /* Reset a statement and drop its bindings. */
 void
 db_reset(struct db_stmt *st)

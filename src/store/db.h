@@ -130,6 +130,15 @@ struct db_stmt	*db_prepare(struct db *, const char *sql, bool keep);
 void		 db_finalize(struct db_stmt *);
 /* Run a statement to its next row: DB_ROW, DB_DONE or a failure. */
 enum db_rc	 db_step(struct db_stmt *);
+/*
+ * Run a statement whose rows and changes no caller reads (an INSERT or
+ * UPDATE that cannot miss its row): DB_DONE or a failure. Inside a
+ * transaction on PostgreSQL it is only sent, and goes with the next
+ * statement that waits for its answer: a failure is then that statement's
+ * (at the latest the COMMIT's), and the whole transaction is undone
+ * (db_in_txn() false). SQLite runs it at once, as db_step().
+ */
+enum db_rc	 db_step_later(struct db_stmt *);
 /* Reset a statement to run again and drop its bindings. */
 void		 db_reset(struct db_stmt *);
 
@@ -173,6 +182,7 @@ struct db_ops {
 	struct db_stmt	*(*prepare)(struct db *, const char *, bool);
 	void		 (*finalize)(struct db_stmt *);
 	enum db_rc	 (*step)(struct db_stmt *);
+	enum db_rc	 (*step_later)(struct db_stmt *);	/* or NULL */
 	void		 (*reset)(struct db_stmt *);
 	enum db_rc	 (*bind_int64)(struct db_stmt *, int, int64_t);
 	enum db_rc	 (*bind_double)(struct db_stmt *, int, double);

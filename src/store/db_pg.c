@@ -151,6 +151,24 @@ pg_fail(struct db_pg *d, const PGresult *res)
 }
 
 /*
+ * Roll back the whole transaction after a failure, keeping its reason:
+ * a statement sent ahead failed after its caller went on.
+ */
+static void
+pg_undo(struct db_pg *d)
+{
+	PGresult	*res;
+	size_t		 len = strlen(d->err);
+
+	if (PQtransactionStatus(d->conn) == PQTRANS_IDLE)
+		return;
+	res = PQexec(d->conn, "ROLLBACK");
+	PQclear(res);
+	snprintf(d->err + len, sizeof d->err - len, " (the transaction was "
+	    "undone)");
+}
+
+/*
  * Read a pipeline's answers up to its sync: the deferred statements'
  * and, when `st` is not NULL, st's own (kept in st->res). DB_OK, or the
  * first failure with its reason; the pipeline is left.
@@ -160,7 +178,7 @@ pg_sync(struct db_pg *d, struct db_pg_stmt *st)
 {
 	PGresult	*r;
 	enum db_rc	 rc = DB_OK;
-	int		 q, n = d->pending + (st != NULL);
+	int		 q, n = d->pending + (st != NULL), failed = -1;
 
 	d->pending = 0;
 	if (PQpipelineSync(d->conn) == 0) {
@@ -177,8 +195,10 @@ pg_sync(struct db_pg *d, struct db_pg_stmt *st)
 			case PGRES_PIPELINE_ABORTED:	/* after a failure */
 				break;
 			default:
-				if (rc == DB_OK)
+				if (rc == DB_OK) {
 					rc = pg_fail(d, r);
+					failed = q;
+				}
 				break;
 			}
 			if (st != NULL && q == n - 1 && st->res == NULL)
@@ -196,6 +216,10 @@ pg_sync(struct db_pg *d, struct db_pg_stmt *st)
  out:
 	if (PQexitPipelineMode(d->conn) == 0 && rc == DB_OK)
 		rc = pg_fail(d, NULL);
+	/* A statement sent ahead failed: its caller was told it went
+	 * well, so nothing of the transaction may be kept. */
+	if (failed >= 0 && failed < n - (st != NULL))
+		pg_undo(d);
 	return rc;
 }
 
@@ -579,6 +603,14 @@ pg_run(struct db_pg *d, struct db_pg_stmt *st)
 		n = PQcmdTuples(st->res);
 		d->changes = n != NULL && *n != '\0' ? strtoll(n, NULL, 10) : 0;
 	}
+	/* A COMMIT of a transaction that had failed rolls it back, and
+	 * says so only in its tag. */
+	if (rc == DB_DONE && strncmp(st->sql, "COMMIT", 6) == 0 &&
+	    strcmp(PQcmdStatus(st->res), "ROLLBACK") == 0) {
+		snprintf(d->err, sizeof d->err, "the transaction had failed "
+		    "and was rolled back");
+		rc = DB_ERROR;
+	}
 	if (guard) {
 		if (rc == DB_DONE || rc == DB_ROW) {
 			/* Sent with the next statement. */
@@ -617,6 +649,27 @@ pg_step(struct db_stmt *base)
 		return DB_ROW;
 	}
 	st->row = st->nrows;
+	return DB_DONE;
+}
+
+/*
+ * Run a statement whose answer no caller reads: inside a transaction,
+ * send it with the next statement that waits (db.h).
+ */
+static enum db_rc
+pg_step_later(struct db_stmt *base)
+{
+	struct db_pg_stmt	*st = pg_st(base);
+	struct db_pg		*d = pg_db(base->db);
+	enum db_rc		 rc;
+
+	if (st->name[0] == '\0' || st->how == PG_ALONE || !pg_txn_open(d)) {
+		rc = pg_step(base);
+		return rc == DB_ROW ? DB_DONE : rc;
+	}
+	if (pg_send(d, st, NULL) != 0)
+		return DB_ERROR;
+	st->sent = true;
 	return DB_DONE;
 }
 
@@ -875,6 +928,7 @@ static const struct db_ops db_pg_ops = {
 	.prepare = pg_prepare,
 	.finalize = pg_finalize,
 	.step = pg_step,
+	.step_later = pg_step_later,
 	.reset = pg_reset,
 	.bind_int64 = pg_bind_int64,
 	.bind_double = pg_bind_double,

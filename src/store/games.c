@@ -251,6 +251,9 @@ game_update(struct store *s, const struct store_game *g, bool play)
 	else
 		store_game_bind_state(st, 2, g);
 	game_written(s, g->id);
+	/* Sent ahead, the game was read under its lock: it is there. */
+	if (s->ahead)
+		return store_exec_ahead(s, st, "update game");
 	return store_exec_change(s, st, "update game", "no such game");
 }
 

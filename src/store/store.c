@@ -105,6 +105,29 @@ store_exec_stmt(struct store *s, struct db_stmt *st, const char *what)
 	return status;
 }
 
+/* Run a write whose answer may come later (store_int.h). */
+enum store_status
+store_exec_ahead(struct store *s, struct db_stmt *st, const char *what)
+{
+	enum store_status	status = STORE_OK;
+	enum db_rc		rc;
+
+	if (!s->ahead)
+		return store_exec_stmt(s, st, what);
+	rc = db_step_later(st);
+	if (rc != DB_DONE)
+		status = store_fail(s, rc, what);
+	store_done(st);
+	return status;
+}
+
+/* Send a move's writes ahead, or stop (store.h). */
+void
+store_send_writes_ahead(struct store *s, bool on)
+{
+	s->ahead = on && db_engine(s->db) == DB_POSTGRESQL;
+}
+
 /* Run an INSERT; on success set *id to the new row's id. */
 enum store_status
 store_exec_insert(struct store *s, struct db_stmt *st, const char *what,

@@ -355,6 +355,20 @@ enum store_status store_rollback(struct store *);
 bool store_in_transaction(struct store *);
 
 /*
+ * Send, or stop sending, the writes of a move ahead (PostgreSQL; on
+ * SQLite nothing changes): inside a transaction, store_action_append()
+ * and the game updates are sent without waiting for their answers, which
+ * come with the next statement that waits (at the latest the commit's).
+ * They then answer STORE_OK whatever happens; a failure is reported by
+ * that next statement, and the whole transaction is undone with it
+ * (store_in_transaction() false), so that no work reported done is kept
+ * without the write it needed. For a caller that reads each game under
+ * its lock before writing it (the writer): its appends and updates cannot
+ * meet an existing record or a missing row.
+ */
+void store_send_writes_ahead(struct store *, bool on);
+
+/*
  * One savepoint inside a transaction (not nested): store_savepoint() marks
  * it, store_release() keeps the work since, store_rollback_to() undoes it.
  * Group commit runs each action of a batch between these, so a refused or

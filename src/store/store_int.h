@@ -212,6 +212,9 @@ struct store {
 	int64_t		 games_written[STORE_GAMES_WRITTEN_MAX];
 	size_t		 ngames_written;
 	bool		 games_many;
+	/* A record's append and a game's update are sent without waiting
+	 * (store_send_writes_ahead(); PostgreSQL only). */
+	bool		 ahead;
 };
 
 /* store.c: errors. */
@@ -229,6 +232,13 @@ enum store_status store_fail(struct store *, enum db_rc rc,
 struct db_stmt	*store_stmt(struct store *, enum stmt_id);
 /* Reset a statement and drop its bindings for the next use. */
 void		 store_done(struct db_stmt *);
+/*
+ * Run a write that returns no rows and cannot miss its row: sent without
+ * waiting for its answer when the handle sends writes ahead (store.h),
+ * else as store_exec_stmt().
+ */
+enum store_status store_exec_ahead(struct store *, struct db_stmt *,
+		    const char *what);
 /* Run a statement that returns no rows. */
 enum store_status store_exec_stmt(struct store *, struct db_stmt *,
 		    const char *what);
