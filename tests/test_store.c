@@ -1166,6 +1166,96 @@ test_writes_ahead(void **state)
 	store_close(s);
 }
 
+/*
+ * Several games read at once read what each read alone reads: the row,
+ * the active conditional, the signing key (valid, revoked or none); a
+ * game that is not there is STORE_NOTFOUND, and a game asked twice is
+ * answered twice.
+ */
+static void
+test_game_get_actions(void **state)
+{
+	struct store			*s;
+	struct store_key		 k1, k2, key;
+	struct store_conditional	 c;
+	struct store_game		 row;
+	struct store_game_action	 v[6];
+	char				 lines[] = "e4 e5", stmt[] = "s",
+					 sig[] = "g";
+	bool				 conds;
+	int64_t				 alice, bob, g1, g2, g3;
+	size_t				 i;
+
+	(void)state;
+	s = open_or_fail(mem_db(), NULL);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	g1 = add_game(s, alice, bob);
+	g2 = add_game(s, bob, alice);
+	g3 = add_game(s, alice, bob);
+	memset(&k1, 0, sizeof k1);
+	k1.player_id = alice;
+	memset(k1.pubkey, 0x11, sizeof k1.pubkey);
+	k1.added = 1700000010;
+	assert_int_equal(store_key_add(s, &k1), STORE_OK);
+	k2 = k1;
+	k2.player_id = bob;
+	memset(k2.pubkey, 0x22, sizeof k2.pubkey);
+	assert_int_equal(store_key_add(s, &k2), STORE_OK);
+	assert_int_equal(store_key_revoke(s, k2.id, 1700000500), STORE_OK);
+	memset(&c, 0, sizeof c);
+	c.game_id = g2;
+	c.player_id = bob;
+	c.ply = 0;
+	c.lines = lines;
+	c.statement = stmt;
+	c.signature = sig;
+	snprintf(c.source, sizeof c.source, "http");
+	c.created = 1700000300;
+	assert_int_equal(store_conditional_add(s, &c), STORE_OK);
+
+	memset(v, 0, sizeof v);
+	v[0].id = g3, v[0].key_id = k1.id;
+	v[1].id = g2, v[1].key_id = k2.id;	/* revoked; a conditional */
+	v[2].id = g1 + 1000, v[2].key_id = k1.id;	/* no such game */
+	v[3].id = g1, v[3].key_id = 0;		/* no key */
+	v[4].id = g1, v[4].key_id = k2.id + 1000;	/* no such key */
+	v[5].id = g3, v[5].key_id = k2.id;	/* the same game again */
+	assert_int_equal(store_game_get_actions(s, v, 6), STORE_OK);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(v[i].status, store_game_get_action(s,
+		    v[i].id, v[i].key_id, &row, &conds, &key));
+		if (v[i].status != STORE_OK)
+			continue;
+		assert_int_equal(v[i].row.id, row.id);
+		assert_string_equal(v[i].row.white_name, row.white_name);
+		assert_string_equal(v[i].row.black_name, row.black_name);
+		assert_string_equal(v[i].row.fen, row.fen);
+		assert_int_equal(v[i].row.ply, row.ply);
+		assert_memory_equal(v[i].row.head, row.head, sizeof row.head);
+		assert_int_equal(v[i].conditionals, conds);
+		assert_int_equal(v[i].key.id, key.id);
+		assert_int_equal(v[i].key.player_id, key.player_id);
+		assert_int_equal(v[i].key.revoked, key.revoked);
+	}
+	/* What each read says, spelled out. */
+	assert_int_equal(v[2].status, STORE_NOTFOUND);
+	assert_int_equal(v[0].row.id, g3);
+	assert_int_equal(v[5].row.id, g3);
+	assert_int_equal(v[0].key.id, k1.id);
+	assert_int_equal(v[0].key.player_id, alice);
+	assert_int_equal(v[0].key.revoked, 0);
+	assert_false(v[0].conditionals);
+	assert_true(v[1].conditionals);
+	assert_int_equal(v[1].key.revoked, 1700000500);
+	assert_int_equal(v[3].key.id, 0);
+	assert_int_equal(v[4].key.id, 0);
+	assert_int_equal(v[5].key.player_id, bob);
+	/* None asked: nothing read. */
+	assert_int_equal(store_game_get_actions(s, v, 0), STORE_OK);
+	store_close(s);
+}
+
 /* Put a little of everything in a store. */
 static void
 fill_store(struct store *s, int64_t *gamep)
@@ -1797,8 +1887,10 @@ check_plan(void *arg, const char *name, bool indexed, const char *plan)
 	}
 	if (!indexed)
 		return;
-	/* "SCAN t" walks a table or a whole index: cost grows with it. */
-	if (strncmp(plan, "SCAN ", 5) == 0) {
+	/* "SCAN t" walks a table or a whole index: cost grows with it. A
+	 * virtual table (json_each) walks the statement's own parameter. */
+	if (strncmp(plan, "SCAN ", 5) == 0 &&
+	    strstr(plan, " VIRTUAL TABLE ") == NULL) {
 		if (p->bad++ == 0)
 			snprintf(p->first_bad, sizeof p->first_bad, "%s: %s",
 			    name, plan);
@@ -2011,6 +2103,7 @@ main(void)
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_failure_kept),
 		cmocka_unit_test(test_writes_ahead),
+		cmocka_unit_test(test_game_get_actions),
 		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_two_writers),
 		cmocka_unit_test(test_concurrent_moves),

@@ -415,6 +415,8 @@ service_open(const struct service_config *cfg, char *err, size_t errsize)
 		goto fail;
 	/* Every game the writer writes it read under its lock first. */
 	store_send_writes_ahead(svc->wstore, true);
+	svc->batch_reads = strcmp(store_engine_name(svc->wstore),
+	    "postgresql") == 0;
 	/* ":memory:" is one database per handle: everyone shares the
 	 * writer's (tests only; serialised by the pool of one). */
 	if (strcmp(svc->db_path, ":memory:") == 0) {

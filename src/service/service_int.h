@@ -289,6 +289,8 @@ struct job {
 	struct job_waiter		*waiter;
 	void				(*done)(void *);
 	void				*done_arg;
+	/* The game read for it with its batch's (writer.c), or NULL. */
+	const struct store_game_action	*read;
 };
 
 /* Live events noted, in order (live.c). */
@@ -331,6 +333,8 @@ struct service {
 	char			*mail_domain;
 	enum store_sync		 sync;
 	int			 batch_max;
+	/* PostgreSQL: a batch's games are read in one round trip. */
+	bool			 batch_reads;
 	int			 leave_days;	/* allowance per calendar year */
 	int			 abort_moves;	/* the admin may abort before
 					   this many moves; -1: never */

@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/store_int.h"
@@ -231,6 +232,75 @@ store_game_get_action(struct store *s, int64_t id, int64_t key_id,
 	}
 	store_done(st);
 	return status;
+}
+
+/* Read several games for actions in one statement (store.h). */
+enum store_status
+store_game_get_actions(struct store *s, struct store_game_action *v,
+    size_t n)
+{
+	struct db_stmt		*st;
+	enum store_status	 status = STORE_OK;
+	char			*pairs;
+	size_t			 i, len, size;
+	int64_t			 at;
+	int			 rc;
+
+	if (n == 0)
+		return STORE_OK;
+	/* ",[id,key]" with two numbers of at most 20 characters. */
+	size = n * 45 + 3;
+	if ((pairs = malloc(size)) == NULL) {
+		store_seterr(s, "out of memory");
+		return STORE_ERROR;
+	}
+	len = 1;
+	pairs[0] = '[';
+	for (i = 0; i < n; i++) {
+		v[i].status = STORE_NOTFOUND;
+		v[i].conditionals = false;
+		memset(&v[i].key, 0, sizeof v[i].key);
+		len += (size_t)snprintf(pairs + len, size - len, "%s[%lld,%lld]",
+		    i > 0 ? "," : "", (long long)v[i].id,
+		    (long long)v[i].key_id);
+	}
+	snprintf(pairs + len, size - len, "]");
+	if ((st = store_stmt(s, ST_GAME_GET_ACTIONS)) == NULL) {
+		free(pairs);
+		return STORE_ERROR;
+	}
+	db_bind_text(st, 1, pairs);
+	while ((rc = db_step(st)) == DB_ROW) {
+		at = db_column_int64(st, 28) - 1;
+		if (at < 0 || (size_t)at >= n || store_game_read(s, st,
+		    &v[at].row) != 0) {
+			store_seterr(s, "get games: a row out of place");
+			status = STORE_ERROR;
+			break;
+		}
+		v[at].status = STORE_OK;
+		v[at].conditionals = db_column_int64(st, 24) > 0;
+		v[at].key.id = store_col_opt_int(st, 25, 0);
+		v[at].key.player_id = store_col_opt_int(st, 26, 0);
+		v[at].key.revoked = store_col_opt_int(st, 27, 0);
+	}
+	status = store_rows_done(s, st, rc, status, "get games");
+	free(pairs);
+	return status;
+}
+
+/* Tell whether a game was written since store_games_written() (store.h). */
+bool
+store_game_written(struct store *s, int64_t id)
+{
+	size_t	i;
+
+	if (s->games_many)
+		return true;
+	for (i = 0; i < s->ngames_written; i++)
+		if (s->games_written[i] == id)
+			return true;
+	return false;
 }
 
 /* Store a game's state fields: all of them, or with `play` those a move

@@ -165,6 +165,24 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "WHERE c.game_id = g.id AND c.status = 'active'), k.id, "
 	    "k.player_id, k.revoked " GAME_FROM
 	    "LEFT JOIN player_keys k ON k.id = ?2 WHERE g.id = ?1" },
+	/* The same for several games at once, given as a JSON array of
+	 * [game, key] pairs; the last column is the pair's place (from 1). */
+	[ST_GAME_GET_ACTIONS] = { "game-get-actions", 0,
+	    "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM conditionals c "
+	    "WHERE c.game_id = g.id AND c.status = 'active'), k.id, "
+	    "k.player_id, k.revoked, q.key + 1 FROM json_each(?1) q "
+	    "JOIN games g ON g.id = json_extract(q.value, '$[0]') "
+	    "JOIN players w ON w.id = g.white "
+	    "JOIN players b ON b.id = g.black "
+	    "LEFT JOIN player_keys k ON k.id = json_extract(q.value, '$[1]')",
+	    "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM conditionals c "
+	    "WHERE c.game_id = g.id AND c.status = 'active'), k.id, "
+	    "k.player_id, k.revoked, q.n "
+	    "FROM json_array_elements(?1::json) WITH ORDINALITY AS q(e, n) "
+	    "JOIN games g ON g.id = (q.e ->> 0)::bigint "
+	    "JOIN players w ON w.id = g.white "
+	    "JOIN players b ON b.id = g.black "
+	    "LEFT JOIN player_keys k ON k.id = (q.e ->> 1)::bigint" },
 	[ST_GAME_UPDATE] = { "game-update", 0,
 	    "UPDATE games SET status = ?2, result = ?3, termination = ?4, "
 	    "ply = ?5, fen = ?6, turn = ?7, draw_offer = ?8, deadline = ?9, "

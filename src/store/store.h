@@ -504,6 +504,29 @@ enum store_status store_game_get_action(struct store *, int64_t id,
     int64_t key_id, struct store_game *out, bool *conditionals,
     struct store_key *key);
 
+/* One game of store_game_get_actions(): what store_game_get_action()
+ * reads, for game `id` and key `key_id`. */
+struct store_game_action {
+	int64_t			id, key_id;
+	enum store_status	status;		/* STORE_OK or STORE_NOTFOUND */
+	struct store_game	row;
+	bool			conditionals;
+	struct store_key	key;
+};
+
+/*
+ * Read for each of v[0..n) what store_game_get_action() reads, in one
+ * statement (one round trip on PostgreSQL). Each v[i].status is STORE_OK,
+ * or STORE_NOTFOUND when there is no such game; the return is STORE_OK
+ * or the failure.
+ */
+enum store_status store_game_get_actions(struct store *,
+    struct store_game_action *v, size_t n);
+
+/* Return whether game `id`'s row was written through this handle since
+ * the last store_games_written() (below). */
+bool store_game_written(struct store *, int64_t id);
+
 /* Load a game. */
 enum store_status store_game_get(struct store *, int64_t id,
     struct store_game *out);
