@@ -88,6 +88,7 @@ struct db_pg_stmt {
 	char		 name[16];	/* "" for a simple query */
 	char		*sql;		/* as sent */
 	bool		 insert;	/* an INSERT: run in a savepoint */
+	bool		 begin;		/* a BEGIN: may be sent ahead */
 	enum pg_how	 how;
 	bool		 sent;		/* deferred since the reset */
 	int		 nparams;
@@ -455,6 +456,7 @@ pg_prepare(struct db *db, const char *sql, bool keep)
 	st->base.db = db;
 	head = sql + strspn(sql, " \t\n");
 	st->insert = strncmp(head, "INSERT", 6) == 0;
+	st->begin = strncmp(head, "BEGIN", 5) == 0;
 	if (strncmp(head, "SAVEPOINT", 9) == 0 ||
 	    strncmp(head, "RELEASE", 7) == 0 ||
 	    strncmp(head, "SELECT pg_notify(", 17) == 0)
@@ -663,13 +665,22 @@ pg_step_later(struct db_stmt *base)
 	struct db_pg		*d = pg_db(base->db);
 	enum db_rc		 rc;
 
-	if (st->name[0] == '\0' || st->how == PG_ALONE || !pg_txn_open(d)) {
+	/* Outside a transaction a statement runs at once, but the BEGIN
+	 * that opens it may go ahead too. */
+	if (st->name[0] == '\0' || st->how == PG_ALONE ||
+	    (!pg_txn_open(d) && !st->begin)) {
 		rc = pg_step(base);
 		return rc == DB_ROW ? DB_DONE : rc;
 	}
 	if (pg_send(d, st, NULL) != 0)
 		return DB_ERROR;
 	st->sent = true;
+	/* On its way now: the server works on it while the caller goes
+	 * on to its next statement. */
+	if (PQflush(d->conn) != 0) {
+		pg_fail(d, NULL);
+		return DB_ERROR;
+	}
 	return DB_DONE;
 }
 

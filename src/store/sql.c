@@ -100,6 +100,17 @@ const struct store_statement store_sql[ST_COUNT] = {
 	 * channel of the schema's own. */
 	[ST_NOTIFY] = { "notify", 0, "SELECT length(?1)",
 	    "SELECT pg_notify('corrchess.' || current_schema(), ?1)" },
+	/* store_begin_games() with the writes sent ahead (PostgreSQL):
+	 * the same BEGIN and locks as prepared statements, which may go
+	 * in one pipeline with the batch's first read. The games' keys
+	 * come as an array in ascending order, and are locked in that
+	 * order (a function scan yields the array's elements in turn). */
+	[ST_BEGIN_AHEAD] = { "begin-ahead", 0, "BEGIN IMMEDIATE", "BEGIN" },
+	[ST_LOCK_SHARED] = { "lock-shared", 0, "SELECT 1",
+	    "SELECT pg_advisory_xact_lock_shared(" STORE_PG_WRITE_LOCK ")" },
+	[ST_LOCK_GAMES] = { "lock-games", 0, "SELECT length(?1)",
+	    "SELECT pg_advisory_xact_lock(" STORE_PG_GAME_LOCK_TEXT ", u.k) "
+	    "FROM unnest(?1::int[]) AS u(k)" },
 	[ST_VERSION] = { "version", 1, "SELECT version FROM schema_version" },
 	[ST_PLAYER_INSERT] = { "player-insert", 0,
 	    "INSERT INTO players (name, email, lang, created) "

@@ -418,6 +418,45 @@ key_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Send ahead the BEGIN, the write lock shared and the games' locks (keys
+ * in ascending order), as store_begin_games() with the writes sent ahead:
+ * they go with the next statement that waits. `buf` holds the keys'
+ * array text.
+ */
+static enum store_status
+begin_ahead(struct store *s, const int32_t *keys, size_t n, char *buf,
+    size_t size)
+{
+	static const enum stmt_id	 ids[] = { ST_BEGIN_AHEAD,
+					    ST_LOCK_SHARED, ST_LOCK_GAMES };
+	struct db_stmt			*st;
+	size_t				 i, used = 1;
+	enum db_rc			 rc;
+
+	buf[0] = '{';
+	for (i = 0; i < n; i++) {
+		if (i > 0 && keys[i] == keys[i - 1])
+			continue;
+		used += (size_t)snprintf(buf + used, size - used, "%s%" PRId32,
+		    used > 1 ? "," : "", keys[i]);
+	}
+	snprintf(buf + used, size - used, "}");
+	for (i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		if (ids[i] == ST_LOCK_GAMES && n == 0)
+			break;
+		if ((st = store_stmt(s, ids[i])) == NULL)
+			return STORE_ERROR;
+		if (ids[i] == ST_LOCK_GAMES)
+			db_bind_text(st, 1, buf);
+		rc = db_step_later(st);
+		store_done(st);
+		if (rc != DB_DONE && rc != DB_ROW)
+			return store_fail(s, rc, "begin");
+	}
+	return STORE_OK;
+}
+
 /* Begin a transaction on some games: the write lock shared, then each
  * game's lock in ascending order of its key. */
 enum store_status
@@ -431,10 +470,10 @@ store_begin_games(struct store *s, const int64_t *ids, size_t n)
 
 	if (db_engine(s->db) != DB_POSTGRESQL)
 		return store_begin(s);
-	if (n == 0)
+	if (n == 0 && !s->ahead)
 		return store_txn(s, ST_BEGIN_SHARED);
-	len = strlen(store_sql[ST_BEGIN_SHARED].pg) + n * 64 + 1;
-	if ((keys = calloc(n, sizeof *keys)) == NULL ||
+	len = strlen(store_sql[ST_BEGIN_SHARED].pg) + n * 64 + 3;
+	if ((keys = calloc(n + 1, sizeof *keys)) == NULL ||
 	    (sql = malloc(len)) == NULL) {
 		store_seterr(s, "begin: out of memory");
 		goto out;
@@ -444,6 +483,10 @@ store_begin_games(struct store *s, const int64_t *ids, size_t n)
 	for (i = 0; i < n; i++)
 		keys[i] = (int32_t)(ids[i] & 0x7fffffff);
 	qsort(keys, n, sizeof *keys, key_cmp);
+	if (s->ahead) {
+		status = begin_ahead(s, keys, n, sql, len);
+		goto out;
+	}
 	used = (size_t)snprintf(sql, len, "%s", store_sql[ST_BEGIN_SHARED].pg);
 	for (i = 0; i < n; i++) {
 		if (i > 0 && keys[i] == keys[i - 1])

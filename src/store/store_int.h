@@ -58,6 +58,9 @@ enum stmt_id {
 	ST_BEGIN_SHARED,
 	ST_LOCK_RESULTS,
 	ST_NOTIFY,
+	ST_BEGIN_AHEAD,
+	ST_LOCK_SHARED,
+	ST_LOCK_GAMES,
 	ST_VERSION,	/* the first that store_explain() reports */
 	ST_PLAYER_INSERT,
 	ST_PLAYER_BY_ID,
@@ -189,6 +192,7 @@ struct store_statement {
  */
 #define STORE_PG_WRITE_LOCK	"716196266303"
 #define STORE_PG_GAME_LOCK	71619627
+#define STORE_PG_GAME_LOCK_TEXT	"71619627"
 #define STORE_PG_RESULTS_LOCK	"71619628"
 /* The first half of the advisory locks of store_lead() (the role is the
  * second). */
