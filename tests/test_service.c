@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <sodium.h>
+#include <sqlite3.h>
 
 #include "testutil.h"
 #include "testpg.h"
@@ -2144,6 +2145,128 @@ test_group_commit(void **state)
 	free(t);
 }
 
+/* Run SQL on the fixture's database behind the service's back. */
+static void
+db_behind(struct fx *fx, const char *sql)
+{
+	sqlite3	*db;
+	char	*msg = NULL;
+
+#ifdef HAVE_POSTGRESQL
+	if (test_pg() != NULL) {
+		test_pg_run(fx->db, sql, NULL);
+		return;
+	}
+#endif
+	assert_int_equal(sqlite3_open(fx->db, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	sqlite3_close(db);
+}
+
+/* Submit one game's next move once. */
+static void *
+wf_main(void *arg)
+{
+	struct gc_thread	*t = arg;
+
+	t->failed = service_submit(t->fx->svc, t->game, t->text[2],
+	    strlen(t->text[2]), "http", NULL, &t->err) != 0;
+	return NULL;
+}
+
+/*
+ * A write the database refuses, among moves taken together: the move is
+ * answered 500 and nothing of it is kept; every move answered is
+ * recorded once, every move refused is not (on PostgreSQL, where writes
+ * are sent ahead, the moves committed with it are refused too); once
+ * the cause is gone, the refused moves are taken.
+ */
+static void
+test_write_refused(void **state)
+{
+	struct fx		*fx = *state;
+	struct gc_thread	*t;
+	struct chain		 c;
+	struct service_game	 g;
+	struct service_error	 err;
+	char			 action[32], sql[400];
+	bool			 pg = test_pg() != NULL;
+	int			 i, k, failed = 0;
+
+	service_close(fx->svc);
+	fx_open(fx, STORE_SYNC_FULL);
+	assert_non_null(t = calloc(GC_GAMES, sizeof *t));
+	for (i = 0; i < GC_GAMES; i++) {
+		t[i].fx = fx;
+		t[i].game = game_make(fx, "alice", "bob", NULL, NULL);
+		for (k = 0; k < 4; k++) {
+			snprintf(action, sizeof action, "move %s", gc_moves[k]);
+			sign(fx, t[i].game, (uint32_t)k,
+			    k % 2 ? "bob" : "alice", action,
+			    k % 2 ? K_BOB : K_ALICE, SIG_FORM_RAW,
+			    t[i].text[k], sizeof t[i].text[k]);
+		}
+		for (k = 0; k < 2; k++)
+			assert_int_equal(service_submit(fx->svc, t[i].game,
+			    t[i].text[k], strlen(t[i].text[k]), "http", NULL,
+			    &err), 0);
+	}
+	/* The first game's third move ("b3") cannot be written. */
+	if (pg)
+		snprintf(sql, sizeof sql, "ALTER TABLE actions ADD CONSTRAINT "
+		    "test_refused CHECK (game_id <> %" PRId64 " OR "
+		    "coalesce(san, '') <> 'b3') NOT VALID", t[0].game);
+	else
+		snprintf(sql, sizeof sql, "CREATE TRIGGER test_refused BEFORE "
+		    "INSERT ON actions WHEN NEW.game_id = %" PRId64 " AND "
+		    "NEW.san = 'b3' BEGIN SELECT RAISE(ABORT, 'refused by the "
+		    "test'); END", t[0].game);
+	db_behind(fx, sql);
+	for (i = 0; i < GC_GAMES; i++)
+		assert_int_equal(pthread_create(&t[i].t, NULL, wf_main, &t[i]),
+		    0);
+	for (i = 0; i < GC_GAMES; i++)
+		pthread_join(t[i].t, NULL);
+	assert_true(t[0].failed);
+	assert_int_equal(t[0].err.status, 500);
+	for (i = 0; i < GC_GAMES; i++) {
+		if (t[i].failed) {
+			failed++;
+			assert_int_equal(t[i].err.status, 500);
+		}
+		/* Recorded exactly when answered; the game as its record. */
+		assert_int_equal(chain_check(fx, t[i].game, &c),
+		    t[i].failed ? 2 : 3);
+		game_read(fx, t[i].game, &g);
+		assert_int_equal(game_ply(&g.state), t[i].failed ? 2 : 3);
+		assert_int_equal(g.row.ply, t[i].failed ? 2 : 3);
+		assert_memory_equal(g.row.head, c.prev, STORE_HASH_LEN);
+		service_game_free(&g);
+	}
+	print_message("a refused write: %d of %d moves refused\n", failed,
+	    GC_GAMES);
+	/* On SQLite only the refused move's own work is undone. */
+	if (!pg)
+		assert_int_equal(failed, 1);
+
+	db_behind(fx, pg ? "ALTER TABLE actions DROP CONSTRAINT test_refused" :
+	    "DROP TRIGGER test_refused");
+	for (i = 0; i < GC_GAMES; i++) {
+		if (t[i].failed)
+			assert_int_equal(service_submit(fx->svc, t[i].game,
+			    t[i].text[2], strlen(t[i].text[2]), "http", NULL,
+			    &err), 0);
+		assert_int_equal(service_submit(fx->svc, t[i].game,
+		    t[i].text[3], strlen(t[i].text[3]), "http", NULL, &err),
+		    0);
+		assert_int_equal(chain_check(fx, t[i].game, &c), 4);
+		for (k = 0; k < 4; k++)
+			assert_string_equal(c.san[k], gc_moves[k]);
+	}
+	free(t);
+}
+
 /*
  * Several mails handled together: applied in their order, in one commit;
  * a refused one and a duplicate among them do not stop the others.
@@ -2635,6 +2758,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_signature_kept, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_group_commit, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_write_refused, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_same_statement_race, setup,
 		    teardown),
