@@ -1311,6 +1311,116 @@ check_store(struct store *s, int64_t game)
 	store_action_clear(&a);
 }
 
+/*
+ * Run one statement on the database at path behind the store's back;
+ * true when the engine took it.
+ */
+static bool
+raw_try(const char *path, const char *sql)
+{
+	sqlite3	*db;
+	bool	 ok;
+
+#ifdef HAVE_POSTGRESQL
+	if (test_pg() != NULL) {
+		PGconn		*c;
+		PGresult	*r;
+
+		c = PQconnectdb(path + strlen("postgresql:"));
+		if (PQstatus(c) != CONNECTION_OK)
+			fail_msg("PostgreSQL: %s", PQerrorMessage(c));
+		PQsetNoticeProcessor(c, test_pg_quiet, NULL);
+		r = PQexec(c, sql);
+		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		PQclear(r);
+		PQfinish(c);
+		return ok;
+	}
+#endif
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	ok = sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+	sqlite3_close(db);
+	return ok;
+}
+
+/*
+ * The rows of games and actions keep their checks on both engines
+ * (PostgreSQL's as domains since schema 20): each value out of range is
+ * refused and changes nothing; the values in range are taken.
+ */
+static void
+test_row_checks(void **state)
+{
+	static const char *const bad[] = {
+		"UPDATE games SET chess960 = 960",
+		"UPDATE games SET chess960 = -1",
+		"UPDATE games SET status = 'paused'",
+		"UPDATE games SET result = '2-0'",
+		"UPDATE games SET ply = -1",
+		"UPDATE games SET turn = 2",
+		"UPDATE games SET draw_offer = -1",
+		"UPDATE games SET head = %s",
+		"UPDATE actions SET seq = 0",
+		"UPDATE actions SET ply = -1",
+		"UPDATE actions SET prev_hash = %s",
+		"UPDATE actions SET hash = %s",
+	};
+	static const char *const good[] = {
+		"UPDATE games SET chess960 = 959",
+		"UPDATE games SET chess960 = 0",
+		"UPDATE games SET chess960 = NULL",
+		"UPDATE games SET status = 'finished', result = '1/2-1/2'",
+		"UPDATE games SET ply = 0, turn = 1, draw_offer = NULL",
+		"UPDATE games SET draw_offer = 1",
+		"UPDATE actions SET seq = 1, ply = 0",
+	};
+	struct tmpdir		 t;
+	struct store		*s;
+	struct store_game	 g;
+	struct store_action	 a;
+	const char		*blob;
+	char			 sql[128];
+	int64_t			 alice, bob, game;
+	size_t			 i;
+
+	(void)state;
+	tmp_make(&t);
+	blob = test_pg() != NULL ? "'\\x0102'::bytea" : "x'0102'";
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_begin(s), STORE_OK);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	fill_action(&a, game, 1, alice, "e4", NULL, NULL);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_commit(s), STORE_OK);
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(sql, sizeof sql, bad[i], blob);
+		if (raw_try(t.db, sql))
+			fail_msg("taken: %s", sql);
+	}
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	assert_int_equal(g.chess960, -1);
+	assert_string_equal(g.status, "ongoing");
+	assert_string_equal(g.result, "*");
+	assert_int_equal(g.ply, 0);
+	assert_int_equal(store_action_get(s, game, 1, &a), STORE_OK);
+	assert_int_equal(a.ply, 0);
+	assert_memory_equal(a.hash + 1, "\001\001\001", 3);
+	store_action_clear(&a);
+
+	for (i = 0; i < sizeof good / sizeof good[0]; i++)
+		if (!raw_try(t.db, good[i]))
+			fail_msg("refused: %s", good[i]);
+	assert_int_equal(store_game_get(s, game, &g), STORE_OK);
+	assert_string_equal(g.status, "finished");
+	assert_int_equal(g.turn, 1);
+	assert_int_equal(g.draw_offer, 1);
+	store_close(s);
+	tmp_remove(&t);
+}
+
 /* A file keeps everything across close and reopen. */
 static void
 test_reopen(void **state)
@@ -2104,6 +2214,7 @@ main(void)
 		cmocka_unit_test(test_failure_kept),
 		cmocka_unit_test(test_writes_ahead),
 		cmocka_unit_test(test_game_get_actions),
+		cmocka_unit_test(test_row_checks),
 		cmocka_unit_test(test_reopen),
 		cmocka_unit_test(test_two_writers),
 		cmocka_unit_test(test_concurrent_moves),
