@@ -37,6 +37,15 @@
  *     to the sync), so a failure is never lost: at the latest the COMMIT
  *     reports it, and the transaction is rolled back. A ROLLBACK is sent
  *     alone, after the pipeline's answers;
+ *   - db_step_later() sends, the same way, a write whose caller is told
+ *     DB_DONE before its answer is read (the writer's INSERT and UPDATE
+ *     of a move, and a batch's BEGIN and locks, which may go ahead of
+ *     the transaction they open); each is flushed as it is sent, so the
+ *     server executes it while the caller goes on. Since that caller
+ *     went on as if it had worked, a failure of such a write found later
+ *     undoes the whole transaction at once (pg_undo(): a ROLLBACK, and
+ *     " (the transaction was undone)" added to the reason), and a COMMIT
+ *     that PostgreSQL answers with the tag ROLLBACK is a failure;
  *   - db_last_insert_id() is lastval() (every id column is an identity).
  *
  * The session: synchronous_commit on (off for sync = normal), lock_timeout
