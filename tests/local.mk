@@ -287,9 +287,10 @@ valgrind_checked = tests/daemon.sh tests/client.sh tests/daemon-frame.sh \
 	tests/mail.sh tests/events.sh tests/conditional.sh tests/selfmanage.sh
 check-valgrind: src/corrchessd$(EXEEXT) src/corrchess$(EXEEXT)
 	@failed=; for t in $(valgrind_checked); do \
-	    echo "== $$t under valgrind"; \
+	    echo "== $$t under valgrind"; start=$$(date +%s); \
 	    CORRCHESS_VALGRIND=1 $(TESTS_ENVIRONMENT) \
 	    $(abs_top_srcdir)/$$t || failed="$$failed $$t"; \
+	    echo "== $$t: $$(($$(date +%s) - start)) s"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "check-valgrind: FAIL:$$failed"; \
 	    exit 1; fi; echo "check-valgrind: all passed"
