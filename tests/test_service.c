@@ -909,7 +909,8 @@ test_key_revoked_in_flight(void **state)
  * The players and keys the verifier keeps (service/signers.c) follow every
  * change the service makes, at once: a key added signs the next move, a
  * revoked one does not, a new language reads the next move; a key another
- * process put in the database verifies too.
+ * process put in the database verifies too. A change of ratings alone
+ * (a rated game's end) leaves them kept.
  */
 static void
 test_signers_kept(void **state)
@@ -919,7 +920,12 @@ test_signers_kept(void **state)
 	struct service_player	 sp;
 	struct store_key	 k;
 	struct store		*other;
+	struct store_player	 pl;
+	struct service_game_params gp;
+	struct service_game	 g;
+	struct service_rating	 r;
 	char			 line[256], why[256];
+	int64_t			 rated;
 	int64_t			 id = game_make(fx, "alice", "bob", NULL, NULL);
 
 	/* Kept from the first move on. */
@@ -955,6 +961,36 @@ test_signers_kept(void **state)
 	service_player_free(&sp);
 	play(fx, id, 6, "alice", "move Fa4", K_ALICE, SIG_FORM_RAW);
 	play(fx, id, 7, "bob", "move Nf6", K_STRANGER, SIG_FORM_RAW);
+
+	/* A rated game's end changes ratings, not players: what is kept of
+	 * them stays. alice's language, set back to English by another
+	 * process, is not read at that end (her French Cc3 still reads)... */
+	other = store_open(fx->db, why, sizeof why);
+	if (other == NULL)
+		fail_msg("store_open: %s", why);
+	assert_int_equal(store_player_get_by_name(other, "alice", &pl),
+	    STORE_OK);
+	snprintf(pl.lang, sizeof pl.lang, "en");
+	assert_int_equal(store_player_update(other, &pl), STORE_OK);
+	store_close(other);
+	memset(&gp, 0, sizeof gp);
+	gp.white = "alice";
+	gp.black = "bob";
+	gp.chess960 = -1;
+	gp.rated = 1;
+	assert_int_equal(service_game_create(fx->svc, &gp, &g, &err), 0);
+	rated = g.row.id;
+	service_game_free(&g);
+	play(fx, rated, 0, "alice", "resign", K_ALICE, SIG_FORM_RAW);
+	assert_int_equal(service_rating_get(fx->svc, "alice", &r, NULL, NULL,
+	    &err), 0);
+	play(fx, id, 8, "alice", "move Cc3", K_ALICE, SIG_FORM_RAW);
+	/* ... but at the next change of a player the service makes. */
+	assert_int_equal(service_player_set(fx->svc, "bob", NULL, "en",
+	    NULL, &sp, &err), 0);
+	service_player_free(&sp);
+	play(fx, id, 9, "bob", "move Be7", K_BOB, SIG_FORM_RAW);
+	play(fx, id, 10, "alice", "move Bb3", K_ALICE, SIG_FORM_RAW);
 }
 
 /* Count the outbox's mails to one address, by kind. */

@@ -20,12 +20,16 @@
  *
  *   corrchess 1 ORIGIN
  *   p                        players, keys or doors changed
+ *   g                        ratings changed (and nothing of the above)
  *   r GAME FIRST LAST W B    records FIRST..LAST appended to GAME
  *   s GAME W B               GAME was created
  *   w GAME SECONDS W B       a reminder's threshold passed in GAME
  *
  * (W and B: the game's players' ids; a server before 0.2.0 did not send
- * them, and one that reads a line without them reads the game back.)
+ * them, and one that reads a line without them reads the game back. An
+ * older server said p for a change of ratings too, and ignores g: there
+ * the Elo tags of games kept in memory may show a rating of before until
+ * the game or a player changes.)
  *
  * The listener of every other server (listen_main()) drops what it kept
  * of those players and games, and, when one of its streams follows the
@@ -121,12 +125,12 @@ tell_line(struct service *svc, struct buf *b, size_t head, const char *line)
 
 /*
  * In the writer, before the commit of a batch: tell the other servers what
- * it changed (its live events, and `players` when players or keys were
- * written). Nothing on SQLite. -1 on failure (the batch is then undone:
+ * it changed (its live events, `players` when players, keys or doors were
+ * written, `ratings` when ratings were). Nothing on SQLite. -1 on failure (the batch is then undone:
  * the others would not hear of it).
  */
 int
-listen_tell(struct service *svc, bool players)
+listen_tell(struct service *svc, bool players, bool ratings)
 {
 	const struct service_live	*e;
 	struct buf			 b = { 0 };
@@ -136,11 +140,13 @@ listen_tell(struct service *svc, bool players)
 	size_t				 i, head;
 	int				 rc = -1;
 
-	if (!svc->listen || (!players && svc->live.n == 0))
+	if (!svc->listen || (!players && !ratings && svc->live.n == 0))
 		return 0;
 	buf_addf(&b, "corrchess 1 %s\n", svc->origin);
 	head = b.len;
 	if (players && tell_line(svc, &b, head, "p\n") != 0)
+		goto out;
+	if (!players && ratings && tell_line(svc, &b, head, "g\n") != 0)
 		goto out;
 	for (i = 0; i <= svc->live.n; i++) {
 		e = i < svc->live.n ? &svc->live.v[i] : NULL;
@@ -207,6 +213,10 @@ hear_item(struct service *svc, struct store *st, const char *line,
 
 	if (strcmp(line, "p") == 0) {
 		signers_changed(svc);
+		return;
+	}
+	if (strcmp(line, "g") == 0) {
+		ratings_changed(svc);
 		return;
 	}
 	if (sscanf(line, "%c %" SCNd64, &c, &game) < 2 || game <= 0)

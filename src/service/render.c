@@ -14,7 +14,8 @@
  * A front door renders a game (JSON, text, the web page) from what
  * service_game_get() gives; the bytes are a function of the game's row
  * (its record head included), of the service's second when the game has a
- * running clock, and of the players as kept (their doors, in the JSON).
+ * running clock, and of the players as kept (their doors in the JSON,
+ * their ratings in the PGN's Elo tags).
  * They are kept here, one slot a game and kind, and served again without
  * reading the store while they hold:
  *
@@ -29,9 +30,10 @@
  *   from; the notice only drops the bytes sooner.
  * - The second: kept with the bytes, unless the game has no clock or is
  *   over (nothing in its answers then moves with time).
- * - The players: the generation of the kept players (signers.c), which
- *   every change of a player, a key or doors ends, here or on another
- *   server (heard by the listener); on PostgreSQL only while the listener
+ * - The players: the generation of what the bytes show of them
+ *   (svc->shown_gen, signers.c), which every change of a player, a key,
+ *   doors or a rating ends, here or on another server (heard by the
+ *   listener); on PostgreSQL only while the listener
  *   is connected, and for bytes made within its current connection: a
  *   notice sent while it is away is never heard.
  *
@@ -128,7 +130,7 @@ service_render_share(struct service *svc, int64_t id,
 	*len = 0;
 	*tag = NULL;
 	memset(t, 0, sizeof t[0]);
-	t->players = atomic_load(&svc->signer_gen);
+	t->players = atomic_load(&svc->shown_gen);
 	t->session = atomic_load(&svc->listen_session);
 	if (svc->listen) {
 		/* Another server's commit is heard after its answer: the row
@@ -175,7 +177,7 @@ service_render_put(struct service *svc, const struct service_game *g,
 	memcpy(b->data, bytes, len);
 	pthread_mutex_lock(&svc->render_lock);
 	if (s->epoch == t->epoch &&
-	    atomic_load(&svc->signer_gen) == t->players &&
+	    atomic_load(&svc->shown_gen) == t->players &&
 	    atomic_load(&svc->listen_session) == t->session) {
 		old = s->bytes;
 		s->bytes = b;

@@ -368,6 +368,10 @@ struct service {
 	 * (service/signers.c); guarded by signer_lock. */
 	pthread_mutex_t		 signer_lock;
 	_Atomic uint64_t	 signer_gen;
+	/* What games' rendered bytes show of their players (names, doors,
+	 * ratings): advanced with signer_gen and at every change of a
+	 * rating, which leaves the kept players and doors as they are. */
+	_Atomic uint64_t	 shown_gen;
 	struct signer_slot	*signers;	/* SERVICE_SIGNER_SLOTS */
 	struct door_slot	*doors;		/* SERVICE_SIGNER_SLOTS */
 	/* The server's own key, for the actions it attests. */
@@ -503,7 +507,7 @@ int	rebuild_read(struct service *, struct store *, int64_t, int64_t,
 
 /* listen.c */
 void	listen_init(struct service *);
-int	listen_tell(struct service *, bool);
+int	listen_tell(struct service *, bool, bool);
 int	listen_start(struct service *);
 void	listen_stop(struct service *);
 
@@ -601,6 +605,7 @@ int	signers_get(struct service *, struct store *, const char *,
 int	signers_refresh(struct service *, struct store *, const char *,
 	    struct service_player *, struct service_error *);
 void	signers_changed(struct service *);
+void	ratings_changed(struct service *);
 int	doors_kept(struct service *, const char *, struct service_doors *,
 	    uint64_t *);
 void	doors_put(struct service *, const char *,

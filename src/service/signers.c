@@ -28,6 +28,12 @@
  * by signers_refresh(), which the verifier calls before refusing a
  * signature the kept keys do not verify.
  *
+ * A rating is not kept here, so its change (every rated game's end)
+ * starts no generation of the players: it only ends the games' rendered
+ * bytes, whose PGN tags show ratings (svc->shown_gen, render.c). Each
+ * end used to have every player's next move read the player, their keys
+ * and their doors again.
+ *
  * The doors each player opened (service/doors.c) are kept beside them the
  * same way, in slots of their own: every game's JSON and every move's
  * answer shows both players' doors, which was two SQLite reads each. A
@@ -227,6 +233,15 @@ signers_changed(struct service *svc)
 	pthread_mutex_lock(&svc->signer_lock);
 	svc->signer_gen++;
 	pthread_mutex_unlock(&svc->signer_lock);
+	atomic_fetch_add(&svc->shown_gen, 1);
+}
+
+/* A rating changed (a rated game ended): the Elo tags of games' kept
+ * bytes end, the players, keys and doors kept stay. */
+void
+ratings_changed(struct service *svc)
+{
+	atomic_fetch_add(&svc->shown_gen, 1);
 }
 
 /* Make the kept players' table; -1 when out of memory. */
@@ -243,6 +258,7 @@ signers_init(struct service *svc)
 		return -1;
 	}
 	svc->signer_gen = 1;
+	svc->shown_gen = 1;
 	pthread_mutex_init(&svc->signer_lock, NULL);
 	return 0;
 }

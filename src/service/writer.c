@@ -293,7 +293,7 @@ batch_run(struct service *svc, struct job *batch)
 	struct job		*j;
 	int64_t			 now = service_now(svc);
 	size_t			 n = 0;
-	bool			 lost, failed, players, games;
+	bool			 lost, failed, players, ratings, games;
 
 	for (j = batch; j != NULL; j = j->next)
 		j->read = NULL;
@@ -316,13 +316,16 @@ batch_run(struct service *svc, struct job *batch)
 	 */
 	lost = !store_in_transaction(svc->wstore);
 	players = store_players_written(svc->wstore);
+	ratings = store_ratings_written(svc->wstore);
 	/* The other servers hear of the batch at its commit (listen.c). */
-	failed = lost || listen_tell(svc, players) != 0 ||
+	failed = lost || listen_tell(svc, players, ratings) != 0 ||
 	    store_commit(svc->wstore) != STORE_OK;
 	/* After the commit (or its failure): a reader that read before it
 	 * kept what it read in the generation that ends here. */
 	if (players)
 		signers_changed(svc);
+	else if (ratings)
+		ratings_changed(svc);
 	/* And before the answers: a reader that reads after an answer
 	 * never gets the bytes of a game as it stood before (render.c). */
 	store_games_written(svc->wstore, render_written, svc);

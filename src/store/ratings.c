@@ -90,9 +90,8 @@ store_rating_set(struct store *s, const struct store_rating *r)
 	db_bind_double(st, 4, r->volatility);
 	db_bind_int(st, 5, r->games);
 	db_bind_int64(st, 6, r->updated);
-	/* A player's rating is in the PGN of their games (kept by the
-	 * service with the players): a change of players. */
-	s->players_written = true;
+	/* A player's rating is in the PGN of their games. */
+	s->ratings_written = true;
 	return store_exec_stmt(s, st, "store a rating");
 }
 

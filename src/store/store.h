@@ -462,12 +462,19 @@ enum store_status store_key_revoke(struct store *, int64_t key_id,
     int64_t at);
 
 /*
- * Tell whether a player, a key, a player's doors or rating were written
- * through this handle (created, updated, added, revoked; committed or
- * not) since the last call, and forget it: whoever keeps players, keys,
- * doors or what shows ratings in memory drops them then.
+ * Tell whether a player, a key or a player's doors were written through
+ * this handle (created, updated, added, revoked; committed or not) since
+ * the last call, and forget it: whoever keeps players, keys or doors in
+ * memory drops them then.
  */
 bool store_players_written(struct store *);
+
+/*
+ * Tell whether a player's rating was written through this handle since
+ * the last call, and forget it: whoever keeps what shows ratings (a
+ * game's PGN) drops it then.
+ */
+bool store_ratings_written(struct store *);
 
 /*
  * Call cb(arg, id) for every game whose row was written through this

@@ -209,9 +209,10 @@ struct store {
 	struct db	*db;
 	struct db_stmt	*stmt[ST_COUNT];	/* prepared on first use */
 	char		 err[STORE_ERR_SIZE];
-	/* A player, a key, doors or a rating written since
-	 * store_players_written(). */
+	/* A player, a key or doors written since store_players_written();
+	 * a rating since store_ratings_written(). */
 	bool		 players_written;
+	bool		 ratings_written;
 	/* Games whose row was written since store_games_written(); past
 	 * STORE_GAMES_WRITTEN_MAX of them, `games_many` instead. */
 	int64_t		 games_written[STORE_GAMES_WRITTEN_MAX];
