@@ -329,6 +329,28 @@ check "B's page of game $game4 shows the move" waitfor 10 b_has \
     "/games/$game4" 'Black to move (bob), ply 1.'
 check "B's JSON of game $game4 too" b_has "/api/v1/games/$game4" \
     '"moves":["e4"]'
+# A rated game's end through A: the PGN B keeps of another game of the
+# same player shows her rating of now (notice line g).
+b_elo() {
+	curl -s "$base_b/api/v1/games/$game4/pgn" |
+	    sed -n 's/^\[WhiteElo "\(.*\)"\]\r*$/\1/p'
+}
+elo0=$(b_elo)
+same "B keeps game $game4's PGN" "$(b_elo)" "$elo0"
+admin POST /api/v1/games -d '{"white":"alice","black":"bob","rated":true}'
+expect "a rated game through A" 201
+gr=$(jget id)
+statement "$gr" 0 alice "resign"
+sign_ssh "$tmp/alice"
+submit "$gr"
+expect "alice resigns it, through A" 201
+# b_elo_not OLD: B's PGN of game 4 gives alice's Elo, not OLD.
+b_elo_not() {
+	e=$(b_elo)
+	[ -n "$e" ] && [ "$e" != "$1" ]
+}
+check "B's PGN of game $game4 shows alice's new rating" waitfor 10 \
+    b_elo_not "$elo0"
 # Both listeners' connections cut: B's answers no longer come from bytes
 # no notice could drop.
 lost=$(grep -c 'listen: ' "$tmp/b.log")
