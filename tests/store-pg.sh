@@ -340,10 +340,7 @@ same "B keeps game $game4's PGN" "$(b_elo)" "$elo0"
 admin POST /api/v1/games -d '{"white":"alice","black":"bob","rated":true}'
 expect "a rated game through A" 201
 gr=$(jget id)
-statement "$gr" 0 alice "resign"
-sign_ssh "$tmp/alice"
-submit "$gr"
-expect "alice resigns it, through A" 201
+play "$gr" alice resign
 # b_elo_not OLD: B's PGN of game 4 gives alice's Elo, not OLD.
 b_elo_not() {
 	e=$(b_elo)

@@ -159,10 +159,11 @@ teardown(void **state)
 	return 0;
 }
 
-/* Create a game or fail; returns its id. */
+/* Create a game, rated (1), unrated (0) or as the server's default (-1),
+ * or fail; returns its id. */
 static int64_t
-game_make(struct fx *fx, const char *white, const char *black,
-    const char *tc, const char *fen)
+game_create(struct fx *fx, const char *white, const char *black,
+    const char *tc, const char *fen, int rated)
 {
 	struct service_game_params	gp;
 	struct service_game		g;
@@ -175,6 +176,7 @@ game_make(struct fx *fx, const char *white, const char *black,
 	gp.chess960 = -1;
 	gp.time_control = tc;
 	gp.fen = fen;
+	gp.rated = rated;
 	if (service_game_create(fx->svc, &gp, &g, &err) != 0)
 		fail_msg("game %s v %s: %s %s", white, black, err.code,
 		    err.message);
@@ -183,6 +185,14 @@ game_make(struct fx *fx, const char *white, const char *black,
 	assert_int_equal(game_ply(&g.state), 0);
 	service_game_free(&g);
 	return id;
+}
+
+/* Create a game (unrated) or fail; returns its id. */
+static int64_t
+game_make(struct fx *fx, const char *white, const char *black,
+    const char *tc, const char *fen)
+{
+	return game_create(fx, white, black, tc, fen, 0);
 }
 
 /* Write a signed statement into buf (SIG_SIGNED_SIZE) or fail. */
@@ -734,7 +744,6 @@ test_render_shared(void **state)
 	struct service_render_ticket	 t, t2;
 	const char			*a, *b, *tag;
 	size_t				 alen, blen;
-	struct service_game_params	 gp;
 	int				 i, rc = 0;
 	int64_t				 rated;
 	int64_t				 id = game_make(fx, "alice", "bob",
@@ -842,14 +851,7 @@ test_render_shared(void **state)
 	service_game_free(&g);
 	assert_int_equal(share(fx, id, SERVICE_RENDER_PGN, &a, &alen, &t), 1);
 	service_bytes_release((void *)a);
-	memset(&gp, 0, sizeof gp);
-	gp.white = "alice";
-	gp.black = "bob";
-	gp.chess960 = -1;
-	gp.rated = 1;
-	assert_int_equal(service_game_create(fx->svc, &gp, &g, &err), 0);
-	rated = g.row.id;
-	service_game_free(&g);
+	rated = game_create(fx, "alice", "bob", NULL, NULL, 1);
 	assert_int_equal(share(fx, id, SERVICE_RENDER_PGN, &a, &alen, &t), 1);
 	service_bytes_release((void *)a);
 	play(fx, rated, 0, "alice", "resign", K_ALICE, SIG_FORM_RAW);
@@ -921,8 +923,6 @@ test_signers_kept(void **state)
 	struct store_key	 k;
 	struct store		*other;
 	struct store_player	 pl;
-	struct service_game_params gp;
-	struct service_game	 g;
 	struct service_rating	 r;
 	char			 line[256], why[256];
 	int64_t			 rated;
@@ -973,14 +973,7 @@ test_signers_kept(void **state)
 	snprintf(pl.lang, sizeof pl.lang, "en");
 	assert_int_equal(store_player_update(other, &pl), STORE_OK);
 	store_close(other);
-	memset(&gp, 0, sizeof gp);
-	gp.white = "alice";
-	gp.black = "bob";
-	gp.chess960 = -1;
-	gp.rated = 1;
-	assert_int_equal(service_game_create(fx->svc, &gp, &g, &err), 0);
-	rated = g.row.id;
-	service_game_free(&g);
+	rated = game_create(fx, "alice", "bob", NULL, NULL, 1);
 	play(fx, rated, 0, "alice", "resign", K_ALICE, SIG_FORM_RAW);
 	assert_int_equal(service_rating_get(fx->svc, "alice", &r, NULL, NULL,
 	    &err), 0);
