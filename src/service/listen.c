@@ -126,8 +126,8 @@ tell_line(struct service *svc, struct buf *b, size_t head, const char *line)
 /*
  * In the writer, before the commit of a batch: tell the other servers what
  * it changed (its live events, `players` when players, keys or doors were
- * written, `ratings` when ratings were). Nothing on SQLite. -1 on failure (the batch is then undone:
- * the others would not hear of it).
+ * written, `ratings` when ratings were). Nothing on SQLite. -1 on failure
+ * (the batch is then undone: the others would not hear of it).
  */
 int
 listen_tell(struct service *svc, bool players, bool ratings)
