@@ -33,9 +33,9 @@
  * - The players: the generation of what the bytes show of them
  *   (svc->shown_gen, signers.c), which every change of a player, a key,
  *   doors or a rating ends, here or on another server (heard by the
- *   listener); on PostgreSQL only while the listener
- *   is connected, and for bytes made within its current connection: a
- *   notice sent while it is away is never heard.
+ *   listener); on PostgreSQL only while the listener is connected, and
+ *   for bytes made within its current connection: a notice sent while it
+ *   is away is never heard.
  *
  * A reader that finds nothing takes a ticket first (the slot's epoch,
  * which every drop of the slot advances, and the generations), reads and

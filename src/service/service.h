@@ -277,7 +277,8 @@ enum service_render {
  * hands to service_render_put() with what it rendered. */
 struct service_render_ticket {
 	uint64_t	epoch;		/* the slot's drops */
-	uint64_t	players;	/* the kept players' generation */
+	uint64_t	players;	/* what is shown of the players:
+					   its generation (shown_gen) */
 	uint64_t	session;	/* the listener's connection */
 };
 

@@ -318,7 +318,7 @@ struct render_slot {
 	int64_t			 now;		/* the second it was made for */
 	bool			 timeless;	/* ... or any: no clock runs */
 	enum service_render	 kind;
-	uint64_t		 players;	/* the players' generation */
+	uint64_t		 players;	/* shown_gen when made */
 	uint64_t		 session;	/* the listener's connection */
 	uint64_t		 epoch;		/* drops of the slot */
 	struct service_bytes	*bytes;		/* NULL: empty; one reference */

@@ -447,14 +447,3 @@ store_players_written(struct store *s)
 	s->players_written = false;
 	return written;
 }
-
-/* Tell whether a rating was written through this handle since the last
- * call, and forget it. */
-bool
-store_ratings_written(struct store *s)
-{
-	bool	written = s->ratings_written;
-
-	s->ratings_written = false;
-	return written;
-}

@@ -95,6 +95,17 @@ store_rating_set(struct store *s, const struct store_rating *r)
 	return store_exec_stmt(s, st, "store a rating");
 }
 
+/* Tell whether a rating was written through this handle since the last
+ * call, and forget it. */
+bool
+store_ratings_written(struct store *s)
+{
+	bool	written = s->ratings_written;
+
+	s->ratings_written = false;
+	return written;
+}
+
 /* List the rated players, best first. */
 enum store_status
 store_rating_list(struct store *s, store_rating_cb cb, void *arg)
