@@ -1955,7 +1955,8 @@ test_integrity_fault(void **state)
 /*
  * Statements whose plan must use a given index: without statistics SQLite
  * may prefer a low-selectivity index (games by status) that saves a sort
- * but visits every ongoing game.
+ * but visits every ongoing game. Checked on SQLite: PostgreSQL's choice
+ * among such indexes follows the statistics it gathers on its own.
  */
 static const struct {
 	const char	*stmt;
@@ -1974,7 +1975,23 @@ static const struct {
 };
 #define NREQUIRED (sizeof required_index / sizeof required_index[0])
 
+/*
+ * Walks PostgreSQL takes in a new database and leaves with the first
+ * statistics of the table (autovacuum's ANALYZE): until then a partial
+ * index of the active conditionals costs what the lookup by primary key
+ * does, and the walk is of the active ones alone.
+ */
+static const struct {
+	const char	*stmt;
+	const char	*index;
+} pg_young_walk[] = {
+	{ "conditional-played", "conditionals_active" },
+	{ "conditional-end", "conditionals_active" },
+	{ "conditional-end-by-key", "conditionals_active" },
+};
+
 struct plans {
+	bool	pg;
 	int	lines;
 	int	bad;
 	char	first_bad[256];
@@ -1982,56 +1999,78 @@ struct plans {
 };
 
 static void
-check_plan(void *arg, const char *name, bool indexed, const char *plan)
+check_plan(void *arg, const char *name, bool indexed, const char *plan,
+    bool walk)
 {
 	struct plans	*p = arg;
 	char		 used[80];
 	size_t		 i;
 
 	p->lines++;
-	for (i = 0; i < NREQUIRED; i++) {
+	for (i = 0; i < NREQUIRED && !p->pg; i++) {
 		snprintf(used, sizeof used, "INDEX %s ", required_index[i].index);
 		if (strcmp(name, required_index[i].stmt) == 0 &&
 		    strstr(plan, used) != NULL)
 			p->found[i] = true;
 	}
-	if (!indexed)
-		return;
-	/* "SCAN t" walks a table or a whole index: cost grows with it. A
-	 * virtual table (json_each) walks the statement's own parameter. */
-	if (strncmp(plan, "SCAN ", 5) == 0 &&
-	    strstr(plan, " VIRTUAL TABLE ") == NULL) {
-		if (p->bad++ == 0)
-			snprintf(p->first_bad, sizeof p->first_bad, "%s: %s",
-			    name, plan);
+	if (p->pg) {
+		for (i = 0; i < sizeof pg_young_walk / sizeof pg_young_walk[0];
+		    i++) {
+			snprintf(used, sizeof used, "using %s on ",
+			    pg_young_walk[i].index);
+			if (strcmp(name, pg_young_walk[i].stmt) == 0 &&
+			    strstr(plan, used) != NULL)
+				return;
+		}
 	}
+	/* A walk of a whole table or index costs what it walks. */
+	if (indexed && walk && p->bad++ == 0)
+		snprintf(p->first_bad, sizeof p->first_bad, "%s: %s", name,
+		    plan);
 }
 
-/* Every lookup goes by a key or a selective index, whatever the sizes. */
+/*
+ * Every lookup goes by a key or a selective index, whatever the sizes: on
+ * SQLite as its planner sees this database, on PostgreSQL in the generic
+ * plan each prepared statement comes to reuse (whose guesses do not look
+ * at the parameters: a JSON array of pairs is taken for 100 of them) in
+ * a new database, whose tables have no statistics yet.
+ */
 static void
 test_query_plans(void **state)
 {
-	struct store	*s;
-	struct plans	 p;
-	int64_t		 alice, bob;
-	size_t		 i;
+	struct store		*s;
+	struct store_key	 k;
+	struct plans		 p;
+	char			 name[16];
+	int64_t			 player[40];
+	size_t			 i;
 
 	(void)state;
 	s = open_or_fail(mem_db(), NULL);
-	alice = add_player(s, "alice");
-	bob = add_player(s, "bob");
 	assert_int_equal(store_begin(s), STORE_OK);
+	memset(&k, 0, sizeof k);
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof name, "p%zu", i);
+		player[i] = add_player(s, name);
+		k.player_id = player[i];
+		memset(k.pubkey, (int)i + 1, sizeof k.pubkey);
+		k.added = 1700000010;
+		assert_int_equal(store_key_add(s, &k), STORE_OK);
+	}
 	for (i = 0; i < 200; i++)
-		add_game(s, i % 2 ? alice : bob, i % 2 ? bob : alice);
+		add_game(s, player[i % 40], player[(i + 1) % 40]);
 	assert_int_equal(store_commit(s), STORE_OK);
 
 	memset(&p, 0, sizeof p);
-	assert_int_equal(store_explain(s, check_plan, &p), STORE_OK);
+	p.pg = strcmp(store_engine_name(s), "postgresql") == 0;
+	if (store_explain(s, check_plan, &p) != STORE_OK)
+		fail_msg("explain: %s", store_errmsg(s));
 	assert_true(p.lines > 20);
 	if (p.bad != 0)
 		fail_msg("%d scanning plan lines, first: %s", p.bad,
 		    p.first_bad);
-	for (i = 0; i < NREQUIRED; i++) {
+	for (i = 0; i < NREQUIRED && !p.pg; i++) {
 		if (!p.found[i])
 			fail_msg("%s does not use index %s",
 			    required_index[i].stmt, required_index[i].index);
@@ -2222,13 +2261,13 @@ main(void)
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_migrate_shared_keys),
 		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_query_plans),
 	};
-	/* SQLite's files, its online backup, its checks and plans. */
+	/* SQLite's files, its online backup, its checks. */
 	const struct CMUnitTest sqlite_tests[] = {
 		cmocka_unit_test(test_open_failure),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_integrity_fault),
-		cmocka_unit_test(test_query_plans),
 	};
 	/* PostgreSQL's connection errors and backups. */
 	const struct CMUnitTest pg_tests[] = {

@@ -98,6 +98,14 @@ db_notify_wait(struct db *db, int timeout_ms, char *buf, size_t size)
 	return db->ops->notify_wait(db, timeout_ms, buf, size);
 }
 
+/* Report a statement's plan. */
+enum db_rc
+db_explain(struct db *db, const char *sql,
+    void (*cb)(void *, const char *, bool), void *arg)
+{
+	return db->ops->explain(db, sql, cb, arg);
+}
+
 /* Prepare one statement. */
 struct db_stmt *
 db_prepare(struct db *db, const char *sql, bool keep)

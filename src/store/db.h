@@ -119,6 +119,21 @@ int		 db_backup(struct db *, const char *path, char *err,
 int		 db_notify_wait(struct db *, int timeout_ms, char *buf,
 		    size_t size);
 
+/*
+ * Report the plan the engine runs `sql` by, one line at a time, to cb
+ * with whether that line walks a whole table or index (a cost that grows
+ * with it): on SQLite EXPLAIN QUERY PLAN's lines, "SCAN t" a walk (a
+ * virtual table such as json_each walks the statement's own parameter);
+ * on PostgreSQL EXPLAIN's lines of the generic plan of the prepared
+ * statement (the plan it reuses), with sequential scans priced out, so
+ * that a "Seq Scan" or an index scan without an "Index Cond" is a walk
+ * no index spares. A statement with no plan (BEGIN, SET and the like)
+ * reports nothing. DB_OK or the failure.
+ */
+enum db_rc	 db_explain(struct db *, const char *sql,
+		    void (*cb)(void *arg, const char *line, bool walk),
+		    void *arg);
+
 /* --- statements -------------------------------------------------------- */
 
 /*
@@ -179,6 +194,8 @@ struct db_ops {
 	int64_t		 (*last_insert_id)(struct db *);
 	int		 (*backup)(struct db *, const char *, char *, size_t);
 	int		 (*notify_wait)(struct db *, int, char *, size_t);
+	enum db_rc	 (*explain)(struct db *, const char *,
+			    void (*)(void *, const char *, bool), void *);
 	struct db_stmt	*(*prepare)(struct db *, const char *, bool);
 	void		 (*finalize)(struct db_stmt *);
 	enum db_rc	 (*step)(struct db_stmt *);

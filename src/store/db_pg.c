@@ -445,6 +445,17 @@ pg_several(const char *sql)
 	return false;
 }
 
+/* The parameters' types for PQprepare(): a number the text skips has no
+ * type to infer, say text; the others are inferred (0). */
+static void
+pg_types(int nparams, const bool used[PG_MAX_PARAMS + 1], Oid *types)
+{
+	int	i;
+
+	for (i = 0; i < nparams; i++)
+		types[i] = used[i + 1] ? 0 : PG_TEXT_OID;
+}
+
 /* Prepare a statement on the server (or keep a simple query's text). */
 static struct db_stmt *
 pg_prepare(struct db *db, const char *sql, bool keep)
@@ -455,7 +466,6 @@ pg_prepare(struct db *db, const char *sql, bool keep)
 	Oid			 types[PG_MAX_PARAMS];
 	bool			 used[PG_MAX_PARAMS + 1] = { false };
 	const char		*head;
-	int			 i;
 
 	(void)keep;
 	if ((st = calloc(1, sizeof *st)) == NULL) {
@@ -485,9 +495,7 @@ pg_prepare(struct db *db, const char *sql, bool keep)
 		    sql);
 		goto fail;
 	}
-	/* A number the text skips has no type to infer: say text. */
-	for (i = 0; i < st->nparams; i++)
-		types[i] = used[i + 1] ? 0 : PG_TEXT_OID;
+	pg_types(st->nparams, used, types);
 	snprintf(st->name, sizeof st->name, "s%u", ++d->nstmt);
 	if (pg_flush(d) != DB_OK)
 		goto fail;
@@ -504,6 +512,106 @@ fail:
 	free(st->sql);
 	free(st);
 	return NULL;
+}
+
+/* Return whether a line of an EXPLAIN is a node of the plan ("->"),
+ * not one of a node's own lines. */
+static bool
+pg_plan_node(const char *line)
+{
+	return strncmp(line + strspn(line, " "), "->", 2) == 0;
+}
+
+/* Return whether line i of an EXPLAIN walks a whole table or index: a
+ * sequential scan, or an index scan whose own lines (up to the next node)
+ * give no "Index Cond". */
+static bool
+pg_plan_walks(const PGresult *res, int i)
+{
+	const char	*line = PQgetvalue(res, i, 0);
+	int		 n = PQntuples(res);
+
+	if (strstr(line, "Seq Scan on ") != NULL)
+		return true;
+	if (strstr(line, "Index Scan") == NULL &&
+	    strstr(line, "Index Only Scan") == NULL)
+		return false;
+	for (i++; i < n && !pg_plan_node(PQgetvalue(res, i, 0)); i++) {
+		if (strstr(PQgetvalue(res, i, 0), "Index Cond:") != NULL)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Report the generic plan of `sql`: prepared under a name of its own,
+ * EXPLAIN EXECUTE with every parameter NULL (a generic plan does not look
+ * at them), plan_cache_mode force_generic_plan and enable_seqscan off for
+ * the while.
+ */
+static enum db_rc
+pg_explain(struct db *db, const char *sql,
+    void (*cb)(void *, const char *, bool), void *arg)
+{
+	static const char *const planned[] = {
+		"SELECT", "INSERT", "UPDATE", "DELETE", "WITH",
+	};
+	struct db_pg	*d = pg_db(db);
+	PGresult	*res;
+	Oid		 types[PG_MAX_PARAMS];
+	bool		 used[PG_MAX_PARAMS + 1] = { false };
+	const char	*head = sql + strspn(sql, " \t\n");
+	char		*text, ex[48 + PG_MAX_PARAMS * 6];
+	enum db_rc	 rc;
+	size_t		 k;
+	int		 nparams, i, len;
+
+	for (k = 0; k < sizeof planned / sizeof planned[0]; k++) {
+		if (strncmp(head, planned[k], strlen(planned[k])) == 0)
+			break;
+	}
+	if (k == sizeof planned / sizeof planned[0] || pg_several(sql))
+		return DB_OK;
+	if ((text = pg_translate(sql, &nparams, used)) == NULL) {
+		snprintf(d->err, sizeof d->err, "cannot translate: %.200s",
+		    sql);
+		return DB_ERROR;
+	}
+	pg_types(nparams, used, types);
+	if ((rc = pg_simple(d, "SET plan_cache_mode = force_generic_plan; "
+	    "SET enable_seqscan = off")) != DB_OK) {
+		free(text);
+		return rc;
+	}
+	res = PQprepare(d->conn, "db_explain", text, nparams, types);
+	free(text);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		rc = pg_fail(d, res);
+		PQclear(res);
+		goto reset;
+	}
+	PQclear(res);
+	len = snprintf(ex, sizeof ex, "EXPLAIN EXECUTE db_explain");
+	for (i = 0; i < nparams; i++)
+		len += snprintf(ex + len, sizeof ex - (size_t)len, "%sNULL",
+		    i == 0 ? "(" : ", ");
+	if (nparams > 0)
+		snprintf(ex + len, sizeof ex - (size_t)len, ")");
+	res = PQexec(d->conn, ex);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		rc = pg_fail(d, res);
+	else {
+		for (i = 0; i < PQntuples(res); i++)
+			cb(arg, PQgetvalue(res, i, 0), pg_plan_walks(res, i));
+	}
+	PQclear(res);
+	if (pg_simple(d, "DEALLOCATE db_explain") != DB_OK && rc == DB_OK)
+		rc = DB_ERROR;
+reset:
+	if (pg_simple(d, "RESET plan_cache_mode; RESET enable_seqscan") !=
+	    DB_OK && rc == DB_OK)
+		rc = DB_ERROR;
+	return rc;
 }
 
 /* Forget a statement's result and its decoded blobs. */
@@ -945,6 +1053,7 @@ static const struct db_ops db_pg_ops = {
 	.last_insert_id = pg_last_insert_id,
 	.backup = pg_backup,
 	.notify_wait = pg_notify_wait,
+	.explain = pg_explain,
 	.prepare = pg_prepare,
 	.finalize = pg_finalize,
 	.step = pg_step,

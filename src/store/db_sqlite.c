@@ -295,6 +295,32 @@ sq_column_is_null(struct db_stmt *st, int col)
 	return sqlite3_column_type(sq_st(st), col) == SQLITE_NULL;
 }
 
+/* Report EXPLAIN QUERY PLAN's lines (id, parent, unused, detail). */
+static enum db_rc
+sq_explain(struct db *db, const char *sql,
+    void (*cb)(void *, const char *, bool), void *arg)
+{
+	sqlite3_stmt	*st;
+	const char	*line;
+	char		*q;
+	int		 rc;
+
+	if ((q = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql)) == NULL)
+		return DB_ERROR;
+	rc = sqlite3_prepare_v2(sq_db(db), q, -1, &st, NULL);
+	sqlite3_free(q);
+	if (rc != SQLITE_OK)
+		return sq_rc(rc);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((line = (const char *)sqlite3_column_text(st, 3)) == NULL)
+			continue;
+		cb(arg, line, strncmp(line, "SCAN ", 5) == 0 &&
+		    strstr(line, " VIRTUAL TABLE ") == NULL);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? DB_OK : sq_rc(rc);
+}
+
 static const struct db_ops db_sqlite_ops = {
 	.engine = DB_SQLITE,
 	.close = sq_close,
@@ -304,6 +330,7 @@ static const struct db_ops db_sqlite_ops = {
 	.changes = sq_changes,
 	.last_insert_id = sq_last_insert_id,
 	.backup = sq_backup,
+	.explain = sq_explain,
 	.prepare = sq_prepare,
 	.finalize = sq_finalize,
 	.step = sq_step,

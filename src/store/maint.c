@@ -150,33 +150,36 @@ out:
 	return status;
 }
 
+/* What store_explain() passes on for each line of a statement's plan. */
+struct explain {
+	void		(*cb)(void *, const char *, bool, const char *, bool);
+	void		*arg;
+	const char	*name;
+	bool		 indexed;
+};
+
+static void
+explain_line(void *arg, const char *line, bool walk)
+{
+	struct explain	*e = arg;
+
+	e->cb(e->arg, e->name, e->indexed, line, walk);
+}
+
 /* Report the query plan of every statement. */
 enum store_status
 store_explain(struct store *s,
-    void (*cb)(void *, const char *, bool, const char *), void *arg)
+    void (*cb)(void *, const char *, bool, const char *, bool), void *arg)
 {
-	struct db_stmt	*st = NULL;
-	char		 sql[2048];
-	int		 i, rc;
+	struct explain	 e = { cb, arg, NULL, false };
+	enum db_rc	 rc;
+	int		 i;
 
-	if (db_engine(s->db) == DB_POSTGRESQL) {
-		store_seterr(s, "query plans are shown for SQLite only (on "
-		    "PostgreSQL, EXPLAIN the statements of store/sql.c)");
-		return STORE_ERROR;
-	}
 	for (i = ST_VERSION; i < ST_COUNT; i++) {
-		snprintf(sql, sizeof sql, "EXPLAIN QUERY PLAN %s",
-		    store_sql[i].sql);
-		if ((st = db_prepare(s->db, sql, false)) == NULL)
-			return store_fail(s, DB_ERROR, store_sql[i].name);
-		/* Rows: id, parent, unused, detail. */
-		while ((rc = db_step(st)) == DB_ROW) {
-			cb(arg, store_sql[i].name, !store_sql[i].scan,
-			    db_column_text(st, 3));
-		}
-		db_finalize(st);
-		st = NULL;
-		if (rc != DB_DONE)
+		e.name = store_sql[i].name;
+		e.indexed = !store_sql[i].scan;
+		rc = db_explain(s->db, store_sql_text(s, i), explain_line, &e);
+		if (rc != DB_OK)
 			return store_fail(s, rc, store_sql[i].name);
 	}
 	return STORE_OK;

@@ -151,10 +151,13 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "LIMIT 1" },
 	[ST_KEY_GET] = { "key-get", 0,
 	    "SELECT " KEY_COLUMNS " FROM player_keys k WHERE k.id = ?1" },
+	/* The earliest holder; by k.id alone, PostgreSQL's generic plan
+	 * would walk the primary key for the first match. */
 	[ST_KEY_OWNER] = { "key-owner", 0,
 	    "SELECT p.name FROM player_keys k "
 	    "JOIN players p ON p.id = k.player_id "
-	    "WHERE k.pubkey = ?1 AND k.player_id <> ?2 ORDER BY k.id LIMIT 1" },
+	    "WHERE k.pubkey = ?1 AND k.player_id <> ?2 "
+	    "ORDER BY k.added, k.id LIMIT 1" },
 	[ST_KEY_DUPLICATES] = { "key-duplicates", 1,
 	    "SELECT k.pubkey, group_concat(p.name, ', ') "
 	    "FROM (SELECT DISTINCT pubkey, player_id FROM player_keys) k "
@@ -186,14 +189,19 @@ const struct store_statement store_sql[ST_COUNT] = {
 	    "JOIN players w ON w.id = g.white "
 	    "JOIN players b ON b.id = g.black "
 	    "LEFT JOIN player_keys k ON k.id = json_extract(q.value, '$[1]')",
-	    "SELECT " GAME_COLUMNS ", (SELECT count(*) FROM conditionals c "
-	    "WHERE c.game_id = g.id AND c.status = 'active'), k.id, "
-	    "k.player_id, k.revoked, q.n "
+	    /* PostgreSQL's generic plan takes the array for 100 pairs and
+	     * joins them to a hash of a whole scan of games; each pair's own
+	     * lookups (LATERAL, LIMIT 1: not merged into one join) go by
+	     * the primary keys whatever the sizes. */
+	    "SELECT x.*, k.id, k.player_id, k.revoked, q.n "
 	    "FROM json_array_elements(?1::json) WITH ORDINALITY AS q(e, n) "
-	    "JOIN games g ON g.id = (q.e ->> 0)::bigint "
-	    "JOIN players w ON w.id = g.white "
-	    "JOIN players b ON b.id = g.black "
-	    "LEFT JOIN player_keys k ON k.id = (q.e ->> 1)::bigint" },
+	    "CROSS JOIN LATERAL (SELECT " GAME_COLUMNS ", "
+	    "(SELECT count(*) FROM conditionals c WHERE c.game_id = g.id "
+	    "AND c.status = 'active') " GAME_FROM
+	    "WHERE g.id = (q.e ->> 0)::bigint LIMIT 1) x "
+	    "LEFT JOIN LATERAL (SELECT k.id, k.player_id, k.revoked "
+	    "FROM player_keys k WHERE k.id = (q.e ->> 1)::bigint LIMIT 1) k "
+	    "ON true" },
 	[ST_GAME_UPDATE] = { "game-update", 0,
 	    "UPDATE games SET status = ?2, result = ?3, termination = ?4, "
 	    "ply = ?5, fen = ?6, turn = ?7, draw_offer = ?8, deadline = ?9, "

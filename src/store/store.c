@@ -67,15 +67,21 @@ store_fail(struct store *s, enum db_rc rc, const char *what)
 	}
 }
 
+/* Return the text of statement `id` for the store's engine. */
+const char *
+store_sql_text(const struct store *s, enum stmt_id id)
+{
+	return db_engine(s->db) == DB_POSTGRESQL && store_sql[id].pg != NULL ?
+	    store_sql[id].pg : store_sql[id].sql;
+}
+
 /* Return the cached statement `id`, preparing it on first use. */
 struct db_stmt *
 store_stmt(struct store *s, enum stmt_id id)
 {
 	if (s->stmt[id] != NULL)
 		return s->stmt[id];
-	s->stmt[id] = db_prepare(s->db, db_engine(s->db) == DB_POSTGRESQL &&
-	    store_sql[id].pg != NULL ? store_sql[id].pg : store_sql[id].sql,
-	    true);
+	s->stmt[id] = db_prepare(s->db, store_sql_text(s, id), true);
 	if (s->stmt[id] == NULL) {
 		store_seterr(s, "prepare %s: %s", store_sql[id].name,
 		    db_errmsg(s->db));

@@ -914,13 +914,15 @@ enum store_status store_backup(struct store *, const char *path);
 enum store_status store_integrity_check(struct store *);
 
 /*
- * Report the query plan of every statement the store uses, one call per
- * plan line; `indexed` is false for statements allowed to scan (listings).
- * For tests and `EXPLAIN`-style diagnostics.
+ * Report the query plan of every statement the store uses, on either
+ * engine, one call per plan line; `indexed` is false for statements
+ * allowed to scan (listings), `walk` true for a line that walks a whole
+ * table or index (db_explain() says how each engine's is told). For tests
+ * and `EXPLAIN`-style diagnostics.
  */
 enum store_status store_explain(struct store *,
-    void (*cb)(void *arg, const char *name, bool indexed, const char *plan),
-    void *arg);
+    void (*cb)(void *arg, const char *name, bool indexed, const char *plan,
+    bool walk), void *arg);
 
 /*
  * Mail. Every message read from the mailbox is recorded (by its place,

@@ -234,6 +234,8 @@ enum store_status store_fail(struct store *, enum db_rc rc,
 
 /* store.c: statements. */
 
+/* Return the text of statement `id` for the store's engine. */
+const char	*store_sql_text(const struct store *, enum stmt_id);
 /* Return the cached statement `id`, preparing it on first use. */
 struct db_stmt	*store_stmt(struct store *, enum stmt_id);
 /* Reset a statement and drop its bindings for the next use. */
