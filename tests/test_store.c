@@ -1953,6 +1953,55 @@ test_integrity_fault(void **state)
 }
 
 /*
+ * An action whose player or key is missing, written behind the store's
+ * back, is reported by the integrity check on both engines (PostgreSQL
+ * keeps neither as a foreign key since schema 21; SQLite's connection here
+ * does not enforce its keys). Put right, the check passes again.
+ */
+static void
+test_action_refs(void **state)
+{
+	static const struct {
+		const char	*sql;
+		const char	*missing;
+		const char	*fix;
+	} faults[] = {
+		{ "UPDATE actions SET key_id = 999", "missing player_keys",
+		  "UPDATE actions SET key_id = NULL" },
+		{ "UPDATE actions SET player_id = 999", "missing players",
+		  "UPDATE actions SET player_id = (SELECT min(id) FROM players)" },
+	};
+	struct tmpdir		 t;
+	struct store		*s;
+	struct store_action	 a;
+	int64_t			 alice, bob, game;
+	size_t			 i;
+
+	(void)state;
+	tmp_make(&t);
+	s = open_or_fail(t.db, NULL);
+	assert_int_equal(store_begin(s), STORE_OK);
+	alice = add_player(s, "alice");
+	bob = add_player(s, "bob");
+	game = add_game(s, alice, bob);
+	fill_action(&a, game, 1, alice, "e4", NULL, NULL);
+	assert_int_equal(store_action_append(s, &a), STORE_OK);
+	assert_int_equal(store_commit(s), STORE_OK);
+	assert_int_equal(store_integrity_check(s), STORE_OK);
+
+	for (i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+		raw_exec(t.db, faults[i].sql);
+		assert_int_equal(store_integrity_check(s), STORE_ERROR);
+		if (strstr(store_errmsg(s), faults[i].missing) == NULL)
+			fail_msg("%s: %s", faults[i].sql, store_errmsg(s));
+		raw_exec(t.db, faults[i].fix);
+		assert_int_equal(store_integrity_check(s), STORE_OK);
+	}
+	store_close(s);
+	tmp_remove(&t);
+}
+
+/*
  * Statements whose plan must use a given index: without statistics SQLite
  * may prefer a low-selectivity index (games by status) that saves a sort
  * but visits every ongoing game. Checked on SQLite: PostgreSQL's choice
@@ -2261,6 +2310,7 @@ main(void)
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_migrate_shared_keys),
 		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_action_refs),
 		cmocka_unit_test(test_query_plans),
 	};
 	/* SQLite's files, its online backup, its checks. */

@@ -14,8 +14,9 @@
  * The copy itself is the engine's (db_backup(): SQLite's online backup;
  * on PostgreSQL a refusal that names pg_dump); the checks and the plans
  * are SQLite's PRAGMA integrity_check and foreign_key_check and EXPLAIN
- * QUERY PLAN (PostgreSQL enforces its constraints on every write: the
- * check asks it that it answers; plans are SQLite's only).
+ * QUERY PLAN, and PostgreSQL's EXPLAIN. PostgreSQL keeps its constraints
+ * at every write; its check looks for what it does not keep, an action's
+ * player or key that is missing.
  */
 
 #include "config.h"
@@ -93,6 +94,42 @@ out:
 	return status;
 }
 
+/*
+ * PostgreSQL's check: the references of an action that are not foreign
+ * keys there (schema.c, step 20 -> 21). Rows: game, seq, the table of the
+ * missing row.
+ */
+static enum store_status
+store_integrity_check_pg(struct store *s)
+{
+	struct db_stmt		*st;
+	enum store_status	 status = STORE_OK;
+	int			 rc;
+
+	if ((st = db_prepare(s->db,
+	    "SELECT a.game_id, a.seq, 'players' FROM actions a"
+	    " WHERE a.player_id IS NOT NULL AND NOT EXISTS"
+	    "  (SELECT 1 FROM players p WHERE p.id = a.player_id)"
+	    " UNION ALL "
+	    "SELECT a.game_id, a.seq, 'player_keys' FROM actions a"
+	    " WHERE a.key_id IS NOT NULL AND NOT EXISTS"
+	    "  (SELECT 1 FROM player_keys k WHERE k.id = a.key_id)"
+	    " LIMIT 1", false)) == NULL)
+		return store_fail(s, DB_ERROR, "foreign key check");
+	rc = db_step(st);
+	if (rc == DB_ROW) {
+		store_seterr(s, "foreign key: actions row (game %lld, seq "
+		    "%lld) refers to a missing %s",
+		    (long long)db_column_int64(st, 0),
+		    (long long)db_column_int64(st, 1),
+		    db_column_text(st, 2));
+		status = STORE_ERROR;
+	} else if (rc != DB_DONE)
+		status = store_fail(s, rc, "foreign key check");
+	db_finalize(st);
+	return status;
+}
+
 /* Run the integrity and foreign key checks. */
 enum store_status
 store_integrity_check(struct store *s)
@@ -102,11 +139,8 @@ store_integrity_check(struct store *s)
 	const char		*text;
 	int			 rc;
 
-	/* PostgreSQL keeps its constraints at every write; a query
-	 * answers that the server is there. */
 	if (db_engine(s->db) == DB_POSTGRESQL)
-		return store_exec(s, "SELECT 1") == DB_OK ? STORE_OK :
-		    store_fail(s, DB_ERROR, "integrity check");
+		return store_integrity_check_pg(s);
 	if ((st = db_prepare(s->db, "PRAGMA integrity_check", false)) ==
 	    NULL) {
 		status = store_fail(s, DB_ERROR, "integrity check");

@@ -454,6 +454,10 @@ static const char *const store_migrations[] = {
 	/* 19 -> 20: nothing on SQLite; on PostgreSQL the checks of games
 	 * and actions move into domains (store_migrations_pg[19]). */
 	"SELECT 1;",
+
+	/* 20 -> 21: nothing on SQLite; on PostgreSQL an action's player and
+	 * key are no longer foreign keys (store_migrations_pg[20]). */
+	"SELECT 1;",
 };
 #define STORE_NMIGRATIONS \
 	((int)(sizeof store_migrations / sizeof store_migrations[0]))
@@ -519,6 +523,23 @@ static const char *const store_migrations_pg[STORE_NMIGRATIONS] = {
 	"  ALTER COLUMN ply TYPE cc_count,"
 	"  ALTER COLUMN prev_hash TYPE cc_hash,"
 	"  ALTER COLUMN hash TYPE cc_hash;",
+
+	/*
+	 * 20 -> 21: an action's player and key stop being foreign keys.
+	 * PostgreSQL checks a foreign key by a trigger that locks the row it
+	 * names FOR KEY SHARE, so every move locked its player's and its
+	 * key's rows: about a sixth of PostgreSQL's work for a move. Players
+	 * and keys are never deleted and their ids never change, and the
+	 * writer reads the game, both players and the key under the game's
+	 * lock before it appends; store_integrity_check() looks for an action
+	 * whose player or key is missing. The game stays a foreign key (an
+	 * action on no game is refused). No IF EXISTS: a name that is not
+	 * PostgreSQL's own fails the step instead of leaving the keys.
+	 */
+	[20] =
+	"ALTER TABLE actions"
+	"  DROP CONSTRAINT actions_player_id_fkey,"
+	"  DROP CONSTRAINT actions_key_id_fkey;",
 };
 
 /* SQLite's type names and PostgreSQL's, as store_schema_pg() writes them. */

@@ -85,7 +85,7 @@
 #define STORE_HASH_LEN		32	/* record chain hash */
 
 /* Schema version this build creates and migrates to. */
-#define STORE_SCHEMA_VERSION	20
+#define STORE_SCHEMA_VERSION	21
 
 enum store_status {
 	STORE_OK = 0,
