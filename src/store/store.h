@@ -909,8 +909,9 @@ enum store_status store_email_change_clear(struct store *, int64_t player_id);
  */
 enum store_status store_backup(struct store *, const char *path);
 
-/* Run SQLite's integrity and foreign key checks; the first fault is in
- * store_errmsg(). */
+/* Run SQLite's integrity and foreign key checks; on PostgreSQL, look for
+ * an action whose player or key is missing (not foreign keys there). The
+ * first fault is in store_errmsg(). */
 enum store_status store_integrity_check(struct store *);
 
 /*
